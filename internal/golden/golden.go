@@ -1,0 +1,88 @@
+// Package golden answers the project's golden test vectors: one case is an op
+// name and its args in CuTe print syntax, and the answer is what CuTe would
+// print. It is the engine behind `cute golden` and the table tests that run
+// the vendored vectors in testdata/.
+//
+// Each file of this package registers the ops of one area of the library.
+package golden
+
+import (
+	"encoding/json"
+	"fmt"
+	"runtime/debug"
+)
+
+// An Op answers one case: it receives the case's args (JSON values, almost
+// always strings in CuTe print syntax) and returns what CuTe would print, as a
+// value of the same JSON type as the vectors' out field.
+type Op func(args []json.RawMessage) (any, error)
+
+// ops maps an op name to its handlers. Several areas answer ops of the same
+// name (composition of layouts and of swizzled layouts); a handler returns
+// ErrNotMine when the args are not of its kinds, and the next one is tried.
+var ops = map[string][]Op{}
+
+// ErrNotMine tells the dispatcher that a handler does not take these args.
+var ErrNotMine = fmt.Errorf("args not handled")
+
+// Register adds a handler for op.
+func Register(op string, h Op) { ops[op] = append(ops[op], h) }
+
+// Case is one input line.
+type Case struct {
+	Op   string            `json:"op"`
+	Args []json.RawMessage `json:"args"`
+}
+
+// Answer is one output line: the input's op and args plus got or error.
+type Answer struct {
+	Op    string            `json:"op"`
+	Args  []json.RawMessage `json:"args"`
+	Got   any               `json:"got,omitempty"`
+	Error string            `json:"error,omitempty"`
+}
+
+// Solve answers one case. It never panics: a panic in a handler is a bug,
+// reported as the case's error so that one bad case cannot stop a run.
+func Solve(in Case) (out Answer) {
+	if in.Args == nil {
+		in.Args = []json.RawMessage{}
+	}
+	out = Answer{Op: in.Op, Args: in.Args}
+	defer func() {
+		if r := recover(); r != nil {
+			out.Got = nil
+			out.Error = fmt.Sprintf("internal error in %s: %v\n%s", in.Op, r, debug.Stack())
+		}
+	}()
+	hs, ok := ops[in.Op]
+	if !ok {
+		out.Error = fmt.Sprintf("unknown op %q", in.Op)
+		return out
+	}
+	for _, h := range hs {
+		got, err := h(in.Args)
+		if err == ErrNotMine {
+			continue
+		}
+		if err != nil {
+			out.Error = err.Error()
+			return out
+		}
+		out.Got = got
+		return out
+	}
+	out.Error = fmt.Sprintf("%s: no handler for these argument kinds", in.Op)
+	return out
+}
+
+// Strings decodes args that must all be JSON strings.
+func Strings(args []json.RawMessage) ([]string, error) {
+	out := make([]string, len(args))
+	for i, a := range args {
+		if err := json.Unmarshal(a, &out[i]); err != nil {
+			return nil, fmt.Errorf("arg %d is not a string: %s", i, a)
+		}
+	}
+	return out, nil
+}

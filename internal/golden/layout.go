@@ -1,0 +1,186 @@
+package golden
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/gocute/cute/layout"
+)
+
+// layoutOp registers a handler whose args are all strings; f returns the
+// printed answer.
+func layoutOp(op string, f func(args []string) (string, error)) {
+	Register(op, func(raw []json.RawMessage) (any, error) {
+		args, err := Strings(raw)
+		if err != nil {
+			return nil, err
+		}
+		out, err := f(args)
+		if err != nil {
+			return nil, err
+		}
+		return out, nil
+	})
+}
+
+// Arg kinds, as the vectors' README names them.
+func isComposed(s string) bool { return strings.Contains(s, " o ") }
+func isSwizzle(s string) bool  { return strings.HasPrefix(strings.TrimSpace(s), "Sw<") }
+
+// oneLayout parses args that must be exactly n strings, the first a Layout.
+func nArgs(op string, args []string, n int) error {
+	if len(args) != n {
+		return fmt.Errorf("%s: want %d args, got %d", op, n, len(args))
+	}
+	return nil
+}
+
+// plainLayout returns ErrNotMine for a swizzled first argument, so that the
+// swizzle handlers get it.
+func plainLayout(op string, args []string, n int) (layout.Layout, error) {
+	if len(args) > 0 && (isComposed(args[0]) || isSwizzle(args[0])) {
+		return layout.Layout{}, ErrNotMine
+	}
+	if err := nArgs(op, args, n); err != nil {
+		return layout.Layout{}, err
+	}
+	return layout.Parse(args[0])
+}
+
+func init() {
+	unary := func(op string, f func(layout.Layout) string) {
+		layoutOp(op, func(args []string) (string, error) {
+			l, err := plainLayout(op, args, 1)
+			if err != nil {
+				return "", err
+			}
+			return f(l), nil
+		})
+	}
+	unary("print", layout.Layout.String)
+	unary("shape", func(l layout.Layout) string { return l.Shape().String() })
+	unary("stride", func(l layout.Layout) string { return l.Stride().String() })
+	unary("size", func(l layout.Layout) string { return l.Size().String() })
+	unary("cosize", func(l layout.Layout) string { return l.Cosize().String() })
+	unary("rank", func(l layout.Layout) string { return layout.S(l.Rank()).String() })
+	unary("depth", func(l layout.Layout) string { return layout.S(l.Depth()).String() })
+	unary("flatten", func(l layout.Layout) string { return layout.Flatten(l).String() })
+	unary("filter_zeros", func(l layout.Layout) string { return layout.FilterZeros(l).String() })
+	unary("make_layout_like", func(l layout.Layout) string { return layout.LayoutLike(l).String() })
+	unary("eval", func(l layout.Layout) string {
+		var b strings.Builder
+		b.WriteByte('[')
+		for i, off := range l.All() {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(strconv.Itoa(off))
+		}
+		b.WriteByte(']')
+		return b.String()
+	})
+	layoutOp("print_layout", func(args []string) (string, error) {
+		l, err := plainLayout("print_layout", args, 1)
+		if err != nil {
+			return "", err
+		}
+		return layout.PrintLayout(l)
+	})
+	layoutOp("crd2idx", func(args []string) (string, error) {
+		if err := nArgs("crd2idx", args, 2); err != nil {
+			return "", err
+		}
+		c, err := layout.ParseTuple(args[0])
+		if err != nil {
+			return "", err
+		}
+		l, err := layout.Parse(args[1])
+		if err != nil {
+			return "", err
+		}
+		off, err := l.Offset(c)
+		return off.String(), err
+	})
+	layoutOp("idx2crd", func(args []string) (string, error) {
+		if err := nArgs("idx2crd", args, 2); err != nil {
+			return "", err
+		}
+		i, err := layout.ParseTuple(args[0])
+		if err != nil {
+			return "", err
+		}
+		s, err := layout.ParseTuple(args[1])
+		if err != nil {
+			return "", err
+		}
+		var c layout.IntTuple
+		err = layout.Try(func() { c = layout.Idx2Crd(i, s) })
+		return c.String(), err
+	})
+	withProfile := func(op string, plain func(layout.Layout) layout.Layout, prof func(layout.Layout, layout.IntTuple) (layout.Layout, error)) {
+		layoutOp(op, func(args []string) (string, error) {
+			if len(args) == 1 && !strings.Contains(args[0], ":") {
+				if op != "coalesce" {
+					return "", fmt.Errorf("%s: want a layout", op)
+				}
+				t, err := layout.ParseTuple(args[0])
+				if err != nil {
+					return "", err
+				}
+				return layout.CoalesceShape(t).String(), nil
+			}
+			if len(args) == 2 {
+				l, err := plainLayout(op, args, 2)
+				if err != nil {
+					return "", err
+				}
+				p, err := layout.ParseTuple(args[1])
+				if err != nil {
+					return "", err
+				}
+				r, err := prof(l, p)
+				return r.String(), err
+			}
+			l, err := plainLayout(op, args, 1)
+			if err != nil {
+				return "", err
+			}
+			return plain(l).String(), nil
+		})
+	}
+	withProfile("coalesce", layout.Coalesce, layout.CoalesceProfile)
+	withProfile("filter", layout.Filter, layout.FilterProfile)
+
+	shapeOp := func(op string, f func(layout.IntTuple) layout.Layout) {
+		layoutOp(op, func(args []string) (string, error) {
+			if err := nArgs(op, args, 1); err != nil {
+				return "", err
+			}
+			s, err := layout.ParseTuple(args[0])
+			if err != nil {
+				return "", err
+			}
+			return f(s).String(), nil
+		})
+	}
+	shapeOp("make_layout", layout.Compact)
+	shapeOp("make_layout_left", layout.Left)
+	shapeOp("make_layout_right", layout.Right)
+	layoutOp("make_ordered_layout", func(args []string) (string, error) {
+		if err := nArgs("make_ordered_layout", args, 2); err != nil {
+			return "", err
+		}
+		s, err := layout.ParseTuple(args[0])
+		if err != nil {
+			return "", err
+		}
+		o, err := layout.ParseTuple(args[1])
+		if err != nil {
+			return "", err
+		}
+		l, err := layout.OrderedLayout(s, o)
+		return l.String(), err
+	})
+}

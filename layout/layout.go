@@ -1,0 +1,574 @@
+package layout
+
+import (
+	"fmt"
+	"iter"
+	"strings"
+)
+
+// A Layout is CuTe's Layout<Shape,Stride>: a function from coordinates of
+// its shape (or 1-D indices) to integer offsets, given by congruent shape
+// and stride tuples. Layouts are immutable values. The zero value is the
+// layout 0:0.
+type Layout struct {
+	shape, stride IntTuple
+}
+
+// Make returns the layout shape:stride. The two must be congruent.
+func Make(shape Shape, stride Stride) (Layout, error) {
+	if !Congruent(shape, stride) {
+		return Layout{}, Errorf("make_layout", "shape and stride must be congruent", shape, stride)
+	}
+	return Layout{shape, stride}, nil
+}
+
+// MustMake is like Make but panics on error.
+func MustMake(shape Shape, stride Stride) Layout {
+	l, err := Make(shape, stride)
+	if err != nil {
+		panic(err)
+	}
+	return l
+}
+
+// mk builds a layout from parts known to be congruent.
+func mk(shape, stride IntTuple) Layout { return Layout{shape, stride} }
+
+// Compact returns make_layout(shape): the compact column-major layout.
+func Compact(shape Shape) Layout { return Left(shape) }
+
+// Left returns make_layout(shape, LayoutLeft{}): compact, column-major.
+func Left(shape Shape) Layout { return mk(shape, CompactLeft(shape, S(1))) }
+
+// Right returns make_layout(shape, LayoutRight{}): compact, row-major.
+func Right(shape Shape) Layout { return mk(shape, CompactRight(shape, S(1))) }
+
+// Concat returns make_layout(l0, l1, ...): the layout whose modes are the
+// given layouts. With one layout the result is the rank-1 layout (l0).
+func Concat(ls ...Layout) Layout {
+	sh := make([]IntTuple, len(ls))
+	st := make([]IntTuple, len(ls))
+	for i, l := range ls {
+		sh[i], st[i] = l.shape, l.stride
+	}
+	return mk(tup(sh), tup(st))
+}
+
+// CompactLeft returns CuTe's compact_col_major(shape, current): strides that
+// enumerate shape column-major starting at current. Static _1 modes get a
+// static _0 stride.
+func CompactLeft(shape Shape, current Int) Stride {
+	st, _ := compact(shape, current, false)
+	return st
+}
+
+// CompactRight returns CuTe's compact_row_major(shape, current).
+func CompactRight(shape Shape, current Int) Stride {
+	st, _ := compact(shape, current, true)
+	return st
+}
+
+func compact(shape IntTuple, cur Int, right bool) (IntTuple, Int) {
+	if !shape.isTup {
+		if shape.leaf.Is(1) {
+			return I(S(0)), cur
+		}
+		return I(cur), cur.Mul(shape.leaf)
+	}
+	n := len(shape.elems)
+	out := make([]IntTuple, n)
+	for k := 0; k < n; k++ {
+		i := k
+		if right {
+			i = n - 1 - k
+		}
+		out[i], cur = compact(shape.elems[i], cur, right)
+	}
+	return tup(out), cur
+}
+
+// Shape returns the layout's shape.
+func (l Layout) Shape() Shape { return l.shape }
+
+// Stride returns the layout's stride.
+func (l Layout) Stride() Stride { return l.stride }
+
+// Rank returns the number of top-level modes (1 for an integral layout).
+func (l Layout) Rank() int { return l.shape.Len() }
+
+// Depth returns the nesting depth of the shape.
+func (l Layout) Depth() int { return l.shape.Depth() }
+
+// Size returns the number of coordinates, the product of the shape.
+func (l Layout) Size() Int { return l.shape.Product() }
+
+// IsTuple reports whether the layout's shape is a tuple (rather than an integer).
+func (l Layout) IsTuple() bool { return l.shape.isTup }
+
+// Mode returns the sublayout get<path...>(l): Mode(1, 0) is layout<1,0>(l).
+func (l Layout) Mode(path ...int) Layout {
+	return mk(l.shape.Get(path...), l.stride.Get(path...))
+}
+
+// Modes returns the top-level modes of l as layouts.
+func (l Layout) Modes() []Layout {
+	out := make([]Layout, l.Rank())
+	for i := range out {
+		out[i] = l.Mode(i)
+	}
+	return out
+}
+
+// Take returns the layout of modes [b, e), as a tuple layout.
+func (l Layout) Take(b, e int) Layout { return mk(l.shape.Take(b, e), l.stride.Take(b, e)) }
+
+// Append returns l with the modes ms appended (CuTe's append); an integral
+// layout first becomes the first mode.
+func (l Layout) Append(ms ...Layout) Layout {
+	sh, st := make([]IntTuple, len(ms)), make([]IntTuple, len(ms))
+	for i, m := range ms {
+		sh[i], st[i] = m.shape, m.stride
+	}
+	return mk(l.shape.Append(sh...), l.stride.Append(st...))
+}
+
+// Equal reports whether two layouts are identical, static flags included.
+func (l Layout) Equal(m Layout) bool { return l.shape.Equal(m.shape) && l.stride.Equal(m.stride) }
+
+// String prints l as CuTe does: shape:stride, e.g. (_4,(2,_3)):(_1,(4,_8)).
+func (l Layout) String() string {
+	var b strings.Builder
+	l.shape.write(&b)
+	b.WriteByte(':')
+	l.stride.write(&b)
+	return b.String()
+}
+
+// Cosize returns the size of the codomain: one more than the largest offset
+// reached, counting strides by their absolute values (CuTe 3.5.1's cosize,
+// with its typing: L_abs(size-1)+1).
+func (l Layout) Cosize() Int {
+	abs := mk(l.shape, l.stride.Map(Int.Abs))
+	last := l.Size().Sub(S(1))
+	return Crd2Idx(I(last), abs.shape, abs.stride).Add(S(1))
+}
+
+// Crd2Idx is CuTe's crd2idx(coord, shape, stride) with CuTe's typing. The
+// coordinate may be an integer (a 1-D index, distributed colexicographically
+// over the modes, the last mode taking the remainder), fully hierarchical, or
+// partially hierarchical (an integer standing for a whole sub-tuple). It
+// panics with an *Error when a tuple coordinate meets an integer shape or
+// the ranks differ; use [Layout.Offset] for a checked call.
+func Crd2Idx(c Coord, shape Shape, stride Stride) Int {
+	if c.isTup {
+		if !shape.isTup {
+			throw("crd2idx", "a tuple coordinate needs a tuple shape", c, shape)
+		}
+		if len(c.elems) != len(shape.elems) {
+			throw("crd2idx", "coordinate and shape must have equal rank", c, shape)
+		}
+		sum := Crd2Idx(c.elems[0], shape.elems[0], stride.elems[0])
+		for i := 1; i < len(c.elems); i++ {
+			sum = sum.Add(Crd2Idx(c.elems[i], shape.elems[i], stride.elems[i]))
+		}
+		if len(c.elems) == 0 {
+			return S(0)
+		}
+		return sum
+	}
+	if !shape.isTup {
+		return c.leaf.Mul(stride.leaf)
+	}
+	return crd2idxInt(c.leaf, shape.elems, stride.elems)
+}
+
+func crd2idxInt(c Int, shape, stride []IntTuple) Int {
+	if len(shape) == 0 {
+		return S(0)
+	}
+	if len(shape) == 1 {
+		return Crd2Idx(I(c), shape[0], stride[0])
+	}
+	if c.Is(0) {
+		return S(0)
+	}
+	p := shape[0].Product()
+	div, mod := c.Div(p), c.Mod(p)
+	return Crd2Idx(I(mod), shape[0], stride[0]).Add(crd2idxInt(div, shape[1:], stride[1:]))
+}
+
+// Idx2Crd is CuTe's idx2crd(idx, shape): the colexicographic coordinate of a
+// 1-D index within shape (the last mode takes what is left), with CuTe's
+// typing. A tuple index is applied mode by mode.
+func Idx2Crd(idx Coord, shape Shape) IntTuple {
+	if idx.isTup {
+		if !shape.isTup || len(idx.elems) != len(shape.elems) {
+			throw("idx2crd", "a tuple index needs a shape of the same rank", idx, shape)
+		}
+		e := make([]IntTuple, len(idx.elems))
+		for i := range e {
+			e[i] = Idx2Crd(idx.elems[i], shape.elems[i])
+		}
+		return tup(e)
+	}
+	if !shape.isTup {
+		return idx
+	}
+	out, _ := idx2crdInt(idx.leaf, shape)
+	return out
+}
+
+// idx2crdInt distributes c over a tuple shape as crd2idx does over a basis.
+func idx2crdInt(c Int, shape IntTuple) (IntTuple, Int) {
+	n := len(shape.elems)
+	e := make([]IntTuple, n)
+	for i := 0; i < n; i++ {
+		s := shape.elems[i]
+		var part Int
+		if i == n-1 {
+			part = c
+		} else if c.Is(0) {
+			part = S(0)
+		} else {
+			p := s.Product()
+			part, c = c.Mod(p), c.Div(p)
+		}
+		if s.isTup {
+			e[i], _ = idx2crdInt(part, s)
+		} else {
+			e[i] = I(part)
+		}
+	}
+	return tup(e), c
+}
+
+// Offset returns l(c) for a coordinate c (integer, hierarchical or partially
+// hierarchical), typed as CuTe types it, or an error for an incompatible
+// coordinate.
+func (l Layout) Offset(c Coord) (off Int, err error) {
+	defer catch(&err)
+	return Crd2Idx(c, l.shape, l.stride), nil
+}
+
+// Eval returns l(i) for a 1-D index i. It does not allocate. For i outside
+// [0, size) the last mode extends, as in CuTe.
+func (l Layout) Eval(i int) int {
+	off, _ := evalFlat(l.shape, l.stride, i, true)
+	return off
+}
+
+// evalFlat distributes i over the leaves of shape colexicographically; every
+// leaf but the final one takes i mod its extent.
+func evalFlat(shape, stride IntTuple, i int, last bool) (off, rest int) {
+	if !shape.isTup {
+		s := shape.leaf.v
+		if last || s == 0 {
+			return i * stride.leaf.v, 0
+		}
+		return (i % s) * stride.leaf.v, i / s
+	}
+	n := len(shape.elems)
+	for k := 0; k < n; k++ {
+		var o int
+		o, i = evalFlat(shape.elems[k], stride.elems[k], i, last && k == n-1)
+		off += o
+	}
+	return off, i
+}
+
+// Eval2 returns l(m, n) for a rank-2 layout, each mode taking a 1-D index.
+// It does not allocate.
+func (l Layout) Eval2(m, n int) int {
+	a, _ := evalFlat(l.shape.At(0), l.stride.At(0), m, true)
+	b, _ := evalFlat(l.shape.At(1), l.stride.At(1), n, true)
+	return a + b
+}
+
+// All iterates over (i, l(i)) for i in [0, size). It walks an odometer over
+// the flattened modes, so it costs one addition per step, not a division.
+func (l Layout) All() iter.Seq2[int, int] {
+	return func(yield func(int, int) bool) {
+		var shBuf, stBuf, ctBuf [16]int
+		sh, st := shBuf[:0], stBuf[:0]
+		l.shape.walkLeaves(func(a Int) { sh = append(sh, a.v) })
+		l.stride.walkLeaves(func(a Int) { st = append(st, a.v) })
+		cnt := ctBuf[:0]
+		for range sh {
+			cnt = append(cnt, 0)
+		}
+		size := 1
+		for _, s := range sh {
+			size *= s
+		}
+		off := 0
+		for i := 0; i < size; i++ {
+			if !yield(i, off) {
+				return
+			}
+			for k := range cnt {
+				cnt[k]++
+				off += st[k]
+				if cnt[k] < sh[k] {
+					break
+				}
+				off -= st[k] * sh[k]
+				cnt[k] = 0
+			}
+		}
+	}
+}
+
+// Flatten returns the layout with shape and stride flattened (depth <= 1).
+func Flatten(l Layout) Layout { return mk(l.shape.Flatten(), l.stride.Flatten()) }
+
+// Coalesce returns CuTe's coalesce(l): the same function on [0, size) with
+// adjacent modes merged where s0*d0 == d1 is known statically, static _1 modes
+// dropped, and depth at most 1. Dynamic modes are never merged, as in CuTe.
+func Coalesce(l Layout) Layout {
+	sh := l.shape.Leaves()
+	st := l.stride.Leaves()
+	r := len(sh)
+	// The result is built front-first: ns[0], nd[0] is CuTe's front.
+	ns := []Int{sh[r-1]}
+	nd := []Int{st[r-1]}
+	isInt := true
+	for i := r - 2; i >= 0; i-- {
+		s, d := sh[i], st[i]
+		switch {
+		case s.Is(1):
+			continue
+		case isInt && ns[0].Is(1):
+			ns[0], nd[0] = s, d
+		case ns[0].static && staticEq(s.Mul(d), nd[0]):
+			ns[0] = s.Mul(ns[0])
+			nd[0] = d
+		default:
+			ns = append([]Int{s}, ns...)
+			nd = append([]Int{d}, nd...)
+			isInt = false
+		}
+	}
+	if isInt {
+		if ns[0].Is(1) {
+			return mk(I(S(1)), I(S(0)))
+		}
+		return mk(I(ns[0]), I(nd[0]))
+	}
+	return mk(intsTuple(ns), intsTuple(nd))
+}
+
+// staticEq is CuTe's is_constant<true, decltype(a == b)>.
+func staticEq(a, b Int) bool { return a.static && b.static && a.v == b.v }
+
+func intsTuple(vs []Int) IntTuple {
+	e := make([]IntTuple, len(vs))
+	for i, v := range vs {
+		e[i] = I(v)
+	}
+	return tup(e)
+}
+
+// byProfile applies f to the modes of l selected by the profile: a tuple
+// profile recurses mode by mode (modes beyond its rank are kept as they are,
+// and the result is a tuple layout); an integer profile applies f to l.
+func byProfile(op string, l Layout, profile IntTuple, f func(Layout) Layout) Layout {
+	if !profile.isTup {
+		return f(l)
+	}
+	if profile.Len() > l.Rank() {
+		throw(op, "the profile's rank must not exceed the layout's", profile, l)
+	}
+	ms := l.Modes()
+	for i := range profile.elems {
+		ms[i] = byProfile(op, ms[i], profile.elems[i], f)
+	}
+	return Concat(ms...)
+}
+
+// CoalesceProfile returns coalesce(l, profile): coalesce applied at the leaves
+// of profile, keeping l's modes above them.
+func CoalesceProfile(l Layout, profile IntTuple) (r Layout, err error) {
+	defer catch(&err)
+	return byProfile("coalesce", l, profile, Coalesce), nil
+}
+
+// CoalesceShape returns coalesce(shape) for an IntTuple: the flattened shape
+// with neighbouring leaves of the same static/dynamic kind multiplied
+// together; an integer when only one leaf remains.
+func CoalesceShape(shape IntTuple) IntTuple {
+	leaves := shape.Leaves()
+	if !shape.isTup {
+		return shape
+	}
+	if len(leaves) == 0 {
+		return shape
+	}
+	out := []Int{leaves[0]}
+	isInt := true
+	for _, a := range leaves[1:] {
+		back := out[len(out)-1]
+		if back.static == a.static {
+			out[len(out)-1] = back.Mul(a)
+		} else {
+			out = append(out, a)
+			isInt = false
+		}
+	}
+	if isInt {
+		return I(out[0])
+	}
+	return intsTuple(out)
+}
+
+// FilterZerosShape is CuTe's filter_zeros(stride, shape): shape with _1 where
+// stride is a static _0.
+func FilterZerosShape(stride Stride, shape Shape) Shape {
+	if stride.isTup {
+		e := make([]IntTuple, len(stride.elems))
+		for i := range e {
+			e[i] = FilterZerosShape(stride.elems[i], shape.At(i))
+		}
+		return tup(e)
+	}
+	if stride.leaf.Is(0) {
+		return I(S(1))
+	}
+	return shape
+}
+
+// FilterZeros returns filter_zeros(l): modes with a static _0 stride get
+// extent _1.
+func FilterZeros(l Layout) Layout { return mk(FilterZerosShape(l.stride, l.shape), l.stride) }
+
+// Filter returns filter(l) = coalesce(filter_zeros(l)): the same image with
+// broadcast (stride-0) and size-1 modes removed.
+func Filter(l Layout) Layout { return Coalesce(FilterZeros(l)) }
+
+// FilterProfile returns filter(l, profile), filter applied by profile.
+func FilterProfile(l Layout, profile IntTuple) (r Layout, err error) {
+	defer catch(&err)
+	return byProfile("filter", l, profile, Filter), nil
+}
+
+// CompactOrder is CuTe's compact_order(shape, order): compact strides that
+// visit the modes in increasing order; dynamic order values count as larger
+// than every static one, ordered left to right.
+func CompactOrder(shape Shape, order IntTuple) (st Stride, err error) {
+	defer catch(&err)
+	if !WeaklyCongruent(order, shape) {
+		throw("compact_order", "order must be weakly congruent with shape", order, shape)
+	}
+	refShape := productLike(shape, order).Flatten().Leaves()
+	flat := order.Flatten().Leaves()
+	maxOrder := 0
+	for _, o := range flat {
+		if o.static && maxOrder < o.v {
+			maxOrder = o.v
+		}
+	}
+	ref := make([]int, len(flat))
+	for i, o := range flat {
+		if o.static {
+			ref[i] = o.v
+		} else {
+			ref[i] = maxOrder + 1 + i
+		}
+	}
+	k := 0
+	var rec func(s, o IntTuple) IntTuple
+	rec = func(s, o IntTuple) IntTuple {
+		if o.isTup {
+			e := make([]IntTuple, len(o.elems))
+			for i := range e {
+				e[i] = rec(s.At(i), o.elems[i])
+			}
+			return tup(e)
+		}
+		mine := ref[k]
+		k++
+		start := S(1)
+		for j, rs := range refShape {
+			if ref[j] < mine {
+				start = start.Mul(rs)
+			}
+		}
+		return CompactLeft(s, start)
+	}
+	return rec(shape, order), nil
+}
+
+// productLike is CuTe's product_like(tuple, guide): the products of the
+// sub-tuples of t at the leaves of guide.
+func productLike(t, guide IntTuple) IntTuple {
+	if !guide.isTup {
+		return I(t.Product())
+	}
+	e := make([]IntTuple, len(guide.elems))
+	for i := range e {
+		e[i] = productLike(t.At(i), guide.elems[i])
+	}
+	return tup(e)
+}
+
+// OrderedLayout returns make_ordered_layout(shape, order).
+func OrderedLayout(shape Shape, order IntTuple) (Layout, error) {
+	st, err := CompactOrder(shape, order)
+	if err != nil {
+		return Layout{}, Errorf("make_ordered_layout", err.(*Error).Cond, shape, order)
+	}
+	return mk(shape, st), nil
+}
+
+// LayoutLike returns make_layout_like(l): a compact layout of l's shape whose
+// strides follow the order of l's strides, keeping static-0 strides.
+func LayoutLike(l Layout) Layout {
+	st, err := CompactOrder(FilterZerosShape(l.stride, l.shape), l.stride)
+	if err != nil {
+		panic(err) // the stride is congruent with the shape by construction
+	}
+	return mk(l.shape, st)
+}
+
+// PrintLayout returns CuTe's print_layout(l) text for a rank-2 layout: the
+// layout on the first line, then the table of l(m,n).
+func PrintLayout(l Layout) (string, error) {
+	if l.Rank() != 2 || !l.IsTuple() {
+		return "", Errorf("print_layout", "the layout must have rank 2", l)
+	}
+	var b strings.Builder
+	w := numDigits(l.Cosize().v) + 2
+	delim := "+-----------------------"
+	seg := delim[:min(w+1, len(delim))]
+	M, N := l.Mode(0).Size().v, l.Mode(1).Size().v
+	b.WriteString(l.String())
+	b.WriteString("\n    ")
+	for n := 0; n < N; n++ {
+		fmt.Fprintf(&b, "  %*d ", w-2, n)
+	}
+	b.WriteString("\n")
+	rule := func() {
+		b.WriteString("    ")
+		for n := 0; n < N; n++ {
+			b.WriteString(seg)
+		}
+		b.WriteString("+\n")
+	}
+	for m := 0; m < M; m++ {
+		rule()
+		fmt.Fprintf(&b, "%2d  ", m)
+		for n := 0; n < N; n++ {
+			fmt.Fprintf(&b, "| %*d ", w-2, int32(l.Eval2(m, n)))
+		}
+		b.WriteString("|\n")
+	}
+	rule()
+	return b.String(), nil
+}
+
+func numDigits(x int) int {
+	d := 1
+	for t := 10; d < 10 && x >= t; t *= 10 {
+		d++
+	}
+	return d
+}

@@ -1,0 +1,311 @@
+package layout
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// A ParseError reports where and why a string is not in CuTe's print syntax.
+type ParseError struct {
+	Input string // the whole input
+	Pos   int    // byte offset of the problem
+	Msg   string
+}
+
+func (e *ParseError) Error() string {
+	return fmt.Sprintf("parse %q: at offset %d: %s", e.Input, e.Pos, e.Msg)
+}
+
+// maxParseDepth bounds nesting so that hostile input cannot exhaust the stack.
+const maxParseDepth = 256
+
+// parser is a recursive-descent parser over CuTe's print syntax. Errors are
+// recorded in err; once set, every method returns at once.
+type parser struct {
+	s     string
+	pos   int
+	err   *ParseError
+	depth int
+}
+
+func (p *parser) fail(msg string, args ...any) {
+	if p.err == nil {
+		p.err = &ParseError{Input: p.s, Pos: p.pos, Msg: fmt.Sprintf(msg, args...)}
+	}
+}
+
+func (p *parser) skipSpace() {
+	for p.pos < len(p.s) && (p.s[p.pos] == ' ' || p.s[p.pos] == '\t' || p.s[p.pos] == '\n' || p.s[p.pos] == '\r') {
+		p.pos++
+	}
+}
+
+func (p *parser) peek() byte {
+	p.skipSpace()
+	if p.pos < len(p.s) {
+		return p.s[p.pos]
+	}
+	return 0
+}
+
+func (p *parser) expect(c byte) {
+	if p.err != nil {
+		return
+	}
+	if p.peek() != c {
+		if p.pos >= len(p.s) {
+			p.fail("expected %q, found end of input", c)
+		} else {
+			p.fail("expected %q, found %q", c, p.s[p.pos])
+		}
+		return
+	}
+	p.pos++
+}
+
+func (p *parser) atEnd() bool { return p.peek() == 0 && p.pos >= len(p.s) }
+
+func (p *parser) end() {
+	if p.err == nil && !p.atEnd() {
+		p.fail("unexpected %q after the value", p.s[p.pos:])
+	}
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// startsInt reports whether an integer starts at the current position.
+func (p *parser) startsInt() bool {
+	c := p.peek()
+	r := p.s[p.pos:]
+	switch {
+	case isDigit(c):
+		return true
+	case c == '-':
+		return len(r) > 1 && isDigit(r[1])
+	case c == '_':
+		return len(r) > 1 && (isDigit(r[1]) || (r[1] == '-' && len(r) > 2 && isDigit(r[2])))
+	}
+	return false
+}
+
+func (p *parser) parseInt() Int {
+	if p.err != nil {
+		return Int{}
+	}
+	p.skipSpace()
+	static := false
+	if p.pos < len(p.s) && p.s[p.pos] == '_' {
+		static = true
+		p.pos++
+	}
+	start := p.pos
+	if p.pos < len(p.s) && p.s[p.pos] == '-' {
+		p.pos++
+	}
+	for p.pos < len(p.s) && isDigit(p.s[p.pos]) {
+		p.pos++
+	}
+	txt := p.s[start:p.pos]
+	if txt == "" || txt == "-" {
+		p.pos = start
+		p.fail("expected an integer")
+		return Int{}
+	}
+	v, err := strconv.Atoi(txt)
+	if err != nil {
+		p.pos = start
+		p.fail("integer %s out of range", txt)
+		return Int{}
+	}
+	return Int{v, static}
+}
+
+func (p *parser) enter() bool {
+	p.depth++
+	if p.depth > maxParseDepth {
+		p.fail("nesting deeper than %d", maxParseDepth)
+		return false
+	}
+	return true
+}
+
+func (p *parser) parseTuple() IntTuple {
+	if p.err != nil {
+		return IntTuple{}
+	}
+	if p.peek() != '(' {
+		if !p.startsInt() {
+			p.fail("expected an integer or '('")
+			return IntTuple{}
+		}
+		return I(p.parseInt())
+	}
+	if !p.enter() {
+		return IntTuple{}
+	}
+	defer func() { p.depth-- }()
+	p.pos++
+	var elems []IntTuple
+	if p.peek() == ')' {
+		p.pos++
+		return tup(nil)
+	}
+	for p.err == nil {
+		elems = append(elems, p.parseTuple())
+		if p.peek() == ',' {
+			p.pos++
+			continue
+		}
+		p.expect(')')
+		break
+	}
+	return tup(elems)
+}
+
+func (p *parser) parseLayout() Layout {
+	shape := p.parseTuple()
+	p.expect(':')
+	at := p.pos
+	stride := p.parseTuple()
+	if p.err != nil {
+		return Layout{}
+	}
+	if !Congruent(shape, stride) {
+		p.pos = at
+		p.fail("stride %v is not congruent with shape %v", stride, shape)
+		return Layout{}
+	}
+	return Layout{shape, stride}
+}
+
+// ParseInt parses an integer in CuTe syntax: _4 (static) or 4 (dynamic).
+func ParseInt(s string) (Int, error) {
+	p := &parser{s: s}
+	v := p.parseInt()
+	p.end()
+	if p.err != nil {
+		return Int{}, p.err
+	}
+	return v, nil
+}
+
+// ParseTuple parses an IntTuple in CuTe syntax, e.g. (_2,(3,_4)).
+func ParseTuple(s string) (IntTuple, error) {
+	p := &parser{s: s}
+	t := p.parseTuple()
+	p.end()
+	if p.err != nil {
+		return IntTuple{}, p.err
+	}
+	return t, nil
+}
+
+// MustParseTuple is like ParseTuple but panics on error; for constants.
+func MustParseTuple(s string) IntTuple {
+	t, err := ParseTuple(s)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// Parse parses a layout in CuTe syntax, shape:stride, e.g.
+// (_4,(2,_3)):(_1,(4,_8)). Shape and stride must be congruent.
+// Parse(l.String()) gives back l, static flags included.
+func Parse(s string) (Layout, error) {
+	p := &parser{s: s}
+	l := p.parseLayout()
+	p.end()
+	if p.err != nil {
+		return Layout{}, p.err
+	}
+	return l, nil
+}
+
+// MustParse is like Parse but panics on error; for constants and tests.
+func MustParse(s string) Layout {
+	l, err := Parse(s)
+	if err != nil {
+		panic(err)
+	}
+	return l
+}
+
+// ParseTiler parses a tiler: a layout (4:_2), an integer (n, meaning n:_1),
+// an underscore (_), or a by-mode tuple of tilers written <...> or (...).
+// A plain IntTuple such as (_4,_8) is the by-mode tiler <_4,_8>.
+func ParseTiler(s string) (Tiler, error) {
+	p := &parser{s: s}
+	t := p.parseTiler()
+	p.end()
+	if p.err != nil {
+		return Tiler{}, p.err
+	}
+	return t, nil
+}
+
+// MustParseTiler is like ParseTiler but panics on error.
+func MustParseTiler(s string) Tiler {
+	t, err := ParseTiler(s)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+func (p *parser) parseTiler() Tiler {
+	if p.err != nil {
+		return Tiler{}
+	}
+	switch c := p.peek(); {
+	case c == '<' || c == '(':
+		// A parenthesized IntTuple followed by ':' is a layout; try that first.
+		if c == '(' {
+			save := *p
+			p.parseTuple()
+			if p.err == nil && p.peek() == ':' {
+				*p = save
+				return LayoutTiler(p.parseLayout())
+			}
+			*p = save
+		}
+		if !p.enter() {
+			return Tiler{}
+		}
+		defer func() { p.depth-- }()
+		closer := byte('>')
+		if c == '(' {
+			closer = ')'
+		}
+		p.pos++
+		var elems []Tiler
+		for p.err == nil {
+			elems = append(elems, p.parseTiler())
+			if p.peek() == ',' {
+				p.pos++
+				continue
+			}
+			p.expect(closer)
+			break
+		}
+		return TupleTiler(elems...)
+	case c == '_' && !p.startsInt():
+		p.pos++
+		return Underscore()
+	case p.startsInt():
+		save := *p
+		v := p.parseInt()
+		if p.peek() == ':' {
+			*p = save
+			return LayoutTiler(p.parseLayout())
+		}
+		return IntTiler(v)
+	default:
+		if p.pos >= len(p.s) {
+			p.fail("expected a tiler, found end of input")
+		} else {
+			p.fail("expected a tiler, found %q", c)
+		}
+		return Tiler{}
+	}
+}
