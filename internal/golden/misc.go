@@ -1,0 +1,51 @@
+package golden
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/gocute/cute/layout"
+)
+
+// typeBits gives the widths of the C++ types the misc vectors name.
+var typeBits = map[string]int{"uint8_t": 8, "uint16_t": 16, "uint32_t": 32, "uint64_t": 64,
+	"int8_t": 8, "int16_t": 16, "int32_t": 32, "int64_t": 64, "half_t": 16, "float": 32, "double": 64}
+
+func init() {
+	cast := func(op string, f func(layout.Layout, int) (layout.Layout, error)) {
+		layoutOp(op, func(args []string) (string, error) {
+			l, err := plainLayout(op, args, 2)
+			if err != nil {
+				return "", err
+			}
+			n, err := strconv.Atoi(args[1])
+			if err != nil {
+				return "", fmt.Errorf("%s: N %q is not an integer", op, args[1])
+			}
+			r, err := f(l, n)
+			return r.String(), err
+		})
+	}
+	cast("upcast", layout.Upcast)
+	cast("downcast", layout.Downcast)
+	layoutOp("recast_layout", func(args []string) (string, error) {
+		l, err := plainLayout("recast_layout", args, 3)
+		if err != nil {
+			return "", err
+		}
+		ob, ok1 := typeBits[args[1]]
+		nb, ok2 := typeBits[args[2]]
+		if !ok1 || !ok2 {
+			return "", fmt.Errorf("recast_layout: unknown type %q or %q", args[1], args[2])
+		}
+		r, err := layout.Recast(l, ob, nb)
+		return r.String(), err
+	})
+	layoutOp("nullspace", func(args []string) (string, error) {
+		l, err := plainLayout("nullspace", args, 1)
+		if err != nil {
+			return "", err
+		}
+		return layout.Nullspace(l).String(), nil
+	})
+}
