@@ -253,13 +253,13 @@ func (l Layout) Offset(c Coord) (off Int, err error) {
 // Eval returns l(i) for a 1-D index i. It does not allocate. For i outside
 // [0, size) the last mode extends, as in CuTe.
 func (l Layout) Eval(i int) int {
-	off, _ := evalFlat(l.shape, l.stride, i, true)
+	off, _ := evalFlat(&l.shape, &l.stride, i, true)
 	return off
 }
 
 // evalFlat distributes i over the leaves of shape colexicographically; every
 // leaf but the final one takes i mod its extent.
-func evalFlat(shape, stride IntTuple, i int, last bool) (off, rest int) {
+func evalFlat(shape, stride *IntTuple, i int, last bool) (off, rest int) {
 	if !shape.isTup {
 		s := shape.leaf.v
 		if last || s == 0 {
@@ -270,7 +270,7 @@ func evalFlat(shape, stride IntTuple, i int, last bool) (off, rest int) {
 	n := len(shape.elems)
 	for k := 0; k < n; k++ {
 		var o int
-		o, i = evalFlat(shape.elems[k], stride.elems[k], i, last && k == n-1)
+		o, i = evalFlat(&shape.elems[k], &stride.elems[k], i, last && k == n-1)
 		off += o
 	}
 	return off, i
@@ -279,8 +279,8 @@ func evalFlat(shape, stride IntTuple, i int, last bool) (off, rest int) {
 // Eval2 returns l(m, n) for a rank-2 layout, each mode taking a 1-D index.
 // It does not allocate.
 func (l Layout) Eval2(m, n int) int {
-	a, _ := evalFlat(l.shape.At(0), l.stride.At(0), m, true)
-	b, _ := evalFlat(l.shape.At(1), l.stride.At(1), n, true)
+	a, _ := evalFlat(&l.shape.elems[0], &l.stride.elems[0], m, true)
+	b, _ := evalFlat(&l.shape.elems[1], &l.stride.elems[1], n, true)
 	return a + b
 }
 

@@ -1,0 +1,168 @@
+package layout
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// genInt draws a leaf in [lo, hi], static or dynamic.
+func genInt(t *rapid.T, lo, hi int, label string) Int {
+	v := rapid.IntRange(lo, hi).Draw(t, label)
+	if rapid.Bool().Draw(t, label+"_static") {
+		return S(v)
+	}
+	return D(v)
+}
+
+// genLayout draws a layout of rank <= 4 and depth <= 3 with small positive
+// shapes and strides in [-8, 16] (zeros included).
+func genLayout(t *rapid.T) Layout {
+	var gen func(depth int) (IntTuple, IntTuple)
+	gen = func(depth int) (IntTuple, IntTuple) {
+		if depth == 0 || rapid.IntRange(0, 2).Draw(t, "leaf") == 0 {
+			return I(genInt(t, 1, 5, "s")), I(genInt(t, -8, 16, "d"))
+		}
+		n := rapid.IntRange(1, 3).Draw(t, "rank")
+		sh, st := make([]IntTuple, n), make([]IntTuple, n)
+		for i := range sh {
+			sh[i], st[i] = gen(depth - 1)
+		}
+		return tup(sh), tup(st)
+	}
+	sh, st := gen(3)
+	return mk(sh, st)
+}
+
+func evalAll(l Layout) []int {
+	n := l.Size().Value()
+	out := make([]int, n)
+	for i := range out {
+		out[i] = l.Eval(i)
+	}
+	return out
+}
+
+func TestParseStringRoundTrip(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		l := genLayout(t)
+		back, err := Parse(l.String())
+		if err != nil {
+			t.Fatalf("Parse(%v): %v", l, err)
+		}
+		if !back.Equal(l) || back.String() != l.String() {
+			t.Fatalf("Parse(String) = %v, want %v", back, l)
+		}
+	})
+}
+
+func TestCoalesceFilterFlattenProperties(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		l := genLayout(t)
+		want := evalAll(l)
+		c := Coalesce(l)
+		if got := evalAll(c); !slices.Equal(got, want) {
+			t.Fatalf("coalesce(%v) = %v: %v, want %v", l, c, got, want)
+		}
+		if c.Depth() > 1 {
+			t.Fatalf("coalesce(%v) = %v has depth %d", l, c, c.Depth())
+		}
+		if cc := Coalesce(c); !cc.Equal(c) {
+			t.Fatalf("coalesce not idempotent: %v -> %v -> %v", l, c, cc)
+		}
+		f := Flatten(l)
+		if got := evalAll(f); !slices.Equal(got, want) {
+			t.Fatalf("flatten(%v) = %v changes the function", l, f)
+		}
+		if ff := Flatten(f); !ff.Equal(f) {
+			t.Fatalf("flatten not idempotent")
+		}
+		fl := Filter(l)
+		img := func(xs []int) []int { s := slices.Clone(xs); slices.Sort(s); return slices.Compact(s) }
+		if got, w := img(evalAll(fl)), img(want); !slices.Equal(got, w) {
+			t.Fatalf("filter(%v) = %v: image %v, want %v", l, fl, got, w)
+		}
+		if ff := Filter(fl); !ff.Equal(fl) {
+			t.Fatalf("filter not idempotent: %v -> %v -> %v", l, fl, ff)
+		}
+	})
+}
+
+func TestCoordinatesAndIteration(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		l := genLayout(t)
+		want := evalAll(l)
+		var got []int
+		for i, off := range l.All() {
+			if i != len(got) {
+				t.Fatalf("All yielded index %d at step %d", i, len(got))
+			}
+			got = append(got, off)
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("All(%v) = %v, want %v", l, got, want)
+		}
+		for i, w := range want {
+			c := Idx2Crd(I(D(i)), l.Shape())
+			if off := Crd2Idx(c, l.Shape(), l.Stride()); off.Value() != w {
+				t.Fatalf("crd2idx(idx2crd(%d) = %v) = %v, want %d for %v", i, c, off, w, l)
+			}
+			if off := Crd2Idx(I(D(i)), l.Shape(), l.Stride()); off.Value() != w {
+				t.Fatalf("crd2idx(%d) = %v, want %d", i, off, w)
+			}
+		}
+		size := 1
+		for _, s := range l.Shape().Leaves() {
+			size *= s.Value()
+		}
+		if l.Size().Value() != size || len(want) != size {
+			t.Fatalf("size(%v) = %v, want %d", l, l.Size(), size)
+		}
+		abs := mk(l.shape, l.stride.Map(Int.Abs))
+		hi := 0
+		for _, v := range evalAll(abs) {
+			hi = max(hi, v)
+		}
+		if l.Cosize().Value() != hi+1 {
+			t.Fatalf("cosize(%v) = %v, want %d", l, l.Cosize(), hi+1)
+		}
+	})
+}
+
+func TestParseErrors(t *testing.T) {
+	for _, s := range []string{"", "(", "(_4,", "_4:", "(_4,_2):(_1)", "_:_1", "4:1)", "((4)", "99999999999999999999:1", "4:1 x", "_-:1"} {
+		if l, err := Parse(s); err == nil {
+			t.Errorf("Parse(%q) = %v, want an error", s, l)
+		}
+	}
+}
+
+func TestEvalDoesNotAllocate(t *testing.T) {
+	l := MustParse("((4,8),(2,3)):((2,16),(1,128))")
+	if n := testing.AllocsPerRun(100, func() {
+		for i := 0; i < 192; i++ {
+			_ = l.Eval(i)
+		}
+	}); n != 0 {
+		t.Errorf("Eval allocates %v times", n)
+	}
+	if n := testing.AllocsPerRun(100, func() {
+		for range l.All() {
+		}
+	}); n > 1 {
+		t.Errorf("All allocates %v times per loop", n)
+	}
+}
+
+func TestErrorsNameOpAndValues(t *testing.T) {
+	_, err := Upcast(MustParse("(_3,_4):(_1,_3)"), 2)
+	if err == nil {
+		t.Fatal("upcast of a non-divisible layout succeeded")
+	}
+	if e, ok := err.(*Error); !ok || e.Op == "" || e.Cond == "" || len(e.Values) == 0 {
+		t.Fatalf("error %v is not a full *Error", err)
+	}
+	_ = fmt.Sprint(err)
+}
