@@ -1,0 +1,480 @@
+package gmma
+
+import "fmt"
+
+// Shared-memory and register-file geometry of the executor.
+const (
+	// DefaultSharedBase is the shared-window address of the dynamic shared
+	// memory on the H200 (the first 1 KiB of the window is reserved).
+	DefaultSharedBase = 0x400
+	// DefaultSharedSize is the dynamic shared memory size of the hardware
+	// captures: 200 KiB.
+	DefaultSharedSize = 204800
+	// SharedWindow is the size of the shared-memory address space that a
+	// descriptor's 14-bit start field can reach: 256 KiB.
+	SharedWindow = 1 << 18
+
+	// NumThreads is the number of threads of a warpgroup.
+	NumThreads = 128
+	// NumRegs is the number of 32-bit registers each thread has in the
+	// executor's register file.
+	NumRegs = 256
+)
+
+// A SharedMemory is the byte image of the shared memory that a CTA may
+// access: addresses [Base, Base+Size) of the shared window. It is created
+// zeroed. Generic stores ([SharedMemory.Write]) go through the generic proxy;
+// a wgmma reads through the async proxy and so sees them only after a
+// fence.proxy.async ([Warpgroup.FenceProxyAsync]), which the executor checks.
+type SharedMemory struct {
+	base  uint32
+	data  []byte
+	dirty []uint64 // one bit per 16-byte chunk stored by the generic proxy since the last fence.proxy.async
+	// ndirty counts the set bits of dirty.
+	ndirty int
+	// reads counts, per 16-byte chunk, the reads of in-flight wgmmas.
+	reads []uint32
+	owner *Warpgroup
+}
+
+// NewSharedMemory returns a zeroed shared memory of size bytes at window
+// address base. base and size must be multiples of 16, size positive, and
+// the memory must lie inside the 256 KiB shared window.
+func NewSharedMemory(base, size uint32) (*SharedMemory, error) {
+	if base%16 != 0 || size%16 != 0 || size == 0 || uint64(base)+uint64(size) > SharedWindow {
+		return nil, fmt.Errorf("gmma.NewSharedMemory: [%#x, %#x) is not a non-empty 16-byte aligned range inside the shared window [0, %#x)",
+			base, uint64(base)+uint64(size), SharedWindow)
+	}
+	n := size / 16
+	return &SharedMemory{
+		base:  base,
+		data:  make([]byte, size),
+		dirty: make([]uint64, (n+63)/64),
+		reads: make([]uint32, n),
+	}, nil
+}
+
+// Base returns the shared-window address of the first byte.
+func (s *SharedMemory) Base() uint32 { return s.base }
+
+// Size returns the size in bytes.
+func (s *SharedMemory) Size() int { return len(s.data) }
+
+// String describes s, e.g. "shared[0x400, 0x32400)".
+func (s *SharedMemory) String() string {
+	return fmt.Sprintf("shared[%#x, %#x)", s.base, s.end())
+}
+
+func (s *SharedMemory) end() uint64 { return uint64(s.base) + uint64(len(s.data)) }
+
+func (s *SharedMemory) checkRange(op string, addr uint32, n int) error {
+	if uint64(addr) < uint64(s.base) || uint64(addr)+uint64(n) > s.end() {
+		return fmt.Errorf("gmma.SharedMemory.%s: bytes [%#x, %#x) are outside the shared memory [%#x, %#x)",
+			op, addr, uint64(addr)+uint64(n), s.base, s.end())
+	}
+	return nil
+}
+
+// Write stores p at shared address addr through the generic proxy (st.shared).
+// A wgmma reading these bytes needs a fence.proxy.async first. Storing bytes
+// that an in-flight wgmma reads is an error (its group must be retired with
+// wgmma.wait_group first); so is a range outside the memory. On error nothing
+// is stored.
+func (s *SharedMemory) Write(addr uint32, p []byte) error {
+	if err := s.checkRange("Write", addr, len(p)); err != nil {
+		return err
+	}
+	if len(p) == 0 {
+		return nil
+	}
+	lo, hi := (addr-s.base)/16, (addr-s.base+uint32(len(p))-1)/16
+	for c := lo; c <= hi; c++ {
+		if s.reads[c] != 0 {
+			a := s.base + 16*c
+			return fmt.Errorf("gmma.SharedMemory.Write: storing [%#x, %#x) while an in-flight wgmma reads bytes [%#x, %#x); wgmma.wait_group must retire it first",
+				addr, uint64(addr)+uint64(len(p)), a, a+16)
+		}
+	}
+	copy(s.data[addr-s.base:], p)
+	for c := lo; c <= hi; c++ {
+		w, b := c/64, uint64(1)<<(c%64)
+		if s.dirty[w]&b == 0 {
+			s.dirty[w] |= b
+			s.ndirty++
+		}
+	}
+	return nil
+}
+
+// Read copies the bytes at shared address addr into p (ld.shared). Reading
+// is allowed at any time.
+func (s *SharedMemory) Read(addr uint32, p []byte) error {
+	if err := s.checkRange("Read", addr, len(p)); err != nil {
+		return err
+	}
+	copy(p, s.data[addr-s.base:])
+	return nil
+}
+
+// fenceProxyAsync makes all generic stores visible to the async proxy.
+func (s *SharedMemory) fenceProxyAsync() {
+	if s.ndirty == 0 {
+		return
+	}
+	clear(s.dirty)
+	s.ndirty = 0
+}
+
+func (s *SharedMemory) isDirty(chunk uint32) bool {
+	return s.dirty[chunk/64]&(1<<(chunk%64)) != 0
+}
+
+// A Warpgroup is the four warps (128 threads) that issue wgmma instructions
+// together, with a register file of [NumRegs] 32-bit registers per thread,
+// executing against one [SharedMemory].
+//
+// The executor computes each wgmma when it is issued but tracks what the
+// hardware leaves pending, and reports as errors the programs whose result
+// the PTX memory model leaves undefined:
+//
+//   - reading or writing a register (with [Warpgroup.Reg], [Warpgroup.SetReg]
+//     and friends) that an in-flight wgmma writes (its accumulators) or reads
+//     (its A fragment), before [Warpgroup.WaitGroup] has retired the wgmma's
+//     group; wgmmas that are not yet committed are never retired;
+//   - issuing a wgmma without a [Warpgroup.Fence] (wgmma.fence) since the
+//     registers it accesses were last accessed by the threads, and issuing
+//     one before any wgmma.fence at all; likewise a wgmma accessing registers
+//     that an earlier, unfenced wgmma of another shape or role accesses;
+//   - a wgmma reading shared bytes stored with [SharedMemory.Write] after the
+//     last [Warpgroup.FenceProxyAsync], and storing bytes that an in-flight
+//     wgmma reads;
+//   - an operand address outside the shared memory (the H200 faults with an
+//     illegal memory access; addresses do not wrap).
+//
+// A Warpgroup is not safe for concurrent use.
+type Warpgroup struct {
+	smem *SharedMemory
+	regs []uint32 // regs[t*NumRegs+r]
+
+	everFenced bool
+	// touched[r] is the first thread that accessed register r since the
+	// last wgmma.fence, plus one (0: untouched); touchedWrite says whether
+	// that access was a write.
+	touched      [NumRegs]int16
+	touchedWrite [NumRegs]bool
+	// asyncUse[r] is the shape-and-role key of the wgmmas that accessed
+	// register r since the last wgmma.fence (0: none).
+	asyncUse [NumRegs]uint32
+	// busy[r] counts the in-flight wgmmas that access register r.
+	busy [NumRegs]uint16
+
+	inflight    []*inflightOp // in issue order
+	free        []*inflightOp
+	groups      []int // sizes of the committed, pending groups, oldest first
+	uncommitted int   // wgmmas issued since the last commit_group
+	issued      uint64
+
+	x executor // scratch for the arithmetic
+}
+
+// An inflightOp is one issued, not yet retired wgmma.
+type inflightOp struct {
+	seq        uint64
+	shape      string
+	dreg, nacc int
+	areg       int // -1 for SS
+	chunks     []uint32
+}
+
+// NewWarpgroup returns a warpgroup with all registers zero, executing against
+// smem. It returns an error if smem is nil or already used by another
+// warpgroup.
+func NewWarpgroup(smem *SharedMemory) (*Warpgroup, error) {
+	if smem == nil {
+		return nil, fmt.Errorf("gmma.NewWarpgroup: nil shared memory")
+	}
+	if smem.owner != nil {
+		return nil, fmt.Errorf("gmma.NewWarpgroup: %v already belongs to another warpgroup", smem)
+	}
+	w := &Warpgroup{smem: smem, regs: make([]uint32, NumThreads*NumRegs)}
+	smem.owner = w
+	return w, nil
+}
+
+// SharedMemory returns the shared memory w executes against.
+func (w *Warpgroup) SharedMemory() *SharedMemory { return w.smem }
+
+func (w *Warpgroup) checkRegAccess(op string, t, r, n int, write bool) error {
+	if t < 0 || t >= NumThreads {
+		return fmt.Errorf("gmma.Warpgroup.%s: thread %d is outside [0, %d)", op, t, NumThreads)
+	}
+	if r < 0 || n < 0 || r+n > NumRegs {
+		return fmt.Errorf("gmma.Warpgroup.%s: registers r%d..r%d are outside r0..r%d", op, r, r+n-1, NumRegs-1)
+	}
+	for i := r; i < r+n; i++ {
+		if w.busy[i] != 0 {
+			op0 := w.opUsing(i)
+			what := "reads"
+			if write {
+				what = "writes"
+			}
+			role := "as an accumulator"
+			if op0 != nil && op0.areg >= 0 && i >= op0.areg && i < op0.areg+4 {
+				role = "as an A fragment"
+			}
+			state := "its group is committed but not waited for"
+			if op0 != nil && w.isUncommitted(op0) {
+				state = "it is not yet committed (CommitGroup) nor waited for"
+			}
+			seq := uint64(0)
+			shape := "?"
+			if op0 != nil {
+				seq, shape = op0.seq, op0.shape
+			}
+			return fmt.Errorf("gmma.Warpgroup.%s: thread %d %s register r%d while wgmma #%d (%s) that uses it %s is in flight: %s; WaitGroup must retire it first",
+				op, t, what, i, seq, shape, role, state)
+		}
+	}
+	for i := r; i < r+n; i++ {
+		if w.touched[i] == 0 {
+			w.touched[i] = int16(t + 1)
+			w.touchedWrite[i] = write
+		} else if write {
+			w.touchedWrite[i] = true
+		}
+	}
+	return nil
+}
+
+func (w *Warpgroup) opUsing(r int) *inflightOp {
+	for _, op := range w.inflight {
+		if (r >= op.dreg && r < op.dreg+op.nacc) || (op.areg >= 0 && r >= op.areg && r < op.areg+4) {
+			return op
+		}
+	}
+	return nil
+}
+
+func (w *Warpgroup) isUncommitted(op *inflightOp) bool {
+	for i := len(w.inflight) - w.uncommitted; i < len(w.inflight); i++ {
+		if w.inflight[i] == op {
+			return true
+		}
+	}
+	return false
+}
+
+// Reg returns register r of thread t.
+func (w *Warpgroup) Reg(t, r int) (uint32, error) {
+	if err := w.checkRegAccess("Reg", t, r, 1, false); err != nil {
+		return 0, err
+	}
+	return w.regs[t*NumRegs+r], nil
+}
+
+// SetReg sets register r of thread t to v.
+func (w *Warpgroup) SetReg(t, r int, v uint32) error {
+	if err := w.checkRegAccess("SetReg", t, r, 1, true); err != nil {
+		return err
+	}
+	w.regs[t*NumRegs+r] = v
+	return nil
+}
+
+// Regs copies registers r .. r+len(dst)-1 of thread t into dst.
+func (w *Warpgroup) Regs(t, r int, dst []uint32) error {
+	if err := w.checkRegAccess("Regs", t, r, len(dst), false); err != nil {
+		return err
+	}
+	copy(dst, w.regs[t*NumRegs+r:])
+	return nil
+}
+
+// SetRegs sets registers r .. r+len(src)-1 of thread t to src.
+func (w *Warpgroup) SetRegs(t, r int, src []uint32) error {
+	if err := w.checkRegAccess("SetRegs", t, r, len(src), true); err != nil {
+		return err
+	}
+	copy(w.regs[t*NumRegs+r:], src)
+	return nil
+}
+
+// Fence executes wgmma.fence: it orders the threads' earlier register
+// accesses before the wgmmas issued after it.
+func (w *Warpgroup) Fence() {
+	w.everFenced = true
+	clear(w.touched[:])
+	clear(w.touchedWrite[:])
+	clear(w.asyncUse[:])
+}
+
+// FenceProxyAsync executes fence.proxy.async: shared-memory stores made
+// through the generic proxy before it become visible to later wgmmas.
+func (w *Warpgroup) FenceProxyAsync() { w.smem.fenceProxyAsync() }
+
+// CommitGroup executes wgmma.commit_group: every wgmma issued since the last
+// commit becomes one wgmma-group (possibly empty).
+func (w *Warpgroup) CommitGroup() {
+	w.groups = append(w.groups, w.uncommitted)
+	w.uncommitted = 0
+}
+
+// WaitGroup executes wgmma.wait_group n: it waits until at most n committed
+// groups are pending, retiring the older ones, whose registers and shared
+// memory become accessible. Uncommitted wgmmas stay in flight. n must be
+// non-negative.
+func (w *Warpgroup) WaitGroup(n int) error {
+	if n < 0 {
+		return fmt.Errorf("gmma.Warpgroup.WaitGroup: n = %d is negative", n)
+	}
+	for len(w.groups) > n {
+		k := w.groups[0]
+		w.groups = w.groups[1:]
+		for range k {
+			w.retire(w.inflight[0])
+			w.inflight = w.inflight[1:]
+		}
+	}
+	if len(w.inflight) == 0 {
+		w.inflight = w.inflight[:0:0]
+	}
+	return nil
+}
+
+// Pending returns the number of committed wgmma-groups not yet retired and
+// the number of issued wgmmas not yet committed.
+func (w *Warpgroup) Pending() (groups, uncommitted int) { return len(w.groups), w.uncommitted }
+
+func (w *Warpgroup) retire(op *inflightOp) {
+	for r := op.dreg; r < op.dreg+op.nacc; r++ {
+		w.busy[r]--
+	}
+	if op.areg >= 0 {
+		for r := op.areg; r < op.areg+4; r++ {
+			w.busy[r]--
+		}
+	}
+	for _, c := range op.chunks {
+		w.smem.reads[c]--
+	}
+	op.chunks = op.chunks[:0]
+	w.free = append(w.free, op)
+}
+
+// shapeKey identifies the shape and role of an asynchronous register access
+// for the same-shape exemption of wgmma.fence: accumulator accesses of
+// wgmmas of the same shape are ordered without a fence.
+func shapeKey(m MMA, accumulator bool) uint32 {
+	k := uint32(m.N)<<8 | uint32(m.K())<<1
+	if accumulator {
+		k |= 1
+	}
+	return k
+}
+
+// MMAAsync issues one wgmma.mma_async. The result is computed at once, but
+// the accumulator (and RS A) registers stay inaccessible until a WaitGroup
+// retires the group that CommitGroup puts the instruction in. On error
+// (invalid instruction, hazard, operand outside the shared memory) nothing
+// changes.
+func (w *Warpgroup) MMAAsync(m MMA) error {
+	if err := m.Validate(); err != nil {
+		return fmt.Errorf("gmma.Warpgroup.MMAAsync: %w", err)
+	}
+	if err := w.checkIssue(m); err != nil {
+		return err
+	}
+	op := w.newOp(m)
+	if err := w.x.run(w, m, op); err != nil {
+		op.chunks = op.chunks[:0]
+		w.free = append(w.free, op)
+		return err
+	}
+	// Commit the bookkeeping.
+	w.issued++
+	op.seq = w.issued
+	nacc := m.NumAcc()
+	dk, ak := shapeKey(m, true), shapeKey(m, false)
+	for r := m.DReg; r < m.DReg+nacc; r++ {
+		w.busy[r]++
+		w.asyncUse[r] = dk
+	}
+	if m.ARegs {
+		for r := m.AReg; r < m.AReg+4; r++ {
+			w.busy[r]++
+			if w.asyncUse[r] == 0 {
+				w.asyncUse[r] = ak
+			}
+		}
+	}
+	for _, c := range op.chunks {
+		w.smem.reads[c]++
+	}
+	w.inflight = append(w.inflight, op)
+	w.uncommitted++
+	return nil
+}
+
+func (w *Warpgroup) newOp(m MMA) *inflightOp {
+	var op *inflightOp
+	if n := len(w.free); n > 0 {
+		op = w.free[n-1]
+		w.free = w.free[:n-1]
+	} else {
+		op = &inflightOp{}
+	}
+	op.shape = "" // filled lazily in errors
+	op.dreg, op.nacc, op.areg = m.DReg, m.NumAcc(), -1
+	if m.ARegs {
+		op.areg = m.AReg
+	}
+	op.shape = shapeName(m.N, m.K())
+	return op
+}
+
+var shapeNames = map[[2]int]string{}
+
+// shapeName returns "m64nNkK" without allocating after the first call per
+// shape.
+func shapeName(n, k int) string {
+	if s, ok := shapeNames[[2]int{n, k}]; ok {
+		return s
+	}
+	s := fmt.Sprintf("m64n%dk%d", n, k)
+	shapeNames[[2]int{n, k}] = s
+	return s
+}
+
+func (w *Warpgroup) checkIssue(m MMA) error {
+	if !w.everFenced {
+		return fmt.Errorf("gmma.Warpgroup.MMAAsync: %s issued before any wgmma.fence; call Fence first", m.Shape())
+	}
+	check := func(r int, role string, accumulator bool) error {
+		if t := w.touched[r]; t != 0 {
+			what := "read"
+			if w.touchedWrite[r] {
+				what = "written"
+			}
+			return fmt.Errorf("gmma.Warpgroup.MMAAsync: %s register r%d of %s was %s by thread %d after the last wgmma.fence; call Fence first",
+				role, r, m.Shape(), what, t-1)
+		}
+		if u := w.asyncUse[r]; u != 0 && (u&1 == 1 || accumulator) && u != shapeKey(m, accumulator) {
+			return fmt.Errorf("gmma.Warpgroup.MMAAsync: %s register r%d of %s is used by an earlier wgmma of another shape or role (m64n%dk%d) since the last wgmma.fence; call Fence first",
+				role, r, m.Shape(), u>>8, (u>>1)&0x7f)
+		}
+		return nil
+	}
+	for r := m.DReg; r < m.DReg+m.NumAcc(); r++ {
+		if err := check(r, "accumulator", true); err != nil {
+			return err
+		}
+	}
+	if m.ARegs {
+		for r := m.AReg; r < m.AReg+4; r++ {
+			if err := check(r, "A fragment", false); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

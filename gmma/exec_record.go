@@ -1,0 +1,215 @@
+package gmma
+
+import (
+	"encoding/hex"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/gocute/cute/numeric"
+)
+
+// A Record is one case of the H200 wgmma captures (JSON Lines, one object
+// per case, as in testdata/hw/wgmma_hw.jsonl.gz): a shared-memory image,
+// initial accumulators and a sequence of 1 to 4 wgmmas on the same
+// accumulators, issued as
+//
+//	wgmma.fence; wgmma × ninstr; wgmma.commit_group; wgmma.wait_group 0
+//
+// Only the fields needed to execute the case are decoded; the hardware's
+// answer (AccOut, Status) is kept for comparison and never used by
+// [Record.Execute].
+type Record struct {
+	CaseID    int          `json:"case_id"`
+	Group     string       `json:"group"`
+	Kind      string       `json:"kind"`
+	Exact     bool         `json:"exact"`
+	PTX       string       `json:"ptx"`
+	Type      string       `json:"type"` // dtype.atype.btype
+	N         int          `json:"N"`
+	K         int          `json:"K"`
+	ASource   string       `json:"a_source"` // "smem" or "registers"
+	ImmScaleA *int         `json:"imm_scale_a"`
+	ImmScaleB *int         `json:"imm_scale_b"`
+	TnspA     *int         `json:"tnsp_a"`
+	TnspB     *int         `json:"tnsp_b"`
+	NInstr    int          `json:"ninstr"`
+	ScaleD    []int        `json:"scale_d"`
+	Smem      RecSmem      `json:"smem"`
+	DescA     []string     `json:"desc_a"`
+	DescB     []string     `json:"desc_b"`
+	ARegs     [][][]string `json:"a_regs"`
+	AccType   string       `json:"acc_type"`
+	NAcc      int          `json:"nacc"`
+	AccIn     [][]string   `json:"acc_in"`
+	Status    string       `json:"status"`
+	AccOut    [][]string   `json:"acc_out"`
+}
+
+// RecSmem is the shared-memory part of a [Record].
+type RecSmem struct {
+	DynBase   uint32 `json:"dyn_base"`
+	DynBytes  uint32 `json:"dyn_smem_bytes"`
+	ImageAddr uint32 `json:"image_addr"`
+	ImageHex  string `json:"image_hex"`
+}
+
+// Instructions returns the record's wgmmas, with the accumulators in
+// registers r0.. and instruction i's A fragment (RS) in r128+4i...
+func (rec *Record) Instructions() ([]MMA, error) {
+	fail := func(format string, args ...any) ([]MMA, error) {
+		return nil, fmt.Errorf("gmma.Record %d: %s", rec.CaseID, fmt.Sprintf(format, args...))
+	}
+	parts := strings.Split(rec.Type, ".")
+	if len(parts) != 3 {
+		return fail("type %q is not dtype.atype.btype", rec.Type)
+	}
+	var kinds [3]numeric.Kind
+	for i, p := range parts {
+		k, err := numeric.ParseKind(p)
+		if err != nil {
+			return fail("type %q: %v", rec.Type, err)
+		}
+		kinds[i] = k
+	}
+	if rec.NInstr < 1 || rec.NInstr > 32 || len(rec.ScaleD) != rec.NInstr {
+		return fail("ninstr = %d with %d scale_d values", rec.NInstr, len(rec.ScaleD))
+	}
+	rs := rec.ASource == "registers"
+	if !rs && rec.ASource != "smem" {
+		return fail("a_source %q is neither smem nor registers", rec.ASource)
+	}
+	if len(rec.DescB) != rec.NInstr || (!rs && len(rec.DescA) != rec.NInstr) || (rs && len(rec.ARegs) != rec.NInstr) {
+		return fail("%d instructions but %d desc_a, %d desc_b, %d a_regs", rec.NInstr, len(rec.DescA), len(rec.DescB), len(rec.ARegs))
+	}
+	base := MMA{
+		N: rec.N, DType: kinds[0], AType: kinds[1], BType: kinds[2], ARegs: rs,
+		NegA:     rec.ImmScaleA != nil && *rec.ImmScaleA == -1,
+		NegB:     rec.ImmScaleB != nil && *rec.ImmScaleB == -1,
+		TransA:   rec.TnspA != nil && *rec.TnspA == 1,
+		TransB:   rec.TnspB != nil && *rec.TnspB == 1,
+		Saturate: strings.Contains(rec.PTX, ".satfinite"),
+	}
+	if rec.K != 0 && rec.K != base.K() {
+		return fail("K = %d, but %v operands give K = %d", rec.K, base.AType, base.K())
+	}
+	out := make([]MMA, rec.NInstr)
+	for i := range out {
+		m := base
+		m.ScaleD = rec.ScaleD[i] != 0
+		var err error
+		if m.DescB, err = ParseDescriptor(rec.DescB[i]); err != nil {
+			return fail("desc_b[%d]: %v", i, err)
+		}
+		if rs {
+			m.AReg = 128 + 4*i
+		} else if m.DescA, err = ParseDescriptor(rec.DescA[i]); err != nil {
+			return fail("desc_a[%d]: %v", i, err)
+		}
+		if err := m.Validate(); err != nil {
+			return fail("instruction %d: %v", i, err)
+		}
+		out[i] = m
+	}
+	return out, nil
+}
+
+// Execute runs the record through the executor and returns the accumulator
+// registers after wgmma.wait_group 0, [128][nacc]. An operand outside the
+// dynamic shared memory gives an error, as it faults on the hardware.
+func (rec *Record) Execute() ([][]uint32, error) {
+	ins, err := rec.Instructions()
+	if err != nil {
+		return nil, err
+	}
+	size := rec.Smem.DynBytes
+	if size == 0 {
+		size = DefaultSharedSize
+	}
+	smem, err := NewSharedMemory(rec.Smem.DynBase, size)
+	if err != nil {
+		return nil, fmt.Errorf("gmma.Record %d: %v", rec.CaseID, err)
+	}
+	img, err := hex.DecodeString(rec.Smem.ImageHex)
+	if err != nil {
+		return nil, fmt.Errorf("gmma.Record %d: smem.image_hex: %v", rec.CaseID, err)
+	}
+	if err := smem.Write(rec.Smem.ImageAddr, img); err != nil {
+		return nil, fmt.Errorf("gmma.Record %d: smem image: %v", rec.CaseID, err)
+	}
+	wg, _ := NewWarpgroup(smem)
+	nacc := ins[0].NumAcc()
+	if len(rec.AccIn) != NumThreads {
+		return nil, fmt.Errorf("gmma.Record %d: acc_in has %d threads, want %d", rec.CaseID, len(rec.AccIn), NumThreads)
+	}
+	regs := make([]uint32, nacc)
+	for t, row := range rec.AccIn {
+		if err := parseRegs(row, regs); err != nil {
+			return nil, fmt.Errorf("gmma.Record %d: acc_in[%d]: %v", rec.CaseID, t, err)
+		}
+		if err := wg.SetRegs(t, 0, regs); err != nil {
+			return nil, err
+		}
+	}
+	if ins[0].ARegs {
+		var a [4]uint32
+		for i, th := range rec.ARegs {
+			if len(th) != NumThreads {
+				return nil, fmt.Errorf("gmma.Record %d: a_regs[%d] has %d threads, want %d", rec.CaseID, i, len(th), NumThreads)
+			}
+			for t, row := range th {
+				if err := parseRegs(row, a[:]); err != nil {
+					return nil, fmt.Errorf("gmma.Record %d: a_regs[%d][%d]: %v", rec.CaseID, i, t, err)
+				}
+				if err := wg.SetRegs(t, ins[i].AReg, a[:]); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	wg.FenceProxyAsync()
+	wg.Fence()
+	for i, m := range ins {
+		if err := wg.MMAAsync(m); err != nil {
+			return nil, fmt.Errorf("gmma.Record %d: instruction %d: %w", rec.CaseID, i, err)
+		}
+	}
+	wg.CommitGroup()
+	if err := wg.WaitGroup(0); err != nil {
+		return nil, err
+	}
+	out := make([][]uint32, NumThreads)
+	for t := range out {
+		out[t] = make([]uint32, nacc)
+		if err := wg.Regs(t, 0, out[t]); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func parseRegs(row []string, dst []uint32) error {
+	if len(row) != len(dst) {
+		return fmt.Errorf("%d registers, want %d", len(row), len(dst))
+	}
+	for i, s := range row {
+		v, err := strconv.ParseUint(s, 16, 32)
+		if err != nil {
+			return fmt.Errorf("register %d: %q is not 8 hex digits", i, s)
+		}
+		dst[i] = uint32(v)
+	}
+	return nil
+}
+
+// FormatRegs writes registers as the records do: 8 lower-case hex digits.
+func FormatRegs(regs [][]uint32) [][]string {
+	out := make([][]string, len(regs))
+	for t, row := range regs {
+		out[t] = make([]string, len(row))
+		for i, v := range row {
+			out[t][i] = fmt.Sprintf("%08x", v)
+		}
+	}
+	return out
+}

@@ -1,0 +1,138 @@
+package gmma
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/json"
+	"math"
+	"os"
+	"sync"
+	"testing"
+)
+
+var (
+	hwOnce    sync.Once
+	hwRecords []*Record
+	hwErr     error
+)
+
+// loadHW reads the vendored H200 captures.
+func loadHW(t testing.TB) []*Record {
+	hwOnce.Do(func() {
+		f, err := os.Open("../testdata/hw/wgmma_hw.jsonl.gz")
+		if err != nil {
+			hwErr = err
+			return
+		}
+		defer f.Close()
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			hwErr = err
+			return
+		}
+		sc := bufio.NewScanner(zr)
+		sc.Buffer(make([]byte, 1<<20), 1<<28)
+		for sc.Scan() {
+			var r Record
+			if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+				hwErr = err
+				return
+			}
+			hwRecords = append(hwRecords, &r)
+		}
+		hwErr = sc.Err()
+	})
+	if hwErr != nil {
+		t.Fatalf("loading hardware records: %v", hwErr)
+	}
+	return hwRecords
+}
+
+// ulpDist returns the distance in units in the last place between two
+// accumulator registers of the given type (per half for f16x2).
+func ulpDist(accType string, a, b uint32) int64 {
+	switch accType {
+	case "f16x2":
+		return max(ulp16(uint16(a), uint16(b)), ulp16(uint16(a>>16), uint16(b>>16)))
+	case "f32":
+		return ulp32(a, b)
+	}
+	if a == b {
+		return 0
+	}
+	return math.MaxInt64
+}
+
+func ordered(b uint64, signBit uint64) int64 {
+	if b&signBit != 0 {
+		return -int64(b &^ signBit)
+	}
+	return int64(b)
+}
+
+func ulp32(a, b uint32) int64 {
+	d := ordered(uint64(a), 1<<31) - ordered(uint64(b), 1<<31)
+	if d < 0 {
+		d = -d
+	}
+	return d
+}
+
+func ulp16(a, b uint16) int64 {
+	d := ordered(uint64(a), 1<<15) - ordered(uint64(b), 1<<15)
+	if d < 0 {
+		d = -d
+	}
+	return d
+}
+
+func TestHardwareRecords(t *testing.T) {
+	recs := loadHW(t)
+	var exactPass, exactTotal, faults int
+	for _, rec := range recs {
+		got, err := rec.Execute()
+		if rec.Status != "ok" {
+			if err == nil {
+				t.Errorf("case %d (%s): hardware status %s, executor gave no error", rec.CaseID, rec.Group, rec.Status)
+			} else {
+				faults++
+				t.Logf("case %d: %v", rec.CaseID, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("case %d (%s): %v", rec.CaseID, rec.Group, err)
+			continue
+		}
+		want := make([][]uint32, NumThreads)
+		for i, row := range rec.AccOut {
+			want[i] = make([]uint32, len(row))
+			if err := parseRegs(row, want[i]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var maxULP int64
+		mism := 0
+		total := 0
+		for th := range want {
+			for r := range want[th] {
+				total++
+				if got[th][r] != want[th][r] {
+					mism++
+					maxULP = max(maxULP, ulpDist(rec.AccType, got[th][r], want[th][r]))
+				}
+			}
+		}
+		if rec.Exact {
+			exactTotal++
+			if mism == 0 {
+				exactPass++
+			} else {
+				t.Errorf("case %d (%s, %s, %s): %d/%d registers differ", rec.CaseID, rec.Group, rec.Type, rec.Kind, mism, total)
+			}
+			continue
+		}
+		t.Logf("case %d (%s, %s, %s): %d/%d registers differ, max %d ulp", rec.CaseID, rec.Group, rec.Type, rec.Kind, mism, total, maxULP)
+	}
+	t.Logf("exact records bit-exact: %d/%d; faults detected: %d", exactPass, exactTotal, faults)
+}
