@@ -28,6 +28,12 @@ var ErrNotMine = fmt.Errorf("args not handled")
 // Register adds a handler for op.
 func Register(op string, h Op) { ops[op] = append(ops[op], h) }
 
+// RegisterFirst adds a handler for op that is tried before those already
+// registered: for handlers that take only a narrow kind of args (swizzled
+// layouts anywhere in the args) and must see them before a broader handler
+// claims them.
+func RegisterFirst(op string, h Op) { ops[op] = append([]Op{h}, ops[op]...) }
+
 // Case is one input line.
 type Case struct {
 	Op   string            `json:"op"`

@@ -1,0 +1,104 @@
+package golden
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/swizzle"
+)
+
+// swizzled reports whether any arg is a swizzle or a composed layout: the
+// cases the swizzle handlers take.
+func swizzled(args []string) bool {
+	for _, a := range args {
+		if isComposed(a) || isSwizzle(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// swizzleOp registers, ahead of the plain-layout handlers, a handler that
+// takes the op's cases with a swizzle or composed layout among the args and
+// leaves every other case to the next handler.
+func swizzleOp(op string, f func(args []string) (string, error)) {
+	RegisterFirst(op, func(raw []json.RawMessage) (any, error) {
+		args, err := Strings(raw)
+		if err != nil || !swizzled(args) {
+			return nil, ErrNotMine
+		}
+		return f(args)
+	})
+}
+
+func init() {
+	swizzleOp("swizzle", func(args []string) (string, error) {
+		if err := nArgs("swizzle", args, 2); err != nil {
+			return "", err
+		}
+		sw, err := swizzle.Parse(args[0])
+		if err != nil {
+			return "", err
+		}
+		x, err := layout.ParseInt(args[1])
+		if err != nil {
+			return "", err
+		}
+		return sw.ApplyInt(x).String(), nil
+	})
+	swizzleOp("eval", func(args []string) (string, error) {
+		if err := nArgs("eval", args, 1); err != nil {
+			return "", err
+		}
+		c, err := swizzle.ParseComposed(args[0])
+		if err != nil {
+			return "", err
+		}
+		var b strings.Builder
+		b.WriteByte('[')
+		for i, off := range c.All() {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(strconv.Itoa(off))
+		}
+		b.WriteByte(']')
+		return b.String(), nil
+	})
+	swizzleOp("make_composed_layout", func(args []string) (string, error) {
+		if err := nArgs("make_composed_layout", args, 3); err != nil {
+			return "", err
+		}
+		sw, err := swizzle.Parse(args[0])
+		if err != nil {
+			return "", err
+		}
+		off, err := layout.ParseInt(args[1])
+		if err != nil {
+			return "", err
+		}
+		in, err := swizzle.ParseFunc(args[2])
+		if err != nil {
+			return "", err
+		}
+		c, err := swizzle.Make(sw, off, in)
+		if err != nil {
+			return "", err
+		}
+		return c.String(), nil
+	})
+	swizzleOp("print_layout", func(args []string) (string, error) {
+		if err := nArgs("print_layout", args, 1); err != nil {
+			return "", err
+		}
+		f, err := swizzle.ParseFunc(args[0])
+		if err != nil {
+			return "", err
+		}
+		return swizzle.PrintLayout(f)
+	})
+	_ = fmt.Sprint
+}

@@ -1,0 +1,259 @@
+package swizzle
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gocute/cute/layout"
+)
+
+// A Func is a layout-like function from 1-D indices (or coordinates of its
+// shape) to offsets: a [layout.Layout] or a [ComposedLayout]. The swizzle
+// algebra returns a Func wherever CuTe may return either (see the package
+// documentation); results are immutable values.
+//
+// Eval(i) returns the function's value at the 1-D index i in [0, Size()).
+// It never allocates.
+type Func interface {
+	String() string
+	Shape() layout.Shape
+	Size() layout.Int
+	Eval(i int) int
+}
+
+var (
+	_ Func = layout.Layout{}
+	_ Func = ComposedLayout{}
+)
+
+// A ComposedLayout is CuTe's ComposedLayout<Swizzle<B,M,S>, Offset, Inner>:
+// the function c ↦ Swizzle(Offset + Inner(c)), where Inner is a
+// layout.Layout or, nested, another ComposedLayout. Its domain (shape, size,
+// rank, modes) is Inner's; it has no strides. It prints as CuTe prints it,
+//
+//	Sw<3,4,3> o _0 o (_8,_64):(_64,_1)
+//
+// The offset is an integer that keeps CuTe's static/dynamic typing (_0 vs
+// 0); a swizzle is not linear, so the offset cannot be pulled out of it.
+// ComposedLayouts are immutable values; the zero value is not a valid
+// composed layout (it has no inner layout) and must not be used.
+type ComposedLayout struct {
+	sw    Swizzle
+	off   layout.Int
+	inner Func // layout.Layout or ComposedLayout
+}
+
+// Make returns CuTe's make_composed_layout(sw, offset, inner): always a
+// ComposedLayout, even for an identity swizzle. inner must be a
+// layout.Layout or a ComposedLayout.
+func Make(sw Swizzle, offset layout.Int, inner Func) (ComposedLayout, error) {
+	switch inner.(type) {
+	case layout.Layout, ComposedLayout:
+	default:
+		return ComposedLayout{}, layout.Errorf("make_composed_layout", "the inner function must be a Layout or a ComposedLayout", fmt.Sprintf("%T", inner))
+	}
+	return ComposedLayout{sw: sw, off: offset, inner: inner}, nil
+}
+
+// MustMake is like Make but panics on error.
+func MustMake(sw Swizzle, offset layout.Int, inner Func) ComposedLayout {
+	c, err := Make(sw, offset, inner)
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
+// Compose is CuTe's three-argument composition(sw, offset, inner): the
+// ComposedLayout sw o offset o inner, except that an identity swizzle
+// (BBits == 0) with the static offset _0 over a plain layout is that
+// layout itself. It is how every operation of CuTe's swizzle algebra builds
+// its result, so all of them collapse the same way.
+func Compose(sw Swizzle, offset layout.Int, inner Func) Func {
+	if l, ok := inner.(layout.Layout); ok && sw.IsIdentity() && offset.Is(0) {
+		return l
+	}
+	return ComposedLayout{sw: sw, off: offset, inner: inner}
+}
+
+// AsComposed returns f as a ComposedLayout, reporting whether it is one.
+func AsComposed(f Func) (ComposedLayout, bool) {
+	c, ok := f.(ComposedLayout)
+	return c, ok
+}
+
+// Swizzle returns CuTe's layout_a(): the outer swizzle.
+func (c ComposedLayout) Swizzle() Swizzle { return c.sw }
+
+// Offset returns CuTe's offset(): the integer added before swizzling.
+func (c ComposedLayout) Offset() layout.Int { return c.off }
+
+// Inner returns CuTe's layout_b(): a layout.Layout or a ComposedLayout.
+func (c ComposedLayout) Inner() Func { return c.inner }
+
+// Layout returns the innermost plain layout (the layout_b of the last
+// nested ComposedLayout), which defines the domain.
+func (c ComposedLayout) Layout() layout.Layout {
+	for {
+		switch in := c.inner.(type) {
+		case layout.Layout:
+			return in
+		case ComposedLayout:
+			c = in
+		default:
+			return layout.Layout{}
+		}
+	}
+}
+
+// Shape returns the shape of the domain, Inner's shape.
+func (c ComposedLayout) Shape() layout.Shape { return c.inner.Shape() }
+
+// Size returns the size of the domain.
+func (c ComposedLayout) Size() layout.Int { return c.inner.Size() }
+
+// Rank returns the number of top-level modes.
+func (c ComposedLayout) Rank() int { return c.Layout().Rank() }
+
+// Depth returns the nesting depth of the domain's shape.
+func (c ComposedLayout) Depth() int { return c.Layout().Depth() }
+
+// Cosize returns CuTe's cosize of a composed layout: the cosize of the
+// innermost layout (the swizzle is not accounted for, as in CuTe).
+func (c ComposedLayout) Cosize() layout.Int { return c.Layout().Cosize() }
+
+// Eval returns c(i) = Swizzle(Offset + Inner(i)) for a 1-D index i. It does
+// not allocate.
+func (c ComposedLayout) Eval(i int) int {
+	switch in := c.inner.(type) {
+	case layout.Layout:
+		return c.sw.Apply(c.off.Value() + in.Eval(i))
+	case ComposedLayout:
+		return c.sw.Apply(c.off.Value() + in.Eval(i))
+	}
+	return c.sw.Apply(c.off.Value() + c.inner.Eval(i))
+}
+
+// Eval2 returns c(m, n) for a rank-2 domain, each mode taking a 1-D index.
+// It does not allocate.
+func (c ComposedLayout) Eval2(m, n int) int {
+	var v int
+	switch in := c.inner.(type) {
+	case layout.Layout:
+		v = in.Eval2(m, n)
+	case ComposedLayout:
+		v = in.Eval2(m, n)
+	}
+	return c.sw.Apply(c.off.Value() + v)
+}
+
+// At returns c(coord) for a coordinate (an integer, a hierarchical or a
+// partially hierarchical coordinate of the shape), typed as CuTe types it.
+func (c ComposedLayout) At(coord layout.Coord) (layout.Int, error) {
+	var v layout.Int
+	var err error
+	switch in := c.inner.(type) {
+	case layout.Layout:
+		v, err = in.Offset(coord)
+	case ComposedLayout:
+		v, err = in.At(coord)
+	}
+	if err != nil {
+		return layout.Int{}, err
+	}
+	var sum layout.Int
+	if err := layout.Try(func() { sum = c.off.Add(v) }); err != nil {
+		return layout.Int{}, err
+	}
+	return c.sw.ApplyInt(sum), nil
+}
+
+// All iterates over (i, c(i)) for i in [0, Size()).
+func (c ComposedLayout) All() func(yield func(int, int) bool) {
+	return func(yield func(int, int) bool) {
+		n := c.Size().Value()
+		for i := 0; i < n; i++ {
+			if !yield(i, c.Eval(i)) {
+				return
+			}
+		}
+	}
+}
+
+// Mode returns CuTe's layout<path...>(c): the sub-layout of the given mode,
+// composition(Swizzle, Offset, mode of Inner). Like every result built with
+// [Compose] it is a plain layout when the swizzle is the identity and the
+// offset is _0.
+func (c ComposedLayout) Mode(path ...int) Func {
+	var in Func
+	switch l := c.inner.(type) {
+	case layout.Layout:
+		in = l.Mode(path...)
+	case ComposedLayout:
+		in = l.Mode(path...)
+	}
+	return Compose(c.sw, c.off, in)
+}
+
+// Equal reports whether c and d are the same composed layout: the same
+// swizzle, offset (value and typing) and inner function.
+func (c ComposedLayout) Equal(d ComposedLayout) bool {
+	if c.sw != d.sw || c.off != d.off {
+		return false
+	}
+	return Equal(c.inner, d.inner)
+}
+
+// Equal reports whether two Funcs are identical (not merely the same
+// function): the same kind, and equal parts.
+func Equal(f, g Func) bool {
+	switch a := f.(type) {
+	case layout.Layout:
+		b, ok := g.(layout.Layout)
+		return ok && a.Equal(b)
+	case ComposedLayout:
+		b, ok := g.(ComposedLayout)
+		return ok && a.Equal(b)
+	}
+	return false
+}
+
+// String formats c as CuTe prints it: Swizzle o Offset o Inner.
+func (c ComposedLayout) String() string {
+	var b strings.Builder
+	c.write(&b)
+	return b.String()
+}
+
+func (c ComposedLayout) write(b *strings.Builder) {
+	b.WriteString(c.sw.String())
+	b.WriteString(" o ")
+	b.WriteString(c.off.String())
+	b.WriteString(" o ")
+	if in, ok := c.inner.(ComposedLayout); ok {
+		in.write(b)
+		return
+	}
+	if c.inner != nil {
+		b.WriteString(c.inner.String())
+	}
+}
+
+// withInner returns c with its innermost layout replaced by f(innermost).
+// This is how CuTe applies every domain operation (divides, tile_to_shape,
+// composition with a tiler) to a composed layout: on layout_b, rebuilding
+// each level with the three-argument composition.
+func (c ComposedLayout) withInner(f func(layout.Layout) (Func, error)) (Func, error) {
+	var in Func
+	var err error
+	switch l := c.inner.(type) {
+	case layout.Layout:
+		in, err = f(l)
+	case ComposedLayout:
+		in, err = l.withInner(f)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return Compose(c.sw, c.off, in), nil
+}
