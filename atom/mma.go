@@ -1,0 +1,135 @@
+// Package atom implements CuTe's MMA atoms and their tilings: the MMA_Traits
+// of every tensor-core instruction CuTe 3.5.1 knows (UniversalFMA, SM61 DP4A
+// and DP2A, SM70 HMMA quad-pairs, SM75, SM80 and SM90 mma.sync, and the SM90
+// warpgroup GMMA atoms), make_tiled_mma (TiledMMA), get_thread_slice (ThrMMA)
+// and the partitioning of layouts and tensors among threads.
+//
+// An MMA atom is a value: its thread-value (TV) layouts map a (thread,value)
+// pair to a column-major index into the atom's M×K (A), N×K (B) or M×N (C)
+// tile. Atoms are found by their C++ name with Lookup; the registry is built
+// from the rules of CuTe's headers (for GMMA: every N), not from a table of
+// examples.
+package atom
+
+import (
+	"strings"
+
+	"github.com/gocute/cute/layout"
+)
+
+// An MMA is CuTe's MMA_Atom<MMA_Traits<Op>>: one hardware (or universal) MMA
+// instruction with its logical shape and thread-value layouts. MMA values
+// are immutable; the zero value is not a valid atom.
+type MMA struct {
+	name     string
+	thrID    layout.Layout
+	shapeMNK layout.Shape
+	a, b, c  layout.Layout
+	valD     Type
+	valA     Type
+	valB     Type
+	valC     Type
+	gmma     *GMMA // nil for non-warpgroup atoms
+}
+
+// GMMA describes an SM90 warpgroup MMA (wgmma.mma_async) atom.
+type GMMA struct {
+	M, N, K int
+	// RS reports that A comes from registers; otherwise A and B are both
+	// shared-memory descriptors (SS).
+	RS bool
+	// MajorA and MajorB are the operand majors: the template arguments of
+	// the 16-bit ops, K for the _TN ops (TF32, 8-bit).
+	MajorA, MajorB Major
+	// TN reports an op written with the _TN suffix (K-major only).
+	TN bool
+	// Saturate reports an integer op with the _SATURATE suffix.
+	Saturate bool
+}
+
+// Name returns the atom's C++ name as CuTe (and the golden vectors) spell
+// it, e.g. "SM80_16x8x16_F32F16F16F32_TN" or
+// "SM90_64x64x16_F16F16F16_SS<MN,MN>".
+func (m MMA) Name() string { return m.name }
+
+// ThrID returns the layout from logical thread id to thread index within the
+// atom (ThrID).
+func (m MMA) ThrID() layout.Layout { return m.thrID }
+
+// ShapeMNK returns the atom's logical M×N×K shape (Shape_MNK).
+func (m MMA) ShapeMNK() layout.Shape { return m.shapeMNK }
+
+// LayoutATV returns ALayout: (thread id, value id) -> column-major (m,k)
+// index into the atom's M×K tile.
+func (m MMA) LayoutATV() layout.Layout { return m.a }
+
+// LayoutBTV returns BLayout: (thread id, value id) -> column-major (n,k).
+func (m MMA) LayoutBTV() layout.Layout { return m.b }
+
+// LayoutCTV returns CLayout: (thread id, value id) -> column-major (m,n).
+func (m MMA) LayoutCTV() layout.Layout { return m.c }
+
+// ValTypeD returns the accumulator output element type.
+func (m MMA) ValTypeD() Type { return m.valD }
+
+// ValTypeA returns the A element type.
+func (m MMA) ValTypeA() Type { return m.valA }
+
+// ValTypeB returns the B element type.
+func (m MMA) ValTypeB() Type { return m.valB }
+
+// ValTypeC returns the accumulator input element type.
+func (m MMA) ValTypeC() Type { return m.valC }
+
+// FrgTypeA returns the type of A fragments: "GMMA::smem_desc<K|MN>" when A
+// is a shared-memory descriptor (GMMA SS), otherwise ValTypeA.
+func (m MMA) FrgTypeA() string {
+	if m.ADescriptor() {
+		return "GMMA::smem_desc<" + m.gmma.MajorA.String() + ">"
+	}
+	return string(m.valA)
+}
+
+// FrgTypeB returns the type of B fragments ("GMMA::smem_desc<...>" for all
+// GMMA atoms).
+func (m MMA) FrgTypeB() string {
+	if m.BDescriptor() {
+		return "GMMA::smem_desc<" + m.gmma.MajorB.String() + ">"
+	}
+	return string(m.valB)
+}
+
+// FrgTypeC returns the accumulator fragment type, ValTypeC.
+func (m MMA) FrgTypeC() string { return string(m.valC) }
+
+// ADescriptor reports whether make_fragment_A yields a GMMA descriptor
+// iterator view of shared memory rather than a register fragment.
+func (m MMA) ADescriptor() bool { return m.gmma != nil && !m.gmma.RS }
+
+// BDescriptor reports whether make_fragment_B yields a GMMA descriptor view.
+func (m MMA) BDescriptor() bool { return m.gmma != nil }
+
+// GMMA returns the warpgroup parameters of an SM90 GMMA atom, and false for
+// any other atom.
+func (m MMA) GMMA() (GMMA, bool) {
+	if m.gmma == nil {
+		return GMMA{}, false
+	}
+	return *m.gmma, true
+}
+
+// Size returns the number of threads of the atom, size(ThrID).
+func (m MMA) Size() int { return m.thrID.Size().Value() }
+
+// String returns print(MMA_Atom{}) exactly as CuTe writes it, five
+// indented lines after "MMA_Atom", each ending in a newline.
+func (m MMA) String() string {
+	var b strings.Builder
+	b.WriteString("MMA_Atom\n")
+	b.WriteString("  ThrID:      " + m.thrID.String() + "\n")
+	b.WriteString("  Shape_MNK:  " + m.shapeMNK.String() + "\n")
+	b.WriteString("  LayoutA_TV: " + m.a.String() + "\n")
+	b.WriteString("  LayoutB_TV: " + m.b.String() + "\n")
+	b.WriteString("  LayoutC_TV: " + m.c.String() + "\n")
+	return b.String()
+}
