@@ -438,6 +438,6 @@ func newGMMA(name string, f gmmaFamily, g *GMMA) MMA {
 		b:        ab(n),
 		c:        layout.MustParse(c),
 		valD:     f.d, valA: f.a, valB: f.b, valC: f.d,
-		gmma:     g,
+		gmma: g,
 	}
 }
