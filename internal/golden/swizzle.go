@@ -100,5 +100,45 @@ func init() {
 		}
 		return swizzle.PrintLayout(f)
 	})
-	_ = fmt.Sprint
+	cast := func(op string, f func(swizzle.ComposedLayout, int) (swizzle.ComposedLayout, error)) {
+		swizzleOp(op, func(args []string) (string, error) {
+			if err := nArgs(op, args, 2); err != nil {
+				return "", err
+			}
+			c, err := swizzle.ParseComposed(args[0])
+			if err != nil {
+				return "", err
+			}
+			n, err := strconv.Atoi(args[1])
+			if err != nil {
+				return "", fmt.Errorf("%s: N %q is not an integer", op, args[1])
+			}
+			r, err := f(c, n)
+			if err != nil {
+				return "", err
+			}
+			return r.String(), nil
+		})
+	}
+	cast("upcast", swizzle.Upcast)
+	cast("downcast", swizzle.Downcast)
+	swizzleOp("recast_layout", func(args []string) (string, error) {
+		if err := nArgs("recast_layout", args, 3); err != nil {
+			return "", err
+		}
+		c, err := swizzle.ParseComposed(args[0])
+		if err != nil {
+			return "", err
+		}
+		ob, ok1 := typeBits[args[1]]
+		nb, ok2 := typeBits[args[2]]
+		if !ok1 || !ok2 {
+			return "", fmt.Errorf("recast_layout: unknown type %q or %q", args[1], args[2])
+		}
+		r, err := swizzle.Recast(c, ob, nb)
+		if err != nil {
+			return "", err
+		}
+		return r.String(), nil
+	})
 }

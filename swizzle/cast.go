@@ -1,0 +1,77 @@
+package swizzle
+
+import "github.com/gocute/cute/layout"
+
+// Upcast returns CuTe's upcast<n>(c): the same swizzled memory described in
+// elements n times wider. Each part is upcast: the swizzle (MBase drops by
+// log2 n, see [Swizzle.Upcast]), the offset (divided by n) and the inner
+// layout ([layout.Upcast]). n must be a power of two.
+//
+// The result is always a ComposedLayout: CuTe's upcast offset is an unsigned
+// constant, which never selects the identity-swizzle overload.
+func Upcast(c ComposedLayout, n int) (ComposedLayout, error) {
+	sw, err := c.sw.Upcast(n)
+	if err != nil {
+		return ComposedLayout{}, err
+	}
+	var off layout.Int
+	if err := layout.Try(func() { off = c.off.Div(layout.S(n)) }); err != nil {
+		return ComposedLayout{}, err
+	}
+	var in Func
+	switch l := c.inner.(type) {
+	case layout.Layout:
+		in, err = layout.Upcast(l, n)
+	case ComposedLayout:
+		in, err = Upcast(l, n)
+	}
+	if err != nil {
+		return ComposedLayout{}, err
+	}
+	return ComposedLayout{sw: sw, off: off, inner: in}, nil
+}
+
+// Downcast returns CuTe's downcast<n>(c): the same swizzled memory described
+// in elements n times narrower (MBase grows by log2 n, the offset is
+// multiplied by n, the inner layout is downcast). n must be a power of two.
+// Like Upcast, it always returns a ComposedLayout.
+func Downcast(c ComposedLayout, n int) (ComposedLayout, error) {
+	sw, err := c.sw.Downcast(n)
+	if err != nil {
+		return ComposedLayout{}, err
+	}
+	var off layout.Int
+	if err := layout.Try(func() { off = c.off.Mul(layout.S(n)) }); err != nil {
+		return ComposedLayout{}, err
+	}
+	var in Func
+	switch l := c.inner.(type) {
+	case layout.Layout:
+		in, err = layout.Downcast(l, n)
+	case ComposedLayout:
+		in, err = Downcast(l, n)
+	}
+	if err != nil {
+		return ComposedLayout{}, err
+	}
+	return ComposedLayout{sw: sw, off: off, inner: in}, nil
+}
+
+// Recast returns CuTe's recast_layout<Old,New>(c) for element widths given
+// in bits: c itself when the widths are equal, a Downcast when the new type
+// is narrower, an Upcast when it is wider. The ratio must be an integer
+// either way (CuTe: "Recast not supported").
+func Recast(c ComposedLayout, oldBits, newBits int) (ComposedLayout, error) {
+	if oldBits <= 0 || newBits <= 0 {
+		return ComposedLayout{}, layout.Errorf("recast_layout", "type widths must be positive", oldBits, newBits)
+	}
+	switch {
+	case oldBits == newBits:
+		return c, nil
+	case oldBits%newBits == 0:
+		return Downcast(c, oldBits/newBits)
+	case newBits%oldBits == 0:
+		return Upcast(c, newBits/oldBits)
+	}
+	return ComposedLayout{}, layout.Errorf("recast_layout", "Recast not supported.", oldBits, newBits)
+}
