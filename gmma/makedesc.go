@@ -1,0 +1,194 @@
+package gmma
+
+import (
+	"fmt"
+
+	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/swizzle"
+)
+
+// A CanonicalError reports a shared-memory tile that make_gmma_desc rejects:
+// its layout, recast to 16-byte (uint128_t) units, is not of the canonical
+// form that a descriptor of its major and layout type describes. CuTe
+// rejects these at compile time; here the error names the form and the
+// failed condition.
+type CanonicalError struct {
+	Major      Major
+	LayoutType LayoutType
+	Layout     string // the tile's layout in uint128_t units ("" when the recast itself failed)
+	Reason     string
+}
+
+func (e *CanonicalError) Error() string {
+	s := fmt.Sprintf("gmma.make_gmma_desc<%v>: not a canonical GMMA %v-major %v layout %s", e.Major, e.Major, e.LayoutType, CanonicalForm(e.Major, e.LayoutType))
+	if e.Layout != "" {
+		s += "; in uint128_t units the tile is " + e.Layout
+	}
+	return s + ": " + e.Reason
+}
+
+// CanonicalForm returns the canonical layout, in 16-byte (uint128_t) units,
+// that a descriptor of the given major and layout type describes, as CuTe's
+// make_gmma_desc documents it (n counts 8-row groups along MN, k 8-column
+// groups along K):
+//
+//	MN INTERLEAVE  Sw<0,4,3> o smem_ptr o ((1,n),(8,k)):((X,SBO),(1,LBO))
+//	MN B32         Sw<1,4,3> o smem_ptr o ((2,n),(8,k)):((1,LBO),(2,SBO))
+//	MN B64         Sw<2,4,3> o smem_ptr o ((4,n),(8,k)):((1,LBO),(4,SBO))
+//	MN B128        Sw<3,4,3> o smem_ptr o ((8,n),(8,k)):((1,LBO),(8,SBO))
+//	K  INTERLEAVE  Sw<0,4,3> o smem_ptr o ((8,n),2):((1,SBO),LBO)
+//	K  B32         Sw<1,4,3> o smem_ptr o ((8,n),2):((2,SBO),1)
+//	K  B64         Sw<2,4,3> o smem_ptr o ((8,n),2):((4,SBO),1)
+//	K  B128        Sw<3,4,3> o smem_ptr o ((8,n),2):((8,SBO),1)
+func CanonicalForm(m Major, t LayoutType) string {
+	sw := fmt.Sprintf("Sw<%d,4,3> o smem_ptr o ", max(t.SwizzleBits(), 0))
+	w := t.Width()
+	if m == MN {
+		if t == Interleave {
+			return sw + "((1,n),(8,k)):((X,SBO),(1,LBO))"
+		}
+		return sw + fmt.Sprintf("((%d,n),(8,k)):((1,LBO),(%d,SBO))", w, w)
+	}
+	if t == Interleave {
+		return sw + "((8,n),2):((1,SBO),LBO)"
+	}
+	return sw + fmt.Sprintf("((8,n),2):((%d,SBO),1)", w)
+}
+
+// MakeDescriptor is CuTe's make_gmma_desc<major> for the shared-memory tile
+// whose elements are bits wide, whose (unswizzled) byte address is addr,
+// whose pointer swizzle is sw (Sw<B,4,3>, acting on byte addresses), and
+// whose layout l is rank 2, (MN, K) in elements:
+//
+//   - layout_type from the swizzle;
+//   - start_address = (addr >> 4) & 0x3FFF;
+//   - base_offset = 0;
+//   - LBO and SBO from the strides of logical_divide(recast<uint128_t>(l),
+//     (W:1, 8:1)) for MN-major, (8:1, 2:1) for K-major, W being the swizzle
+//     width in 16-byte units (see [CanonicalForm]); a mode of size 1 has
+//     stride 0. The 14-bit fields keep the low bits, as CuTe's bitfields do.
+//
+// A tile that is not canonical gets a [*CanonicalError].
+func MakeDescriptor(major Major, addr uint32, sw swizzle.Swizzle, bits int, l layout.Layout) (Descriptor, error) {
+	lt, err := LayoutTypeOf(sw)
+	if err != nil {
+		return 0, &CanonicalError{Major: major, LayoutType: Interleave, Reason: err.Error()}
+	}
+	fail := func(u string, format string, args ...any) (Descriptor, error) {
+		return 0, &CanonicalError{Major: major, LayoutType: lt, Layout: u, Reason: fmt.Sprintf(format, args...)}
+	}
+	if l.Rank() != 2 || !l.IsTuple() {
+		return fail("", "GMMA descriptors can only be constructed on rank-2 tensors, and %v has rank %d", l, l.Rank())
+	}
+	if bits <= 0 || 128%bits != 0 {
+		return fail("", "%d-bit elements do not pack into 16-byte units", bits)
+	}
+	u, err := layout.Recast(l, bits, 128)
+	if err != nil {
+		return fail("", "the layout %v of %d-bit elements cannot be recast to uint128_t: %v", l, bits, err)
+	}
+	us := u.String()
+	w := lt.Width()
+	u0, u1 := u.Mode(0), u.Mode(1)
+
+	var sbo, lbo int
+	if major == MN {
+		if want := 256 / bits; u1.Size().Value() != want {
+			return fail(us, "expected K-size 256/sizeof_bits<T> = %d, got %v", want, u1.Size())
+		}
+		s00, s01, err := divideMode(u0, w)
+		if err != nil {
+			return fail(us, "mode 0 (MN) %v divided by %d:1: %v", u0, w, err)
+		}
+		s10, s11, err := divideMode(u1, 8)
+		if err != nil {
+			return fail(us, "mode 1 (K) %v divided by 8:1: %v", u1, err)
+		}
+		if lt != Interleave && s00 != 1 {
+			return fail(us, "expected stride 1 for the %d 16-byte units of a swizzle row along MN, got %d", w, s00)
+		}
+		if s10 != w {
+			return fail(us, "expected stride W = %d between the 8 K-rows of a core matrix, got %d", w, s10)
+		}
+		if lt == Interleave {
+			sbo, lbo = s01, s11
+		} else {
+			sbo, lbo = s11, s01
+		}
+	} else {
+		if u0.Size().Value()%8 != 0 {
+			return fail(us, "expected an MN-size multiple of 8, got %v", u0.Size())
+		}
+		if u1.Size().Value() != 2 {
+			return fail(us, "expected K-size 2 (in units of uint128_t), got %v", u1.Size())
+		}
+		s00, s01, err := divideMode(u0, 8)
+		if err != nil {
+			return fail(us, "mode 0 (MN) %v divided by 8:1: %v", u0, err)
+		}
+		s10, _, err := divideMode(u1, 2)
+		if err != nil {
+			return fail(us, "mode 1 (K) %v divided by 2:1: %v", u1, err)
+		}
+		if s00 != w {
+			return fail(us, "expected stride W = %d between the 8 MN-rows of a core matrix, got %d", w, s00)
+		}
+		if lt != Interleave && s10 != 1 {
+			return fail(us, "expected stride 1 between the two 16-byte halves of a K-row, got %d", s10)
+		}
+		sbo, lbo = s01, s10
+	}
+	return Descriptor(uint64(addr>>4)&descField14 |
+		uint64(uint32(lbo))&descField14<<descLBOShift |
+		uint64(uint32(sbo))&descField14<<descSBOShift |
+		uint64(lt)<<descTypeShift), nil
+}
+
+// divideMode returns the strides of the two modes of logical_divide(m, n:1)
+// for a layout mode m: the stride of the first n elements, which must form a
+// single mode of m (once coalesced), and the stride of the rest, which must
+// also be a single mode. A mode of size 1 has stride 0.
+func divideMode(m layout.Layout, n int) (tile, rest int, err error) {
+	c := layout.Coalesce(layout.Flatten(m))
+	var shapes, strides []int
+	cs, cd := c.Shape().Leaves(), c.Stride().Leaves()
+	for i, s := range cs {
+		if s.Value() != 1 {
+			shapes = append(shapes, s.Value())
+			strides = append(strides, cd[i].Value())
+		}
+	}
+	if len(shapes) == 0 {
+		shapes, strides = []int{1}, []int{0}
+	}
+	size := 1
+	for _, s := range shapes {
+		size *= s
+	}
+	if size%n != 0 {
+		return 0, 0, fmt.Errorf("size %d is not a multiple of %d", size, n)
+	}
+	switch {
+	case n == 1:
+		tile = 0
+	case shapes[0]%n == 0:
+		tile = strides[0]
+	default:
+		return 0, 0, fmt.Errorf("its first %d elements are not one mode (the leading mode is %d:%d)", n, shapes[0], strides[0])
+	}
+	shapes[0] /= n
+	if shapes[0] == 1 {
+		shapes, strides = shapes[1:], strides[1:]
+	} else {
+		strides[0] *= n
+	}
+	switch len(shapes) {
+	case 0:
+		rest = 0
+	case 1:
+		rest = strides[0]
+	default:
+		return 0, 0, fmt.Errorf("the %d elements after the first %d are not one mode", size/n, n)
+	}
+	return tile, rest, nil
+}
