@@ -30,15 +30,15 @@ type AtomKind uint8
 
 // The eight atoms. The value packs the major (bit 2) and the layout type.
 const (
-	LayoutKInter   AtomKind = AtomKind(K)<<2 | AtomKind(Interleave)
-	LayoutKSW128   AtomKind = AtomKind(K)<<2 | AtomKind(B128)
-	LayoutKSW64    AtomKind = AtomKind(K)<<2 | AtomKind(B64)
-	LayoutKSW32    AtomKind = AtomKind(K)<<2 | AtomKind(B32)
-	LayoutMNInter  AtomKind = AtomKind(MN)<<2 | AtomKind(Interleave)
-	LayoutMNSW128  AtomKind = AtomKind(MN)<<2 | AtomKind(B128)
-	LayoutMNSW64   AtomKind = AtomKind(MN)<<2 | AtomKind(B64)
-	LayoutMNSW32   AtomKind = AtomKind(MN)<<2 | AtomKind(B32)
-	numAtomKinds            = 8
+	LayoutKInter  AtomKind = AtomKind(K)<<2 | AtomKind(Interleave)
+	LayoutKSW128  AtomKind = AtomKind(K)<<2 | AtomKind(B128)
+	LayoutKSW64   AtomKind = AtomKind(K)<<2 | AtomKind(B64)
+	LayoutKSW32   AtomKind = AtomKind(K)<<2 | AtomKind(B32)
+	LayoutMNInter AtomKind = AtomKind(MN)<<2 | AtomKind(Interleave)
+	LayoutMNSW128 AtomKind = AtomKind(MN)<<2 | AtomKind(B128)
+	LayoutMNSW64  AtomKind = AtomKind(MN)<<2 | AtomKind(B64)
+	LayoutMNSW32  AtomKind = AtomKind(MN)<<2 | AtomKind(B32)
+	numAtomKinds           = 8
 )
 
 // NewAtomKind returns the atom of the given major and layout type.
