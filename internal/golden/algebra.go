@@ -1,0 +1,69 @@
+package golden
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gocute/cute/layout"
+)
+
+// This file answers the layout-algebra ops on plain Layouts: composition,
+// complement, the inverses, the divides and products, tile_to_shape and
+// make_fragment_like. A swizzled (ComposedLayout or Swizzle) argument is left
+// to the swizzle handlers with ErrNotMine.
+
+// plainTiler parses a tiler argument, leaving swizzled ones to others.
+func plainTiler(s string) (layout.Tiler, error) {
+	if isComposed(s) || isSwizzle(s) {
+		return layout.Tiler{}, ErrNotMine
+	}
+	return layout.ParseTiler(s)
+}
+
+// tilerOp registers op(Layout, Tiler) -> Layout.
+func tilerOp(op string, f func(layout.Layout, layout.Tiler) (layout.Layout, error)) {
+	layoutOp(op, func(args []string) (string, error) {
+		a, err := plainLayout(op, args, 2)
+		if err != nil {
+			return "", err
+		}
+		t, err := plainTiler(args[1])
+		if err != nil {
+			return "", err
+		}
+		r, err := f(a, t)
+		if err != nil {
+			return "", err
+		}
+		return r.String(), nil
+	})
+}
+
+// twoLayoutOp registers op(Layout, Layout) -> Layout.
+func twoLayoutOp(op string, f func(a, b layout.Layout) (layout.Layout, error)) {
+	layoutOp(op, func(args []string) (string, error) {
+		a, err := plainLayout(op, args, 2)
+		if err != nil {
+			return "", err
+		}
+		if isComposed(args[1]) || isSwizzle(args[1]) {
+			return "", ErrNotMine
+		}
+		b, err := layout.Parse(args[1])
+		if err != nil {
+			return "", err
+		}
+		r, err := f(a, b)
+		if err != nil {
+			return "", err
+		}
+		return r.String(), nil
+	})
+}
+
+func init() {
+	tilerOp("composition", layout.Composition)
+}
+
+var _ = fmt.Sprint
+var _ = strings.Contains

@@ -1,0 +1,317 @@
+package layout
+
+// This file implements CuTe 3.5.1's composition: the shape_div based
+// composition_impl, the back-to-front coalescing (bw_coalesce) it ends in,
+// and the coalesce_x it applies to the left-hand side first. The static or
+// dynamic typing of every intermediate value follows the C++ code, because it
+// decides which modes merge and shows in the strides given to size-1 modes.
+
+// compState carries what one composition learns on the way: whether a
+// dynamic shape_div met operands that violate CuTe's divisibility condition
+// a%b == 0 || b%a == 0. CuTe waives that check for dynamic values and may
+// silently return a wrong layout; such a result is verified before it is
+// returned.
+type compState struct{ suspect bool }
+
+// shapeDiv is CuTe's shape_div on integers: a/b rounded away from zero.
+// Two static operands must satisfy the divisibility condition (CuTe's static
+// assert); a dynamic violation marks the composition as suspect. A mixed or
+// dynamic division is dynamic (the C++ conditional expression has type int).
+func (c *compState) shapeDiv(a, b Int) Int {
+	if b.v == 0 {
+		throw("shape_div", "division by zero", a, b)
+	}
+	if a.v%b.v != 0 && (a.v == 0 || b.v%a.v != 0) {
+		if a.static && b.static {
+			throw("shape_div", "a % b == 0 || b % a == 0 for static a, b (CuTe's static shape_div assertion)", a, b)
+		}
+		c.suspect = true
+	}
+	q := a.v / b.v
+	if q == 0 {
+		q = sign(a.v) * sign(b.v)
+	}
+	return Int{q, a.static && b.static}
+}
+
+// shapeMin is CuTe's shape_min on integers: a static _1 is smaller than any
+// other shape and stays static.
+func shapeMin(a, b Int) Int {
+	if a.Is(1) || b.Is(1) {
+		return S(1)
+	}
+	return a.Min(b)
+}
+
+// bwCoalesce is CuTe's detail::bw_coalesce<len(os)-1>(os, od, ns, nd): it
+// folds the flat modes os:od, last to first, into the front of the layout
+// that starts as the integral ns:nd. A static _1 mode is skipped, a static
+// _1 front is replaced, a mode whose s*d equals the front's stride statically
+// (with a static front shape) merges, and anything else is prepended. The
+// result is integral when one mode remains, and _1:_0 for a static _1.
+func bwCoalesce(os, od []Int, ns, nd Int) Layout {
+	var bufS, bufD [8]Int
+	// rs, rd hold the result's modes back to front.
+	rs, rd := append(bufS[:0], ns), append(bufD[:0], nd)
+	for i := len(os) - 1; i >= 0; i-- {
+		s, d := os[i], od[i]
+		f := len(rs) - 1
+		switch {
+		case s.Is(1):
+		case len(rs) == 1 && rs[0].Is(1):
+			rs[0], rd[0] = s, d
+		case rs[f].static && staticEq(s.Mul(d), rd[f]):
+			rs[f], rd[f] = s.Mul(rs[f]), d
+		default:
+			rs, rd = append(rs, s), append(rd, d)
+		}
+	}
+	if len(rs) == 1 {
+		if rs[0].Is(1) {
+			return mk(I(S(1)), I(S(0)))
+		}
+		return mk(I(rs[0]), I(rd[0]))
+	}
+	n := len(rs)
+	sh, st := make([]IntTuple, n), make([]IntTuple, n)
+	for i := range rs {
+		sh[n-1-i], st[n-1-i] = I(rs[i]), I(rd[i])
+	}
+	return mk(tup(sh), tup(st))
+}
+
+// flatLeaves appends the leaves of t to dst.
+func flatLeaves(dst []Int, t IntTuple) []Int {
+	if !t.isTup {
+		return append(dst, t.leaf)
+	}
+	for _, e := range t.elems {
+		dst = flatLeaves(dst, e)
+	}
+	return dst
+}
+
+// coalesceX is CuTe's detail::coalesce_x: coalesce that also preserves the
+// function outside the domain, by treating a trailing static _1 mode as _2.
+// It returns the flat modes of the result in shape and stride order.
+func coalesceX(l Layout, bufS, bufD []Int) (ls, ld []Int) {
+	sh := flatLeaves(bufS[:0], l.shape)
+	st := flatLeaves(bufD[:0], l.stride)
+	r := len(sh)
+	if r == 0 {
+		throw("composition", "the left-hand layout must not be empty", l)
+	}
+	last := sh[r-1]
+	if last.Is(1) {
+		last = S(2)
+	}
+	c := bwCoalesce(sh[:r-1], st[:r-1], last, st[r-1])
+	return flatLeaves(sh[:0], c.shape), flatLeaves(st[:0], c.stride)
+}
+
+// composeLeaf is CuTe 3.5.1's composition_impl for an integral right-hand
+// side s:d and a flat left-hand side ls:ld (never treated as integral: the
+// integral-lhs shortcut of the C++ code tests a reference type and is dead).
+func composeLeaf(ls, ld []Int, s, d Int, c *compState) Layout {
+	if d.Is(0) {
+		return mk(I(s), I(d))
+	}
+	r := len(ls)
+	var buf1, buf2, buf3 [8]Int
+	if d.Is(1) {
+		shape1 := buf1[:0]
+		rest := s
+		for i := 0; i < r-1; i++ {
+			si := ls[i].Abs()
+			shape1 = append(shape1, shapeMin(si, rest))
+			rest = c.shapeDiv(rest, si)
+		}
+		return bwCoalesce(shape1, ld[:r-1], rest, ld[r-1])
+	}
+	// Divide out the rhs stride from the lhs shape.
+	shape1 := buf1[:0]
+	restStride := d
+	for i := 0; i < r-1; i++ {
+		shape1 = append(shape1, c.shapeDiv(ls[i], restStride))
+		restStride = c.shapeDiv(restStride, ls[i])
+	}
+	// Apply the lhs shape changes to the stride.
+	stride1 := buf2[:0]
+	for i := 0; i < r-1; i++ {
+		stride1 = append(stride1, ld[i].Mul(c.shapeDiv(ls[i], shape1[i])))
+	}
+	// Mod out the rhs shape from the lhs shape.
+	shape2 := buf3[:0]
+	rest := s
+	for i := 0; i < r-1; i++ {
+		si := shape1[i].Abs()
+		shape2 = append(shape2, shapeMin(si, rest))
+		rest = c.shapeDiv(rest, si)
+	}
+	return bwCoalesce(shape2, stride1, rest, restStride.Mul(ld[r-1]))
+}
+
+// composeTuple distributes the composition over the modes of rhs.
+func composeTuple(ls, ld []Int, rs, rd IntTuple, c *compState) Layout {
+	if !rs.isTup {
+		return composeLeaf(ls, ld, rs.leaf, rd.leaf, c)
+	}
+	n := len(rs.elems)
+	sh, st := make([]IntTuple, n), make([]IntTuple, n)
+	for i := range rs.elems {
+		m := composeTuple(ls, ld, rs.elems[i], rd.elems[i], c)
+		sh[i], st[i] = m.shape, m.stride
+	}
+	return mk(tup(sh), tup(st))
+}
+
+// compose is composition(Layout, Layout); it raises an *Error.
+func compose(a, b Layout) Layout {
+	var bufS, bufD [16]Int
+	ls, ld := coalesceX(a, bufS[:], bufD[:])
+	var c compState
+	r := composeTuple(ls, ld, b.shape, b.stride, &c)
+	if c.suspect || !disjointModes(b) {
+		verifyComposition(a, b, r)
+	}
+	return r
+}
+
+// composeInt is composition(Layout, n) for an integer tiler n: the layout
+// n:_1 composed without building it.
+func composeInt(a Layout, n Int) Layout {
+	var bufS, bufD [16]Int
+	ls, ld := coalesceX(a, bufS[:], bufD[:])
+	var c compState
+	r := composeLeaf(ls, ld, n, S(1), &c)
+	if c.suspect {
+		verifyComposition(a, mk(I(n), I(S(1))), r)
+	}
+	return r
+}
+
+// disjointModes reports whether the non-trivial modes of b (extent not 1,
+// stride not 0) have positive strides that, sorted, each exceed the largest
+// offset the smaller ones reach together. Then composition distributes over
+// b's modes exactly; otherwise (overlapping or negative modes) CuTe's
+// mode-by-mode result is verified.
+func disjointModes(b Layout) bool {
+	var bufS, bufD [16]Int
+	sh := flatLeaves(bufS[:0], b.shape)
+	st := flatLeaves(bufD[:0], b.stride)
+	n := 0
+	for i := range sh {
+		if sh[i].v == 1 || st[i].v == 0 {
+			continue
+		}
+		if sh[i].v <= 0 || st[i].v < 0 {
+			return false
+		}
+		sh[n], st[n] = sh[i], st[i]
+		n++
+	}
+	if n <= 1 {
+		return true
+	}
+	sh, st = sh[:n], st[:n]
+	for i := 1; i < n; i++ { // insertion sort by stride
+		for j := i; j > 0 && st[j].v < st[j-1].v; j-- {
+			st[j], st[j-1] = st[j-1], st[j]
+			sh[j], sh[j-1] = sh[j-1], sh[j]
+		}
+	}
+	reach := 0
+	for i := range sh {
+		if st[i].v <= reach {
+			return false
+		}
+		reach += (sh[i].v - 1) * st[i].v
+	}
+	return true
+}
+
+// maxVerify bounds the number of points a suspect composition is checked at.
+const maxVerify = 1 << 22
+
+// verifyComposition checks r(i) == a(b(i)) for every i < size(b), and that
+// r is compatible with b mode by mode, raising an *Error when CuTe's
+// algorithm returned a layout that is not the composition.
+func verifyComposition(a, b, r Layout) {
+	if !sameSizes(b.shape, r.shape) {
+		throw("composition", "the result must be compatible with the right-hand layout (CuTe's algorithm fails its post-condition here: a dynamic shape_div lost divisibility or modes overlap)", a, b)
+	}
+	n := b.Size().v
+	if n > maxVerify {
+		throw("composition", "a composition whose divisibility CuTe cannot check must be small enough to verify", a, b)
+	}
+	bs := make([]int, 0, n)
+	for _, off := range b.All() {
+		bs = append(bs, off)
+	}
+	for i, off := range r.All() {
+		if off != a.Eval(bs[i]) {
+			throw("composition", "result(i) == a(b(i)) for all i < size(b) (CuTe's algorithm fails it here: a dynamic shape_div lost divisibility or the modes of b overlap)", a, b)
+		}
+	}
+}
+
+// sameSizes reports whether r has, at every leaf of b, a sub-shape of b's size.
+func sameSizes(b, r IntTuple) bool {
+	if !b.isTup {
+		return r.Product().v == b.leaf.v
+	}
+	if !r.isTup || len(r.elems) != len(b.elems) {
+		return false
+	}
+	for i := range b.elems {
+		if !sameSizes(b.elems[i], r.elems[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// compTiler is composition(Layout, Tiler).
+func compTiler(a Layout, t Tiler) Layout {
+	switch t.kind {
+	case tilerLayout:
+		return compose(a, t.l)
+	case tilerInt:
+		return composeInt(a, t.n)
+	case tilerUnder:
+		return a
+	}
+	if len(t.elems) > a.Rank() {
+		throw("composition", "the tiler must not have more modes than the layout", a, t)
+	}
+	ms := make([]Layout, len(t.elems))
+	for i := range t.elems {
+		ms[i] = compTiler(a.Mode(i), t.elems[i])
+	}
+	return Concat(ms...)
+}
+
+// Compose returns the composition a ∘ b of two layouts, CuTe 3.5.1's
+// composition(a, b): the layout r compatible with b (same shape profile at
+// b's leaves) with r(i) == a(b(i)) for every i < size(b). a is evaluated as
+// a 1-D function, so b may index beyond size(a) (a's last mode extends).
+//
+// It returns an error where CuTe's static shape_div assertion fails (a's
+// shapes and strides must divide, or be divided by, b's strides and shapes
+// along the way), and where CuTe, with dynamic values, would return a layout
+// that is not the composition (its divisibility checks are waived and
+// overlapping modes of b break the distribution over b's modes).
+func Compose(a, b Layout) (r Layout, err error) {
+	defer catch(&err)
+	return compose(a, b), nil
+}
+
+// Composition returns CuTe 3.5.1's composition(a, t) for any tiler: a layout
+// tiler is [Compose]; an integer n composes with n:_1; the underscore returns
+// a; a by-mode tuple composes mode i of a with element i and drops the modes
+// of a beyond the tiler's rank (as CuTe does). A shape tiler such as (_4,_8)
+// is the by-mode tuple <_4,_8>.
+func Composition(a Layout, t Tiler) (r Layout, err error) {
+	defer catch(&err)
+	return compTiler(a, t), nil
+}
