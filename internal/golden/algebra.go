@@ -63,6 +63,26 @@ func twoLayoutOp(op string, f func(a, b layout.Layout) (layout.Layout, error)) {
 
 func init() {
 	tilerOp("composition", layout.Composition)
+	layoutOp("complement", func(args []string) (string, error) {
+		if len(args) == 1 {
+			l, err := plainLayout("complement", args, 1)
+			if err != nil {
+				return "", err
+			}
+			r, err := layout.Complement(l)
+			return r.String(), err
+		}
+		l, err := plainLayout("complement", args, 2)
+		if err != nil {
+			return "", err
+		}
+		c, err := layout.ParseTuple(args[1])
+		if err != nil {
+			return "", err
+		}
+		r, err := layout.ComplementTo(l, c)
+		return r.String(), err
+	})
 }
 
 var _ = fmt.Sprint
