@@ -3,6 +3,7 @@ package golden
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"github.com/gocute/cute/atom"
 	"github.com/gocute/cute/layout"
@@ -91,7 +92,8 @@ func tvBlock(l layout.Layout, rows, cols int) tvBlockOut {
 		key = key[:0]
 		for v := 0; v < V; v++ {
 			row[v] = l.Eval(t + T*v)
-			key = fmt.Appendf(key, "%d,", row[v])
+			key = strconv.AppendInt(key, int64(row[v]), 10)
+			key = append(key, ',')
 		}
 		i, ok := seen[string(key)]
 		if !ok {
