@@ -63,6 +63,19 @@ func twoLayoutOp(op string, f func(a, b layout.Layout) (layout.Layout, error)) {
 
 func init() {
 	tilerOp("composition", layout.Composition)
+	for op, f := range map[string]func(layout.Layout) (layout.Layout, error){
+		"right_inverse": layout.RightInverse,
+		"left_inverse":  layout.LeftInverse,
+	} {
+		layoutOp(op, func(args []string) (string, error) {
+			l, err := plainLayout(op, args, 1)
+			if err != nil {
+				return "", err
+			}
+			r, err := f(l)
+			return r.String(), err
+		})
+	}
 	layoutOp("complement", func(args []string) (string, error) {
 		if len(args) == 1 {
 			l, err := plainLayout("complement", args, 1)
