@@ -63,6 +63,10 @@ func twoLayoutOp(op string, f func(a, b layout.Layout) (layout.Layout, error)) {
 
 func init() {
 	tilerOp("composition", layout.Composition)
+	tilerOp("logical_divide", layout.LogicalDivide)
+	tilerOp("zipped_divide", layout.ZippedDivide)
+	tilerOp("tiled_divide", layout.TiledDivide)
+	tilerOp("flat_divide", layout.FlatDivide)
 	for op, f := range map[string]func(layout.Layout) (layout.Layout, error){
 		"right_inverse": layout.RightInverse,
 		"left_inverse":  layout.LeftInverse,

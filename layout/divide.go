@@ -1,0 +1,124 @@
+package layout
+
+// byMode is CuTe's transform_layout(layout, tiler, f) for a by-mode tiler:
+// f applied to mode i of l and element i of t, the modes of l beyond the
+// tiler's rank kept as they are.
+func byMode(op string, l Layout, t Tiler, f func(Layout, Tiler) Layout) Layout {
+	if len(t.elems) > l.Rank() {
+		throw(op, "the tiler must not have more modes than the layout", l, t)
+	}
+	ms := l.Modes()
+	for i := range t.elems {
+		ms[i] = f(ms[i], t.elems[i])
+	}
+	return Concat(ms...)
+}
+
+// logicalDivide is CuTe 3.5.1's logical_divide; it raises an *Error.
+func logicalDivide(l Layout, t Tiler) Layout {
+	switch t.kind {
+	case tilerUnder:
+		return l
+	case tilerInt:
+		return logicalDivide(l, LayoutTiler(Compact(I(t.n))))
+	case tilerTuple:
+		return byMode("logical_divide", l, t, logicalDivide)
+	}
+	b := t.l
+	c := complementOf(b, l.shape, true)
+	r := compose(l, Concat(b, c))
+	if r.Size().v < l.Size().v {
+		throw("logical_divide", "size(result) >= size(layout) (the tiler's complement with respect to shape(layout) loses size in CuTe 3.5.1)", l, b)
+	}
+	return r
+}
+
+// zip2By is CuTe's zip2_by(t, guide): at each terminal of the guide the
+// rank-2 mode (tile, rest) of t is split, the tiles gathered into the first
+// mode and the rests, followed by t's modes beyond the guide, into the
+// second: ((A,a),((B,b),(C,c)),d) by (X,(X,X)) is ((A,(B,C)),(a,(b,c),d)).
+func zip2By(op string, t IntTuple, g Tiler) IntTuple {
+	if g.kind != tilerTuple {
+		if !t.isTup || len(t.elems) != 2 {
+			throw(op, "each tiled mode must be rank 2 (CuTe's zip2_by; an underscore works only where the mode happens to be rank 2)", t, g)
+		}
+		return t
+	}
+	if !t.isTup || len(t.elems) < len(g.elems) {
+		throw(op, "the tiler must not have more modes than the layout (zip2_by)", t, g)
+	}
+	gr := len(g.elems)
+	first := make([]IntTuple, gr)
+	second := make([]IntTuple, 0, len(t.elems))
+	for i := range g.elems {
+		s := zip2By(op, t.elems[i], g.elems[i])
+		first[i] = s.elems[0]
+		second = append(second, s.elems[1])
+	}
+	second = append(second, t.elems[gr:]...)
+	return Tup(tup(first), tup(second))
+}
+
+// tileUnzip is CuTe's tile_unzip(l, t).
+func tileUnzip(op string, l Layout, t Tiler) Layout {
+	return mk(zip2By(op, l.shape, t), zip2By(op, l.stride, t))
+}
+
+// unpack returns the elements of a mode of rank > 1 as separate modes, and
+// the mode itself otherwise (the slice layout(_, repeat<R>(_))).
+func unpack(dst []IntTuple, m IntTuple) []IntTuple {
+	if m.isTup && len(m.elems) > 1 {
+		return append(dst, m.elems...)
+	}
+	return append(dst, m)
+}
+
+// tiledOf turns a zipped ((tile),(rest)) layout into (tile, rest...).
+func tiledOf(z Layout) Layout {
+	sh := unpack([]IntTuple{z.shape.elems[0]}, z.shape.elems[1])
+	st := unpack([]IntTuple{z.stride.elems[0]}, z.stride.elems[1])
+	return mk(tup(sh), tup(st))
+}
+
+// flatOf turns a zipped ((tile),(rest)) layout into (tile..., rest...).
+func flatOf(z Layout) Layout {
+	sh := unpack(unpack(nil, z.shape.elems[0]), z.shape.elems[1])
+	st := unpack(unpack(nil, z.stride.elems[0]), z.stride.elems[1])
+	return mk(tup(sh), tup(st))
+}
+
+// LogicalDivide returns CuTe 3.5.1's logical_divide(l, t). For a layout tiler
+// b it is l ∘ (b, complement(b, shape(l))): rank 2, the first mode the tile
+// l ∘ b, the second the rest of l. An integer n divides by n:_1 (a static _1
+// by _1:_0), the underscore leaves l alone, and a by-mode tuple divides mode
+// by mode, keeping the modes of l beyond the tiler's rank.
+//
+// Beyond the errors of [Compose] and [ComplementTo] (the tiler must be
+// injective and complementable), it reports a result smaller than l: 3.5.1
+// complements with respect to shape(l) mode by mode, which can lose size.
+func LogicalDivide(l Layout, t Tiler) (r Layout, err error) {
+	defer catch(&err)
+	return logicalDivide(l, t), nil
+}
+
+// ZippedDivide returns CuTe's zipped_divide(l, t): logical_divide with the
+// tiles of all tiled modes gathered into mode 0 and the rests (followed by
+// the untiled modes) into mode 1: ((tiles...),(rests...)).
+func ZippedDivide(l Layout, t Tiler) (r Layout, err error) {
+	defer catch(&err)
+	return tileUnzip("zipped_divide", logicalDivide(l, t), t), nil
+}
+
+// TiledDivide returns CuTe's tiled_divide(l, t): zipped_divide with the rest
+// mode unpacked: ((tiles...), rest0, rest1, ...).
+func TiledDivide(l Layout, t Tiler) (r Layout, err error) {
+	defer catch(&err)
+	return tiledOf(tileUnzip("tiled_divide", logicalDivide(l, t), t)), nil
+}
+
+// FlatDivide returns CuTe's flat_divide(l, t): zipped_divide with both modes
+// unpacked: (tile0, tile1, ..., rest0, rest1, ...).
+func FlatDivide(l Layout, t Tiler) (r Layout, err error) {
+	defer catch(&err)
+	return flatOf(tileUnzip("flat_divide", logicalDivide(l, t), t)), nil
+}
