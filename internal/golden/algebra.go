@@ -67,6 +67,12 @@ func init() {
 	tilerOp("zipped_divide", layout.ZippedDivide)
 	tilerOp("tiled_divide", layout.TiledDivide)
 	tilerOp("flat_divide", layout.FlatDivide)
+	tilerOp("logical_product", layout.LogicalProduct)
+	tilerOp("zipped_product", layout.ZippedProduct)
+	tilerOp("tiled_product", layout.TiledProduct)
+	tilerOp("flat_product", layout.FlatProduct)
+	twoLayoutOp("blocked_product", layout.BlockedProduct)
+	twoLayoutOp("raked_product", layout.RakedProduct)
 	for op, f := range map[string]func(layout.Layout) (layout.Layout, error){
 		"right_inverse": layout.RightInverse,
 		"left_inverse":  layout.LeftInverse,

@@ -1,0 +1,125 @@
+package layout
+
+// logicalProduct is CuTe 3.5.1's logical_product; it raises an *Error.
+func logicalProduct(a Layout, t Tiler) Layout {
+	switch t.kind {
+	case tilerUnder:
+		return a
+	case tilerInt:
+		return logicalProduct(a, LayoutTiler(Compact(I(t.n))))
+	case tilerTuple:
+		return byMode("logical_product", a, t, logicalProduct)
+	}
+	b := t.l
+	c := complementOf(a, I(a.Size().Mul(b.Cosize())), true)
+	return Concat(a, compose(c, b))
+}
+
+// appendModes is CuTe's append<n>(l): l padded with _1:_0 modes to rank n
+// (an integral l becomes its first mode when n > 1).
+func appendModes(l Layout, n int) Layout {
+	r := l.Rank()
+	if r >= n {
+		return l
+	}
+	var sh, st []IntTuple
+	if l.shape.isTup {
+		sh, st = l.shape.Elems(), l.stride.Elems()
+	} else {
+		sh, st = []IntTuple{l.shape}, []IntTuple{l.stride}
+	}
+	for len(sh) < n {
+		sh, st = append(sh, I(S(1))), append(st, I(S(0)))
+	}
+	return mk(tup(sh), tup(st))
+}
+
+// zipTuples is CuTe's zip(x, y): ((x0,y0),(x1,y1),...) for tuples of equal
+// rank, ((x,y)) when x is an integer.
+func zipTuples(op string, x, y IntTuple) IntTuple {
+	if !x.isTup {
+		return Tup(Tup(x, y))
+	}
+	if !y.isTup || len(y.elems) != len(x.elems) {
+		throw(op, "zip needs modes of equal rank (both operands tuple-shaped when the larger rank is 1)", x, y)
+	}
+	e := make([]IntTuple, len(x.elems))
+	for i := range e {
+		e[i] = Tup(x.elems[i], y.elems[i])
+	}
+	return tup(e)
+}
+
+// rankProduct is the common part of blocked_product and raked_product:
+// logical_product of a and b padded to their common rank R, its two modes
+// zipped (block first for blocked, tile first for raked) and every mode
+// coalesced, as CuTe 3.5.1 does.
+func rankProduct(op string, a, b Layout, raked bool) Layout {
+	n := max(a.Rank(), b.Rank())
+	res := logicalProduct(appendModes(a, n), LayoutTiler(appendModes(b, n)))
+	m0, m1 := res.Mode(0), res.Mode(1)
+	if raked {
+		m0, m1 = m1, m0
+	}
+	z := mk(zipTuples(op, m0.shape, m1.shape), zipTuples(op, m0.stride, m1.stride))
+	ones := make([]IntTuple, z.Rank())
+	for i := range ones {
+		ones[i] = I(S(1))
+	}
+	return byProfile(op, z, tup(ones), Coalesce)
+}
+
+// LogicalProduct returns CuTe 3.5.1's logical_product(a, t). For a layout
+// tiler b it is (a, complement(a, size(a)*cosize(b)) ∘ b): rank 2, mode 0 the
+// block a and mode 1 its repetitions laid out by b. An integer n multiplies
+// by n:_1 (a static _1 by _1:_0), the underscore returns a, and a by-mode
+// tuple multiplies mode by mode, keeping the modes of a beyond the tiler's
+// rank.
+//
+// It reports the errors of [ComplementTo] (a must be injective and
+// complementable) and [Compose].
+func LogicalProduct(a Layout, t Tiler) (r Layout, err error) {
+	defer catch(&err)
+	return logicalProduct(a, t), nil
+}
+
+// ZippedProduct returns CuTe's zipped_product(a, t): logical_product with the
+// blocks gathered into mode 0 and the repetitions into mode 1.
+func ZippedProduct(a Layout, t Tiler) (r Layout, err error) {
+	defer catch(&err)
+	return tileUnzip("zipped_product", logicalProduct(a, t), t), nil
+}
+
+// TiledProduct returns CuTe's tiled_product(a, t): zipped_product with the
+// repetition mode unpacked: ((blocks...), rep0, rep1, ...).
+func TiledProduct(a Layout, t Tiler) (r Layout, err error) {
+	defer catch(&err)
+	return tiledOf(tileUnzip("tiled_product", logicalProduct(a, t), t)), nil
+}
+
+// FlatProduct returns CuTe's flat_product(a, t): zipped_product with both
+// modes unpacked.
+func FlatProduct(a Layout, t Tiler) (r Layout, err error) {
+	defer catch(&err)
+	return flatOf(tileUnzip("flat_product", logicalProduct(a, t), t)), nil
+}
+
+// BlockedProduct returns CuTe 3.5.1's blocked_product(a, b): the block a
+// repeated over the tiler b, mode by mode: with both padded to rank
+// R = max(rank(a), rank(b)), mode i of the result is (a_i, b*_i), coalesced,
+// where b* = complement(a, size(a)*cosize(b)) ∘ b. The result has rank R.
+//
+// Beyond the errors of [LogicalProduct], CuTe's zip needs both operands
+// tuple-shaped when R is 1.
+func BlockedProduct(a, b Layout) (r Layout, err error) {
+	defer catch(&err)
+	return rankProduct("blocked_product", a, b, false), nil
+}
+
+// RakedProduct returns CuTe 3.5.1's raked_product(a, b): like
+// [BlockedProduct] with the repetitions interleaved: mode i is (b*_i, a_i),
+// coalesced.
+func RakedProduct(a, b Layout) (r Layout, err error) {
+	defer catch(&err)
+	return rankProduct("raked_product", a, b, true), nil
+}
