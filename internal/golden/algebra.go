@@ -73,6 +73,50 @@ func init() {
 	tilerOp("flat_product", layout.FlatProduct)
 	twoLayoutOp("blocked_product", layout.BlockedProduct)
 	twoLayoutOp("raked_product", layout.RakedProduct)
+	layoutOp("tile_to_shape", func(args []string) (string, error) {
+		b, err := plainLayout("tile_to_shape", args, len(args))
+		if err != nil {
+			return "", err
+		}
+		if len(args) != 2 && len(args) != 3 {
+			return "", fmt.Errorf("tile_to_shape: want 2 or 3 args, got %d", len(args))
+		}
+		trg, err := layout.ParseTuple(args[1])
+		if err != nil {
+			return "", err
+		}
+		order := layout.ColMajor
+		if len(args) == 3 {
+			switch o := strings.TrimSpace(args[2]); o {
+			case "LayoutLeft", "GenColMajor":
+			case "LayoutRight", "GenRowMajor":
+				order = layout.RowMajor
+			default:
+				steps, err := layout.ParseTuple(o)
+				if err != nil {
+					return "", fmt.Errorf("tile_to_shape: order must be LayoutLeft, LayoutRight or an IntTuple: %w", err)
+				}
+				order = layout.Steps(steps)
+			}
+		}
+		r, err := layout.TileToShape(b, trg, order)
+		return r.String(), err
+	})
+	layoutOp("make_fragment_like", func(args []string) (string, error) {
+		if len(args) == 1 && !strings.Contains(args[0], ":") {
+			s, err := layout.ParseTuple(args[0])
+			if err != nil {
+				return "", err
+			}
+			return layout.Compact(s).String(), nil
+		}
+		l, err := plainLayout("make_fragment_like", args, 1)
+		if err != nil {
+			return "", err
+		}
+		r, err := layout.FragmentLike(l)
+		return r.String(), err
+	})
 	for op, f := range map[string]func(layout.Layout) (layout.Layout, error){
 		"right_inverse": layout.RightInverse,
 		"left_inverse":  layout.LeftInverse,
@@ -107,6 +151,3 @@ func init() {
 		return r.String(), err
 	})
 }
-
-var _ = fmt.Sprint
-var _ = strings.Contains

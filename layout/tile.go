@@ -1,0 +1,111 @@
+package layout
+
+// A ModeOrder tells [TileToShape] in which order to repeat a block across the
+// modes of the target: column-major (CuTe's LayoutLeft, the default: mode 0
+// first), row-major (LayoutRight), or by explicit steps such as (_2,_1,_3)
+// (CuTe's Step<_2,_1,_3>: mode 1 first, then mode 0, then mode 2).
+type ModeOrder struct {
+	right bool
+	steps IntTuple
+	has   bool
+}
+
+// ColMajor and RowMajor are CuTe's LayoutLeft and LayoutRight orders.
+var (
+	ColMajor = ModeOrder{}
+	RowMajor = ModeOrder{right: true}
+)
+
+// Steps returns the mode order given by an order tuple, as for
+// make_ordered_layout.
+func Steps(order IntTuple) ModeOrder { return ModeOrder{steps: order, has: true} }
+
+// String returns LayoutLeft, LayoutRight or the steps tuple.
+func (o ModeOrder) String() string {
+	switch {
+	case o.has:
+		return o.steps.String()
+	case o.right:
+		return "LayoutRight"
+	}
+	return "LayoutLeft"
+}
+
+// layoutOf returns the layout of shape s in the order o.
+func (o ModeOrder) layoutOf(s Shape) Layout {
+	switch {
+	case o.has:
+		l, err := OrderedLayout(s, o.steps)
+		if err != nil {
+			panic(err)
+		}
+		return l
+	case o.right:
+		return Right(s)
+	}
+	return Left(s)
+}
+
+// productEach is CuTe's product_each: the tuple of the sizes of t's modes
+// (an integer counts as one mode).
+func productEach(t IntTuple) IntTuple {
+	if !t.isTup {
+		return Tup(t)
+	}
+	e := make([]IntTuple, len(t.elems))
+	for i, x := range t.elems {
+		e[i] = I(x.Product())
+	}
+	return tup(e)
+}
+
+// TileToShape returns CuTe 3.5.1's tile_to_shape(block, target, order): the
+// block repeated (a blocked_product with the ordered layout of the
+// repetition counts) until each mode has the size of the target's mode, then
+// coalesced mode by mode. The block's rank must not exceed the target's, and
+// each of its mode sizes must divide the target's; with a static target the
+// block's shape must be static (CuTe asserts both at compile time).
+func TileToShape(block Layout, target Shape, order ModeOrder) (r Layout, err error) {
+	defer catch(&err)
+	n := target.Len()
+	if block.Rank() > n {
+		throw("tile_to_shape", "rank(block) <= rank(target)", block, target)
+	}
+	padded := appendModes(block, n)
+	bs, ts := productEach(padded.shape), productEach(target)
+	if ts.IsStatic() && !bs.IsStatic() {
+		throw("tile_to_shape", "a static target needs a static block shape", block, target)
+	}
+	for i := range ts.elems {
+		b, t := bs.elems[i].leaf, ts.elems[i].leaf
+		if b.v == 0 || t.v%b.v != 0 {
+			throw("tile_to_shape", "the block's mode sizes must divide the target's", block, target)
+		}
+	}
+	if order.has && !WeaklyCongruent(order.steps, ts) {
+		throw("tile_to_shape", "the order must be congruent with the target's modes", order, target)
+	}
+	ps := ceilDivTuple(ts, bs)
+	bp := rankProduct("tile_to_shape", padded, order.layoutOf(ps), false)
+	return byProfile("tile_to_shape", bp, ps, Coalesce), nil
+}
+
+// FragmentLike returns CuTe's make_fragment_like(l): a compact layout of l's
+// shape for a register fragment. For a static shape of rank > 1, mode 0 is
+// compact column-major (keeping static-0 strides as broadcasts) and the
+// other modes follow the order of l's strides, tiled after it; otherwise it
+// is make_layout(shape(l)).
+func FragmentLike(l Layout) (r Layout, err error) {
+	defer catch(&err)
+	n := l.Rank()
+	if !l.IsTuple() || n <= 1 || !l.shape.IsStatic() {
+		return Compact(l.shape), nil
+	}
+	s0, d0 := l.shape.elems[0], l.stride.elems[0]
+	block := mk(s0, CompactLeft(FilterZerosShape(d0, s0), S(1)))
+	rest, err := OrderedLayout(l.shape.Take(1, n), l.stride.Take(1, n))
+	if err != nil {
+		return Layout{}, err
+	}
+	return tiledOf(tileUnzip("make_fragment_like", logicalProduct(block, LayoutTiler(rest)), LayoutTiler(rest))), nil
+}
