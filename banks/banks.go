@@ -160,37 +160,51 @@ func Analyze(r Request) Report {
 }
 
 func analyzePhase(p []Access) PhaseReport {
-	// words[bank] maps word address -> threads.
-	var words [NumBanks]map[int][]int
-	pr := PhaseReport{}
+	// One entry per (word, thread) touched; at most 32 threads x 4 words.
+	type ent struct{ bank, addr, thread int }
+	var buf [4 * WarpSize]ent
+	es := buf[:0]
+	pr := PhaseReport{Threads: make([]int, 0, len(p))}
 	for _, a := range p {
 		pr.Threads = append(pr.Threads, a.Thread)
-		first := a.Addr &^ (BankBytes - 1)
-		for w := first; w < a.Addr+a.Bytes; w += BankBytes {
-			b := Bank(w)
-			if words[b] == nil {
-				words[b] = map[int][]int{}
-			}
-			ts := words[b][w]
-			if len(ts) == 0 || ts[len(ts)-1] != a.Thread {
-				words[b][w] = append(ts, a.Thread)
-			}
+		for w := a.Addr &^ (BankBytes - 1); w < a.Addr+a.Bytes; w += BankBytes {
+			es = append(es, ent{Bank(w), w, a.Thread})
 		}
 	}
 	slices.Sort(pr.Threads)
 	pr.Threads = slices.Compact(pr.Threads)
+	slices.SortFunc(es, func(x, y ent) int {
+		if x.bank != y.bank {
+			return x.bank - y.bank
+		}
+		if x.addr != y.addr {
+			return x.addr - y.addr
+		}
+		return x.thread - y.thread
+	})
 	pr.Wavefronts = 1
-	for b, m := range words {
-		if len(m) <= 1 {
-			continue
+	for i := 0; i < len(es); {
+		j, words := i, 0
+		for ; j < len(es) && es[j].bank == es[i].bank; j++ {
+			if j == i || es[j].addr != es[j-1].addr {
+				words++
+			}
 		}
-		pr.Wavefronts = max(pr.Wavefronts, len(m))
-		c := BankConflict{Bank: b}
-		for addr, ts := range m {
-			c.Words = append(c.Words, Word{Addr: addr, Threads: ts})
+		if words > 1 {
+			pr.Wavefronts = max(pr.Wavefronts, words)
+			c := BankConflict{Bank: es[i].bank, Words: make([]Word, 0, words)}
+			for k := i; k < j; k++ {
+				if k == i || es[k].addr != es[k-1].addr {
+					c.Words = append(c.Words, Word{Addr: es[k].addr})
+				}
+				w := &c.Words[len(c.Words)-1]
+				if n := len(w.Threads); n == 0 || w.Threads[n-1] != es[k].thread {
+					w.Threads = append(w.Threads, es[k].thread)
+				}
+			}
+			pr.Conflicts = append(pr.Conflicts, c)
 		}
-		slices.SortFunc(c.Words, func(x, y Word) int { return x.Addr - y.Addr })
-		pr.Conflicts = append(pr.Conflicts, c)
+		i = j
 	}
 	return pr
 }
