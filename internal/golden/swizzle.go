@@ -100,6 +100,65 @@ func init() {
 		}
 		return swizzle.PrintLayout(f)
 	})
+	swizzleOp("composition", func(args []string) (string, error) {
+		if err := nArgs("composition", args, 2); err != nil {
+			return "", err
+		}
+		if isSwizzle(args[0]) && !isComposed(args[0]) {
+			sw, err := swizzle.Parse(args[0])
+			if err != nil {
+				return "", err
+			}
+			l, err := layout.Parse(args[1])
+			if err != nil {
+				return "", err
+			}
+			return swizzle.ComposeLayout(sw, l).String(), nil
+		}
+		return composeSwizzled(args[0], args[1])
+	})
+	divide := func(op string, f func(swizzle.Func, layout.Tiler) (swizzle.Func, error)) {
+		swizzleOp(op, func(args []string) (string, error) {
+			if err := nArgs(op, args, 2); err != nil {
+				return "", err
+			}
+			a, err := swizzle.ParseFunc(args[0])
+			if err != nil {
+				return "", err
+			}
+			t, err := layout.ParseTiler(args[1])
+			if err != nil {
+				return "", err
+			}
+			r, err := f(a, t)
+			if err != nil {
+				return "", err
+			}
+			return r.String(), nil
+		})
+	}
+	divide("logical_divide", swizzle.LogicalDivide)
+	divide("zipped_divide", swizzle.ZippedDivide)
+	divide("tiled_divide", swizzle.TiledDivide)
+	divide("flat_divide", swizzle.FlatDivide)
+	inverse := func(op string, f func(swizzle.Func) (swizzle.Func, error)) {
+		swizzleOp(op, func(args []string) (string, error) {
+			if err := nArgs(op, args, 1); err != nil {
+				return "", err
+			}
+			a, err := swizzle.ParseFunc(args[0])
+			if err != nil {
+				return "", err
+			}
+			r, err := f(a)
+			if err != nil {
+				return "", err
+			}
+			return r.String(), nil
+		})
+	}
+	inverse("right_inverse", swizzle.RightInverse)
+	inverse("left_inverse", swizzle.LeftInverse)
 	cast := func(op string, f func(swizzle.ComposedLayout, int) (swizzle.ComposedLayout, error)) {
 		swizzleOp(op, func(args []string) (string, error) {
 			if err := nArgs(op, args, 2); err != nil {
@@ -141,4 +200,35 @@ func init() {
 		}
 		return r.String(), nil
 	})
+}
+
+// composeSwizzled answers composition(A, B) where A or B is a composed
+// layout: B may be a composed layout, a layout, or a tiler (an IntTuple
+// shape or a by-mode tuple).
+func composeSwizzled(a, b string) (string, error) {
+	fa, err := swizzle.ParseFunc(a)
+	if err != nil {
+		return "", err
+	}
+	var r swizzle.Func
+	if isComposed(b) {
+		fb, err := swizzle.ParseFunc(b)
+		if err != nil {
+			return "", err
+		}
+		r, err = swizzle.ComposeFunc(fa, fb)
+		if err != nil {
+			return "", err
+		}
+	} else {
+		t, err := layout.ParseTiler(b)
+		if err != nil {
+			return "", err
+		}
+		r, err = swizzle.Composition(fa, t)
+		if err != nil {
+			return "", err
+		}
+	}
+	return r.String(), nil
 }
