@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/gocute/cute/atom"
 	"github.com/gocute/cute/layout"
@@ -67,6 +68,45 @@ func init() {
 			"C":      tvBlock(m.LayoutCTV(), M, N),
 		}, nil
 	})
+	tiledArgs := func(op string, raw []json.RawMessage) (atom.TiledMMA, error) {
+		args, err := Strings(raw)
+		if err != nil {
+			return atom.TiledMMA{}, err
+		}
+		if len(args) != 3 {
+			return atom.TiledMMA{}, fmt.Errorf("%s: want 3 args, got %d", op, len(args))
+		}
+		return tiledMMAFromArgs(args[0], args[1], args[2])
+	}
+	Register("tiled_mma", func(raw []json.RawMessage) (any, error) {
+		t, err := tiledArgs("tiled_mma", raw)
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{
+			"print":         t.String(),
+			"size":          t.Size(),
+			"ThrLayoutVMNK": t.ThrLayoutVMNK().String(),
+			"tile_shape":    t.TileShape().String(),
+			"layoutC_TV":    t.LayoutCTV().String(),
+			"layoutA_TV":    t.LayoutATV().String(),
+			"layoutB_TV":    t.LayoutBTV().String(),
+		}, nil
+	})
+	Register("tiled_tv", func(raw []json.RawMessage) (any, error) {
+		t, err := tiledArgs("tiled_tv", raw)
+		if err != nil {
+			return nil, err
+		}
+		M, N, K := t.TileSize(0).Value(), t.TileSize(1).Value(), t.TileSize(2).Value()
+		return map[string]any{
+			"size":     t.Size(),
+			"tile_MNK": []int{M, N, K},
+			"A":        tvBlock(t.LayoutATV(), M, K),
+			"B":        tvBlock(t.LayoutBTV(), N, K),
+			"C":        tvBlock(t.LayoutCTV(), M, N),
+		}, nil
+	})
 }
 
 // tvBlockOut is the vectors' encoding of a thread-value map: the distinct
@@ -104,4 +144,233 @@ func tvBlock(l layout.Layout, rows, cols int) tvBlockOut {
 		out.RowOfThread[t] = i
 	}
 	return out
+}
+
+// ---------------------------------------------------------------------------
+// C++ type syntax in the tiledmma/tv args: AtomLayoutMNK as
+// "Layout<Shape<_2,_2,_1>>" or "Layout<Shape<_2,_2>,Stride<_2,_1>>",
+// PermutationMNK as "Tile<_32,Layout<Shape<_8,_2,_2>,Stride<_1,_16,_8>>,_16>"
+// (elements may also be "_" or CuTe print syntax such as "(4,4,2):(1,8,4)"),
+// and "default" for either.
+
+// tiledMMAFromArgs builds make_tiled_mma(atom, atomLayout, perm) from the
+// three leading args of the tiled_mma, tiled_tv and partition ops.
+func tiledMMAFromArgs(atomName, atomLayout, perm string) (atom.TiledMMA, error) {
+	m, err := atom.Lookup(atomName)
+	if err != nil {
+		return atom.TiledMMA{}, err
+	}
+	var opts []atom.TiledOption
+	if atomLayout != "default" {
+		l, err := parseCppLayout(atomLayout)
+		if err != nil {
+			return atom.TiledMMA{}, err
+		}
+		opts = append(opts, atom.WithAtomLayout(l))
+	}
+	if perm != "default" {
+		t, err := parseCppTile(perm)
+		if err != nil {
+			return atom.TiledMMA{}, err
+		}
+		opts = append(opts, atom.WithPermutation(t))
+	}
+	return atom.MakeTiledMMA(m, opts...)
+}
+
+// cppParser is a recursive-descent parser over the small C++ type grammar.
+type cppParser struct {
+	s   string
+	pos int
+	err error
+}
+
+func (p *cppParser) fail(format string, a ...any) {
+	if p.err == nil {
+		p.err = fmt.Errorf("parse %q at %d: %s", p.s, p.pos, fmt.Sprintf(format, a...))
+	}
+}
+
+func (p *cppParser) skip() {
+	for p.pos < len(p.s) && p.s[p.pos] == ' ' {
+		p.pos++
+	}
+}
+
+func (p *cppParser) eat(tok string) bool {
+	p.skip()
+	if strings.HasPrefix(p.s[p.pos:], tok) {
+		p.pos += len(tok)
+		return true
+	}
+	return false
+}
+
+func (p *cppParser) expect(tok string) {
+	if !p.eat(tok) {
+		p.fail("expected %q", tok)
+	}
+}
+
+// integer parses _N, Int<N> (static) or N (dynamic).
+func (p *cppParser) integer() layout.Int {
+	p.skip()
+	static := false
+	closeAngle := false
+	switch {
+	case p.eat("Int<"), p.eat("cute::Int<"):
+		static, closeAngle = true, true
+	case p.eat("_"):
+		static = true
+	}
+	start := p.pos
+	for p.pos < len(p.s) && p.s[p.pos] >= '0' && p.s[p.pos] <= '9' {
+		p.pos++
+	}
+	if start == p.pos {
+		p.fail("expected an integer")
+		return layout.S(0)
+	}
+	v, _ := strconv.Atoi(p.s[start:p.pos])
+	if closeAngle {
+		p.expect(">")
+	}
+	if static {
+		return layout.S(v)
+	}
+	return layout.D(v)
+}
+
+// tuple parses Shape<...>/Stride<...>/Coord<...> or an integer.
+func (p *cppParser) tuple() layout.IntTuple {
+	p.skip()
+	for _, kw := range []string{"Shape<", "Stride<", "Coord<", "cute::Shape<", "cute::Stride<"} {
+		if p.eat(kw) {
+			var elems []layout.IntTuple
+			for p.err == nil {
+				elems = append(elems, p.tuple())
+				if p.eat(",") {
+					continue
+				}
+				p.expect(">")
+				break
+			}
+			return layout.Tup(elems...)
+		}
+	}
+	return layout.I(p.integer())
+}
+
+// layoutT parses Layout<Shape[,Stride]>; a missing stride is LayoutLeft.
+func (p *cppParser) layoutT() layout.Layout {
+	if !p.eat("Layout<") && !p.eat("cute::Layout<") {
+		p.fail("expected Layout<")
+		return layout.Layout{}
+	}
+	shape := p.tuple()
+	l := layout.Left(shape)
+	if p.eat(",") {
+		stride := p.tuple()
+		var err error
+		if l, err = layout.Make(shape, stride); err != nil {
+			p.fail("%v", err)
+		}
+	}
+	p.expect(">")
+	return l
+}
+
+// tileElem parses one element of Tile<...>.
+func (p *cppParser) tileElem() layout.Tiler {
+	p.skip()
+	rest := p.s[p.pos:]
+	switch {
+	case strings.HasPrefix(rest, "Layout<"), strings.HasPrefix(rest, "cute::Layout<"):
+		return layout.LayoutTiler(p.layoutT())
+	case strings.HasPrefix(rest, "Tile<"):
+		return p.tile()
+	case strings.HasPrefix(rest, "Underscore"):
+		p.pos += len("Underscore")
+		return layout.Underscore()
+	case strings.HasPrefix(rest, "("):
+		// CuTe print syntax up to the matching parenthesis and a stride.
+		end := printSyntaxEnd(rest)
+		t, err := layout.ParseTiler(rest[:end])
+		if err != nil {
+			p.fail("%v", err)
+		}
+		p.pos += end
+		return t
+	case strings.HasPrefix(rest, "_") && (len(rest) == 1 || rest[1] < '0' || rest[1] > '9'):
+		p.pos++
+		return layout.Underscore()
+	}
+	return layout.IntTiler(p.integer())
+}
+
+// printSyntaxEnd returns the length of the CuTe-print-syntax prefix of s: a
+// parenthesized tuple, optionally followed by ":" and another.
+func printSyntaxEnd(s string) int {
+	group := func(i int) int {
+		depth := 0
+		for ; i < len(s); i++ {
+			switch s[i] {
+			case '(':
+				depth++
+			case ')':
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+		}
+		return len(s)
+	}
+	end := group(0)
+	if end < len(s) && s[end] == ':' {
+		if end+1 < len(s) && s[end+1] == '(' {
+			return group(end + 1)
+		}
+		i := end + 1
+		for i < len(s) && s[i] != ',' && s[i] != '>' {
+			i++
+		}
+		return i
+	}
+	return end
+}
+
+func (p *cppParser) tile() layout.Tiler {
+	p.expect("Tile<")
+	var elems []layout.Tiler
+	for p.err == nil {
+		elems = append(elems, p.tileElem())
+		if p.eat(",") {
+			continue
+		}
+		p.expect(">")
+		break
+	}
+	return layout.TupleTiler(elems...)
+}
+
+func (p *cppParser) done() {
+	p.skip()
+	if p.err == nil && p.pos != len(p.s) {
+		p.fail("trailing input")
+	}
+}
+
+func parseCppLayout(s string) (layout.Layout, error) {
+	p := &cppParser{s: s}
+	l := p.layoutT()
+	p.done()
+	return l, p.err
+}
+
+func parseCppTile(s string) (layout.Tiler, error) {
+	p := &cppParser{s: s}
+	t := p.tile()
+	p.done()
+	return t, p.err
 }
