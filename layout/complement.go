@@ -117,7 +117,7 @@ func checkComplement(l Layout, cotarget IntTuple, r Layout) {
 // disjoint from l (r(i) is not an offset of l for i > 0), such that (l, r)
 // covers [0, cosize(filter(l))). See [ComplementTo].
 func Complement(l Layout) (r Layout, err error) {
-	defer catch(&err)
+	defer catchIn("complement", &err)
 	return complementOf(l, I(Filter(l).Cosize()), true), nil
 }
 
@@ -132,7 +132,7 @@ func Complement(l Layout) (r Layout, err error) {
 // result must still cover size(cotarget) without exceeding
 // round_up(size(cotarget), cosize(l)).
 func ComplementTo(l Layout, cotarget IntTuple) (r Layout, err error) {
-	defer catch(&err)
+	defer catchIn("complement", &err)
 	r = complementOf(l, cotarget, true)
 	checkComplement(l, cotarget, r)
 	return r, nil

@@ -19,11 +19,11 @@ type compState struct{ suspect bool }
 // dynamic division is dynamic (the C++ conditional expression has type int).
 func (c *compState) shapeDiv(a, b Int) Int {
 	if b.v == 0 {
-		throw("shape_div", "division by zero", a, b)
+		throw("composition", "shape_div by zero (a dynamic stride or shape of 0)", a, b)
 	}
 	if a.v%b.v != 0 && (a.v == 0 || b.v%a.v != 0) {
 		if a.static && b.static {
-			throw("shape_div", "a % b == 0 || b % a == 0 for static a, b (CuTe's static shape_div assertion)", a, b)
+			throw("composition", "static shape_div(a, b) needs a % b == 0 || b % a == 0 (CuTe's static assertion)", a, b)
 		}
 		c.suspect = true
 	}
@@ -302,7 +302,7 @@ func compTiler(a Layout, t Tiler) Layout {
 // that is not the composition (its divisibility checks are waived and
 // overlapping modes of b break the distribution over b's modes).
 func Compose(a, b Layout) (r Layout, err error) {
-	defer catch(&err)
+	defer catchIn("composition", &err)
 	return compose(a, b), nil
 }
 
@@ -312,6 +312,22 @@ func Compose(a, b Layout) (r Layout, err error) {
 // of a beyond the tiler's rank (as CuTe does). A shape tiler such as (_4,_8)
 // is the by-mode tuple <_4,_8>.
 func Composition(a Layout, t Tiler) (r Layout, err error) {
-	defer catch(&err)
+	defer catchIn("composition", &err)
 	return compTiler(a, t), nil
+}
+
+// catchIn is catch for the exported entry point of op: an *Error raised by a
+// nested operation (composition inside a product, say) is reported as op's,
+// its condition prefixed by the nested op's name.
+func catchIn(op string, err *error) {
+	if r := recover(); r != nil {
+		e, ok := r.(*Error)
+		if !ok {
+			panic(r)
+		}
+		if e.Op != op {
+			e = &Error{Op: op, Cond: e.Op + ": " + e.Cond, Values: e.Values}
+		}
+		*err = e
+	}
 }

@@ -97,7 +97,7 @@ func flatOf(z Layout) Layout {
 // injective and complementable), it reports a result smaller than l: 3.5.1
 // complements with respect to shape(l) mode by mode, which can lose size.
 func LogicalDivide(l Layout, t Tiler) (r Layout, err error) {
-	defer catch(&err)
+	defer catchIn("logical_divide", &err)
 	return logicalDivide(l, t), nil
 }
 
@@ -105,20 +105,20 @@ func LogicalDivide(l Layout, t Tiler) (r Layout, err error) {
 // tiles of all tiled modes gathered into mode 0 and the rests (followed by
 // the untiled modes) into mode 1: ((tiles...),(rests...)).
 func ZippedDivide(l Layout, t Tiler) (r Layout, err error) {
-	defer catch(&err)
+	defer catchIn("zipped_divide", &err)
 	return tileUnzip("zipped_divide", logicalDivide(l, t), t), nil
 }
 
 // TiledDivide returns CuTe's tiled_divide(l, t): zipped_divide with the rest
 // mode unpacked: ((tiles...), rest0, rest1, ...).
 func TiledDivide(l Layout, t Tiler) (r Layout, err error) {
-	defer catch(&err)
+	defer catchIn("tiled_divide", &err)
 	return tiledOf(tileUnzip("tiled_divide", logicalDivide(l, t), t)), nil
 }
 
 // FlatDivide returns CuTe's flat_divide(l, t): zipped_divide with both modes
 // unpacked: (tile0, tile1, ..., rest0, rest1, ...).
 func FlatDivide(l Layout, t Tiler) (r Layout, err error) {
-	defer catch(&err)
+	defer catchIn("flat_divide", &err)
 	return flatOf(tileUnzip("flat_divide", logicalDivide(l, t), t)), nil
 }

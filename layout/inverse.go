@@ -55,7 +55,7 @@ func rightInverse(l Layout) Layout {
 // It returns an error where CuTe's result would not be a right inverse
 // (mixed-sign strides can break the chain).
 func RightInverse(l Layout) (r Layout, err error) {
-	defer catch(&err)
+	defer catchIn("right_inverse", &err)
 	r = rightInverse(l)
 	n := r.Size().v
 	if n > maxVerify {
@@ -76,7 +76,7 @@ func RightInverse(l Layout) (r Layout, err error) {
 // It returns an error where CuTe's result fails l(r(l(i))) == l(i) (dynamic
 // shapes, non-injective or non-complementable layouts).
 func LeftInverse(l Layout) (r Layout, err error) {
-	defer catch(&err)
+	defer catchIn("left_inverse", &err)
 	c := complementOf(l, I(Filter(l).Cosize()), false)
 	r = rightInverse(Concat(l, c))
 	n := l.Size().v

@@ -79,28 +79,28 @@ func rankProduct(op string, a, b Layout, raked bool) Layout {
 // It reports the errors of [ComplementTo] (a must be injective and
 // complementable) and [Compose].
 func LogicalProduct(a Layout, t Tiler) (r Layout, err error) {
-	defer catch(&err)
+	defer catchIn("logical_product", &err)
 	return logicalProduct(a, t), nil
 }
 
 // ZippedProduct returns CuTe's zipped_product(a, t): logical_product with the
 // blocks gathered into mode 0 and the repetitions into mode 1.
 func ZippedProduct(a Layout, t Tiler) (r Layout, err error) {
-	defer catch(&err)
+	defer catchIn("zipped_product", &err)
 	return tileUnzip("zipped_product", logicalProduct(a, t), t), nil
 }
 
 // TiledProduct returns CuTe's tiled_product(a, t): zipped_product with the
 // repetition mode unpacked: ((blocks...), rep0, rep1, ...).
 func TiledProduct(a Layout, t Tiler) (r Layout, err error) {
-	defer catch(&err)
+	defer catchIn("tiled_product", &err)
 	return tiledOf(tileUnzip("tiled_product", logicalProduct(a, t), t)), nil
 }
 
 // FlatProduct returns CuTe's flat_product(a, t): zipped_product with both
 // modes unpacked.
 func FlatProduct(a Layout, t Tiler) (r Layout, err error) {
-	defer catch(&err)
+	defer catchIn("flat_product", &err)
 	return flatOf(tileUnzip("flat_product", logicalProduct(a, t), t)), nil
 }
 
@@ -112,7 +112,7 @@ func FlatProduct(a Layout, t Tiler) (r Layout, err error) {
 // Beyond the errors of [LogicalProduct], CuTe's zip needs both operands
 // tuple-shaped when R is 1.
 func BlockedProduct(a, b Layout) (r Layout, err error) {
-	defer catch(&err)
+	defer catchIn("blocked_product", &err)
 	return rankProduct("blocked_product", a, b, false), nil
 }
 
@@ -120,6 +120,6 @@ func BlockedProduct(a, b Layout) (r Layout, err error) {
 // [BlockedProduct] with the repetitions interleaved: mode i is (b*_i, a_i),
 // coalesced.
 func RakedProduct(a, b Layout) (r Layout, err error) {
-	defer catch(&err)
+	defer catchIn("raked_product", &err)
 	return rankProduct("raked_product", a, b, true), nil
 }

@@ -66,7 +66,7 @@ func productEach(t IntTuple) IntTuple {
 // each of its mode sizes must divide the target's; with a static target the
 // block's shape must be static (CuTe asserts both at compile time).
 func TileToShape(block Layout, target Shape, order ModeOrder) (r Layout, err error) {
-	defer catch(&err)
+	defer catchIn("tile_to_shape", &err)
 	n := target.Len()
 	if block.Rank() > n {
 		throw("tile_to_shape", "rank(block) <= rank(target)", block, target)
@@ -96,7 +96,7 @@ func TileToShape(block Layout, target Shape, order ModeOrder) (r Layout, err err
 // other modes follow the order of l's strides, tiled after it; otherwise it
 // is make_layout(shape(l)).
 func FragmentLike(l Layout) (r Layout, err error) {
-	defer catch(&err)
+	defer catchIn("make_fragment_like", &err)
 	n := l.Rank()
 	if !l.IsTuple() || n <= 1 || !l.shape.IsStatic() {
 		return Compact(l.shape), nil
