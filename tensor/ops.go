@@ -1,0 +1,119 @@
+package tensor
+
+import (
+	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/swizzle"
+)
+
+// SliceFunc is CuTe's slice_and_offset(c, f) for a tensor's layout: the
+// sliced layout and the element offset to add to the pointer.
+//
+// For a plain layout it is ([SliceLayout], l(c) with _ read as _0). For a
+// ComposedLayout sliced on underscores only, the inner layout is sliced and
+// the offset is _0 (CuTe's shortcut). Other slices of a ComposedLayout
+// follow CuTe's swizzle_layout rules (the offset stays inside the layout,
+// or the swizzle decays into a plain layout with dynamic strides); they are
+// the swizzle package's to compute.
+func SliceFunc(c Coord, f swizzle.Func) (swizzle.Func, layout.Int, error) {
+	switch l := f.(type) {
+	case layout.Layout:
+		s, off, err := SliceAndOffset(c, l)
+		if err != nil {
+			return nil, layout.Int{}, err
+		}
+		return s, off, nil
+	case swizzle.ComposedLayout:
+		if c.AllUnderscore() {
+			in, err := mapInner(l, func(b layout.Layout) (swizzle.Func, error) { return SliceLayout(c, b) })
+			return in, layout.S(0), err
+		}
+		return sliceComposed(c, l)
+	}
+	return nil, layout.Int{}, layout.Errorf("slice", "unknown layout kind", f)
+}
+
+// Flatten returns CuTe's flatten(t): the tensor with its layout flattened.
+func Flatten[T any](t Tensor[T]) Tensor[T] {
+	f, _ := mapInner(t.lay, plainOp(layout.Flatten))
+	return t.WithLayout(f)
+}
+
+// Coalesce returns CuTe's coalesce(t).
+func Coalesce[T any](t Tensor[T]) Tensor[T] {
+	f, _ := mapInner(t.lay, plainOp(layout.Coalesce))
+	return t.WithLayout(f)
+}
+
+// CoalesceProfile returns CuTe's coalesce(t, profile).
+func CoalesceProfile[T any](t Tensor[T], profile layout.IntTuple) (Tensor[T], error) {
+	f, err := mapInner(t.lay, func(l layout.Layout) (swizzle.Func, error) { return layout.CoalesceProfile(l, profile) })
+	if err != nil {
+		return Tensor[T]{}, err
+	}
+	return t.WithLayout(f), nil
+}
+
+// FilterZeros returns CuTe's filter_zeros(t): stride-0 modes get extent 1.
+func FilterZeros[T any](t Tensor[T]) Tensor[T] {
+	f, _ := mapInner(t.lay, plainOp(layout.FilterZeros))
+	return t.WithLayout(f)
+}
+
+// Filter returns CuTe's filter(t): broadcast and size-1 modes removed.
+func Filter[T any](t Tensor[T]) Tensor[T] {
+	f, _ := mapInner(t.lay, plainOp(layout.Filter))
+	return t.WithLayout(f)
+}
+
+// GroupModes returns CuTe's group_modes<b,e>(t): modes [b,e) grouped into
+// one mode.
+func GroupModes[T any](t Tensor[T], b, e int) (Tensor[T], error) {
+	f, err := mapInner(t.lay, func(l layout.Layout) (swizzle.Func, error) { return groupModes(l, b, e) })
+	if err != nil {
+		return Tensor[T]{}, err
+	}
+	return t.WithLayout(f), nil
+}
+
+func groupModes(l layout.Layout, b, e int) (layout.Layout, error) {
+	r := l.Rank()
+	if b < 0 || b > e || e > r {
+		return layout.Layout{}, layout.Errorf("group", "0 <= B <= E <= rank", b, e, l)
+	}
+	ms := l.Modes()
+	if !l.IsTuple() {
+		ms = []layout.Layout{l}
+	}
+	out := append([]layout.Layout(nil), ms[:b]...)
+	out = append(out, layout.Concat(ms[b:e]...))
+	out = append(out, ms[e:]...)
+	return layout.Concat(out...), nil
+}
+
+// Take returns CuTe's take<b,e>(t): the tensor of modes [b,e).
+func Take[T any](t Tensor[T], b, e int) (Tensor[T], error) {
+	f, err := mapInner(t.lay, func(l layout.Layout) (swizzle.Func, error) {
+		if b < 0 || b > e || e > l.Rank() {
+			return nil, layout.Errorf("take", "0 <= B <= E <= rank", b, e, l)
+		}
+		return l.Take(b, e), nil
+	})
+	if err != nil {
+		return Tensor[T]{}, err
+	}
+	return t.WithLayout(f), nil
+}
+
+// DomainOffset returns CuTe's domain_offset(c, t) for a plain layout: the
+// tensor of the same layout on the pointer moved to coordinate c.
+func DomainOffset[T any](c layout.Coord, t Tensor[T]) (Tensor[T], error) {
+	l, ok := t.lay.(layout.Layout)
+	if !ok {
+		return Tensor[T]{}, layout.Errorf("domain_offset", "needs a plain layout", t.lay)
+	}
+	off, err := l.Offset(c)
+	if err != nil {
+		return Tensor[T]{}, err
+	}
+	return t.WithPointer(t.ptr.Add(off.Value())), nil
+}
