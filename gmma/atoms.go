@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/tensor"
 )
 
 // An AtomKind names one of CuTe's eight GMMA shared-memory layout atoms,
@@ -128,4 +129,39 @@ func (k AtomKind) Shape(bits int) (mn, kk int, err error) {
 		return 0, 0, err
 	}
 	return l.Mode(0).Size().Value(), l.Mode(1).Size().Value(), nil
+}
+
+// BitsAtom returns the bit-level atom Layout_X_Atom_Bits, e.g.
+// Sw<3,4,3> o smem_ptr[1b](unset) o (_1024,_8):(_1,_1024) for
+// Layout_MN_SW128_Atom_Bits.
+func (k AtomKind) BitsAtom() tensor.FlaggedLayout {
+	return tensor.MustFlagged(k.LayoutType().Swizzle(), 1, k.BitLayout())
+}
+
+// Atom returns the typed atom for elements of the given width in bits,
+// CuTe's upcast<bits>(Layout_X_Atom_Bits): Layout_MN_SW128_Atom<half_t> is
+// LayoutMNSW128.Atom(16), Sw<3,4,3> o smem_ptr[16b](unset) o (_64,_8):(_1,_64).
+// The width must divide the swizzle row (128·W bits).
+func (k AtomKind) Atom(bits int) (tensor.FlaggedLayout, error) {
+	l, err := k.Layout(bits)
+	if err != nil {
+		return tensor.FlaggedLayout{}, err
+	}
+	return tensor.NewFlagged(k.LayoutType().Swizzle(), bits, l)
+}
+
+// TileToShape is CuTe 3.5.1's tile_to_shape on a GMMA atom (or any flagged
+// shared-memory layout): the atom's layout repeated over the target shape in
+// the given mode order and coalesced to the target's mode profile
+// ([layout.TileToShape]), under the same swizzle and element flag. The
+// tutorial's sA is
+//
+//	TileToShape(LayoutMNSW128.Atom(16), (128,64,3), ColMajor)
+//	  = Sw<3,4,3> o smem_ptr[16b](unset) o ((_64,_2),(_8,_8),_3):((_1,_512),(_64,_1024),_8192)
+func TileToShape(atom tensor.FlaggedLayout, target layout.Shape, order layout.ModeOrder) (tensor.FlaggedLayout, error) {
+	l, err := layout.TileToShape(atom.Layout(), target, order)
+	if err != nil {
+		return tensor.FlaggedLayout{}, err
+	}
+	return atom.WithLayout(l), nil
 }
