@@ -1,0 +1,163 @@
+package viz
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Palettes. thread8 is CuTe's print_latex TV palette (colour = thread mod
+// 8); grey8 its black-and-white layout palette (colour = offset mod 8).
+var (
+	thread8 = [8]string{"#afafff", "#afffaf", "#ffffaf", "#ffafaf", "#d2d2ff", "#d2ffd2", "#ffffd2", "#ffd2d2"}
+	grey8   = [8]string{"#ffffff", "#999999", "#cccccc", "#666666", "#e6e6e6", "#808080", "#b3b3b3", "#4d4d4d"}
+)
+
+// bankColor returns a colour for bank b of 32: hues around the wheel, with
+// alternating lightness so that neighbouring banks differ.
+func bankColor(b int) string {
+	h := float64((b*11)%32) * 360 / 32
+	l := 0.78
+	if b%2 == 1 {
+		l = 0.66
+	}
+	return hsl(h, 0.70, l)
+}
+
+func hsl(h, s, l float64) string {
+	c := (1 - abs(2*l-1)) * s
+	hp := h / 60
+	x := c * (1 - abs(mod2(hp)-1))
+	var r, g, b float64
+	switch int(hp) {
+	case 0:
+		r, g = c, x
+	case 1:
+		r, g = x, c
+	case 2:
+		g, b = c, x
+	case 3:
+		g, b = x, c
+	case 4:
+		r, b = x, c
+	default:
+		r, b = c, x
+	}
+	m := l - c/2
+	return fmt.Sprintf("#%02x%02x%02x", to255(r+m), to255(g+m), to255(b+m))
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func mod2(x float64) float64 {
+	for x >= 2 {
+		x -= 2
+	}
+	return x
+}
+
+func to255(x float64) int { return int(x*255 + 0.5) }
+
+// textOn returns a text colour readable on fill (#rrggbb).
+func textOn(fill string) string {
+	var r, g, b int
+	fmt.Sscanf(fill, "#%02x%02x%02x", &r, &g, &b)
+	if 299*r+587*g+114*b < 128*1000 {
+		return "#ffffff"
+	}
+	return "#000000"
+}
+
+// A canvas accumulates SVG elements; coordinates are in pixels.
+type canvas struct {
+	b          strings.Builder
+	w, h       int
+	cell       int
+	fontSize   int
+	titleLines []string
+}
+
+func newCanvas(cell int) *canvas { return &canvas{cell: cell, fontSize: cell * 2 / 5} }
+
+func esc(s string) string {
+	r := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;")
+	return r.Replace(s)
+}
+
+// box draws one cell at pixel (x, y) with up to two lines of text.
+func (c *canvas) box(x, y int, fill string, lines ...string) {
+	fmt.Fprintf(&c.b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>", x, y, c.cell, c.cell, fill)
+	col := textOn(fill)
+	switch len(lines) {
+	case 1:
+		c.text(x+c.cell/2, y+c.cell/2, col, c.fontSize, lines[0])
+	case 2:
+		fs := c.fontSize * 5 / 6
+		c.text(x+c.cell/2, y+c.cell/2-fs/2-1, col, fs, lines[0])
+		c.text(x+c.cell/2, y+c.cell/2+fs/2+1, col, fs, lines[1])
+	}
+	c.b.WriteByte('\n')
+	c.grow(x+c.cell, y+c.cell)
+}
+
+func (c *canvas) text(x, y int, color string, size int, s string) {
+	fill := ""
+	if color != "#000000" {
+		fill = fmt.Sprintf(" fill=\"%s\"", color)
+	}
+	fmt.Fprintf(&c.b, "<text x=\"%d\" y=\"%d\" font-size=\"%d\"%s>%s</text>", x, y, size, fill, esc(s))
+}
+
+// label draws an axis label centred at (x, y).
+func (c *canvas) label(x, y int, s string) {
+	c.text(x, y, "#000000", c.fontSize, s)
+	c.b.WriteByte('\n')
+	c.grow(x+c.cell/2, y+c.cell/2)
+}
+
+// gridLines draws the cell borders of a rows×cols grid at (x, y).
+func (c *canvas) gridLines(x, y, rows, cols int) {
+	fmt.Fprintf(&c.b, "<g stroke=\"#000\" stroke-width=\"1\">")
+	for r := 0; r <= rows; r++ {
+		fmt.Fprintf(&c.b, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>", x, y+r*c.cell, x+cols*c.cell, y+r*c.cell)
+	}
+	for k := 0; k <= cols; k++ {
+		fmt.Fprintf(&c.b, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>", x+k*c.cell, y, x+k*c.cell, y+rows*c.cell)
+	}
+	fmt.Fprintf(&c.b, "</g>\n")
+}
+
+func (c *canvas) grow(x, y int) {
+	c.w, c.h = max(c.w, x), max(c.h, y)
+}
+
+// writeTo writes the document: a title (one <title> and a caption line
+// per title line, in monospace) above the drawing.
+func (c *canvas) writeTo(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	pad := c.cell / 4
+	for _, t := range c.titleLines {
+		c.w = max(c.w, len(t)*c.fontSize*62/100)
+	}
+	top := pad + len(c.titleLines)*(c.fontSize+4)
+	fmt.Fprintf(bw, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">\n",
+		c.w+2*pad, c.h+top+pad, c.w+2*pad, c.h+top+pad)
+	if len(c.titleLines) > 0 {
+		fmt.Fprintf(bw, "<title>%s</title>\n", esc(strings.Join(c.titleLines, "; ")))
+	}
+	fmt.Fprintf(bw, "<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n")
+	for i, t := range c.titleLines {
+		fmt.Fprintf(bw, "<text x=\"%d\" y=\"%d\" font-family=\"monospace\" font-size=\"%d\">%s</text>\n",
+			pad, pad+(i+1)*(c.fontSize+4)-4, c.fontSize, esc(t))
+	}
+	fmt.Fprintf(bw, "<g transform=\"translate(%d,%d)\" font-family=\"sans-serif\" text-anchor=\"middle\" dominant-baseline=\"central\">\n", pad, top)
+	bw.WriteString(c.b.String())
+	bw.WriteString("</g>\n</svg>\n")
+	return bw.Flush()
+}
