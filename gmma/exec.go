@@ -327,17 +327,20 @@ func (w *Warpgroup) WaitGroup(n int) error {
 	if n < 0 {
 		return fmt.Errorf("gmma.Warpgroup.WaitGroup: n = %d is negative", n)
 	}
-	for len(w.groups) > n {
-		k := w.groups[0]
-		w.groups = w.groups[1:]
-		for range k {
-			w.retire(w.inflight[0])
-			w.inflight = w.inflight[1:]
-		}
+	if len(w.groups) <= n {
+		return nil
 	}
-	if len(w.inflight) == 0 {
-		w.inflight = w.inflight[:0:0]
+	drop := len(w.groups) - n
+	ops := 0
+	for _, k := range w.groups[:drop] {
+		ops += k
 	}
+	for _, op := range w.inflight[:ops] {
+		w.retire(op)
+	}
+	// Shift down rather than reslice, so the slices are reused.
+	w.inflight = w.inflight[:copy(w.inflight, w.inflight[ops:])]
+	w.groups = w.groups[:copy(w.groups, w.groups[drop:])]
 	return nil
 }
 

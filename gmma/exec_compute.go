@@ -46,11 +46,12 @@ const (
 // An executor holds the scratch buffers of one warpgroup's arithmetic, so
 // that issuing a wgmma does not allocate once they have grown.
 type executor struct {
-	aRaw, bRaw []uint32 // operand bit patterns, [mn*K + k]
-	aSig, bSig []int32  // signed significands (scale applied), [mn*K + k]
-	aExp, bExp []int32  // nominal exponents, zeroExp for zeros
-	aSpec      []bool   // per row of A: some element is Inf or NaN
-	bSpec      []bool   // per row of B (column of the product)
+	aRaw, bRaw []uint32  // operand bit patterns, [mn*K + k]
+	aSig, bSig []int32   // integer operands, [mn*K + k]
+	aVal, bVal []float64 // float operands (scale applied), [mn*K + k]
+	aExp, bExp []int32   // nominal exponents of float operands, zeroExp for zeros
+	aSpec      []bool    // per row of A: some element is Inf or NaN
+	bSpec      []bool    // per row of B (column of the product)
 }
 
 // zeroExp is the exponent given to zero operands: low enough that a zero
@@ -139,26 +140,35 @@ func decodeValue(k numeric.Kind, b uint32) float64 {
 	return math.NaN()
 }
 
-// decodeOperand fills sig/exp/spec from raw for a rows×k operand.
-func decodeOperand(kind numeric.Kind, neg bool, raw []uint32, k int, sig, exp []int32, spec []bool) {
-	if kind.IsInteger() {
-		for i, b := range raw {
-			if kind == numeric.KindS8 {
-				sig[i] = int32(int8(b))
-			} else {
-				sig[i] = int32(uint8(b))
-			}
+// decodeIntOperand fills sig from the raw s8/u8 patterns.
+func decodeIntOperand(kind numeric.Kind, raw []uint32, sig []int32) {
+	for i, b := range raw {
+		if kind == numeric.KindS8 {
+			sig[i] = int32(int8(b))
+		} else {
+			sig[i] = int32(uint8(b))
 		}
-		return
+	}
+}
+
+// decodeFloatOperand fills val/exp/spec from raw for a rows×k operand: the
+// exact value (negated when neg), the nominal exponent, and per row whether
+// an element is Inf or NaN.
+func decodeFloatOperand(kind numeric.Kind, neg bool, raw []uint32, k int, val []float64, exp []int32, spec []bool) {
+	scale := math.Ldexp(1, -fracBits(kind))
+	if neg {
+		scale = -scale
 	}
 	for row := range spec {
 		sp := false
 		for i := row * k; i < row*k+k; i++ {
 			s, e, special := decodeFloat(kind, raw[i])
-			if neg {
-				s = -s
+			if e == zeroExp {
+				val[i] = 0
+			} else {
+				val[i] = math.Ldexp(float64(s)*scale, int(e))
 			}
-			sig[i], exp[i] = s, e
+			exp[i] = e
 			sp = sp || special
 		}
 		spec[row] = sp
@@ -178,10 +188,16 @@ func (x *executor) run(w *Warpgroup, m MMA, op *inflightOp) error {
 	if err := x.loadOperand(w.smem, "B", m.DescB, m.N, k, e, m.TransB, x.bRaw, op); err != nil {
 		return err
 	}
-	x.aSig, x.aExp, x.aSpec = grow(x.aSig, 64*k), grow(x.aExp, 64*k), grow(x.aSpec, 64)
-	x.bSig, x.bExp, x.bSpec = grow(x.bSig, m.N*k), grow(x.bExp, m.N*k), grow(x.bSpec, m.N)
-	decodeOperand(m.AType, m.NegA, x.aRaw, k, x.aSig, x.aExp, x.aSpec)
-	decodeOperand(m.BType, m.NegB, x.bRaw, k, x.bSig, x.bExp, x.bSpec)
+	if m.AType.IsInteger() {
+		x.aSig, x.bSig = grow(x.aSig, 64*k), grow(x.bSig, m.N*k)
+		decodeIntOperand(m.AType, x.aRaw, x.aSig)
+		decodeIntOperand(m.BType, x.bRaw, x.bSig)
+	} else {
+		x.aVal, x.aExp, x.aSpec = grow(x.aVal, 64*k), grow(x.aExp, 64*k), grow(x.aSpec, 64)
+		x.bVal, x.bExp, x.bSpec = grow(x.bVal, m.N*k), grow(x.bExp, m.N*k), grow(x.bSpec, m.N)
+		decodeFloatOperand(m.AType, m.NegA, x.aRaw, k, x.aVal, x.aExp, x.aSpec)
+		decodeFloatOperand(m.BType, m.NegB, x.bRaw, k, x.bVal, x.bExp, x.bSpec)
+	}
 
 	nacc := m.NumAcc()
 	switch m.DType {
@@ -214,144 +230,220 @@ func (x *executor) run(w *Warpgroup, m MMA, op *inflightOp) error {
 
 // A fusedSum describes the datapath of one floating-point wgmma.
 type fusedSum struct {
-	pshift uint // product significand << pshift is in units of 2^(E−F)
-	cl, cr uint // accumulator significand << cl >> (d+cr) is in units of 2^(E−F)
-	f      int32
-	bits   int // significant bits kept by the final truncation
+	f    int32 // alignment: terms are truncated to multiples of 2^(E−f)
+	bits int   // significant bits kept by the final truncation
 }
 
-func newFusedSum(m MMA, accFrac int) fusedSum {
-	fs := fusedSum{f: alignBits16, bits: 24}
+func newFusedSum(m MMA) fusedSum {
 	if is8bitFloat(m.AType) {
-		fs.f, fs.bits = alignBits8, resultBits8
+		return fusedSum{f: alignBits8, bits: resultBits8}
 	}
-	fs.pshift = uint(int(fs.f) - fracBits(m.AType) - fracBits(m.BType))
-	if d := int(fs.f) - accFrac; d >= 0 {
-		fs.cl = uint(d)
-	} else {
-		fs.cr = uint(-d)
-	}
-	return fs
+	return fusedSum{f: alignBits16, bits: 24}
+}
+
+// scaleQ returns 2^(F−emax), the reciprocal of the alignment quantum.
+func (fs *fusedSum) scaleQ(emax int32) float64 {
+	return math.Float64frombits(uint64(1023+fs.f-emax) << 52)
 }
 
 // sum computes one element: the fused, truncated sum of the k products of
-// a·b and of the accumulator c = csig·2^(cexp−accFrac) (csig = 0 for none),
-// rounded toward zero to fs.bits significant bits, as a float64 (exact).
-func (fs *fusedSum) sum(as, bs, ae, be []int32, csig int64, cexp int32) float64 {
-	bs, ae, be = bs[:len(as)], ae[:len(as)], be[:len(as)]
+// a·b (exact values av, bv with nominal exponents ae, be) and of the
+// accumulator c (value cv, nominal exponent cexp; cv = 0 for none), rounded
+// toward zero to fs.bits significant bits, as f32 bits.
+//
+// Every product and the accumulator are exact float64 values, and scaling
+// by 2^(F−emax) is exact too, so the truncation of each term toward zero to
+// a multiple of 2^(emax−F) is exactly Go's float-to-integer conversion.
+func (fs *fusedSum) sum(av, bv []float64, ae, be []int32, cv float64, cexp int32) uint32 {
+	bv, ae, be = bv[:len(av)], ae[:len(av)], be[:len(av)]
 	emax := int32(zeroExp)
-	if csig != 0 {
+	if cv != 0 {
 		emax = cexp
 	}
-	for i := range as {
+	for i := range ae {
 		emax = max(emax, ae[i]+be[i])
 	}
 	if emax == zeroExp {
 		return 0
 	}
-	var s int64
-	for i := range as {
-		p := int64(as[i]) * int64(bs[i])
-		sg := p >> 63
-		mag := uint64((p^sg)-sg) << fs.pshift >> uint(emax-ae[i]-be[i])
-		s += (int64(mag) ^ sg) - sg
+	q := fs.scaleQ(emax)
+	s := int64(cv * q)
+	for i := range av {
+		s += int64(av[i] * bv[i] * q)
 	}
-	if csig != 0 {
-		sg := csig >> 63
-		mag := uint64((csig^sg)-sg) << fs.cl >> (uint(emax-cexp) + fs.cr)
-		s += (int64(mag) ^ sg) - sg
+	return fs.finish(s, emax)
+}
+
+// sum4 is sum for the four elements (m0, n0), (m0, n1), (m1, n0), (m1, n1)
+// that registers 4j..4j+3 of a thread hold, sharing the operand loads: a0,
+// a1 are rows m0, m1 of A and b0, b1 rows n0, n1 of B (values v, nominal
+// exponents e); c and ce are the four accumulators.
+func (fs *fusedSum) sum4(a0v, a1v, b0v, b1v []float64, a0e, a1e, b0e, b1e []int32, c *[4]float64, ce *[4]int32, out []uint32) {
+	n := len(a0v)
+	a1v, b0v, b1v = a1v[:n], b0v[:n], b1v[:n]
+	a0e, a1e, b0e, b1e = a0e[:n], a1e[:n], b0e[:n], b1e[:n]
+	out = out[:4]
+	var e [4]int32
+	for j := range e {
+		e[j] = zeroExp
+		if c[j] != 0 {
+			e[j] = ce[j]
+		}
 	}
+	e00, e01, e10, e11 := e[0], e[1], e[2], e[3]
+	for i := range a0e {
+		x0, x1, y0, y1 := a0e[i], a1e[i], b0e[i], b1e[i]
+		e00 = max(e00, x0+y0)
+		e01 = max(e01, x0+y1)
+		e10 = max(e10, x1+y0)
+		e11 = max(e11, x1+y1)
+	}
+	q00, q01, q10, q11 := fs.scaleQ(e00), fs.scaleQ(e01), fs.scaleQ(e10), fs.scaleQ(e11)
+	s00, s01, s10, s11 := int64(c[0]*q00), int64(c[1]*q01), int64(c[2]*q10), int64(c[3]*q11)
+	for i := range a0v {
+		x0, x1, y0, y1 := a0v[i], a1v[i], b0v[i], b1v[i]
+		s00 += int64(x0 * y0 * q00)
+		s01 += int64(x0 * y1 * q01)
+		s10 += int64(x1 * y0 * q10)
+		s11 += int64(x1 * y1 * q11)
+	}
+	out[0], out[1], out[2], out[3] = 0, 0, 0, 0
+	if e00 != zeroExp {
+		out[0] = fs.finish(s00, e00)
+	}
+	if e01 != zeroExp {
+		out[1] = fs.finish(s01, e01)
+	}
+	if e10 != zeroExp {
+		out[2] = fs.finish(s10, e10)
+	}
+	if e11 != zeroExp {
+		out[3] = fs.finish(s11, e11)
+	}
+}
+
+// finish takes the sum s of the truncated terms, in units of 2^(emax−F),
+// and rounds toward zero to fs.bits significant
+// bits, returning f32 bits. A zero sum is +0.
+func (fs *fusedSum) finish(s int64, emax int32) uint32 {
 	if s == 0 {
 		return 0
 	}
-	// Round toward zero to fs.bits significant bits, and to the f32
-	// subnormal quantum 2^-149.
-	sg := s >> 63
-	mag := uint64((s ^ sg) - sg)
+	sg := uint32(0)
+	mag := uint64(s)
+	if s < 0 {
+		sg, mag = 1<<31, uint64(-s)
+	}
 	exp := int(emax) - int(fs.f) // value = mag·2^exp
-	sh := bits.Len64(mag) - fs.bits
-	if q := -149 - exp; q > sh {
-		sh = q
-	}
-	if sh > 0 {
+	n := bits.Len64(mag)
+	e := exp + n - 1 // unbiased exponent of the result
+	if e < -126 {
+		// Subnormal: truncate to multiples of 2^-149 as well.
+		sh := max(n-fs.bits, -149-exp)
 		if sh >= 64 {
-			mag = 0
-		} else {
-			mag >>= uint(sh)
+			return sg
 		}
-		exp += sh
+		if sh > 0 {
+			mag >>= uint(sh)
+			exp += sh
+		}
+		return sg | math.Float32bits(float32(math.Ldexp(float64(mag), exp)))
 	}
-	v := math.Ldexp(float64(mag), exp)
-	if v >= 0x1p128 {
-		v = math.Inf(1)
+	if e > 127 {
+		return sg | 0x7f800000
 	}
-	if sg != 0 {
-		v = -v
+	if n > fs.bits {
+		mag &^= 1<<uint(n-fs.bits) - 1
 	}
-	return v
+	if n > 24 {
+		mag >>= uint(n - 24)
+	} else {
+		mag <<= uint(24 - n)
+	}
+	return sg | uint32(e+127)<<23 | uint32(mag)&0x7fffff
 }
 
-// f32Parts splits an f32 accumulator into significand and exponent with
-// value = sig·2^(exp−23), reporting Inf/NaN.
-func f32Parts(b uint32) (sig int64, exp int32, special bool) {
-	e := (b >> 23) & 0xff
-	f := b & 0x7fffff
+// f32Parts returns the value and nominal exponent of an f32 accumulator
+// (exp is zeroExp for a zero), reporting Inf/NaN.
+func f32Parts(b uint32) (v float64, exp int32, special bool) {
+	e := int32(b>>23) & 0xff
 	switch {
 	case e == 0xff:
 		return 0, 0, true
-	case e == 0 && f == 0:
-		return 0, 0, false
+	case b&0x7fffffff == 0:
+		return 0, zeroExp, false
 	case e == 0:
-		sig, exp = int64(f), -126
-	default:
-		sig, exp = int64(f|1<<23), int32(e)-127
+		e = 1
 	}
-	if b>>31 != 0 {
-		sig = -sig
-	}
-	return sig, exp, false
+	return float64(math.Float32frombits(b)), e - 127, false
 }
 
-// f16Parts is f32Parts for an f16 accumulator half: value = sig·2^(exp−10).
-func f16Parts(b uint16) (sig int64, exp int32, special bool) {
-	s, e, special := decodeFloat(numeric.KindF16, uint32(b))
-	return int64(s), e, special
+// f16Parts is f32Parts for an f16 accumulator half.
+func f16Parts(b uint16) (v float64, exp int32, special bool) {
+	_, e, special := decodeFloat(numeric.KindF16, uint32(b))
+	return numeric.Float16FromBits(b).Float64(), e, special
 }
 
 func (x *executor) runF32(w *Warpgroup, m MMA, k int) {
-	fs := newFusedSum(m, 23)
+	fs := newFusedSum(m)
 	nacc := m.NumAcc()
+	var c [4]float64
+	var ce [4]int32
 	for t := range NumThreads {
 		regs := w.regs[t*NumRegs+m.DReg : t*NumRegs+m.DReg+nacc]
-		for r := range regs {
+		// Registers 4j..4j+3 hold (m, n), (m, n+1), (m+8, n), (m+8, n+1).
+		for r := 0; r+3 < len(regs); r += 4 {
 			mm, n := accPos(t, r, false)
-			var csig int64
-			var cexp int32
-			cspec := false
+			special := x.aSpec[mm] || x.aSpec[mm+8] || x.bSpec[n] || x.bSpec[n+1]
 			if m.ScaleD {
-				csig, cexp, cspec = f32Parts(regs[r])
-			}
-			if cspec || x.aSpec[mm] || x.bSpec[n] {
-				c := 0.0
-				if m.ScaleD {
-					c = float64(math.Float32frombits(regs[r]))
+				for j := range 4 {
+					var sp bool
+					c[j], ce[j], sp = f32Parts(regs[r+j])
+					special = special || sp
 				}
-				v := x.specialSum(m, mm, n, k, c)
-				if math.IsNaN(v) {
-					regs[r] = 0x7fffffff
-				} else {
-					regs[r] = math.Float32bits(float32(v))
+			}
+			if special {
+				for j := range 4 {
+					x.specialF32(m, regs, r+j, mm+8*(j/2), n+j%2, k, fs)
 				}
 				continue
 			}
-			v := fs.sum(x.aSig[mm*k:mm*k+k], x.bSig[n*k:n*k+k], x.aExp[mm*k:mm*k+k], x.bExp[n*k:n*k+k], csig, cexp)
-			regs[r] = math.Float32bits(float32(v))
+			a0, a1 := mm*k, (mm+8)*k
+			b0, b1 := n*k, (n+1)*k
+			fs.sum4(x.aVal[a0:a0+k], x.aVal[a1:a1+k], x.bVal[b0:b0+k], x.bVal[b1:b1+k],
+				x.aExp[a0:a0+k], x.aExp[a1:a1+k], x.bExp[b0:b0+k], x.bExp[b1:b1+k],
+				&c, &ce, regs[r:r+4])
 		}
 	}
 }
 
+// specialF32 computes accumulator register r (element (mm, n)) one at a
+// time, with the IEEE fallback for Inf and NaN.
+func (x *executor) specialF32(m MMA, regs []uint32, r, mm, n, k int, fs fusedSum) {
+	var cv float64
+	var cexp int32
+	cspec := false
+	if m.ScaleD {
+		cv, cexp, cspec = f32Parts(regs[r])
+	}
+	if cspec || x.aSpec[mm] || x.bSpec[n] {
+		c := 0.0
+		if m.ScaleD {
+			c = float64(math.Float32frombits(regs[r]))
+		}
+		v := x.specialSum(m, mm, n, k, c)
+		if math.IsNaN(v) {
+			regs[r] = 0x7fffffff
+		} else {
+			regs[r] = math.Float32bits(float32(v))
+		}
+		return
+	}
+	regs[r] = fs.sum(x.aVal[mm*k:mm*k+k], x.bVal[n*k:n*k+k], x.aExp[mm*k:mm*k+k], x.bExp[n*k:n*k+k], cv, cexp)
+}
+
 func (x *executor) runF16(w *Warpgroup, m MMA, k int) {
-	fs := newFusedSum(m, 10)
+	fs := newFusedSum(m)
 	nacc := m.NumAcc()
 	for t := range NumThreads {
 		regs := w.regs[t*NumRegs+m.DReg : t*NumRegs+m.DReg+nacc]
@@ -361,11 +453,11 @@ func (x *executor) runF16(w *Warpgroup, m MMA, k int) {
 			for h := range 2 {
 				n := n0 + h
 				old := uint16(regs[r] >> (16 * h))
-				var csig int64
+				var cv float64
 				var cexp int32
 				cspec := false
 				if m.ScaleD {
-					csig, cexp, cspec = f16Parts(old)
+					cv, cexp, cspec = f16Parts(old)
 				}
 				var bits16 uint16
 				if cspec || x.aSpec[mm] || x.bSpec[n] {
@@ -380,8 +472,8 @@ func (x *executor) runF16(w *Warpgroup, m MMA, k int) {
 						bits16 = numeric.Float16FromFloat64(v).Bits()
 					}
 				} else {
-					v := fs.sum(x.aSig[mm*k:mm*k+k], x.bSig[n*k:n*k+k], x.aExp[mm*k:mm*k+k], x.bExp[n*k:n*k+k], csig, cexp)
-					bits16 = numeric.Float16FromFloat64(v).Bits()
+					v := fs.sum(x.aVal[mm*k:mm*k+k], x.bVal[n*k:n*k+k], x.aExp[mm*k:mm*k+k], x.bExp[n*k:n*k+k], cv, cexp)
+					bits16 = numeric.Float16FromFloat32(math.Float32frombits(v)).Bits()
 				}
 				out |= uint32(bits16) << (16 * h)
 			}

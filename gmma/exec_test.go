@@ -1,0 +1,247 @@
+package gmma
+
+import (
+	"encoding/binary"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/gocute/cute/numeric"
+)
+
+// fillF16 stores n random f16 values in [-2, 2) at addr (generic proxy).
+func fillF16(t testing.TB, s *SharedMemory, addr uint32, n int, rng *rand.Rand) {
+	t.Helper()
+	b := make([]byte, 2*n)
+	for i := range n {
+		v := numeric.Float16FromFloat64(rng.Float64()*4 - 2)
+		binary.LittleEndian.PutUint16(b[2*i:], v.Bits())
+	}
+	if err := s.Write(addr, b); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// sw128Desc is a K-major 128B-swizzle descriptor at addr (1024-aligned):
+// 8-row atoms of 128-byte rows, SBO = 1024.
+func sw128Desc(t testing.TB, addr uint32) Descriptor {
+	t.Helper()
+	d, err := NewDescriptorBytes(addr, 16, 1024, 0, B128)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// setup returns a warpgroup whose shared memory holds random f16 operands
+// for an m64nNk16 SS wgmma (A at 0x400, B at 0x4400, both K-major SW128),
+// already made visible with fence.proxy.async, and that instruction.
+func setup(t testing.TB, n int) (*Warpgroup, MMA) {
+	t.Helper()
+	smem, err := NewSharedMemory(DefaultSharedBase, DefaultSharedSize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	fillF16(t, smem, 0x400, 64*64, rng)
+	fillF16(t, smem, 0x4400, n*64, rng)
+	wg, err := NewWarpgroup(smem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wg.FenceProxyAsync()
+	m := MMA{
+		N: n, DType: numeric.KindF32, AType: numeric.KindF16, BType: numeric.KindF16,
+		DescA: sw128Desc(t, 0x400), DescB: sw128Desc(t, 0x4400), ScaleD: true,
+	}
+	return wg, m
+}
+
+func wantErr(t *testing.T, err error, substr ...string) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("no error, want one containing %q", substr)
+	}
+	for _, s := range substr {
+		if !strings.Contains(err.Error(), s) {
+			t.Fatalf("error %q does not contain %q", err, s)
+		}
+	}
+}
+
+func noErr(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestHazardAccumulatorBeforeWait(t *testing.T) {
+	// Wrong: reading an accumulator of a committed group before wait_group.
+	wg, m := setup(t, 64)
+	wg.Fence()
+	noErr(t, wg.MMAAsync(m))
+	wg.CommitGroup()
+	_, err := wg.Reg(5, 3)
+	wantErr(t, err, "gmma.Warpgroup.Reg", "thread 5 reads register r3", "wgmma #1 (m64n64k16)", "committed but not waited for")
+	wantErr(t, wg.SetReg(0, 31, 1), "gmma.Warpgroup.SetReg", "thread 0 writes register r31")
+	// Registers outside the accumulators are free.
+	noErr(t, wg.SetReg(0, 32, 1))
+	// Right: wait first.
+	noErr(t, wg.WaitGroup(0))
+	_, err = wg.Reg(5, 3)
+	noErr(t, err)
+
+	// Wrong: wait_group does not retire uncommitted wgmmas.
+	wg.Fence()
+	noErr(t, wg.MMAAsync(m))
+	noErr(t, wg.WaitGroup(0))
+	_, err = wg.Reg(0, 0)
+	wantErr(t, err, "not yet committed")
+	wg.CommitGroup()
+	noErr(t, wg.WaitGroup(0))
+	_, err = wg.Reg(0, 0)
+	noErr(t, err)
+}
+
+func TestHazardWaitGroupN(t *testing.T) {
+	wg, m := setup(t, 8)
+	m2 := m
+	m2.DReg = 8
+	wg.Fence()
+	noErr(t, wg.MMAAsync(m))
+	wg.CommitGroup()
+	noErr(t, wg.MMAAsync(m2))
+	wg.CommitGroup()
+	if g, u := wg.Pending(); g != 2 || u != 0 {
+		t.Fatalf("Pending() = %d, %d; want 2, 0", g, u)
+	}
+	// wait_group 1 retires the older group only.
+	noErr(t, wg.WaitGroup(1))
+	_, err := wg.Reg(0, 0)
+	noErr(t, err)
+	_, err = wg.Reg(0, 8)
+	wantErr(t, err, "wgmma #2")
+	noErr(t, wg.WaitGroup(0))
+	_, err = wg.Reg(0, 8)
+	noErr(t, err)
+	wantErr(t, wg.WaitGroup(-1), "n = -1 is negative")
+}
+
+func TestHazardMissingFence(t *testing.T) {
+	// Wrong: no wgmma.fence at all.
+	wg, m := setup(t, 16)
+	wantErr(t, wg.MMAAsync(m), "before any wgmma.fence")
+
+	// Wrong: accumulators initialised after the fence.
+	wg.Fence()
+	noErr(t, wg.SetRegs(7, 0, []uint32{0x3f800000, 0, 0, 0}))
+	wantErr(t, wg.MMAAsync(m), "accumulator register r0 of m64n16k16 was written by thread 7 after the last wgmma.fence")
+
+	// Right: initialise, fence, issue.
+	noErr(t, wg.SetRegs(7, 0, []uint32{0x3f800000, 0, 0, 0}))
+	wg.Fence()
+	noErr(t, wg.MMAAsync(m))
+	// Chaining wgmmas of the same shape on the same accumulators needs no fence.
+	noErr(t, wg.MMAAsync(m))
+	// Another shape on the same registers does.
+	m32 := m
+	m32.N = 32
+	wantErr(t, wg.MMAAsync(m32), "another shape or role", "m64n16k16")
+	wg.CommitGroup()
+	noErr(t, wg.WaitGroup(0))
+
+	// Wrong: reading the result and then accumulating without a fence.
+	_, err := wg.Reg(0, 0)
+	noErr(t, err)
+	wantErr(t, wg.MMAAsync(m), "was read by thread 0 after the last wgmma.fence")
+	wg.Fence()
+	noErr(t, wg.MMAAsync(m32))
+	wg.CommitGroup()
+	noErr(t, wg.WaitGroup(0))
+}
+
+func TestHazardRSARegisters(t *testing.T) {
+	wg, m := setup(t, 8)
+	m.ARegs, m.AReg = true, 100
+	noErr(t, wg.SetRegs(3, 100, []uint32{1, 2, 3, 4}))
+	wg.Fence()
+	noErr(t, wg.MMAAsync(m))
+	wg.CommitGroup()
+	// Wrong: overwriting the A fragment of an in-flight RS wgmma.
+	wantErr(t, wg.SetReg(3, 101, 0), "register r101", "as an A fragment")
+	noErr(t, wg.WaitGroup(0))
+	// Right: after the wait.
+	noErr(t, wg.SetReg(3, 101, 0))
+	// Wrong: A fragment written after the fence.
+	wg.Fence()
+	noErr(t, wg.SetReg(3, 101, 0))
+	wantErr(t, wg.MMAAsync(m), "A fragment register r101")
+}
+
+func TestHazardProxyFence(t *testing.T) {
+	wg, m := setup(t, 64)
+	smem := wg.SharedMemory()
+	// Wrong: a generic store to B, then a wgmma without fence.proxy.async.
+	noErr(t, smem.Write(0x4490, []byte{1, 2}))
+	wg.Fence()
+	wantErr(t, wg.MMAAsync(m), "operand B", "stored through the generic proxy after the last fence.proxy.async", "[0x4490, 0x44a0)")
+	// Right: fence.proxy.async first.
+	wg.FenceProxyAsync()
+	noErr(t, wg.MMAAsync(m))
+	wg.CommitGroup()
+	// Wrong: storing to an operand of an in-flight wgmma.
+	wantErr(t, smem.Write(0x400, []byte{0}), "gmma.SharedMemory.Write", "in-flight wgmma reads bytes [0x400, 0x410)")
+	// Bytes no operand reads may be stored.
+	noErr(t, smem.Write(0x30000, []byte{0}))
+	noErr(t, wg.WaitGroup(0))
+	noErr(t, smem.Write(0x400, []byte{0}))
+	// A store elsewhere does not block a wgmma.
+	wg.FenceProxyAsync()
+	noErr(t, smem.Write(0x30000, []byte{0}))
+	noErr(t, wg.MMAAsync(m))
+}
+
+func TestHazardOutOfWindow(t *testing.T) {
+	wg, m := setup(t, 64)
+	wg.Fence()
+	// Wrong: B's rows run past the end of the 200 KiB allocation.
+	bad := m
+	bad.DescB = sw128Desc(t, 0x31c00)
+	noErr(t, bad.Validate()) // Validate does not see addresses
+	wantErr(t, wg.MMAAsync(bad), "operand B element (n=16, k=0) at shared address 0x32400", "outside the shared memory [0x400, 0x32400)", "illegal memory access")
+	// Wrong: below the dynamic base.
+	bad.DescB = sw128Desc(t, 0)
+	wantErr(t, wg.MMAAsync(bad), "operand B element (n=0, k=0) at shared address 0x0")
+	// Right.
+	noErr(t, wg.MMAAsync(m))
+	// Out-of-range generic accesses are errors too.
+	wantErr(t, wg.SharedMemory().Write(0x32400-1, []byte{1, 2}), "bytes [0x323ff, 0x32401) are outside")
+	wantErr(t, wg.SharedMemory().Read(0x10, make([]byte, 1)), "gmma.SharedMemory.Read")
+}
+
+func BenchmarkWGMMA_m64n256k16_F32F16_SS_SW128(b *testing.B) {
+	wg, m := setup(b, 256)
+	wg.Fence()
+	// One warm-up instruction grows the scratch buffers.
+	if err := wg.MMAAsync(m); err != nil {
+		b.Fatal(err)
+	}
+	wg.CommitGroup()
+	if err := wg.WaitGroup(0); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if err := wg.MMAAsync(m); err != nil {
+			b.Fatal(err)
+		}
+		wg.CommitGroup()
+		if err := wg.WaitGroup(0); err != nil {
+			b.Fatal(err)
+		}
+	}
+	flops := 2.0 * 64 * 256 * 16
+	b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+}
