@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/swizzle"
 )
 
 // A TiledMMA is CuTe's TiledMMA<Atom, AtomLayoutMNK, PermutationMNK>, the
@@ -220,97 +221,124 @@ func (t TiledMMA) String() string {
 	return b.String()
 }
 
-// operand selects the modes of an operand: A is (M,K), B is (N,K), C is
-// (M,N), as indices into MNK.
-type operand int
+// An Operand names one of the MMA's operands: A is (M,K), B is (N,K) and
+// C (the accumulator, also D) is (M,N).
+type Operand int
 
 const (
-	opA operand = iota
-	opB
-	opC
+	OperandA Operand = iota
+	OperandB
+	OperandC
 )
 
-func (o operand) modes() (int, int) {
+func (o Operand) modes() (int, int) {
 	switch o {
-	case opA:
+	case OperandA:
 		return 0, 2
-	case opB:
+	case OperandB:
 		return 1, 2
 	}
 	return 0, 1
 }
 
-func (o operand) String() string { return [...]string{"A", "B", "C"}[o] }
+// String returns "A", "B" or "C".
+func (o Operand) String() string {
+	if o < 0 || o > OperandC {
+		return fmt.Sprintf("Operand(%d)", int(o))
+	}
+	return [...]string{"A", "B", "C"}[o]
+}
 
-func (t TiledMMA) atomTV(o operand) layout.Layout {
+func (t TiledMMA) atomTV(o Operand) layout.Layout {
 	switch o {
-	case opA:
+	case OperandA:
 		return t.atom.a
-	case opB:
+	case OperandB:
 		return t.atom.b
 	}
 	return t.atom.c
 }
 
-// thrfrg is CuTe's thrfrg_A/B/C: it tiles a layout of shape (X,Y,...) to
-// ((ThrV,(ThrX,ThrY)),(FrgV,(RestX,RestY,...))).
-func (t TiledMMA) thrfrg(o operand, l layout.Layout) (r layout.Layout, err error) {
-	if l.Rank() < 2 || !l.IsTuple() {
-		return layout.Layout{}, fmt.Errorf("atom: thrfrg_%v: the layout %v must have rank at least 2", o, l)
+// thrfrg is CuTe's thrfrg_A/B/C: it tiles a layout function of shape
+// (X,Y,...) to ((ThrV,(ThrX,ThrY)),(FrgV,(RestX,RestY,...))). A composed
+// (swizzled) layout is tiled through its inner layout, as CuTe's
+// layout_composed.hpp defines the divides and compositions.
+func (t TiledMMA) thrfrg(o Operand, f swizzle.Func) (r swizzle.Func, err error) {
+	if sh := f.Shape(); !sh.IsTuple() || sh.Len() < 2 {
+		return nil, fmt.Errorf("atom: thrfrg_%v: the layout %v must have rank at least 2", o, f)
 	}
 	x, y := o.modes()
 	wrap := func(step string, err error) error {
-		return fmt.Errorf("atom: thrfrg_%v of %v (%s): %w", o, l, step, err)
+		return fmt.Errorf("atom: thrfrg_%v of %v (%s): %w", o, f, step, err)
 	}
 	// Reorder the layout for the tiled atom: (PermX, PermY).
-	tl, err := layout.LogicalDivide(l, layout.TupleTiler(t.permutationMNK(x), t.permutationMNK(y)))
+	tl, err := swizzle.LogicalDivide(f, layout.TupleTiler(t.permutationMNK(x), t.permutationMNK(y)))
 	if err != nil {
-		return layout.Layout{}, wrap("permutation", err)
+		return nil, wrap("permutation", err)
 	}
 	// Tile for the atom: ((AtomX,AtomY),(RestX,RestY)).
 	atomTile := layout.TupleTiler(
 		layout.IntTiler(t.atom.shapeMNK.At(x).Int()),
 		layout.IntTiler(t.atom.shapeMNK.At(y).Int()))
-	al, err := layout.ZippedDivide(tl, atomTile)
+	al, err := swizzle.ZippedDivide(tl, atomTile)
 	if err != nil {
-		return layout.Layout{}, wrap("atom tile", err)
+		return nil, wrap("atom tile", err)
 	}
 	// Transform the atom mode from (X,Y) to (Thr,Val).
-	tv, err := layout.Composition(al, layout.TupleTiler(layout.LayoutTiler(t.atomTV(o)), layout.Underscore()))
+	tv, err := swizzle.Composition(al, layout.TupleTiler(layout.LayoutTiler(t.atomTV(o)), layout.Underscore()))
 	if err != nil {
-		return layout.Layout{}, wrap("atom TV", err)
+		return nil, wrap("atom TV", err)
 	}
 	// Tile for the threads: ((ThrV,(ThrX,ThrY)),(FrgV,(RestX,RestY))).
 	thrTile := layout.TupleTiler(layout.Underscore(), layout.TupleTiler(
 		layout.IntTiler(t.vmnk.Mode(x+1).Size()),
 		layout.IntTiler(t.vmnk.Mode(y+1).Size())))
-	if r, err = layout.ZippedDivide(tv, thrTile); err != nil {
-		return layout.Layout{}, wrap("thread tile", err)
+	if r, err = swizzle.ZippedDivide(tv, thrTile); err != nil {
+		return nil, wrap("thread tile", err)
 	}
 	return r, nil
 }
 
+// thrfrgLayout is thrfrg of a plain layout.
+func (t TiledMMA) thrfrgLayout(o Operand, l layout.Layout) (layout.Layout, error) {
+	f, err := t.thrfrg(o, l)
+	if err != nil {
+		return layout.Layout{}, err
+	}
+	return f.(layout.Layout), nil
+}
+
 // ThrfrgA returns thrfrg_A(l) for a layout of shape (M,K,...):
 // ((ThrV,(ThrM,ThrK)),(FrgV,(RestM,RestK,...))).
-func (t TiledMMA) ThrfrgA(l layout.Layout) (layout.Layout, error) { return t.thrfrg(opA, l) }
+func (t TiledMMA) ThrfrgA(l layout.Layout) (layout.Layout, error) { return t.thrfrgLayout(OperandA, l) }
 
 // ThrfrgB returns thrfrg_B(l) for a layout of shape (N,K,...):
 // ((ThrV,(ThrN,ThrK)),(FrgV,(RestN,RestK,...))).
-func (t TiledMMA) ThrfrgB(l layout.Layout) (layout.Layout, error) { return t.thrfrg(opB, l) }
+func (t TiledMMA) ThrfrgB(l layout.Layout) (layout.Layout, error) { return t.thrfrgLayout(OperandB, l) }
 
 // ThrfrgC returns thrfrg_C(l) for a layout of shape (M,N,...):
 // ((ThrV,(ThrM,ThrN)),(FrgV,(RestM,RestN,...))).
-func (t TiledMMA) ThrfrgC(l layout.Layout) (layout.Layout, error) { return t.thrfrg(opC, l) }
+func (t TiledMMA) ThrfrgC(l layout.Layout) (layout.Layout, error) { return t.thrfrgLayout(OperandC, l) }
+
+// ThrfrgFunc is thrfrg_A, thrfrg_B or thrfrg_C of a layout function: a
+// plain layout.Layout or a swizzle.ComposedLayout, which is tiled through
+// its inner layout.
+func (t TiledMMA) ThrfrgFunc(o Operand, f swizzle.Func) (swizzle.Func, error) {
+	if o > OperandC {
+		return nil, fmt.Errorf("atom: thrfrg of an invalid operand %d", int(o))
+	}
+	return t.thrfrg(o, f)
+}
 
 // refLayout is make_layout(make_shape(tile_size<x>, tile_size<y>)).
-func (t TiledMMA) refLayout(o operand) layout.Layout {
+func (t TiledMMA) refLayout(o Operand) layout.Layout {
 	x, y := o.modes()
 	return layout.Left(layout.Tup(layout.I(t.tileMNK[x]), layout.I(t.tileMNK[y])))
 }
 
 // layoutCTV is get_layoutC_TV: thrfrg_C(ref_C) ∘ (right_inverse(vmnk), _).
 func (t TiledMMA) layoutCTV() (layout.Layout, error) {
-	tv, err := t.thrfrg(opC, t.refLayout(opC))
+	tv, err := t.thrfrgLayout(OperandC, t.refLayout(OperandC))
 	if err != nil {
 		return layout.Layout{}, err
 	}
@@ -321,19 +349,19 @@ func (t TiledMMA) layoutCTV() (layout.Layout, error) {
 	return r, nil
 }
 
-// layoutABTV is get_layoutA_TV (o=0) or get_layoutB_TV (o=1): the operand's
+// layoutABTV is get_layoutA_TV (o=0) or get_layoutB_TV (o=1): the Operand's
 // thread modes are first widened to (ThrV,(ThrM,ThrN),ThrK) with a stride-0
-// mode for the thread dimension the operand does not see, then composed
+// mode for the thread dimension the Operand does not see, then composed
 // with right_inverse(vmnk).
 func (t TiledMMA) layoutABTV(which int) (layout.Layout, error) {
-	o := operand(which)
-	tv, err := t.thrfrg(o, t.refLayout(o))
+	o := Operand(which)
+	tv, err := t.thrfrgLayout(o, t.refLayout(o))
 	if err != nil {
 		return layout.Layout{}, err
 	}
 	m, n := t.vmnk.Mode(1).Size(), t.vmnk.Mode(2).Size()
 	stride := layout.Statics(1, 0)
-	if o == opB {
+	if o == OperandB {
 		stride = layout.Statics(0, 1)
 	}
 	widen := layout.MustMake(layout.Tup(layout.I(m), layout.I(n)), stride)
@@ -352,7 +380,7 @@ func (t TiledMMA) layoutABTV(which int) (layout.Layout, error) {
 // partitionShape is partition_shape_A/B/C: (V, X/(AtomX*ThrX),
 // Y/(AtomY*ThrY), rest...) with V the atom's value shape and shape_div for
 // the divisions.
-func (t TiledMMA) partitionShape(o operand, s layout.Shape) (layout.Shape, error) {
+func (t TiledMMA) partitionShape(o Operand, s layout.Shape) (layout.Shape, error) {
 	if !s.IsTuple() || s.Len() < 2 {
 		return layout.Shape{}, fmt.Errorf("atom: partition_shape_%v: shape %v must have rank at least 2", o, s)
 	}
@@ -377,15 +405,15 @@ func (t TiledMMA) partitionShape(o operand, s layout.Shape) (layout.Shape, error
 // PartitionShapeA returns partition_shape_A(tiled_mma, shape_MK): the shape
 // of one thread's A fragment, (V, M/(AtomM*ThrM), K/(AtomK*ThrK), rest...).
 func (t TiledMMA) PartitionShapeA(shapeMK layout.Shape) (layout.Shape, error) {
-	return t.partitionShape(opA, shapeMK)
+	return t.partitionShape(OperandA, shapeMK)
 }
 
 // PartitionShapeB returns partition_shape_B(tiled_mma, shape_NK).
 func (t TiledMMA) PartitionShapeB(shapeNK layout.Shape) (layout.Shape, error) {
-	return t.partitionShape(opB, shapeNK)
+	return t.partitionShape(OperandB, shapeNK)
 }
 
 // PartitionShapeC returns partition_shape_C(tiled_mma, shape_MN).
 func (t TiledMMA) PartitionShapeC(shapeMN layout.Shape) (layout.Shape, error) {
-	return t.partitionShape(opC, shapeMN)
+	return t.partitionShape(OperandC, shapeMN)
 }
