@@ -1,0 +1,308 @@
+package golden
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/gocute/cute/atom"
+	"github.com/gocute/cute/gmma"
+	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/tensor"
+)
+
+// The GMMA families: gmma_atoms (gmma_atom, and tile_to_shape with an atom
+// name as its first arg), descriptors (gmma_desc, desc_iter) and the
+// tiledmma op partition.
+
+func init() {
+	Register("gmma_atom", gmmaOp(gmmaAtom))
+	// The algebra's tile_to_shape takes a layout first; this one takes an
+	// atom name, so it goes first and passes anything else on.
+	RegisterFirst("tile_to_shape", func(raw []json.RawMessage) (any, error) {
+		args, err := Strings(raw)
+		if err != nil || len(args) == 0 || !strings.HasPrefix(strings.TrimSpace(args[0]), "Layout_") {
+			return nil, ErrNotMine
+		}
+		return gmmaTileToShape(args)
+	})
+	Register("gmma_desc", gmmaOp(gmmaDesc))
+}
+
+// gmmaOp adapts a handler of string args returning an object.
+func gmmaOp(f func(args []string) (any, error)) Op {
+	return func(raw []json.RawMessage) (any, error) {
+		args, err := Strings(raw)
+		if err != nil {
+			return nil, err
+		}
+		return f(args)
+	}
+}
+
+// elemBits returns sizeof_bits of a C++ element type name.
+func elemBits(t string) (int, error) {
+	t = strings.TrimSpace(t)
+	t = strings.TrimPrefix(strings.TrimPrefix(t, "cute::"), "cutlass::")
+	if b := atom.Type(t).Bits(); b > 0 {
+		return b, nil
+	}
+	return 0, fmt.Errorf("unknown element type %q", t)
+}
+
+// staticTuple parses an IntTuple and makes every integer static, as the
+// vectors' Shape<_64,_16,_1> targets are.
+func staticTuple(s string) (layout.IntTuple, error) {
+	t, err := layout.ParseTuple(strings.TrimSpace(s))
+	if err != nil {
+		return layout.IntTuple{}, err
+	}
+	return toStatic(t), nil
+}
+
+func toStatic(t layout.IntTuple) layout.IntTuple {
+	if !t.IsTuple() {
+		return layout.I(layout.S(t.Int().Value()))
+	}
+	e := t.Elems()
+	for i := range e {
+		e[i] = toStatic(e[i])
+	}
+	return layout.Tup(e...)
+}
+
+// parseOrder parses a tile_to_shape order: "default" (LayoutLeft),
+// LayoutLeft, LayoutRight, Step<_2,_1,_3> or an IntTuple.
+func parseOrder(s string) (layout.ModeOrder, error) {
+	s = strings.TrimSpace(s)
+	switch s {
+	case "", "default", "LayoutLeft", "GenColMajor":
+		return layout.ColMajor, nil
+	case "LayoutRight", "GenRowMajor":
+		return layout.RowMajor, nil
+	}
+	if strings.HasPrefix(s, "Step<") && strings.HasSuffix(s, ">") {
+		s = "(" + s[len("Step<"):len(s)-1] + ")"
+	}
+	t, err := layout.ParseTuple(s)
+	if err != nil {
+		return layout.ModeOrder{}, fmt.Errorf("order %q: %w", s, err)
+	}
+	return layout.Steps(t), nil
+}
+
+// gmmaAtom answers gmma_atom [kind, T] and [kind_Bits].
+func gmmaAtom(args []string) (any, error) {
+	if len(args) < 1 || len(args) > 2 {
+		return nil, fmt.Errorf("gmma_atom: want [kind, T] or [kind_Bits], got %d args", len(args))
+	}
+	k, isBits, err := gmma.ParseAtomKind(args[0])
+	if err != nil {
+		return nil, err
+	}
+	var a tensor.FlaggedLayout
+	switch {
+	case isBits && len(args) == 1:
+		a = k.BitsAtom()
+	case !isBits && len(args) == 2:
+		bits, err := elemBits(args[1])
+		if err != nil {
+			return nil, err
+		}
+		if a, err = k.Atom(bits); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("gmma_atom: want [kind, T] or [kind_Bits], got %q", args)
+	}
+	l := a.Layout()
+	out := map[string]any{
+		"print":   a.String(),
+		"swizzle": a.Swizzle().String(),
+		"offset":  fmt.Sprintf("smem_ptr[%db](unset)", a.Bits()),
+		"layout":  l.String(),
+		"shape":   l.Shape().String(),
+		"size":    l.Size().String(),
+		"cosize":  l.Cosize().String(),
+	}
+	if !isBits {
+		offs := make([]int, l.Size().Value())
+		for i := range offs {
+			offs[i] = a.ElemOffset(i)
+		}
+		out["elem_offsets"] = offs
+	}
+	return out, nil
+}
+
+// smemTile builds tile_to_shape(kind<T>, target, order) for an atom name and
+// element type.
+func smemTile(kind, typ, target string, order layout.ModeOrder) (gmma.AtomKind, int, tensor.FlaggedLayout, error) {
+	k, isBits, err := gmma.ParseAtomKind(kind)
+	if err != nil {
+		return 0, 0, tensor.FlaggedLayout{}, err
+	}
+	if isBits {
+		return 0, 0, tensor.FlaggedLayout{}, fmt.Errorf("%s: want a typed atom", kind)
+	}
+	bits, err := elemBits(typ)
+	if err != nil {
+		return 0, 0, tensor.FlaggedLayout{}, err
+	}
+	a, err := k.Atom(bits)
+	if err != nil {
+		return 0, 0, tensor.FlaggedLayout{}, err
+	}
+	trg, err := staticTuple(target)
+	if err != nil {
+		return 0, 0, tensor.FlaggedLayout{}, err
+	}
+	t, err := gmma.TileToShape(a, trg, order)
+	return k, bits, t, err
+}
+
+// gmmaTileToShape answers tile_to_shape [kind, T, target, order].
+func gmmaTileToShape(args []string) (any, error) {
+	if len(args) != 3 && len(args) != 4 {
+		return nil, fmt.Errorf("tile_to_shape: want [kind, T, target, order], got %d args", len(args))
+	}
+	order := layout.ColMajor
+	if len(args) == 4 {
+		var err error
+		if order, err = parseOrder(args[3]); err != nil {
+			return nil, err
+		}
+	}
+	_, bits, t, err := smemTile(args[0], args[1], args[2], order)
+	if err != nil {
+		return nil, err
+	}
+	l := t.Layout()
+	bind := func(addr uint64) (string, error) {
+		x, err := tensor.FromFlagged[byte](nil, tensor.SmemPtr(bits, addr), t)
+		return x.String(), err
+	}
+	tnull, err := bind(0)
+	if err != nil {
+		return nil, err
+	}
+	t400, err := bind(0x400)
+	if err != nil {
+		return nil, err
+	}
+	n := l.Size().Value()
+	var all strings.Builder
+	first := make([]int, 0, min(n, 256))
+	for i := 0; i < n; i++ {
+		o := t.ElemOffset(i)
+		if i < 256 {
+			first = append(first, o)
+		}
+		if i > 0 {
+			all.WriteByte(',')
+		}
+		all.WriteString(strconv.Itoa(o))
+	}
+	sum := sha256.Sum256([]byte(all.String()))
+	return map[string]any{
+		"print":                 t.String(),
+		"swizzle":               t.Swizzle().String(),
+		"layout":                l.String(),
+		"tensor_null":           tnull,
+		"tensor_0x400":          t400,
+		"size":                  l.Size().String(),
+		"cosize":                l.Cosize().String(),
+		"elem_offsets_count":    n,
+		"elem_offsets_first256": first,
+		"elem_offsets_sha256":   hex.EncodeToString(sum[:]),
+	}, nil
+}
+
+// descFields returns the decoded fields of a descriptor as the vectors
+// show them.
+func descFields(d gmma.Descriptor, withName bool) map[string]any {
+	m := map[string]any{
+		"desc":                fmt.Sprintf("0x%016x", uint64(d)),
+		"start_address":       int(d.StartAddress()),
+		"leading_byte_offset": int(d.LeadingByteOffset()),
+		"stride_byte_offset":  int(d.StrideByteOffset()),
+		"base_offset":         int(d.BaseOffset()),
+		"layout_type":         int(d.LayoutType()),
+	}
+	if withName {
+		m["layout_type_name"] = d.LayoutType().String()
+		m["print"] = d.String()
+	}
+	return m
+}
+
+// parseAddr parses a hexadecimal address such as 0x400.
+func parseAddr(s string) (uint64, error) {
+	s = strings.TrimSpace(s)
+	v, err := strconv.ParseUint(strings.TrimPrefix(strings.TrimPrefix(s, "0x"), "0X"), 16, 64)
+	if err != nil {
+		return 0, fmt.Errorf("bad address %q", s)
+	}
+	return v, nil
+}
+
+// coordOf parses an integer tuple such as (0,3,0) into dynamic coordinates.
+func coordOf(s string) ([]int, error) {
+	t, err := layout.ParseTuple(strings.TrimSpace(s))
+	if err != nil {
+		return nil, err
+	}
+	var out []int
+	for _, x := range t.Leaves() {
+		out = append(out, x.Value())
+	}
+	return out, nil
+}
+
+// gmmaDesc answers gmma_desc [kind, T, (bMN,bK,bP), (tMN,tK), (i,j,p), addr].
+func gmmaDesc(args []string) (any, error) {
+	if len(args) != 6 {
+		return nil, fmt.Errorf("gmma_desc: want 6 args, got %d", len(args))
+	}
+	k, bits, t, err := smemTile(args[0], args[1], args[2], layout.ColMajor)
+	if err != nil {
+		return nil, err
+	}
+	tile, err := staticTuple(args[3])
+	if err != nil {
+		return nil, err
+	}
+	c, err := coordOf(args[4])
+	if err != nil || len(c) != 3 {
+		return nil, fmt.Errorf("gmma_desc: bad coordinate %q", args[4])
+	}
+	addr, err := parseAddr(args[5])
+	if err != nil {
+		return nil, err
+	}
+	sX, err := tensor.FromFlagged[byte](nil, tensor.SmemPtr(bits, addr), t)
+	if err != nil {
+		return nil, err
+	}
+	stage, err := sX.Slice(tensor.U, tensor.U, tensor.I(c[2]))
+	if err != nil {
+		return nil, err
+	}
+	slice, err := tensor.LocalTile(stage, layout.ShapeTiler(tile), tensor.Ints(c[0], c[1]))
+	if err != nil {
+		return nil, err
+	}
+	d, err := gmma.MakeDesc(k.Major(), slice)
+	if err != nil {
+		return nil, err
+	}
+	out := descFields(d, true)
+	out["slice"] = slice.String()
+	return out, nil
+}
+
+var _ = regexp.MustCompile
