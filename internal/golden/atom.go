@@ -3,6 +3,7 @@ package golden
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -294,8 +295,9 @@ func (p *cppParser) tileElem() layout.Tiler {
 		return layout.Underscore()
 	case strings.HasPrefix(rest, "("):
 		// CuTe print syntax up to the matching parenthesis and a stride.
+		// The args describe C++ types, so every integer is static.
 		end := printSyntaxEnd(rest)
-		t, err := layout.ParseTiler(rest[:end])
+		t, err := layout.ParseTiler(bareInt.ReplaceAllString(rest[:end], "${1}_$2"))
 		if err != nil {
 			p.fail("%v", err)
 		}
@@ -307,6 +309,9 @@ func (p *cppParser) tileElem() layout.Tiler {
 	}
 	return layout.IntTiler(p.integer())
 }
+
+// bareInt matches an integer not already written _N.
+var bareInt = regexp.MustCompile(`(^|[^_0-9])([0-9]+)`)
 
 // printSyntaxEnd returns the length of the CuTe-print-syntax prefix of s: a
 // parenthesized tuple, optionally followed by ":" and another.
