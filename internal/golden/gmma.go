@@ -31,6 +31,7 @@ func init() {
 		return gmmaTileToShape(args)
 	})
 	Register("gmma_desc", gmmaOp(gmmaDesc))
+	Register("desc_iter", gmmaOp(gmmaDescIter))
 }
 
 // gmmaOp adapts a handler of string args returning an object.
@@ -305,4 +306,165 @@ func gmmaDesc(args []string) (any, error) {
 	return out, nil
 }
 
-var _ = regexp.MustCompile
+// smemSpecRE matches an operand spec kind<T>(bMN,bK,bP)@addr.
+var smemSpecRE = regexp.MustCompile(`^\s*(Layout_\w+_Atom)<\s*([\w:]+)\s*>\s*(\([^)]*\))\s*@\s*(0[xX][0-9a-fA-F]+)\s*$`)
+
+// gmmaSmemTensor builds the shared-memory tensor of a spec
+// kind<T>(bMN,bK,bP)@addr: make_tensor(make_smem_ptr((T*)addr),
+// tile_to_shape(kind<T>, Shape<bMN,bK,bP>)).
+func gmmaSmemTensor(spec string) (tensor.Tensor[byte], bool, error) {
+	m := smemSpecRE.FindStringSubmatch(spec)
+	if m == nil {
+		return tensor.Tensor[byte]{}, false, nil
+	}
+	_, bits, t, err := smemTile(m[1], m[2], m[3], layout.ColMajor)
+	if err != nil {
+		return tensor.Tensor[byte]{}, true, err
+	}
+	addr, err := parseAddr(m[4])
+	if err != nil {
+		return tensor.Tensor[byte]{}, true, err
+	}
+	x, err := tensor.FromFlagged[byte](nil, tensor.SmemPtr(bits, addr), t)
+	return x, true, err
+}
+
+// descFragment answers the fragment part of one operand of desc_iter and
+// partition: for a descriptor operand, the DescTensor tCrX, its value at
+// every (0,m,k,p) with m fastest, and whether each equals make_gmma_desc of
+// tensor<0>(tCsX(_,m,k,p)).
+func descFragment(major gmma.Major, tCs tensor.Tensor[byte]) (gmma.DescTensor, []int, [][]any, bool, error) {
+	frag, err := gmma.MakeFragment(major, tCs)
+	if err != nil {
+		return gmma.DescTensor{}, nil, nil, false, err
+	}
+	sh := frag.Layout.Shape()
+	dims := make([]int, 0, sh.Len()-1)
+	for i := 1; i < sh.Len(); i++ {
+		dims = append(dims, sh.At(i).Product().Value())
+	}
+	n := 1
+	for _, d := range dims {
+		n *= d
+	}
+	descs := make([][]any, 0, n)
+	equal := true
+	for i := 0; i < n; i++ {
+		idx := make([]int, len(dims))
+		r := i
+		for j, d := range dims {
+			idx[j] = r % d
+			r /= d
+		}
+		c := []tensor.Coord{tensor.I(0)}
+		lc := []layout.IntTuple{layout.I(layout.D(0))}
+		for _, v := range idx {
+			c = append(c, tensor.I(v))
+			lc = append(lc, layout.I(layout.D(v)))
+		}
+		d, err := frag.DescAt(layout.Tup(lc...))
+		if err != nil {
+			return gmma.DescTensor{}, nil, nil, false, err
+		}
+		row := make([]any, 0, len(idx)+1)
+		for _, v := range idx {
+			row = append(row, v)
+		}
+		descs = append(descs, append(row, fmt.Sprintf("0x%016x", uint64(d))))
+		// make_gmma_desc applied directly to tensor<0>(tCs(_,m,k,p)).
+		c[0] = tensor.U
+		sub, err := tCs.Slice(c...)
+		if err != nil {
+			return gmma.DescTensor{}, nil, nil, false, err
+		}
+		direct, err := gmma.MakeDesc(major, sub.Mode(0))
+		if err != nil || direct != d {
+			equal = false
+		}
+	}
+	return frag, dims, descs, equal, nil
+}
+
+// gmmaDescIter answers desc_iter [atom, AtomLayoutMNK, specA, specB, thread].
+func gmmaDescIter(args []string) (any, error) {
+	if len(args) != 5 {
+		return nil, fmt.Errorf("desc_iter: want 5 args, got %d", len(args))
+	}
+	tiled, err := tiledMMAFromArgs(args[0], args[1], "default")
+	if err != nil {
+		return nil, err
+	}
+	thrIdx, err := strconv.Atoi(strings.TrimSpace(args[4]))
+	if err != nil {
+		return nil, fmt.Errorf("desc_iter: bad thread %q", args[4])
+	}
+	thr, err := tiled.ThreadSlice(thrIdx)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]any{"thr_vmnk": thr.ThrVMNK().String()}
+	if err := gmmaOperands(out, thr, args[2], args[3], true); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// gmmaOperands partitions the A and B operand specs with thr and fills in
+// tCsX, tCrX and, for descriptor operands when descs is set, X_desc_dims,
+// X_descs, X_descs_equal_direct_make_gmma_desc and X_desc0.
+func gmmaOperands(out map[string]any, thr atom.ThrMMA, specA, specB string, descs bool) error {
+	m := thr.Tiled().Atom()
+	g, isGMMA := m.GMMA()
+	for _, op := range []struct {
+		name  string
+		spec  string
+		desc  bool
+		major gmma.Major
+	}{
+		{"A", specA, m.ADescriptor(), g.MajorA},
+		{"B", specB, m.BDescriptor(), g.MajorB},
+	} {
+		s, ok, err := gmmaSmemTensor(op.spec)
+		if !ok {
+			return fmt.Errorf("operand %s: %q is not kind<T>(bMN,bK,bP)@addr", op.name, op.spec)
+		}
+		if err != nil {
+			return err
+		}
+		var tCs tensor.Tensor[byte]
+		if op.name == "A" {
+			tCs, err = atom.PartitionA(thr, s)
+		} else {
+			tCs, err = atom.PartitionB(thr, s)
+		}
+		if err != nil {
+			return err
+		}
+		out["tCs"+op.name] = tCs.String()
+		if !isGMMA || !op.desc {
+			var frag tensor.Tensor[byte]
+			if op.name == "A" {
+				frag, err = atom.MakeFragmentA[byte](m, tCs)
+			} else {
+				frag, err = atom.MakeFragmentB[byte](m, tCs)
+			}
+			if err != nil {
+				return err
+			}
+			out["tCr"+op.name] = frag.Layout().String()
+			continue
+		}
+		frag, dims, list, equal, err := descFragment(op.major, tCs)
+		if err != nil {
+			return err
+		}
+		out["tCr"+op.name] = frag.String()
+		if descs {
+			out[op.name+"_desc_dims"] = dims
+			out[op.name+"_descs"] = list
+			out[op.name+"_descs_equal_direct_make_gmma_desc"] = equal
+			out[op.name+"_desc0"] = descFields(frag.Desc(0), false)
+		}
+	}
+	return nil
+}
