@@ -33,7 +33,9 @@ func FlatDivide(f Func, t layout.Tiler) (Func, error) {
 // (CuTe: "works in simple cases"; where the moved masks are not a valid
 // swizzle, CuTe fails to compile and this is an error). A nonzero offset
 // would make CuTe build a Layout o offset o Swizzle function, which this
-// package does not represent: an error. A plain layout is inverted as such.
+// package does not represent: an error. Where the moved swizzle does not
+// give an inverse (CuTe returns it anyway), the result is checked and the
+// failure reported as an error. A plain layout is inverted as such.
 func RightInverse(f Func) (Func, error) {
 	return inverse(f, "right_inverse", layout.RightInverse)
 }
@@ -64,7 +66,67 @@ func inverse(f Func, op string, inv func(layout.Layout) (layout.Layout, error)) 
 		if !ok {
 			return nil, layout.Errorf(op, "nested composed layouts are not supported", f)
 		}
-		return LayoutCompose(l, f.sw)
+		r, err := LayoutCompose(l, f.sw)
+		if err != nil {
+			return nil, err
+		}
+		// Moving the swizzle through the inverse only "works in simple
+		// cases"; where it does not, CuTe quietly returns a non-inverse.
+		if op == "right_inverse" {
+			for i, n := 0, r.Size().Value(); i < n; i++ {
+				if f.Eval(r.Eval(i)) != i {
+					return nil, layout.Errorf(op, "layout(result(i)) == i for i < size(result) (CuTe's swizzle pass-through fails it here)", f, r)
+				}
+			}
+		} else {
+			for i, n := 0, f.Size().Value(); i < n; i++ {
+				if v := f.Eval(i); f.Eval(r.Eval(v)) != v {
+					return nil, layout.Errorf(op, "layout(result(layout(i))) == layout(i) for i < size(layout) (CuTe's swizzle pass-through fails it here)", f, r)
+				}
+			}
+		}
+		return r, nil
 	}
 	return nil, layout.Errorf(op, "want a Layout or a ComposedLayout", f)
+}
+
+// TileToShape returns CuTe 3.5.1's tile_to_shape(f, target, order): for a
+// composed layout, composition(Swizzle, Offset, tile_to_shape(Inner, target,
+// order)) (see [layout.TileToShape]) — how CuTe builds the GMMA
+// shared-memory tiles from the swizzled atoms.
+func TileToShape(f Func, target layout.Shape, order layout.ModeOrder) (Func, error) {
+	return lift(f, func(l layout.Layout) (layout.Layout, error) { return layout.TileToShape(l, target, order) })
+}
+
+// LogicalProduct returns CuTe's logical_product(f, t) with the composed
+// layout on the left: the product of the inner layout, under the same
+// swizzle and offset.
+func LogicalProduct(f Func, t layout.Tiler) (Func, error) {
+	return lift(f, func(l layout.Layout) (layout.Layout, error) { return layout.LogicalProduct(l, t) })
+}
+
+// ZippedProduct returns CuTe's zipped_product(f, t), like [LogicalProduct].
+func ZippedProduct(f Func, t layout.Tiler) (Func, error) {
+	return lift(f, func(l layout.Layout) (layout.Layout, error) { return layout.ZippedProduct(l, t) })
+}
+
+// TiledProduct returns CuTe's tiled_product(f, t), like [LogicalProduct].
+func TiledProduct(f Func, t layout.Tiler) (Func, error) {
+	return lift(f, func(l layout.Layout) (layout.Layout, error) { return layout.TiledProduct(l, t) })
+}
+
+// FlatProduct returns CuTe's flat_product(f, t), like [LogicalProduct].
+func FlatProduct(f Func, t layout.Tiler) (Func, error) {
+	return lift(f, func(l layout.Layout) (layout.Layout, error) { return layout.FlatProduct(l, t) })
+}
+
+// BlockedProduct returns CuTe's blocked_product(f, b), like
+// [LogicalProduct].
+func BlockedProduct(f Func, b layout.Layout) (Func, error) {
+	return lift(f, func(l layout.Layout) (layout.Layout, error) { return layout.BlockedProduct(l, b) })
+}
+
+// RakedProduct returns CuTe's raked_product(f, b), like [LogicalProduct].
+func RakedProduct(f Func, b layout.Layout) (Func, error) {
+	return lift(f, func(l layout.Layout) (layout.Layout, error) { return layout.RakedProduct(l, b) })
 }

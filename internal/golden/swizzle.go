@@ -141,6 +141,64 @@ func init() {
 	divide("zipped_divide", swizzle.ZippedDivide)
 	divide("tiled_divide", swizzle.TiledDivide)
 	divide("flat_divide", swizzle.FlatDivide)
+	divide("logical_product", swizzle.LogicalProduct)
+	divide("zipped_product", swizzle.ZippedProduct)
+	divide("tiled_product", swizzle.TiledProduct)
+	divide("flat_product", swizzle.FlatProduct)
+	product := func(op string, f func(swizzle.Func, layout.Layout) (swizzle.Func, error)) {
+		swizzleOp(op, func(args []string) (string, error) {
+			if err := nArgs(op, args, 2); err != nil {
+				return "", err
+			}
+			a, err := swizzle.ParseFunc(args[0])
+			if err != nil {
+				return "", err
+			}
+			b, err := layout.Parse(args[1])
+			if err != nil {
+				return "", err
+			}
+			r, err := f(a, b)
+			if err != nil {
+				return "", err
+			}
+			return r.String(), nil
+		})
+	}
+	product("blocked_product", swizzle.BlockedProduct)
+	product("raked_product", swizzle.RakedProduct)
+	swizzleOp("tile_to_shape", func(args []string) (string, error) {
+		if len(args) != 2 && len(args) != 3 {
+			return "", fmt.Errorf("tile_to_shape: want 2 or 3 args, got %d", len(args))
+		}
+		a, err := swizzle.ParseFunc(args[0])
+		if err != nil {
+			return "", err
+		}
+		trg, err := layout.ParseTuple(args[1])
+		if err != nil {
+			return "", err
+		}
+		order := layout.ColMajor
+		if len(args) == 3 {
+			switch o := strings.TrimSpace(args[2]); o {
+			case "LayoutLeft", "GenColMajor":
+			case "LayoutRight", "GenRowMajor":
+				order = layout.RowMajor
+			default:
+				steps, err := layout.ParseTuple(o)
+				if err != nil {
+					return "", fmt.Errorf("tile_to_shape: order must be LayoutLeft, LayoutRight or an IntTuple: %w", err)
+				}
+				order = layout.Steps(steps)
+			}
+		}
+		r, err := swizzle.TileToShape(a, trg, order)
+		if err != nil {
+			return "", err
+		}
+		return r.String(), nil
+	})
 	inverse := func(op string, f func(swizzle.Func) (swizzle.Func, error)) {
 		swizzleOp(op, func(args []string) (string, error) {
 			if err := nArgs(op, args, 1); err != nil {

@@ -1,0 +1,31 @@
+package golden
+
+import "testing"
+
+// TestRejectedSwizzle runs the CuTe 3.5.1 lines of REJECTED.jsonl of the
+// swizzle family: every compile_error case must be answered with an error,
+// and no identity_fail case with CuTe's wrong answer.
+func TestRejectedSwizzle(t *testing.T) {
+	n := 0
+	for _, v := range readRejected(t, "../../testdata/golden/algebra/REJECTED.jsonl") {
+		if v.Cute != "3.5.1" || v.Family != "swizzle" {
+			continue
+		}
+		n++
+		a := Solve(Case{Op: v.Op, Args: v.Args})
+		args, _ := Strings(v.Args)
+		if a.Error != "" {
+			continue
+		}
+		got, _ := a.Got.(string)
+		switch v.Status {
+		case "compile_error":
+			t.Errorf("%s%v: CuTe fails to compile this, want an error, got %s", v.Op, args, got)
+		case "identity_fail":
+			if got == v.Detail {
+				t.Errorf("%s%v: got CuTe's wrong answer %s", v.Op, args, got)
+			}
+		}
+	}
+	t.Logf("swizzle: %d rejected 3.5.1 cases answered", n)
+}
