@@ -12,6 +12,7 @@ import (
 	"github.com/gocute/cute/atom"
 	"github.com/gocute/cute/gmma"
 	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/swizzle"
 	"github.com/gocute/cute/tensor"
 )
 
@@ -32,6 +33,7 @@ func init() {
 	})
 	Register("gmma_desc", gmmaOp(gmmaDesc))
 	Register("desc_iter", gmmaOp(gmmaDescIter))
+	Register("partition", gmmaOp(gmmaPartition))
 }
 
 // gmmaOp adapts a handler of string args returning an object.
@@ -424,12 +426,20 @@ func gmmaOperands(out map[string]any, thr atom.ThrMMA, specA, specB string, desc
 		{"A", specA, m.ADescriptor(), g.MajorA},
 		{"B", specB, m.BDescriptor(), g.MajorB},
 	} {
-		s, ok, err := gmmaSmemTensor(op.spec)
-		if !ok {
-			return fmt.Errorf("operand %s: %q is not kind<T>(bMN,bK,bP)@addr", op.name, op.spec)
-		}
+		s, err := smemOperand(op.spec, m, op.name)
 		if err != nil {
 			return err
+		}
+		if !descs {
+			out["s"+op.name] = s.String()
+			if op.name == "A" {
+				out["partition_shape_A"], err = shapeString(thr.Tiled().PartitionShapeA(s.Shape()))
+			} else {
+				out["partition_shape_B"], err = shapeString(thr.Tiled().PartitionShapeB(s.Shape()))
+			}
+			if err != nil {
+				return err
+			}
 		}
 		var tCs tensor.Tensor[byte]
 		if op.name == "A" {
@@ -451,7 +461,11 @@ func gmmaOperands(out map[string]any, thr atom.ThrMMA, specA, specB string, desc
 			if err != nil {
 				return err
 			}
-			out["tCr"+op.name] = frag.Layout().String()
+			if descs {
+				out["tCr"+op.name] = frag.Layout().String()
+			} else {
+				out["tCr"+op.name+"_layout"] = frag.Layout().String()
+			}
 			continue
 		}
 		frag, dims, list, equal, err := descFragment(op.major, tCs)
@@ -459,6 +473,9 @@ func gmmaOperands(out map[string]any, thr atom.ThrMMA, specA, specB string, desc
 			return err
 		}
 		out["tCr"+op.name] = frag.String()
+		if !descs {
+			out["tCr"+op.name+"_layout"] = frag.Layout.String()
+		}
 		if descs {
 			out[op.name+"_desc_dims"] = dims
 			out[op.name+"_descs"] = list
@@ -467,4 +484,183 @@ func gmmaOperands(out map[string]any, thr atom.ThrMMA, specA, specB string, desc
 		}
 	}
 	return nil
+}
+
+func shapeString(s layout.Shape, err error) (string, error) {
+	if err != nil {
+		return "", err
+	}
+	return s.String(), nil
+}
+
+// Operand specs of the partition op (after "sX="):
+//
+//	Layout_MN_SW128_Atom<half_t>(128,64,3)@0x400           a GMMA atom tiled to the shape
+//	make_layout((128,32),LayoutLeft)@0x400                  a plain compact layout
+//	tile_to_shape(Sw<3,3,3>o(_8,(_8,_8)):(_8,(_1,_64)),(128,64,3))@0x400
+//
+// The last two hold elements of the atom's ValTypeA or ValTypeB.
+var (
+	makeLayoutSpecRE = regexp.MustCompile(`^make_layout\((\(.*\)),\s*(LayoutLeft|LayoutRight)\)@(0[xX][0-9a-fA-F]+)$`)
+	tileSpecRE       = regexp.MustCompile(`^tile_to_shape\((Sw<[^>]*>)\s*o\s*(.*),(\([^()]*\))\)@(0[xX][0-9a-fA-F]+)$`)
+)
+
+// smemOperand builds the shared-memory tensor of an operand spec.
+func smemOperand(spec string, m atom.MMA, which string) (tensor.Tensor[byte], error) {
+	spec = strings.TrimSpace(spec)
+	if i := strings.Index(spec, "="); i >= 0 && i < 4 {
+		spec = spec[i+1:]
+	}
+	if t, ok, err := gmmaSmemTensor(spec); ok {
+		return t, err
+	}
+	typ := m.ValTypeA()
+	if which == "B" {
+		typ = m.ValTypeB()
+	}
+	bits := typ.Bits()
+	if bits == 0 {
+		return tensor.Tensor[byte]{}, fmt.Errorf("operand %s: unknown element width of %v", which, typ)
+	}
+	if x := makeLayoutSpecRE.FindStringSubmatch(spec); x != nil {
+		sh, err := staticTuple(x[1])
+		if err != nil {
+			return tensor.Tensor[byte]{}, err
+		}
+		l := layout.Left(sh)
+		if x[2] == "LayoutRight" {
+			l = layout.Right(sh)
+		}
+		addr, err := parseAddr(x[3])
+		if err != nil {
+			return tensor.Tensor[byte]{}, err
+		}
+		return tensor.View[byte](nil, tensor.SmemPtr(bits, addr), l), nil
+	}
+	if x := tileSpecRE.FindStringSubmatch(spec); x != nil {
+		sw, err := swizzle.Parse(x[1])
+		if err != nil {
+			return tensor.Tensor[byte]{}, err
+		}
+		inner, err := layout.Parse(strings.TrimSpace(x[2]))
+		if err != nil {
+			return tensor.Tensor[byte]{}, err
+		}
+		trg, err := staticTuple(x[3])
+		if err != nil {
+			return tensor.Tensor[byte]{}, err
+		}
+		f, err := swizzle.TileToShape(swizzle.ComposeLayout(sw, inner), trg, layout.ColMajor)
+		if err != nil {
+			return tensor.Tensor[byte]{}, err
+		}
+		addr, err := parseAddr(x[4])
+		if err != nil {
+			return tensor.Tensor[byte]{}, err
+		}
+		return tensor.View[byte](nil, tensor.SmemPtr(bits, addr), f), nil
+	}
+	return tensor.Tensor[byte]{}, fmt.Errorf("operand %s: cannot read the spec %q", which, spec)
+}
+
+// gCSpecRE matches make_tensor(L)@addr,local_tile(tiler,blk(coord),Step<proj>).
+var gCSpecRE = regexp.MustCompile(`^make_tensor\((.*)\)@(0[xX][0-9a-fA-F]+),\s*local_tile\((\([^()]*\)),\s*blk\(([^()]*)\),\s*Step<([^<>]*)>\)$`)
+
+// coordList parses a comma-separated list of integers and underscores
+// (X in a Step) into a tuple coordinate.
+func coordList(s string) (tensor.Coord, error) {
+	var cs []tensor.Coord
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		switch f {
+		case "_", "X":
+			cs = append(cs, tensor.U)
+			continue
+		}
+		f = strings.TrimPrefix(f, "_")
+		v, err := strconv.Atoi(f)
+		if err != nil {
+			return tensor.Coord{}, fmt.Errorf("bad coordinate %q", s)
+		}
+		cs = append(cs, tensor.I(v))
+	}
+	return tensor.C(cs...), nil
+}
+
+// gmemC builds gC from its spec, with elements of the atom's ValTypeC.
+func gmemC(spec string, m atom.MMA) (tensor.Tensor[byte], error) {
+	spec = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(spec), "gC="))
+	x := gCSpecRE.FindStringSubmatch(spec)
+	if x == nil {
+		return tensor.Tensor[byte]{}, fmt.Errorf("cannot read the gC spec %q", spec)
+	}
+	bits := m.ValTypeC().Bits()
+	if bits == 0 {
+		return tensor.Tensor[byte]{}, fmt.Errorf("unknown element width of %v", m.ValTypeC())
+	}
+	l, err := layout.Parse(x[1])
+	if err != nil {
+		return tensor.Tensor[byte]{}, err
+	}
+	addr, err := parseAddr(x[2])
+	if err != nil {
+		return tensor.Tensor[byte]{}, err
+	}
+	tiler, err := staticTuple(x[3])
+	if err != nil {
+		return tensor.Tensor[byte]{}, err
+	}
+	coord, err := coordList(x[4])
+	if err != nil {
+		return tensor.Tensor[byte]{}, err
+	}
+	proj, err := coordList(x[5])
+	if err != nil {
+		return tensor.Tensor[byte]{}, err
+	}
+	mC := tensor.View[byte](nil, tensor.GmemPtr(bits, addr), l)
+	return tensor.LocalTileProj(mC, layout.ShapeTiler(tiler), coord, proj)
+}
+
+// gmmaPartition answers partition [atom, atomlayout, perm, sA, sB, gC, thread].
+func gmmaPartition(args []string) (any, error) {
+	if len(args) != 7 {
+		return nil, fmt.Errorf("partition: want 7 args, got %d", len(args))
+	}
+	tiled, err := tiledMMAFromArgs(args[0], args[1], args[2])
+	if err != nil {
+		return nil, err
+	}
+	thrIdx, err := strconv.Atoi(strings.TrimSpace(args[6]))
+	if err != nil {
+		return nil, fmt.Errorf("partition: bad thread %q", args[6])
+	}
+	thr, err := tiled.ThreadSlice(thrIdx)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]any{"thr_vmnk": thr.ThrVMNK().String()}
+	if err := gmmaOperands(out, thr, args[3], args[4], false); err != nil {
+		return nil, err
+	}
+	m := tiled.Atom()
+	gC, err := gmemC(args[5], m)
+	if err != nil {
+		return nil, err
+	}
+	out["gC"] = gC.String()
+	tCgC, err := atom.PartitionC(thr, gC)
+	if err != nil {
+		return nil, err
+	}
+	out["tCgC"] = tCgC.String()
+	tCrC, err := atom.MakeFragmentC[byte](m, tCgC)
+	if err != nil {
+		return nil, err
+	}
+	out["tCrC_layout"] = tCrC.Layout().String()
+	if out["partition_shape_C"], err = shapeString(tiled.PartitionShapeC(gC.Shape())); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
