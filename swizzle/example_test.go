@@ -164,3 +164,37 @@ func ExampleUpcast() {
 	//  7  | 63 | 62 | 61 | 60 | 59 | 58 | 57 | 56 |
 	//     +----+----+----+----+----+----+----+----+
 }
+
+// Slicing a row out of a 128B-swizzled tile decays to a plain layout plus a
+// pointer offset, as CuTe's slice_and_offset does; a tile that keeps both a
+// Z bit and its Y bit stays swizzled.
+func ExampleComposedLayout_Slice() {
+	c := swizzle.MustParseComposed("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)")
+	row, off, _ := c.Slice(layout.MustParseTiler("(_3,_)"))
+	fmt.Println(row, "+", off)
+	col, off, _ := c.Slice(layout.MustParseTiler("(_,_0)"))
+	fmt.Println(col, "+", off)
+	// Output:
+	// ((_16,_2,_2)):((_1,_-16,_32)) + _208
+	// ((_2,_4)):((_64,_144)) + _0
+}
+
+// GMMA shared-memory tiles are built by tiling a swizzled atom; the swizzle
+// carries over unchanged.
+func ExampleTileToShape() {
+	atom := swizzle.MustParseFunc("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)")
+	tile, _ := swizzle.TileToShape(atom, layout.MustParseTuple("(_128,_64,_3)"), layout.ColMajor)
+	fmt.Println(tile)
+	// Output:
+	// Sw<3,4,3> o _0 o (_128,_64,_3):(_64,_1,_8192)
+}
+
+func ExampleComposeFunc() {
+	// A layout composed with a swizzled layout moves the swizzle left.
+	a := layout.MustParse("(_8,_8):(_8,_1)")
+	b := swizzle.MustParseFunc("Sw<2,0,-3> o _0 o (_8,_8):(_8,_1)")
+	r, _ := swizzle.ComposeFunc(a, b)
+	fmt.Println(r)
+	// Output:
+	// Sw<2,0,3> o _0 o (_8,_8):(_1,_8)
+}

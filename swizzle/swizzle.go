@@ -16,6 +16,27 @@
 // which is either a [layout.Layout] or a [ComposedLayout]; use a type switch
 // (or [AsComposed]) to tell them apart. Operations that never collapse
 // (make_composed_layout, upcast, downcast) return a ComposedLayout.
+//
+// # What is here
+//
+//   - [Swizzle]: the bit function (Apply, masks, FromMasks = make_swizzle,
+//     Compose, Upcast/Downcast), Parse/MustParse, New/Must with CuTe's
+//     parameter checks as errors.
+//   - [ComposedLayout]: Make (make_composed_layout), [Compose] (CuTe's
+//     three-argument composition, which collapses identity swizzles), Eval
+//     and Eval2 (no allocation), At, Mode, Slice (slice_and_offset, with
+//     CuTe's decay to a plain layout) and DomainOffset, ParseFunc /
+//     ParseComposed, String, [PrintLayout].
+//   - The algebra, each on a [Func]: [ComposeLayout] (Swizzle ∘ Layout),
+//     [LayoutCompose] (Layout ∘ Swizzle), [ComposeFunc] (any ∘ any),
+//     [Composition] (with a tiler), the divides, products and
+//     [TileToShape], [RightInverse] and [LeftInverse], [Upcast],
+//     [Downcast] and [Recast].
+//
+// Errors follow package layout's model: a *layout.Error names CuTe's
+// operation and the condition that failed (a static_assert, or a place
+// where CuTe would quietly return a wrong answer); parse errors are
+// *layout.ParseError.
 package swizzle
 
 import (

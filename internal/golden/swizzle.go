@@ -68,6 +68,24 @@ func init() {
 		b.WriteByte(']')
 		return b.String(), nil
 	})
+	unary := func(op string, f func(swizzle.ComposedLayout) string) {
+		swizzleOp(op, func(args []string) (string, error) {
+			if err := nArgs(op, args, 1); err != nil {
+				return "", err
+			}
+			c, err := swizzle.ParseComposed(args[0])
+			if err != nil {
+				return "", err
+			}
+			return f(c), nil
+		})
+	}
+	unary("print", swizzle.ComposedLayout.String)
+	unary("shape", func(c swizzle.ComposedLayout) string { return c.Shape().String() })
+	unary("size", func(c swizzle.ComposedLayout) string { return c.Size().String() })
+	unary("cosize", func(c swizzle.ComposedLayout) string { return c.Cosize().String() })
+	unary("rank", func(c swizzle.ComposedLayout) string { return layout.S(c.Rank()).String() })
+	unary("depth", func(c swizzle.ComposedLayout) string { return layout.S(c.Depth()).String() })
 	swizzleOp("make_composed_layout", func(args []string) (string, error) {
 		if err := nArgs("make_composed_layout", args, 3); err != nil {
 			return "", err

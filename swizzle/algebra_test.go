@@ -1,0 +1,141 @@
+package swizzle
+
+import (
+	"testing"
+
+	"github.com/gocute/cute/layout"
+	"pgregory.net/rapid"
+)
+
+// genAtom draws a GMMA-style swizzled atom: Sw<B,M,3> over an 8-row tile
+// whose rows are 2^(M+3) elements long, K-major or MN-major.
+func genAtom(t *rapid.T) ComposedLayout {
+	b := rapid.IntRange(0, 3).Draw(t, "B")
+	m := rapid.IntRange(0, 4).Draw(t, "M")
+	row := 1 << (b + m)
+	if rapid.Bool().Draw(t, "K-major") {
+		return MustMake(Must(b, m, 3), layout.S(0), layout.MustMake(layout.Statics(8, row), layout.Statics(row, 1)))
+	}
+	return MustMake(Must(b, m, 3), layout.S(0), layout.MustMake(layout.Statics(row, 8), layout.Statics(1, row)))
+}
+
+func TestCompositionEvaluates(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		a := genAtom(t)
+		n := a.Size().Value()
+		// B: a sub-tile of the atom's domain, as a by-mode shape tiler.
+		s0 := a.Layout().Mode(0).Size().Value()
+		s1 := a.Layout().Mode(1).Size().Value()
+		k0 := 1 << rapid.IntRange(0, bitsOf(s0)).Draw(t, "k0")
+		k1 := 1 << rapid.IntRange(0, bitsOf(s1)).Draw(t, "k1")
+		r, err := Composition(a, layout.ShapeTiler(layout.Statics(k0, k1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < k0; i++ {
+			for j := 0; j < k1; j++ {
+				if got, want := eval2(r, i, j), a.Eval2(i, j); got != want {
+					t.Fatalf("(%v o (%d,%d))(%d,%d) = %d, want %d (result %v)", a, k0, k1, i, j, got, want, r)
+				}
+			}
+		}
+		// A plain layout on the right: R(i) == A(B(i)).
+		b := layout.Left(layout.Statics(2, n/2))
+		rb, err := ComposeFunc(a, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < n; i++ {
+			if rb.Eval(i) != a.Eval(b.Eval(i)) {
+				t.Fatalf("(%v o %v)(%d) = %d, want %d", a, b, i, rb.Eval(i), a.Eval(b.Eval(i)))
+			}
+		}
+		// A layout on the left of a composed layout: L o (Sw o _0 o B).
+		l := layout.Left(layout.Statics(n))
+		rl, err := ComposeFunc(l, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < n; i++ {
+			if rl.Eval(i) != l.Eval(a.Eval(i)) {
+				t.Fatalf("(%v o %v)(%d) = %d, want %d", l, a, i, rl.Eval(i), l.Eval(a.Eval(i)))
+			}
+		}
+	})
+}
+
+func TestDividesPermute(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		a := genAtom(t)
+		n := a.Size().Value()
+		k := 1 << rapid.IntRange(0, bitsOf(n)).Draw(t, "k")
+		tiler := layout.LayoutTiler(layout.Left(layout.Statics(k)))
+		for name, div := range map[string]func(Func, layout.Tiler) (Func, error){
+			"logical_divide": LogicalDivide, "zipped_divide": ZippedDivide, "tiled_divide": TiledDivide,
+		} {
+			r, err := div(a, tiler)
+			if err != nil {
+				t.Fatal(name, err)
+			}
+			if r.Size().Value() != n {
+				t.Fatalf("%s(%v, %d) has size %v", name, a, k, r.Size())
+			}
+			for i := 0; i < n; i++ {
+				if r.Eval(i) != a.Eval(i) {
+					t.Fatalf("%s(%v, %d)(%d) = %d, want %d", name, a, k, i, r.Eval(i), a.Eval(i))
+				}
+			}
+		}
+	})
+}
+
+func TestRightInverse(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		a := genAtom(t)
+		r, err := RightInverse(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < r.Size().Value(); i++ {
+			if a.Eval(r.Eval(i)) != i {
+				t.Fatalf("%v(%v(%d)) = %d", a, r, i, a.Eval(r.Eval(i)))
+			}
+		}
+	})
+}
+
+func TestUpDowncastRoundTrip(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		a := genAtom(t)
+		n := 1 << rapid.IntRange(0, 3).Draw(t, "log2 n")
+		d, err := Downcast(a, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u, err := Upcast(d, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if u.String() != a.String() {
+			t.Fatalf("upcast<%d>(downcast<%d>(%v)) = %v", n, n, a, u)
+		}
+	})
+}
+
+func eval2(f Func, m, n int) int {
+	switch f := f.(type) {
+	case layout.Layout:
+		return f.Eval2(m, n)
+	case ComposedLayout:
+		return f.Eval2(m, n)
+	}
+	panic("unknown Func")
+}
+
+func bitsOf(n int) int {
+	b := 0
+	for 1<<(b+1) <= n {
+		b++
+	}
+	return b
+}
