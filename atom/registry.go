@@ -36,7 +36,14 @@ func Lookup(name string) (MMA, error) {
 		return universalFMA(name)
 	}
 	if strings.HasPrefix(name, "SM90_64x") {
-		return lookupGMMA(name)
+		if m, ok := gmmaCache.Load(name); ok {
+			return m.(MMA), nil
+		}
+		m, err := lookupGMMA(name)
+		if err == nil {
+			gmmaCache.Store(name, m)
+		}
+		return m, err
 	}
 	return MMA{}, fmt.Errorf("atom: unknown MMA atom %q", name)
 }
@@ -233,6 +240,9 @@ func fixedSpecs() []fixedSpec {
 	}
 	return s
 }
+
+// gmmaCache holds the GMMA atoms built so far, by requested spelling.
+var gmmaCache sync.Map
 
 var (
 	fixedOnce  sync.Once

@@ -18,11 +18,14 @@ type ThrMMA struct {
 	vmnk  layout.IntTuple // thr_vmnk_, rank 4
 }
 
-// ThreadSlice returns get_thread_slice(thr): the ThrMMA of thread index thr,
-// 0 <= thr < Size(). Its ThrVMNK is ThrLayoutVMNK.get_flat_coord(thr).
+// ThreadSlice returns get_thread_slice(thr): the ThrMMA of thread index
+// thr. Its ThrVMNK is ThrLayoutVMNK.get_flat_coord(thr). The thread indices
+// of a TiledMMA are the values of ThrLayoutVMNK: 0 to Size()-1, except for
+// SM70 quad-pairs (lanes 0-3 and 16-19 for one atom); thr must be below
+// max(Size(), cosize(ThrLayoutVMNK)).
 func (t TiledMMA) ThreadSlice(thr int) (ThrMMA, error) {
-	if thr < 0 || thr >= t.Size() {
-		return ThrMMA{}, fmt.Errorf("atom: get_thread_slice(%d) of a TiledMMA of %d threads", thr, t.Size())
+	if n := max(t.Size(), t.vmnk.Cosize().Value()); thr < 0 || thr >= n {
+		return ThrMMA{}, fmt.Errorf("atom: get_thread_slice(%d) of a TiledMMA with thread indices below %d", thr, n)
 	}
 	c, err := flatCoord(t.vmnk, thr)
 	if err != nil {
