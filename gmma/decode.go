@@ -6,6 +6,7 @@ import (
 
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/swizzle"
+	"github.com/gocute/cute/tensor"
 )
 
 // ElementAddress returns the shared-memory byte address that wgmma reads for
@@ -155,6 +156,13 @@ func (o Operand) ElementAddress(mn, k int) uint32 {
 	return o.Address(o.Layout.Eval2(mn, k))
 }
 
+// Tensor returns the operand as a print-only shared-memory tensor (no
+// memory): the start address with the swizzle on its pointer, under the
+// layout. It ignores the base offset.
+func (o Operand) Tensor() tensor.Tensor[byte] {
+	return tensor.View[byte](nil, tensor.SmemPtr(o.Bits, uint64(o.Start)).WithSwizzle(o.Swizzle), o.Layout)
+}
+
 // String prints the operand as CuTe prints a shared-memory tensor, e.g.
 //
 //	Sw<3,4,3>_smem_ptr[16b](0x400) o ((_8,_8),(_8,_2)):((_64,512),(_1,_8))
@@ -162,11 +170,7 @@ func (o Operand) ElementAddress(mn, k int) uint32 {
 // with " (base_offset N)" appended when the base offset is not 0.
 func (o Operand) String() string {
 	var b strings.Builder
-	if o.Swizzle.B() != 0 {
-		b.WriteString(o.Swizzle.String())
-		b.WriteByte('_')
-	}
-	fmt.Fprintf(&b, "smem_ptr[%db](%#x) o %v", o.Bits, o.Start, o.Layout)
+	b.WriteString(o.Tensor().String())
 	if o.BaseOffset != 0 {
 		fmt.Fprintf(&b, " (base_offset %d)", o.BaseOffset)
 	}

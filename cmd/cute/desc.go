@@ -1,0 +1,120 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/gocute/cute/atom"
+	"github.com/gocute/cute/gmma"
+	"github.com/gocute/cute/numeric"
+)
+
+func init() {
+	commands["desc"] = command{
+		summary: "decode a GMMA descriptor, e.g. cute desc 0x4000004000010040 --major K --type f16 [--mn 64]",
+		run:     runDesc,
+	}
+}
+
+const descUsage = `usage: cute desc DESCRIPTOR [--major K|MN] [--type T] [--mn N]
+
+Prints the fields of a 64-bit wgmma shared-memory descriptor as CuTe prints
+them and, given the operand's major and element type, the (MN, K) tile of one
+wgmma instruction it describes, as a shared-memory tensor in elements.
+  --major  K (default) or MN
+  --type   element type: f16 bf16 tf32 f32 e4m3 e5m2 s8 u8 (or the C++ names
+           half_t, bfloat16_t, ...); default f16
+  --mn     the MN extent: 64 for A (default), N for B`
+
+// runDesc decodes one descriptor. Flags may come before or after it.
+func runDesc(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "cute desc: "+format+"\n", a...)
+		fmt.Fprintln(stderr, descUsage)
+		return 2
+	}
+	major, typ, mn := "K", "f16", "64"
+	var pos []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") {
+			pos = append(pos, a)
+			continue
+		}
+		if name == "h" || name == "help" {
+			fmt.Fprintln(stdout, descUsage)
+			return 0
+		}
+		if !hasVal {
+			if i+1 >= len(args) {
+				return fail("flag %s needs a value", a)
+			}
+			i++
+			val = args[i]
+		}
+		switch name {
+		case "major":
+			major = val
+		case "type":
+			typ = val
+		case "mn":
+			mn = val
+		default:
+			return fail("unknown flag %s", a)
+		}
+	}
+	if len(pos) != 1 {
+		return fail("want exactly one descriptor, got %d arguments", len(pos))
+	}
+	d, err := gmma.ParseDescriptor(pos[0])
+	if err != nil {
+		return fail("%v", err)
+	}
+	m, err := gmma.ParseMajor(major)
+	if err != nil {
+		return fail("%v", err)
+	}
+	bits := 0
+	if k, err := numeric.ParseKind(typ); err == nil {
+		bits = k.Bits()
+	} else {
+		bits = atom.Type(typ).Bits()
+	}
+	if bits == 0 {
+		return fail("unknown element type %q", typ)
+	}
+	n, err := strconv.Atoi(mn)
+	if err != nil {
+		return fail("--mn %q is not an integer", mn)
+	}
+	op, err := gmma.Decode(d, m, bits, n)
+	if err != nil {
+		return fail("%v", err)
+	}
+	lt := d.LayoutType()
+	fmt.Fprint(stdout, d)
+	fmt.Fprintf(stdout, "start address: %#x bytes; LBO: %d bytes; SBO: %d bytes\n", d.StartBytes(), d.LBOBytes(), d.SBOBytes())
+	fmt.Fprintf(stdout, "%v-major %v operand of %d-bit elements, one instruction's tile (MN, K) = (%d, %d):\n", m, lt, bits, n, 256/bits)
+	fmt.Fprintln(stdout, op)
+	fmt.Fprintf(stdout, "canonical form (16-byte units): %s\n", gmma.CanonicalForm(m, lt))
+	switch {
+	case m == gmma.K && lt != gmma.Interleave:
+		fmt.Fprintln(stdout, "note: LBO is ignored by a swizzled K-major operand (CuTe sets it to 1)")
+	case m == gmma.MN && lt != gmma.Interleave && n <= 128/bits*lt.Width():
+		fmt.Fprintln(stdout, "note: LBO is unused: the operand is one swizzle row wide")
+	}
+	if d.BaseOffset() != 0 {
+		if lt == gmma.Interleave {
+			fmt.Fprintln(stdout, "note: base_offset is ignored without a swizzle")
+		} else {
+			fmt.Fprintf(stdout, "note: base_offset %d shifts the swizzle's row phase: row = ((addr >> 7) - %d) mod %d\n", d.BaseOffset(), d.BaseOffset(), lt.Width())
+		}
+	}
+	if r := d.Reserved(); r != 0 {
+		fmt.Fprintf(stdout, "note: reserved bits %#016x are set; the hardware ignores them\n", r)
+	}
+	return 0
+}
