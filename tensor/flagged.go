@@ -92,6 +92,12 @@ func (f FlaggedLayout) WithLayout(l layout.Layout) FlaggedLayout {
 	return f
 }
 
+// Equal reports whether f and g are the same flagged layout (swizzle, width
+// and layout, static flags included).
+func (f FlaggedLayout) Equal(g FlaggedLayout) bool {
+	return f.sw == g.sw && f.bits == g.bits && f.l.Equal(g.l)
+}
+
 // Shape returns the shape of the domain.
 func (f FlaggedLayout) Shape() layout.Shape { return f.l.Shape() }
 
@@ -216,7 +222,5 @@ func AsPositionIndependent[T any](t Tensor[T]) (Tensor[T], error) {
 	if err != nil {
 		return Tensor[T]{}, err
 	}
-	t.ptr = t.ptr.WithSwizzle(swizzle.Swizzle{})
-	t.lay = swizzle.Compose(esw, layout.S(0), t.lay)
-	return t, nil
+	return mk(t.ptr.WithSwizzle(swizzle.Swizzle{}), t.mem, swizzle.Compose(esw, layout.S(0), t.lay)), nil
 }

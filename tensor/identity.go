@@ -21,7 +21,7 @@ import (
 // tensor is sliced at a dynamic coordinate).
 func MakeIdentity(shape layout.Shape) Tensor[layout.IntTuple] {
 	p := Pointer{bits: 1, space: Counting}
-	return Tensor[layout.IntTuple]{ptr: p, mem: &countingMemory{shape: shape}, lay: layout.Left(shape)}
+	return mk[layout.IntTuple](p, &countingMemory{shape: shape}, layout.Left(shape))
 }
 
 // countingMemory is the storage of an identity tensor: the value at element

@@ -32,9 +32,23 @@ import (
 // indices ([Tensor.Elem]) does not allocate; access by hierarchical
 // coordinate ([Tensor.At]) goes through CuTe's crd2idx.
 type Tensor[T any] struct {
-	ptr Pointer
-	mem Memory[T]
-	lay swizzle.Func
+	ptr  Pointer
+	mem  Memory[T]
+	lay  swizzle.Func
+	fast *flatLayout // lay unpacked for evaluation; nil if too large
+}
+
+// mk builds a tensor, unpacking its layout for fast evaluation.
+func mk[T any](ptr Pointer, mem Memory[T], l swizzle.Func) Tensor[T] {
+	return Tensor[T]{ptr: ptr, mem: mem, lay: l, fast: flatten(l)}
+}
+
+// eval returns L(i).
+func (t Tensor[T]) eval(i int) int {
+	if t.fast != nil {
+		return t.fast.eval(i)
+	}
+	return t.lay.Eval(i)
 }
 
 // View returns CuTe's make_tensor(ptr, l): the non-owning tensor of the
@@ -45,7 +59,7 @@ func View[T any](mem Memory[T], ptr Pointer, l swizzle.Func) Tensor[T] {
 	if l == nil {
 		panic("tensor: View with a nil layout")
 	}
-	return Tensor[T]{ptr: ptr, mem: mem, lay: l}
+	return mk(ptr, mem, l)
 }
 
 // Make returns CuTe's make_tensor<T>(l): an owning tensor, backed by a
@@ -70,7 +84,7 @@ func MakeBits[T any](bits int, l layout.Layout) Tensor[T] {
 		addr = 0x1000 // sub-byte or zero-size elements: a nominal address
 	}
 	p := Ptr(bits, addr)
-	return Tensor[T]{ptr: p, mem: &SliceMemory[T]{Base: p.bit, Bits: bits, Data: data}, lay: l}
+	return mk[T](p, &SliceMemory[T]{Base: p.bit, Bits: bits, Data: data}, l)
 }
 
 // FromSlice returns a raw-pointer tensor over data (not copied), laid out by
@@ -80,7 +94,7 @@ func FromSlice[T any](data []T, addr uint64, l swizzle.Func) Tensor[T] {
 	var z T
 	bits := int(unsafe.Sizeof(z)) * 8
 	p := Ptr(bits, addr)
-	return Tensor[T]{ptr: p, mem: &SliceMemory[T]{Base: p.bit, Bits: bits, Data: data}, lay: l}
+	return mk[T](p, &SliceMemory[T]{Base: p.bit, Bits: bits, Data: data}, l)
 }
 
 // MakeLike returns CuTe's make_tensor_like(t): an owning tensor of t's
@@ -134,8 +148,7 @@ func (t Tensor[T]) WithLayout(l swizzle.Func) Tensor[T] {
 	if l == nil {
 		panic("tensor: WithLayout with a nil layout")
 	}
-	t.lay = l
-	return t
+	return mk(t.ptr, t.mem, l)
 }
 
 // WithPointer returns the tensor's memory and layout at another pointer.
@@ -145,14 +158,14 @@ func (t Tensor[T]) WithPointer(p Pointer) Tensor[T] {
 }
 
 // Offset returns L(i), the element offset of the 1-D index i.
-func (t Tensor[T]) Offset(i int) int { return t.lay.Eval(i) }
+func (t Tensor[T]) Offset(i int) int { return t.eval(i) }
 
 // Get returns t(i) for a 1-D index i (colexicographic over the shape). It
 // panics if the tensor has no memory or the address is outside it.
-func (t Tensor[T]) Get(i int) T { return t.mem.Load(t.ptr.ElemBitAddr(t.lay.Eval(i))) }
+func (t Tensor[T]) Get(i int) T { return t.mem.Load(t.ptr.ElemBitAddr(t.eval(i))) }
 
 // Set sets t(i) = v for a 1-D index i.
-func (t Tensor[T]) Set(i int, v T) { t.mem.Store(t.ptr.ElemBitAddr(t.lay.Eval(i)), v) }
+func (t Tensor[T]) Set(i int, v T) { t.mem.Store(t.ptr.ElemBitAddr(t.eval(i)), v) }
 
 // Elem returns t(c0, c1, ...), one 1-D index per top-level mode (CuTe's
 // operator()(c0, c1, ...)); with one index it is Get. It does not allocate.
@@ -167,10 +180,13 @@ func (t Tensor[T]) SetElem(v T, idx ...int) {
 
 func (t Tensor[T]) elemOffset(idx []int) int {
 	if len(idx) == 1 {
-		return t.lay.Eval(idx[0])
+		return t.eval(idx[0])
 	}
 	if len(idx) != t.Rank() {
 		panic("tensor: Elem needs one index per mode")
+	}
+	if t.fast != nil {
+		return t.fast.evalModes(idx)
 	}
 	return evalModes(t.lay, idx)
 }
@@ -254,9 +270,7 @@ func (t Tensor[T]) Slice(cs ...Coord) (Tensor[T], error) {
 	if err != nil {
 		return Tensor[T]{}, err
 	}
-	t.lay = f
-	t.ptr = t.ptr.Add(off.Value())
-	return t, nil
+	return mk(t.ptr.Add(off.Value()), t.mem, f), nil
 }
 
 // MustSlice is like Slice but panics on error.
@@ -271,8 +285,7 @@ func (t Tensor[T]) MustSlice(cs ...Coord) Tensor[T] {
 // Mode returns CuTe's tensor<I...>(t): the tensor of the sub-layout at the
 // given mode path, on the same pointer.
 func (t Tensor[T]) Mode(path ...int) Tensor[T] {
-	t.lay = funcMode(t.lay, path)
-	return t
+	return mk(t.ptr, t.mem, funcMode(t.lay, path))
 }
 
 func funcMode(f swizzle.Func, path []int) swizzle.Func {

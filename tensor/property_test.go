@@ -1,0 +1,241 @@
+package tensor
+
+import (
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/swizzle"
+)
+
+// genShape draws a static shape of the given rank whose modes are
+// integers or (with probability) pairs, every extent in [1,4].
+func genShape(t *rapid.T, rank int) layout.Shape {
+	e := make([]layout.IntTuple, rank)
+	for i := range e {
+		if rapid.Bool().Draw(t, "nested") {
+			e[i] = layout.Statics(rapid.IntRange(1, 4).Draw(t, "a"), rapid.IntRange(1, 4).Draw(t, "b"))
+		} else {
+			e[i] = layout.I(layout.S(rapid.IntRange(1, 4).Draw(t, "n")))
+		}
+	}
+	return layout.Tup(e...)
+}
+
+// genLayout draws a compact layout of a shape in a random mode order, so
+// that the layout is a bijection onto [0, size).
+func genLayout(t *rapid.T, shape layout.Shape) layout.Layout {
+	flat := shape.Flatten().Len()
+	perm := rapid.Permutation(seq(flat)).Draw(t, "order")
+	order := layout.Statics(perm...)
+	ord, err := layout.OrderedLayout(layout.Tup(shape.Flatten().Elems()...), order)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Refold the flat strides into the shape's profile.
+	st := ord.Stride().Elems()
+	k := 0
+	var fold func(s layout.IntTuple) layout.IntTuple
+	fold = func(s layout.IntTuple) layout.IntTuple {
+		if !s.IsTuple() {
+			k++
+			return st[k-1]
+		}
+		e := make([]layout.IntTuple, s.Len())
+		for i := range e {
+			e[i] = fold(s.At(i))
+		}
+		return layout.Tup(e...)
+	}
+	return layout.MustMake(shape, fold(shape))
+}
+
+func seq(n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = i
+	}
+	return s
+}
+
+// genSliceCoord draws a coordinate of s with underscores in it.
+func genSliceCoord(t *rapid.T, s layout.IntTuple) Coord {
+	if !s.IsTuple() {
+		if rapid.Bool().Draw(t, "under") {
+			return U
+		}
+		return I(rapid.IntRange(0, s.Product().Value()-1).Draw(t, "c"))
+	}
+	switch rapid.IntRange(0, 2).Draw(t, "kind") {
+	case 0:
+		return U
+	case 1:
+		return I(rapid.IntRange(0, s.Product().Value()-1).Draw(t, "c"))
+	}
+	e := make([]Coord, s.Len())
+	for i := range e {
+		e[i] = genSliceCoord(t, s.At(i))
+	}
+	return C(e...)
+}
+
+// fillUnderscores replaces the underscores of c, in order, by the elements
+// of sub (the coordinate in the sliced tensor).
+func fillUnderscores(c Coord, sub []layout.IntTuple, k *int) layout.IntTuple {
+	switch {
+	case c.IsUnderscore():
+		*k++
+		return sub[*k-1]
+	case c.IsTuple():
+		e := make([]layout.IntTuple, c.Len())
+		for i := range e {
+			e[i] = fillUnderscores(c.At(i), sub, k)
+		}
+		return layout.Tup(e...)
+	}
+	return layout.I(c.Int())
+}
+
+// swizzledTensor returns a tensor of 16-bit values over a byte image at
+// 0x400 laid out by l, its pointer swizzled by Sw<b,4,3>, with every
+// element holding a distinct value.
+func swizzledTensor(l layout.Layout, b int) Tensor[uint16] {
+	n := l.Cosize().Value()
+	size := (n*2 + 1023) &^ 1023
+	mem := &ByteMemory[uint16]{Base: 0x400, Data: make([]byte, size), Codec: U16Codec}
+	for i := 0; i < size/2; i++ {
+		U16Codec.Encode(mem.Data[2*i:], uint16(i*7+1))
+	}
+	return View[uint16](mem, SmemPtr(16, 0x400).WithSwizzle(swizzle.Must(b, 4, 3)), l)
+}
+
+func TestRapidSliceThenIndex(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		shape := genShape(t, rapid.IntRange(1, 3).Draw(t, "rank"))
+		l := genLayout(t, shape)
+		full := swizzledTensor(l, rapid.IntRange(0, 3).Draw(t, "B"))
+		c := genSliceCoord(t, shape)
+		s, err := full.Slice(c)
+		if err != nil {
+			t.Fatalf("slice %v of %v: %v", c, l, err)
+		}
+		for j := 0; j < s.Len(); j++ {
+			var fc layout.IntTuple
+			if c.IsUnderscore() {
+				fc = layout.Idx2Crd(layout.I(layout.D(j)), shape)
+			} else {
+				hc := layout.Idx2Crd(layout.I(layout.D(j)), s.Shape())
+				k := 0
+				fc = fillUnderscores(c, hc.Elems(), &k)
+			}
+			if got, want := s.Get(j), full.At(fc); got != want {
+				t.Fatalf("%v sliced by %v = %v: element %d = %d, full%v = %d", full, c, s, j, got, fc, want)
+			}
+		}
+	})
+}
+
+// positions returns a tensor over a slice whose every element holds its own
+// position in the slice, laid out by l (a bijection onto [0,size)).
+func positions(l layout.Layout) Tensor[int] {
+	data := make([]int, l.Cosize().Value())
+	for i := range data {
+		data[i] = i
+	}
+	return FromSlice(data, 0x1000, l)
+}
+
+func TestRapidTilesAndPartitionsCover(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		rank := rapid.IntRange(1, 3).Draw(t, "rank")
+		tile := make([]int, rank)
+		count := make([]int, rank)
+		dims := make([]int, rank)
+		for i := range dims {
+			tile[i] = 1 << rapid.IntRange(0, 2).Draw(t, "tile")
+			count[i] = rapid.IntRange(1, 3).Draw(t, "count")
+			dims[i] = tile[i] * count[i]
+		}
+		shape := layout.Statics(dims...)
+		if rapid.Bool().Draw(t, "dynamic") {
+			shape = layout.Dyns(dims...)
+		}
+		var l layout.Layout
+		if rapid.Bool().Draw(t, "right") {
+			l = layout.Right(shape)
+		} else {
+			l = layout.Left(shape)
+		}
+		x := positions(l)
+		n := x.Len()
+
+		// local_tile: every tile coordinate, every element of the tile.
+		seen := make([]int, n)
+		tiler := layout.ShapeTiler(layout.Statics(tile...))
+		nt := 1
+		for _, c := range count {
+			nt *= c
+		}
+		for b := 0; b < nt; b++ {
+			bc := layout.Idx2Crd(layout.I(layout.D(b)), layout.Dyns(count...))
+			tl, err := LocalTile(x, tiler, FromTuple(bc))
+			if err != nil {
+				t.Fatalf("local_tile %v by %v at %v: %v", x, tiler, bc, err)
+			}
+			for _, v := range tl.All() {
+				seen[v]++
+			}
+		}
+		for v, k := range seen {
+			if k != 1 {
+				t.Fatalf("local_tile of %v by %v: element %d covered %d times", x, tiler, v, k)
+			}
+		}
+
+		// local_partition: every thread of a thread layout dividing the shape.
+		thrShape := layout.Statics(tile...)
+		var thr layout.Layout
+		if rapid.Bool().Draw(t, "thrRight") {
+			thr = layout.Right(thrShape)
+		} else {
+			thr = layout.Left(thrShape)
+		}
+		clear(seen)
+		for id := 0; id < thr.Size().Value(); id++ {
+			p, err := LocalPartition(x, thr, id)
+			if err != nil {
+				t.Fatalf("local_partition %v by %v, thread %d: %v", x, thr, id, err)
+			}
+			for _, v := range p.All() {
+				seen[v]++
+			}
+		}
+		for v, k := range seen {
+			if k != 1 {
+				t.Fatalf("local_partition of %v by %v: element %d covered %d times", x, thr, v, k)
+			}
+		}
+	})
+}
+
+func TestRapidCopyPreservesValuesByCoordinate(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		shape := genShape(t, rapid.IntRange(1, 3).Draw(t, "rank"))
+		src := swizzledTensor(genLayout(t, shape), rapid.IntRange(0, 3).Draw(t, "Bsrc"))
+		dst := swizzledTensor(genLayout(t, shape), rapid.IntRange(0, 3).Draw(t, "Bdst"))
+		reg := Make[uint16](genLayout(t, shape))
+		if err := Copy(src, reg); err != nil {
+			t.Fatal(err)
+		}
+		if err := Copy(reg, dst); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < src.Len(); i++ {
+			c := layout.Idx2Crd(layout.I(layout.D(i)), shape)
+			if src.At(c) != dst.At(c) || src.At(c) != reg.At(c) {
+				t.Fatalf("at %v: src %d, reg %d, dst %d", c, src.At(c), reg.At(c), dst.At(c))
+			}
+		}
+	})
+}
