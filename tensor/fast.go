@@ -23,8 +23,8 @@ type flatLayout struct {
 	start  [maxFlat + 1]int // start[k]: first leaf of mode k; start[rank] == n
 	sw     swizzle.Swizzle  // identity for a plain layout
 	off    int
-	pow2   bool             // every extent is a power of two
-	cum    [maxFlat]uint8   // for pow2: bit position of leaf k's coordinate in a 1-D index
+	pow2   bool           // every extent is a power of two
+	cum    [maxFlat]uint8 // for pow2: bit position of leaf k's coordinate in a 1-D index
 }
 
 // flatten returns the fast form of f, or nil when f has more than maxFlat
