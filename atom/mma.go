@@ -6,9 +6,36 @@
 //
 // An MMA atom is a value: its thread-value (TV) layouts map a (thread,value)
 // pair to a column-major index into the atom's M×K (A), N×K (B) or M×N (C)
-// tile. Atoms are found by their C++ name with Lookup; the registry is built
-// from the rules of CuTe's headers (for GMMA: every N), not from a table of
-// examples.
+// tile. Atoms are found by their C++ name with [Lookup]; the registry is
+// built from the rules of CuTe's headers (for GMMA: every type combination,
+// major and N), not from a table of examples. Everything prints exactly as
+// CuTe 3.5.1 prints it.
+//
+//	tm, _ := atom.MakeTiledMMA(atom.MustLookup("SM90_64x64x16_F16F16F16_SS<MN,MN>"))
+//	thr, _ := tm.ThreadSlice(0)
+//	tCgC, _ := atom.PartitionC(thr, gC)              // (MMA,MMA_M,MMA_N)
+//	tCrC, _ := atom.MakeFragmentC[float32](tm.Atom(), tCgC)
+//
+// # Layouts and tensors
+//
+// The partitions exist at two levels. [TiledMMA.ThrfrgA] (B, C, and
+// [TiledMMA.ThrfrgFunc] for swizzled layouts) is CuTe's thrfrg_X on a
+// layout; [ThrMMA.PartitionFunc] (and PartitionLayoutA/B/C) slices it for
+// one thread and returns the slice with its offset. [PartitionA],
+// [PartitionB] and [PartitionC] do the same on a tensor.Tensor, moving its
+// pointer; [MakeFragmentA], [MakeFragmentB], [MakeFragmentC] and the
+// PartitionFragment functions build register fragments.
+//
+// # GMMA descriptors
+//
+// For GMMA atoms the shared-memory operands are not register fragments:
+// make_fragment_A/B yields a tensor of descriptors (GMMA::DescriptorIterator)
+// over the smem tensor. That is package gmma's: it calls [PartitionA] /
+// [PartitionB] (or [ThrMMA.PartitionFunc]) on the smem tensor to get tCsA /
+// tCsB, then builds the descriptor fragment from it. [MMA.ADescriptor] and
+// [MMA.BDescriptor] say which operands are descriptors, [MMA.GMMA] gives the
+// instruction's parameters (N, K, majors, SS/RS), and MakeFragmentA/B
+// return an error for a descriptor operand. This package never imports gmma.
 package atom
 
 import (
