@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/gocute/cute/atom"
+	"github.com/gocute/cute/banks"
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/swizzle"
 )
@@ -32,21 +33,32 @@ const (
 // indices. The TikZ axes are CuTe's: x points down the rows, y along the
 // columns.
 func LayoutLaTeX(w io.Writer, f swizzle.Func) error {
+	s, err := banks.NewSmem(f, 8)
+	if err != nil {
+		return err
+	}
+	return SmemLaTeX(w, s)
+}
+
+// SmemLaTeX is LayoutLaTeX for a shared-memory tile: each box holds the
+// element offset the coordinate lands at (after any pointer swizzle).
+func SmemLaTeX(w io.Writer, s banks.Smem) error {
+	f := s.Func()
 	M, N, err := dims2(f.Shape(), "viz.LayoutLaTeX")
 	if err != nil {
 		return err
 	}
 	bw := bufio.NewWriter(w)
-	name := f.String()
+	name := smemPrefix(s) + f.String()
 	if l, ok := f.(layout.Layout); ok && (!l.IsTuple() || l.Rank() == 1) {
-		name = l.Append(layout.MustParse("_1:_0")).String()
+		name = smemPrefix(s) + l.Append(layout.MustParse("_1:_0")).String()
 	}
 	fmt.Fprintf(bw, "%% Layout: %s\n", name)
 	fmt.Fprintf(bw, "\\documentclass[convert]{standalone}\n\\usepackage{tikz}\n\n\\begin{document}\n"+
 		"\\begin{tikzpicture}[%s,box/.style={rectangle,draw=black,thick,minimum size=1cm,anchor=center,font=\\Large}]\n\n", texAxes)
 	for m := 0; m < M; m++ {
 		for n := 0; n < N; n++ {
-			idx := f.Eval(m + M*n)
+			idx := s.Addr(m+M*n) / s.ElemBytes()
 			fmt.Fprintf(bw, "\\node[box,fill=%s] at (%d,%d) {%d};\n", texGrey8[mod(idx, 8)], m, n, idx)
 		}
 	}

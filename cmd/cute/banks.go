@@ -1,0 +1,151 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/gocute/cute/banks"
+	"github.com/gocute/cute/layout"
+)
+
+func init() {
+	commands["banks"] = command{
+		summary: "shared-memory bank conflicts of a warp access to a (swizzled) smem tile",
+		run:     runBanks,
+	}
+}
+
+const banksUsage = `usage: cute banks SMEM ACCESS [--elem-bits N] [--all]
+
+SMEM is the tile in shared memory: a layout, Sw<B,M,S> o _0 o LAYOUT (swizzle
+on element offsets) or Sw<B,M,S> o smem_ptr[16b](unset) o LAYOUT (swizzle on
+byte addresses, as GMMA atoms are written). ACCESS is one of
+  --tv TV [--vec N]     a copy by the (thread,value) -> tile-index layout TV,
+                        N values per thread and instruction (default 1)
+  --ldsm x1|x2|x4       ldmatrix of the first 1, 2 or 4 8x16-byte matrices
+  --wgmma               a wgmma operand read, one 8x16-byte core matrix per phase
+  --addrs A,B,...       raw per-thread byte addresses, with --bytes N (default 4)
+Flags:
+  --elem-bits N   element width (default 16, or smem_ptr[Nb]'s)
+  --all           list every conflicting bank (default: 4 per phase)
+Example:
+  cute banks '(_8,_64):(_64,_1)' --tv '(_32,_1):(_1,_0)'      # column read: 8-way`
+
+func runBanks(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "cute banks: "+format+"\n", a...)
+		fmt.Fprintln(stderr, banksUsage)
+		return 2
+	}
+	flags, pos, err := cliFlags(args, map[string]bool{"wgmma": true, "all": true, "h": true, "help": true})
+	if err != nil {
+		return fail("%v", err)
+	}
+	if flags["h"] != "" || flags["help"] != "" {
+		fmt.Fprintln(stdout, banksUsage)
+		return 0
+	}
+	if err := checkFlags(flags, "tv", "vec", "ldsm", "wgmma", "addrs", "bytes", "elem-bits", "all"); err != nil {
+		return fail("%v", err)
+	}
+	maxBanks := 4
+	if flags["all"] != "" {
+		maxBanks = -1
+	}
+	var reqs []banks.Request
+	if a, ok := flags["addrs"]; ok {
+		if len(pos) != 0 {
+			return fail("--addrs takes no SMEM")
+		}
+		var addrs []int
+		for _, f := range strings.Split(a, ",") {
+			v, err := strconv.ParseInt(strings.TrimSpace(f), 0, 64)
+			if err != nil {
+				return fail("--addrs: %v", err)
+			}
+			addrs = append(addrs, int(v))
+		}
+		n := 4
+		if b, ok := flags["bytes"]; ok {
+			if n, err = strconv.Atoi(b); err != nil {
+				return fail("--bytes: %v", err)
+			}
+		}
+		r, err := banks.Addresses(fmt.Sprintf("ld.shared (%d bytes)", n), addrs, n)
+		if err != nil {
+			return fail("%v", err)
+		}
+		reqs = append(reqs, r)
+	} else {
+		if len(pos) != 1 {
+			return fail("want one SMEM expression, got %d arguments (quote it)", len(pos))
+		}
+		bits := 0
+		if b, ok := flags["elem-bits"]; ok {
+			if bits, err = strconv.Atoi(b); err != nil {
+				return fail("--elem-bits: %v", err)
+			}
+		}
+		if bits == 0 && !strings.Contains(pos[0], "smem_ptr") {
+			bits = 16
+		}
+		s, err := banks.ParseSmem(pos[0], bits)
+		if err != nil {
+			return fail("%v", err)
+		}
+		n := 0
+		for _, k := range []string{"tv", "ldsm", "wgmma"} {
+			if _, ok := flags[k]; ok {
+				n++
+			}
+		}
+		if n != 1 {
+			return fail("want exactly one of --tv, --ldsm, --wgmma, --addrs")
+		}
+		switch {
+		case flags["tv"] != "":
+			tv, err := layout.Parse(flags["tv"])
+			if err != nil {
+				return fail("--tv: %v", err)
+			}
+			vec := 1
+			if v, ok := flags["vec"]; ok {
+				if vec, err = strconv.Atoi(v); err != nil {
+					return fail("--vec: %v", err)
+				}
+			}
+			if reqs, err = banks.TVCopy(s, tv, vec); err != nil {
+				return fail("%v", err)
+			}
+		case flags["ldsm"] != "":
+			x, err := strconv.Atoi(strings.TrimPrefix(flags["ldsm"], "x"))
+			if err != nil {
+				return fail("--ldsm wants x1, x2 or x4")
+			}
+			r, err := banks.LDMatrix(s, x)
+			if err != nil {
+				return fail("%v", err)
+			}
+			reqs = append(reqs, r)
+		default:
+			r, err := banks.WGMMAOperand(s)
+			if err != nil {
+				return fail("%v", err)
+			}
+			reqs = append(reqs, r)
+		}
+		fmt.Fprintf(stdout, "smem: %v\n", s)
+	}
+	total, ideal := 0, 0
+	for _, r := range reqs {
+		rep := banks.Analyze(r)
+		fmt.Fprint(stdout, rep.Text(maxBanks))
+		total, ideal = total+rep.Wavefronts(), ideal+rep.Ideal()
+	}
+	if len(reqs) > 1 {
+		fmt.Fprintf(stdout, "all %d instructions: %d wavefront(s), ideal %d, %d bank conflict(s)\n", len(reqs), total, ideal, total-ideal)
+	}
+	return 0
+}

@@ -1,0 +1,188 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/gocute/cute/atom"
+	"github.com/gocute/cute/banks"
+	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/viz"
+)
+
+func init() {
+	commands["svg"] = command{
+		summary: "draw a layout, swizzled smem tile or MMA atom as SVG (or TikZ with --latex)",
+		run:     runSVG,
+	}
+}
+
+const svgUsage = `usage: cute svg EXPR [flags] > out.svg
+
+EXPR is one of
+  a layout                      (_8,_8):(_8,_1)
+  a composed layout             Sw<3,3,3> o _0 o (_8,_64):(_64,_1)
+  a swizzled smem tile          Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)
+  an MMA atom                   SM80_16x8x16_F32F16F16F32_TN
+  a TV layout with --tv MxN     ((_4,_8),(_2,_2)):((_32,_1),(_16,_8)) --tv 16x16
+Flags:
+  --color offset|chunk|bank   cell colour of a layout (default offset)
+  --elem-bits N               element width for chunk/bank colours (default 16,
+                              or smem_ptr[Nb]'s)
+  --operand A|B|C             draw one operand of an atom (default: all three)
+  --tv MxN                    EXPR is a (thread,value) -> index layout of an MxN tile
+  --cell PX                   cell size in pixels
+  --latex                     write CuTe print_latex-style TikZ instead of SVG`
+
+// cliFlags splits args into flags (--name value or --name=value; names in
+// bools take no value) and positional arguments, in any order.
+func cliFlags(args []string, bools map[string]bool) (map[string]string, []string, error) {
+	flags := map[string]string{}
+	var pos []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !strings.HasPrefix(a, "--") && !(strings.HasPrefix(a, "-") && len(a) > 1 && (a[1] < '0' || a[1] > '9')) {
+			pos = append(pos, a)
+			continue
+		}
+		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		switch {
+		case bools[name]:
+			val = "true"
+		case !hasVal:
+			if i+1 >= len(args) {
+				return nil, nil, fmt.Errorf("flag --%s needs a value", name)
+			}
+			i++
+			val = args[i]
+		}
+		flags[name] = val
+	}
+	return flags, pos, nil
+}
+
+func checkFlags(flags map[string]string, known ...string) error {
+	for f := range flags {
+		ok := false
+		for _, k := range known {
+			ok = ok || f == k
+		}
+		if !ok {
+			return fmt.Errorf("unknown flag --%s", f)
+		}
+	}
+	return nil
+}
+
+func runSVG(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "cute svg: "+format+"\n", a...)
+		fmt.Fprintln(stderr, svgUsage)
+		return 2
+	}
+	flags, pos, err := cliFlags(args, map[string]bool{"latex": true, "h": true, "help": true})
+	if err != nil {
+		return fail("%v", err)
+	}
+	if flags["h"] != "" || flags["help"] != "" {
+		fmt.Fprintln(stdout, svgUsage)
+		return 0
+	}
+	if err := checkFlags(flags, "latex", "color", "colour", "elem-bits", "operand", "tv", "cell"); err != nil {
+		return fail("%v", err)
+	}
+	if len(pos) != 1 {
+		return fail("want one expression, got %d arguments (quote the expression)", len(pos))
+	}
+	expr := pos[0]
+	var opt viz.Options
+	if c, ok := flags["cell"]; ok {
+		n, err := strconv.Atoi(c)
+		if err != nil || n < 8 || n > 200 {
+			return fail("--cell must be an integer in [8, 200], got %q", c)
+		}
+		opt.Cell = n
+	}
+	col := flags["color"]
+	if col == "" {
+		col = flags["colour"]
+	}
+	if opt.By, err = viz.ParseColoring(col); err != nil {
+		return fail("%v", err)
+	}
+	latex := flags["latex"] != ""
+	w := bufio.NewWriter(stdout)
+	defer w.Flush()
+	done := func(err error) int {
+		if err != nil {
+			fmt.Fprintf(stderr, "cute svg: %v\n", err)
+			return 2
+		}
+		return 0
+	}
+
+	if tv := flags["tv"]; tv != "" {
+		ms, ns, ok := strings.Cut(tv, "x")
+		M, err1 := strconv.Atoi(ms)
+		N, err2 := strconv.Atoi(ns)
+		if !ok || err1 != nil || err2 != nil {
+			return fail("--tv wants MxN, got %q", tv)
+		}
+		l, err := layout.Parse(expr)
+		if err != nil {
+			return fail("%v", err)
+		}
+		g, err := viz.TVFromLayout(l, layout.Layout{}, M, N)
+		if err != nil {
+			return done(err)
+		}
+		if latex {
+			return done(viz.TVLaTeX(w, g))
+		}
+		return done(viz.TVSVG(w, g, "", opt))
+	}
+
+	if m, err := atom.Lookup(expr); err == nil {
+		if o, ok := flags["operand"]; ok {
+			op, err := viz.ParseOperand(o)
+			if err != nil {
+				return fail("%v", err)
+			}
+			g, err := viz.AtomTV(m, op)
+			if err != nil {
+				return done(err)
+			}
+			if latex {
+				return done(viz.TVLaTeX(w, g))
+			}
+			return done(viz.TVSVG(w, g, m.Name()+" "+op.String(), opt))
+		}
+		if latex {
+			return done(viz.MMALaTeX(w, m))
+		}
+		return done(viz.MMASVG(w, m, opt))
+	} else if _, ok := flags["operand"]; ok {
+		return fail("--operand needs an MMA atom name: %v", err)
+	}
+
+	bits := 0
+	if b, ok := flags["elem-bits"]; ok {
+		if bits, err = strconv.Atoi(b); err != nil {
+			return fail("--elem-bits: %v", err)
+		}
+	}
+	if bits == 0 && !strings.Contains(expr, "smem_ptr") {
+		bits = 16
+	}
+	s, err := banks.ParseSmem(expr, bits)
+	if err != nil {
+		return fail("%v", err)
+	}
+	if latex {
+		return done(viz.SmemLaTeX(w, s))
+	}
+	return done(viz.SmemSVG(w, s, opt))
+}
