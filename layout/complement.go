@@ -35,6 +35,22 @@ func ceilDivTuple(a, b IntTuple) IntTuple {
 	return I(a.leaf.CeilDiv(b.leaf))
 }
 
+// filterFlat returns the flat modes of filter(l) = coalesce(filter_zeros(l)).
+func filterFlat(l Layout, bufS, bufD []Int) (sh, st []Int) {
+	sh = flatLeaves(bufS[:0], l.shape)
+	st = flatLeaves(bufD[:0], l.stride)
+	for i := range st {
+		if st[i].Is(0) {
+			sh[i] = S(1)
+		}
+	}
+	r := len(sh)
+	if r == 0 {
+		throw("complement", "the layout must not be empty", l)
+	}
+	return bwCoalesceFlat(sh[:r-1], st[:r-1], sh[r-1], st[r-1], sh[r:], st[r:])
+}
+
 // complementOf is CuTe 3.5.1's complement(l, cotarget) (CuTe's
 // detail::complement on filter(l)). CuTe's static assertions (static strides
 // for rank > 1, no static zero new shape) always raise an *Error; strict
@@ -42,16 +58,18 @@ func ceilDivTuple(a, b IntTuple) IntTuple {
 // positive or do not divide as an injective, complementable layout needs
 // (sorted, each stride a multiple of the previous shape*stride).
 func complementOf(l Layout, cotarget IntTuple, strict bool) Layout {
-	f := Filter(l)
-	if !f.stride.isTup && f.stride.leaf.Is(0) {
+	var bufS, bufD [16]Int
+	sh, st := filterFlat(l, bufS[:], bufD[:])
+	r := len(sh)
+	if r == 1 && st[0].Is(0) {
 		return Compact(CoalesceShape(cotarget))
 	}
-	var bufS, bufD [16]Int
-	sh := flatLeaves(bufS[:0], f.shape)
-	st := flatLeaves(bufD[:0], f.stride)
-	r := len(sh)
-	if r > 1 && !f.stride.IsStatic() {
-		throw("complement", "dynamic-stride complement only for rank-1 layouts (after filter)", l)
+	if r > 1 {
+		for _, d := range st {
+			if !d.static {
+				throw("complement", "dynamic-stride complement only for rank-1 layouts (after filter)", l)
+			}
+		}
 	}
 	if strict {
 		for i := range st {
@@ -60,9 +78,8 @@ func complementOf(l Layout, cotarget IntTuple, strict bool) Layout {
 			}
 		}
 	}
-	resShape := make([]IntTuple, 0, r+1)
-	resStride := make([]IntTuple, 1, r+1)
-	resStride[0] = I(S(1))
+	var bufRS, bufRD [40]Int
+	fs, fd := bufRS[:0], append(bufRD[:0], S(1))
 	last := S(1)
 	step := func(minStride Int) Int {
 		if strict && minStride.v%last.v != 0 {
@@ -84,17 +101,66 @@ func complementOf(l Layout, cotarget IntTuple, strict bool) Layout {
 		minStride := st[k]
 		ns := step(minStride)
 		nd := minStride.Mul(sh[k])
-		resShape = append(resShape, I(ns))
-		resStride = append(resStride, I(nd))
+		fs, fd = append(fs, ns), append(fd, nd)
 		last = nd
 		sh = append(sh[:k], sh[k+1:]...)
 		st = append(st[:k], st[k+1:]...)
 	}
-	resShape = append(resShape, I(step(st[0])))
+	fs = append(fs, step(st[0]))
 	nd := st[0].Mul(sh[0])
-	restShape := CoalesceShape(ceilDivTuple(cotarget, I(nd)))
-	restStride := CompactLeft(restShape, nd)
-	return Coalesce(mk(Tup(tup(resShape), restShape), Tup(tup(resStride), restStride)))
+	fs, fd = appendRest(cotarget, nd, fs, fd)
+	n := len(fs)
+	return flatLayout(bwCoalesceFlat(fs[:n-1], fd[:n-1], fs[n-1], fd[n-1], fs[n:], fd[n:]))
+}
+
+// appendRest appends the flat modes of the complement's rest,
+// coalesce(ceil_div(cotarget, nd)) laid out compact column-major from nd.
+// The fold of ceil_div through a nested cotarget equals the fold through its
+// leaves (ceil(ceil(r/a)/b) == ceil(r/(a*b)), typed alike), so it runs flat.
+func appendRest(cotarget IntTuple, nd Int, fs, fd []Int) ([]Int, []Int) {
+	b := len(fs)
+	fs = flatLeaves(fs, cotarget)
+	rest := nd
+	for i := b; i < len(fs); i++ {
+		x := fs[i]
+		if rest.v == 0 || x.v == 0 {
+			throw("complement", "ceil_div by zero", cotarget, nd)
+		}
+		fs[i], rest = x.CeilDiv(rest), rest.CeilDiv(x)
+	}
+	// coalesce(IntTuple): neighbours of the same kind multiply.
+	n := b + 1
+	for i := b + 1; i < len(fs); i++ {
+		if fs[i].static == fs[n-1].static {
+			fs[n-1] = fs[n-1].Mul(fs[i])
+		} else {
+			fs[n] = fs[i]
+			n++
+		}
+	}
+	fs = fs[:n]
+	cur := nd
+	for _, x := range fs[b:] {
+		if x.Is(1) {
+			fd = append(fd, S(0))
+			continue
+		}
+		fd = append(fd, cur)
+		cur = cur.Mul(x)
+	}
+	return fs, fd
+}
+
+// cosizeOf is the value of cosize(l): sum((s-1)*|d|) + 1 over the leaves.
+func cosizeOf(l Layout) int {
+	var bufS, bufD [16]Int
+	sh := flatLeaves(bufS[:0], l.shape)
+	st := flatLeaves(bufD[:0], l.stride)
+	c := 1
+	for i := range sh {
+		c += (sh[i].v - 1) * absInt(st[i].v)
+	}
+	return c
 }
 
 // checkComplement raises an *Error when r = complement(l, cotarget) misses
@@ -103,12 +169,11 @@ func complementOf(l Layout, cotarget IntTuple, strict bool) Layout {
 // cosize(r) must not exceed round_up(size(cotarget), cosize(l)).
 func checkComplement(l Layout, cotarget IntTuple, r Layout) {
 	n := cotarget.Product().v
-	done := Concat(l, r)
-	if done.Cosize().v < n {
+	cl, cr := cosizeOf(l), cosizeOf(r)
+	if cl+cr-1 < n {
 		throw("complement", "cosize(make_layout(layout, complement)) >= size(cotarget) (the cotarget's mode-wise rounding loses size)", l, cotarget)
 	}
-	c := l.Cosize().v
-	if c > 0 && r.Cosize().v > (n+c-1)/c*c {
+	if cl > 0 && cr > (n+cl-1)/cl*cl {
 		throw("complement", "cosize(complement) <= round_up(size(cotarget), cosize(layout)) (the cotarget's mode-wise rounding overshoots)", l, cotarget)
 	}
 }

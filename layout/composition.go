@@ -17,15 +17,23 @@ type compState struct{ suspect bool }
 // Two static operands must satisfy the divisibility condition (CuTe's static
 // assert); a dynamic violation marks the composition as suspect. A mixed or
 // dynamic division is dynamic (the C++ conditional expression has type int).
-func (c *compState) shapeDiv(a, b Int) Int {
+func (c *compState) shapeDiv(a, b Int) Int { return c.shapeDivRest(a, b, false) }
+
+// shapeDivRest is shapeDiv; with rest set, a is the rest of the rhs shape
+// being distributed over a mode of extent b, and a dynamic violation with
+// |a| < |b| is harmless (the mode takes the whole rest, as the rounding away
+// from zero leaves 1 for the modes after it), so it is not suspect.
+func (c *compState) shapeDivRest(a, b Int, rest bool) Int {
 	if b.v == 0 {
 		throw("composition", "shape_div by zero (a dynamic stride or shape of 0)", a, b)
 	}
 	if a.v%b.v != 0 && (a.v == 0 || b.v%a.v != 0) {
-		if a.static && b.static {
+		switch {
+		case a.static && b.static:
 			throw("composition", "static shape_div(a, b) needs a % b == 0 || b % a == 0 (CuTe's static assertion)", a, b)
+		case !rest || absInt(a.v) > absInt(b.v):
+			c.suspect = true
 		}
-		c.suspect = true
 	}
 	q := a.v / b.v
 	if q == 0 {
@@ -51,31 +59,50 @@ func shapeMin(a, b Int) Int {
 // result is integral when one mode remains, and _1:_0 for a static _1.
 func bwCoalesce(os, od []Int, ns, nd Int) Layout {
 	var bufS, bufD [8]Int
-	// rs, rd hold the result's modes back to front.
-	rs, rd := append(bufS[:0], ns), append(bufD[:0], nd)
+	rs, rd := bwCoalesceFlat(os, od, ns, nd, bufS[:0], bufD[:0])
+	return flatLayout(rs, rd)
+}
+
+// bwCoalesceFlat is bwCoalesce returning the flat modes of the result, front
+// to back, appended to rs and rd.
+func bwCoalesceFlat(os, od []Int, ns, nd Int, rs, rd []Int) ([]Int, []Int) {
+	// The modes are collected back to front and reversed at the end.
+	b := len(rs)
+	rs, rd = append(rs, ns), append(rd, nd)
 	for i := len(os) - 1; i >= 0; i-- {
 		s, d := os[i], od[i]
 		f := len(rs) - 1
 		switch {
 		case s.Is(1):
-		case len(rs) == 1 && rs[0].Is(1):
-			rs[0], rd[0] = s, d
+		case f == b && rs[f].Is(1):
+			rs[f], rd[f] = s, d
 		case rs[f].static && staticEq(s.Mul(d), rd[f]):
 			rs[f], rd[f] = s.Mul(rs[f]), d
 		default:
 			rs, rd = append(rs, s), append(rd, d)
 		}
 	}
-	if len(rs) == 1 {
-		if rs[0].Is(1) {
-			return mk(I(S(1)), I(S(0)))
-		}
+	if len(rs) == b+1 && rs[b].Is(1) {
+		rd[b] = S(0)
+	}
+	for i, j := b, len(rs)-1; i < j; i, j = i+1, j-1 {
+		rs[i], rs[j] = rs[j], rs[i]
+		rd[i], rd[j] = rd[j], rd[i]
+	}
+	return rs, rd
+}
+
+// flatLayout builds the layout of flat modes: integral for one mode, a flat
+// tuple otherwise (shape and stride elements share one allocation).
+func flatLayout(rs, rd []Int) Layout {
+	n := len(rs)
+	if n == 1 {
 		return mk(I(rs[0]), I(rd[0]))
 	}
-	n := len(rs)
-	sh, st := make([]IntTuple, n), make([]IntTuple, n)
+	buf := make([]IntTuple, 2*n)
+	sh, st := buf[:n:n], buf[n:]
 	for i := range rs {
-		sh[n-1-i], st[n-1-i] = I(rs[i]), I(rd[i])
+		sh[i], st[i] = I(rs[i]), I(rd[i])
 	}
 	return mk(tup(sh), tup(st))
 }
@@ -105,28 +132,28 @@ func coalesceX(l Layout, bufS, bufD []Int) (ls, ld []Int) {
 	if last.Is(1) {
 		last = S(2)
 	}
-	c := bwCoalesce(sh[:r-1], st[:r-1], last, st[r-1])
-	return flatLeaves(sh[:0], c.shape), flatLeaves(st[:0], c.stride)
+	return bwCoalesceFlat(sh[:r-1], st[:r-1], last, st[r-1], sh[r:], st[r:])
 }
 
 // composeLeaf is CuTe 3.5.1's composition_impl for an integral right-hand
 // side s:d and a flat left-hand side ls:ld (never treated as integral: the
 // integral-lhs shortcut of the C++ code tests a reference type and is dead).
-func composeLeaf(ls, ld []Int, s, d Int, c *compState) Layout {
+// The flat modes of the result are appended to rs, rd.
+func composeLeaf(ls, ld []Int, s, d Int, c *compState, rs, rd []Int) ([]Int, []Int) {
 	if d.Is(0) {
-		return mk(I(s), I(d))
+		return append(rs, s), append(rd, d)
 	}
 	r := len(ls)
-	var buf1, buf2, buf3 [8]Int
+	var buf1, buf2, buf3 [16]Int
 	if d.Is(1) {
 		shape1 := buf1[:0]
 		rest := s
 		for i := 0; i < r-1; i++ {
 			si := ls[i].Abs()
 			shape1 = append(shape1, shapeMin(si, rest))
-			rest = c.shapeDiv(rest, si)
+			rest = c.shapeDivRest(rest, si, true)
 		}
-		return bwCoalesce(shape1, ld[:r-1], rest, ld[r-1])
+		return bwCoalesceFlat(shape1, ld[:r-1], rest, ld[r-1], rs, rd)
 	}
 	// Divide out the rhs stride from the lhs shape.
 	shape1 := buf1[:0]
@@ -146,31 +173,63 @@ func composeLeaf(ls, ld []Int, s, d Int, c *compState) Layout {
 	for i := 0; i < r-1; i++ {
 		si := shape1[i].Abs()
 		shape2 = append(shape2, shapeMin(si, rest))
-		rest = c.shapeDiv(rest, si)
+		rest = c.shapeDivRest(rest, si, true)
 	}
-	return bwCoalesce(shape2, stride1, rest, restStride.Mul(ld[r-1]))
+	return bwCoalesceFlat(shape2, stride1, rest, restStride.Mul(ld[r-1]), rs, rd)
 }
 
-// composeTuple distributes the composition over the modes of rhs.
-func composeTuple(ls, ld []Int, rs, rd IntTuple, c *compState) Layout {
-	if !rs.isTup {
-		return composeLeaf(ls, ld, rs.leaf, rd.leaf, c)
+// composeLeaves composes every leaf s:d of the right-hand side with ls:ld,
+// appending the flat modes of each result to rs, rd and their count to ns;
+// need accumulates the IntTuples the result's tuples will take.
+func composeLeaves(ls, ld []Int, s, d IntTuple, c *compState, rs, rd []Int, ns []int, need int) ([]Int, []Int, []int, int) {
+	if !s.isTup {
+		b := len(rs)
+		rs, rd = composeLeaf(ls, ld, s.leaf, d.leaf, c, rs, rd)
+		n := len(rs) - b
+		if n > 1 {
+			need += 2 * n
+		}
+		return rs, rd, append(ns, n), need
 	}
-	n := len(rs.elems)
-	sh, st := make([]IntTuple, n), make([]IntTuple, n)
-	for i := range rs.elems {
-		m := composeTuple(ls, ld, rs.elems[i], rd.elems[i], c)
-		sh[i], st[i] = m.shape, m.stride
+	need += 2 * len(s.elems)
+	for i := range s.elems {
+		rs, rd, ns, need = composeLeaves(ls, ld, s.elems[i], d.elems[i], c, rs, rd, ns, need)
 	}
-	return mk(tup(sh), tup(st))
+	return rs, rd, ns, need
+}
+
+// buildTree builds the result of composeLeaves in the shape of s, taking
+// its tuples from arena; leaf and off index the next leaf result.
+func buildTree(s IntTuple, rs, rd []Int, ns []int, arena []IntTuple, leaf, off int) (sh, st IntTuple, rest []IntTuple, nextLeaf, nextOff int) {
+	if !s.isTup {
+		n := ns[leaf]
+		if n == 1 {
+			return I(rs[off]), I(rd[off]), arena, leaf + 1, off + 1
+		}
+		es, ed := arena[:n:n], arena[n:2*n:2*n]
+		for i := range es {
+			es[i], ed[i] = I(rs[off+i]), I(rd[off+i])
+		}
+		return tup(es), tup(ed), arena[2*n:], leaf + 1, off + n
+	}
+	n := len(s.elems)
+	es, ed := arena[:n:n], arena[n:2*n:2*n]
+	arena = arena[2*n:]
+	for i := range s.elems {
+		es[i], ed[i], arena, leaf, off = buildTree(s.elems[i], rs, rd, ns, arena, leaf, off)
+	}
+	return tup(es), tup(ed), arena, leaf, off
 }
 
 // compose is composition(Layout, Layout); it raises an *Error.
 func compose(a, b Layout) Layout {
-	var bufS, bufD [16]Int
-	ls, ld := coalesceX(a, bufS[:], bufD[:])
+	var bufS, bufD, bufRS, bufRD [32]Int
+	var bufN [16]int
 	var c compState
-	r := composeTuple(ls, ld, b.shape, b.stride, &c)
+	ls, ld := coalesceX(a, bufS[:], bufD[:])
+	rs, rd, ns, need := composeLeaves(ls, ld, b.shape, b.stride, &c, bufRS[:0], bufRD[:0], bufN[:0], 0)
+	sh, st, _, _, _ := buildTree(b.shape, rs, rd, ns, make([]IntTuple, need), 0, 0)
+	r := mk(sh, st)
 	if c.suspect || !disjointModes(b) {
 		verifyComposition(a, b, r)
 	}
@@ -180,10 +239,10 @@ func compose(a, b Layout) Layout {
 // composeInt is composition(Layout, n) for an integer tiler n: the layout
 // n:_1 composed without building it.
 func composeInt(a Layout, n Int) Layout {
-	var bufS, bufD [16]Int
+	var bufS, bufD, rs, rd [16]Int
 	ls, ld := coalesceX(a, bufS[:], bufD[:])
 	var c compState
-	r := composeLeaf(ls, ld, n, S(1), &c)
+	r := flatLayout(composeLeaf(ls, ld, n, S(1), &c, rs[:0], rd[:0]))
 	if c.suspect {
 		verifyComposition(a, mk(I(n), I(S(1))), r)
 	}

@@ -325,36 +325,14 @@ func Flatten(l Layout) Layout { return mk(l.shape.Flatten(), l.stride.Flatten())
 // adjacent modes merged where s0*d0 == d1 is known statically, static _1 modes
 // dropped, and depth at most 1. Dynamic modes are never merged, as in CuTe.
 func Coalesce(l Layout) Layout {
-	sh := l.shape.Leaves()
-	st := l.stride.Leaves()
+	var bufS, bufD [16]Int
+	sh := flatLeaves(bufS[:0], l.shape)
+	st := flatLeaves(bufD[:0], l.stride)
 	r := len(sh)
-	// The result is built front-first: ns[0], nd[0] is CuTe's front.
-	ns := []Int{sh[r-1]}
-	nd := []Int{st[r-1]}
-	isInt := true
-	for i := r - 2; i >= 0; i-- {
-		s, d := sh[i], st[i]
-		switch {
-		case s.Is(1):
-			continue
-		case isInt && ns[0].Is(1):
-			ns[0], nd[0] = s, d
-		case ns[0].static && staticEq(s.Mul(d), nd[0]):
-			ns[0] = s.Mul(ns[0])
-			nd[0] = d
-		default:
-			ns = append([]Int{s}, ns...)
-			nd = append([]Int{d}, nd...)
-			isInt = false
-		}
+	if r == 0 {
+		return l
 	}
-	if isInt {
-		if ns[0].Is(1) {
-			return mk(I(S(1)), I(S(0)))
-		}
-		return mk(I(ns[0]), I(nd[0]))
-	}
-	return mk(intsTuple(ns), intsTuple(nd))
+	return flatLayout(bwCoalesceFlat(sh[:r-1], st[:r-1], sh[r-1], st[r-1], sh[r:], st[r:]))
 }
 
 // staticEq is CuTe's is_constant<true, decltype(a == b)>.
