@@ -15,14 +15,20 @@ import (
 type CanonicalError struct {
 	Major      Major
 	LayoutType LayoutType
-	Layout     string // the tile's layout in uint128_t units ("" when the recast itself failed)
 	Reason     string
+
+	u    layout.Layout // the tile's layout in uint128_t units
+	hasU bool          // false when the recast itself failed
 }
+
+// Layout returns the tile's layout in uint128_t units, and false when the
+// tile could not be recast to them.
+func (e *CanonicalError) Layout() (layout.Layout, bool) { return e.u, e.hasU }
 
 func (e *CanonicalError) Error() string {
 	s := fmt.Sprintf("gmma.make_gmma_desc<%v>: not a canonical GMMA %v-major %v layout %s", e.Major, e.Major, e.LayoutType, CanonicalForm(e.Major, e.LayoutType))
-	if e.Layout != "" {
-		s += "; in uint128_t units the tile is " + e.Layout
+	if e.hasU {
+		s += "; in uint128_t units the tile is " + e.u.String()
 	}
 	return s + ": " + e.Reason
 }
@@ -74,41 +80,43 @@ func MakeDescriptor(major Major, addr uint32, sw swizzle.Swizzle, bits int, l la
 	if err != nil {
 		return 0, &CanonicalError{Major: major, LayoutType: Interleave, Reason: err.Error()}
 	}
-	fail := func(u string, format string, args ...any) (Descriptor, error) {
-		return 0, &CanonicalError{Major: major, LayoutType: lt, Layout: u, Reason: fmt.Sprintf(format, args...)}
+	var u layout.Layout
+	hasU := false
+	fail := func(format string, args ...any) (Descriptor, error) {
+		return 0, &CanonicalError{Major: major, LayoutType: lt, Reason: fmt.Sprintf(format, args...), u: u, hasU: hasU}
 	}
 	if l.Rank() != 2 || !l.IsTuple() {
-		return fail("", "GMMA descriptors can only be constructed on rank-2 tensors, and %v has rank %d", l, l.Rank())
+		return fail("GMMA descriptors can only be constructed on rank-2 tensors, and %v has rank %d", l, l.Rank())
 	}
 	if bits <= 0 || 128%bits != 0 {
-		return fail("", "%d-bit elements do not pack into 16-byte units", bits)
+		return fail("%d-bit elements do not pack into 16-byte units", bits)
 	}
-	u, err := layout.Recast(l, bits, 128)
+	u, err = layout.Recast(l, bits, 128)
 	if err != nil {
-		return fail("", "the layout %v of %d-bit elements cannot be recast to uint128_t: %v", l, bits, err)
+		return fail("the layout %v of %d-bit elements cannot be recast to uint128_t: %v", l, bits, err)
 	}
-	us := u.String()
+	hasU = true
 	w := lt.Width()
 	u0, u1 := u.Mode(0), u.Mode(1)
 
 	var sbo, lbo int
 	if major == MN {
 		if want := 256 / bits; u1.Size().Value() != want {
-			return fail(us, "expected K-size 256/sizeof_bits<T> = %d, got %v", want, u1.Size())
+			return fail("expected K-size 256/sizeof_bits<T> = %d, got %v", want, u1.Size())
 		}
 		s00, s01, err := divideMode(u0, w)
 		if err != nil {
-			return fail(us, "mode 0 (MN) %v divided by %d:1: %v", u0, w, err)
+			return fail("mode 0 (MN) %v divided by %d:1: %v", u0, w, err)
 		}
 		s10, s11, err := divideMode(u1, 8)
 		if err != nil {
-			return fail(us, "mode 1 (K) %v divided by 8:1: %v", u1, err)
+			return fail("mode 1 (K) %v divided by 8:1: %v", u1, err)
 		}
 		if lt != Interleave && s00 != 1 {
-			return fail(us, "expected stride 1 for the %d 16-byte units of a swizzle row along MN, got %d", w, s00)
+			return fail("expected stride 1 for the %d 16-byte units of a swizzle row along MN, got %d", w, s00)
 		}
 		if s10 != w {
-			return fail(us, "expected stride W = %d between the 8 K-rows of a core matrix, got %d", w, s10)
+			return fail("expected stride W = %d between the 8 K-rows of a core matrix, got %d", w, s10)
 		}
 		if lt == Interleave {
 			sbo, lbo = s01, s11
@@ -117,24 +125,24 @@ func MakeDescriptor(major Major, addr uint32, sw swizzle.Swizzle, bits int, l la
 		}
 	} else {
 		if u0.Size().Value()%8 != 0 {
-			return fail(us, "expected an MN-size multiple of 8, got %v", u0.Size())
+			return fail("expected an MN-size multiple of 8, got %v", u0.Size())
 		}
 		if u1.Size().Value() != 2 {
-			return fail(us, "expected K-size 2 (in units of uint128_t), got %v", u1.Size())
+			return fail("expected K-size 2 (in units of uint128_t), got %v", u1.Size())
 		}
 		s00, s01, err := divideMode(u0, 8)
 		if err != nil {
-			return fail(us, "mode 0 (MN) %v divided by 8:1: %v", u0, err)
+			return fail("mode 0 (MN) %v divided by 8:1: %v", u0, err)
 		}
 		s10, _, err := divideMode(u1, 2)
 		if err != nil {
-			return fail(us, "mode 1 (K) %v divided by 2:1: %v", u1, err)
+			return fail("mode 1 (K) %v divided by 2:1: %v", u1, err)
 		}
 		if s00 != w {
-			return fail(us, "expected stride W = %d between the 8 MN-rows of a core matrix, got %d", w, s00)
+			return fail("expected stride W = %d between the 8 MN-rows of a core matrix, got %d", w, s00)
 		}
 		if lt != Interleave && s10 != 1 {
-			return fail(us, "expected stride 1 between the two 16-byte halves of a K-row, got %d", s10)
+			return fail("expected stride 1 between the two 16-byte halves of a K-row, got %d", s10)
 		}
 		sbo, lbo = s01, s10
 	}
