@@ -109,3 +109,74 @@ func Nullspace(l Layout) Layout {
 	}
 	return mk(intsTuple(rs), intsTuple(rd))
 }
+
+// MaxCommonLayout returns CuTe's max_common_layout(a, b): a layout R onto
+// the largest run of contiguous elements on which a and b agree, so that
+// a(R(i)) == i and b(R(i)) == i for i < size(R); _1:_0 when there is none
+// that is known statically.
+func MaxCommonLayout(a, b Layout) (r Layout, err error) {
+	defer catchIn("max_common_layout", &err)
+	invB := rightInverse(b)
+	common := Coalesce(compose(a, invB))
+	if common.shape.At(0).isTup || common.stride.At(0).isTup {
+		return mk(I(S(1)), I(S(0))), nil
+	}
+	if s, d := common.shape.At(0).leaf, common.stride.At(0).leaf; s.static && d.Is(1) {
+		return compose(invB, common.Mode0()), nil
+	}
+	return mk(I(S(1)), I(S(0))), nil
+}
+
+// MaxCommonVector returns CuTe's max_common_vector(a, b): the number N of
+// contiguous elements on which a and b agree (a(b⁻¹(i)) == i for i < N), a
+// static integer, _1 when none is known statically.
+func MaxCommonVector(a, b Layout) (n Int, err error) {
+	defer catchIn("max_common_vector", &err)
+	common := Coalesce(compose(a, rightInverse(b)))
+	if s, d := common.shape.At(0), common.stride.At(0); !s.isTup && !d.isTup && s.leaf.static && d.leaf.Is(1) {
+		return s.leaf, nil
+	}
+	return S(1), nil
+}
+
+// MaxAlignment returns CuTe's max_alignment(l): the largest N for which
+// upcast<N>(l) passes its static divisibility checks, considering only the
+// static shapes and strides (dynamic ones are assumed large multiples of N).
+func MaxAlignment(l Layout) (n Int, err error) {
+	defer catchIn("max_alignment", &err)
+	flat := Coalesce(l)
+	sh := flat.shape.Map(func(s Int) Int {
+		if s.static {
+			return s
+		}
+		return S(1)
+	})
+	st := flat.stride.Map(func(d Int) Int {
+		if d.static {
+			return d
+		}
+		return S(0)
+	})
+	f := mk(sh, st)
+	p := logicalDivide(f, LayoutTiler(rightInverse(f)))
+	return gcdOf(I(p.Mode(0).Size()), p.stride.At(1)), nil
+}
+
+// gcdOf is CuTe's variadic gcd(t0, ts...) over IntTuples: a tuple argument
+// stands for the gcd of its elements, folded from the right.
+func gcdOf(ts ...IntTuple) Int {
+	if len(ts) == 0 {
+		throw("gcd", "needs at least one value")
+	}
+	t0 := ts[0]
+	if t0.isTup {
+		return gcdOf(append([]IntTuple{I(gcdOf(t0.elems...))}, ts[1:]...)...)
+	}
+	if len(ts) == 1 {
+		return t0.leaf
+	}
+	return t0.leaf.Gcd(gcdOf(ts[1:]...))
+}
+
+// Mode0 returns layout<0>(l): the first mode, or l itself when integral.
+func (l Layout) Mode0() Layout { return mk(l.shape.At(0), l.stride.At(0)) }

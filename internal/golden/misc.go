@@ -49,3 +49,35 @@ func init() {
 		return layout.Nullspace(l).String(), nil
 	})
 }
+
+func init() {
+	binary := func(op string, f func(a, b layout.Layout) (string, error)) {
+		layoutOp(op, func(args []string) (string, error) {
+			a, err := plainLayout(op, args, 2)
+			if err != nil {
+				return "", err
+			}
+			b, err := layout.Parse(args[1])
+			if err != nil {
+				return "", err
+			}
+			return f(a, b)
+		})
+	}
+	binary("max_common_layout", func(a, b layout.Layout) (string, error) {
+		r, err := layout.MaxCommonLayout(a, b)
+		return r.String(), err
+	})
+	binary("max_common_vector", func(a, b layout.Layout) (string, error) {
+		r, err := layout.MaxCommonVector(a, b)
+		return r.String(), err
+	})
+	layoutOp("max_alignment", func(args []string) (string, error) {
+		l, err := plainLayout("max_alignment", args, 1)
+		if err != nil {
+			return "", err
+		}
+		n, err := layout.MaxAlignment(l)
+		return n.String(), err
+	})
+}
