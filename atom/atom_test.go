@@ -226,6 +226,39 @@ func TestTiledCPartitionsCoverOnce(t *testing.T) {
 	})
 }
 
+// TestTiledABPartitionsCover checks that the A and B partitions of all
+// threads together cover their M×K and N×K tiles, each element the same
+// number of times (the threads along the other operand's mode, and GMMA's
+// 128 threads that all see a shared-memory operand, replicate).
+func TestTiledABPartitionsCover(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		tm := drawTiled(t)
+		rk := rapid.IntRange(1, 2).Draw(t, "rest_k")
+		for _, o := range []struct {
+			op   atom.Operand
+			x, y int
+		}{{atom.OperandA, tm.TileSize(0).Value(), tm.TileSize(2).Value() * rk}, {atom.OperandB, tm.TileSize(1).Value(), tm.TileSize(2).Value() * rk}} {
+			ref := layout.Left(layout.Statics(o.x, o.y))
+			hits := make([]int, o.x*o.y)
+			for i := 0; i < tm.Size(); i++ {
+				s := tm.MustThreadSlice(tm.ThrLayoutVMNK().Eval(i))
+				p, off, err := s.PartitionFunc(o.op, ref)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for v := 0; v < p.Size().Value(); v++ {
+					hits[off.Value()+p.Eval(v)]++
+				}
+			}
+			for i, h := range hits {
+				if h == 0 || h != hits[0] {
+					t.Fatalf("%v %v: element %d covered %d times, element 0 %d times", tm.Atom().Name(), o.op, i, h, hits[0])
+				}
+			}
+		}
+	})
+}
+
 // TestTiledTVConsistent checks get_layoutC_TV against the thread
 // partitions: thread thr's value v of get_layoutC_TV is the (m,n) index of
 // its partition of the reference tile at value v.
