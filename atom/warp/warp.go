@@ -1,0 +1,327 @@
+// Package warp is a functional executor for the warp-level tensor-core
+// instructions: SM80 mma.sync (m16n8k8 and m16n8k16 f16/bf16 with f32 or f16
+// accumulators, m16n8k4 and m16n8k8 tf32, m8n8k16, m16n8k16 and m16n8k32
+// s8/u8 with and without .satfinite), the SM75 m16n8k8 and m8n8k16 ops, and
+// the SM70 HMMA m8n8k4 quad-pair ops in all four layouts.
+//
+// An Op computes D = A·B + C on the registers of the 32 lanes of a warp,
+// exactly as the hardware distributes the operands. The distribution is not
+// written down here a second time: it is read from the thread-value layouts
+// of the CuTe atom (package atom), so the executor and CuTe's partitioning
+// agree by construction. The tests replay 138 mma.sync cases captured on an
+// H200 (testdata/sparse/mma_hw.jsonl.gz) bit for bit.
+//
+// # Numerics
+//
+// Products and sums are computed exactly and rounded once to the accumulator
+// type (round to nearest even). That is what the hardware returns whenever
+// the exact result is representable, in particular for all integer-valued
+// inputs of moderate size; for float inputs whose sum needs rounding the
+// tensor cores truncate internally (see package gmma's notes) and may differ
+// from this executor in the last place. tf32 operands are read by dropping
+// the low 13 bits of the 32-bit register, as the H200 does. Integer
+// accumulators wrap modulo 2^32, or saturate for the .satfinite ops. A NaN
+// anywhere in a dot product gives the canonical NaN (0x7fffffff for f32,
+// 0x7fff for f16).
+package warp
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/gocute/cute/atom"
+	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/numeric"
+)
+
+// Lanes is the number of lanes of a warp.
+const Lanes = 32
+
+// Registers holds one operand of a warp-level instruction: R[lane] is the
+// list of 32-bit registers of that lane, in PTX operand order. Sub-word
+// elements are packed little-endian: element 0 of a register is in its low
+// bits (the low half of an f16x2, the low byte of four s8).
+type Registers [Lanes][]uint32
+
+// NewRegisters returns Registers with n zero registers per lane.
+func NewRegisters(n int) Registers {
+	var r Registers
+	buf := make([]uint32, Lanes*n)
+	for l := range r {
+		r[l] = buf[l*n : (l+1)*n : (l+1)*n]
+	}
+	return r
+}
+
+// Clone returns a deep copy of r.
+func (r Registers) Clone() Registers {
+	var c Registers
+	for l := range r {
+		c[l] = slices.Clone(r[l])
+	}
+	return c
+}
+
+// Equal reports whether r and s hold the same registers.
+func (r Registers) Equal(s Registers) bool {
+	for l := range r {
+		if !slices.Equal(r[l], s[l]) {
+			return false
+		}
+	}
+	return true
+}
+
+// String prints the registers one lane per line as 8-digit hex.
+func (r Registers) String() string {
+	var b strings.Builder
+	for l := range r {
+		fmt.Fprintf(&b, "T%-2d", l)
+		for _, x := range r[l] {
+			fmt.Fprintf(&b, " %08x", x)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// An Op is one warp-level MMA instruction bound to its CuTe atom. Op values
+// are immutable; the zero Op is invalid.
+type Op struct {
+	spec *opSpec
+}
+
+type opSpec struct {
+	atom       atom.MMA
+	ptx        string
+	a, b, c    numeric.Kind // c is also the D kind
+	sat        bool
+	m, n, k    int
+	groups     int // independent MMAs per warp: 4 for SM70 quad pairs
+	na, nb, nc int // registers per lane
+	// lane[g][t] is the lane of logical thread t of group g.
+	lane [][]int
+	// idxA[t][v] etc. are the atom's TV layouts evaluated once.
+	idxA, idxB, idxC [][]int
+}
+
+// Name returns the CuTe atom name, e.g. "SM80_16x8x16_F32F16F16F32_TN".
+func (o Op) Name() string { return o.spec.atom.Name() }
+
+// PTX returns the instruction, e.g.
+// "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32".
+func (o Op) PTX() string { return o.spec.ptx }
+
+// Atom returns the CuTe atom whose layouts distribute the operands.
+func (o Op) Atom() atom.MMA { return o.spec.atom }
+
+// Shape returns the M, N, K of one MMA (8, 8, 4 for the SM70 ops, of which
+// one warp runs four).
+func (o Op) Shape() (m, n, k int) { return o.spec.m, o.spec.n, o.spec.k }
+
+// Kinds returns the element kinds of A, B and of the accumulators C and D.
+func (o Op) Kinds() (a, b, c numeric.Kind) { return o.spec.a, o.spec.b, o.spec.c }
+
+// Saturate reports a .satfinite integer op.
+func (o Op) Saturate() bool { return o.spec.sat }
+
+// Groups returns how many independent MMAs one instruction performs: 4 for
+// the SM70 quad-pair ops (quad pair q is lanes 4q..4q+3 and 4q+16..4q+19),
+// 1 otherwise.
+func (o Op) Groups() int { return o.spec.groups }
+
+// NumRegs returns the registers per lane of A, B and C (= D).
+func (o Op) NumRegs() (a, b, c int) { return o.spec.na, o.spec.nb, o.spec.nc }
+
+// String returns the atom name and the PTX.
+func (o Op) String() string {
+	if o.spec == nil {
+		return "warp.Op(invalid)"
+	}
+	return o.spec.atom.Name() + " (" + o.spec.ptx + ")"
+}
+
+// Lane returns the lane holding logical thread t of group g.
+func (o Op) Lane(g, t int) int { return o.spec.lane[g][t] }
+
+// ---------------------------------------------------------------------------
+// Registry
+
+type regEntry struct {
+	name string
+	ptx  string
+	a, b numeric.Kind
+	c    numeric.Kind
+	sat  bool
+}
+
+func entries() []regEntry {
+	const (
+		f16  = numeric.KindF16
+		bf16 = numeric.KindBF16
+		tf32 = numeric.KindTF32
+		f32  = numeric.KindF32
+		s8   = numeric.KindS8
+		u8   = numeric.KindU8
+		s32  = numeric.KindS32
+	)
+	mma := func(shape, lay string, d, a, b, c numeric.Kind, sat bool) string {
+		s := ""
+		if sat {
+			s = ".satfinite"
+		}
+		return fmt.Sprintf("mma.sync.aligned.%s.%s%s.%v.%v.%v.%v", shape, lay, s, d, a, b, c)
+	}
+	var es []regEntry
+	add := func(name, shape, lay string, a, b, c numeric.Kind, sat bool) {
+		es = append(es, regEntry{name, mma(shape, lay, c, a, b, c, sat), a, b, c, sat})
+	}
+	add("SM80_16x8x8_F16F16F16F16_TN", "m16n8k8", "row.col", f16, f16, f16, false)
+	add("SM80_16x8x16_F16F16F16F16_TN", "m16n8k16", "row.col", f16, f16, f16, false)
+	add("SM80_16x8x8_F32F16F16F32_TN", "m16n8k8", "row.col", f16, f16, f32, false)
+	add("SM80_16x8x16_F32F16F16F32_TN", "m16n8k16", "row.col", f16, f16, f32, false)
+	add("SM80_16x8x8_F32BF16BF16F32_TN", "m16n8k8", "row.col", bf16, bf16, f32, false)
+	add("SM80_16x8x16_F32BF16BF16F32_TN", "m16n8k16", "row.col", bf16, bf16, f32, false)
+	add("SM80_16x8x4_F32TF32TF32F32_TN", "m16n8k4", "row.col", tf32, tf32, f32, false)
+	add("SM80_16x8x8_F32TF32TF32F32_TN", "m16n8k8", "row.col", tf32, tf32, f32, false)
+	for _, sg := range []struct {
+		code string
+		a, b numeric.Kind
+	}{{"S8S8", s8, s8}, {"S8U8", s8, u8}, {"U8S8", u8, s8}, {"U8U8", u8, u8}} {
+		for _, sh := range []string{"8x8x16", "16x8x16", "16x8x32"} {
+			ptxShape := map[string]string{"8x8x16": "m8n8k16", "16x8x16": "m16n8k16", "16x8x32": "m16n8k32"}[sh]
+			add("SM80_"+sh+"_S32"+sg.code+"S32_TN", ptxShape, "row.col", sg.a, sg.b, s32, false)
+			add("SM80_"+sh+"_S32"+sg.code+"S32_TN_SATURATE", ptxShape, "row.col", sg.a, sg.b, s32, true)
+		}
+	}
+	add("SM75_16x8x8_F32F16F16F32_TN", "m16n8k8", "row.col", f16, f16, f32, false)
+	add("SM75_8x8x16_S32S8S8S32_TN", "m8n8k16", "row.col", s8, s8, s32, false)
+	for _, acc := range []struct {
+		code string
+		c    numeric.Kind
+	}{{"F16F16F16F16", f16}, {"F32F16F16F32", f32}} {
+		for _, ab := range []struct{ code, lay string }{{"TN", "row.col"}, {"NT", "col.row"}, {"NN", "col.col"}, {"TT", "row.row"}} {
+			add("SM70_8x8x4_"+acc.code+"_"+ab.code, "m8n8k4", ab.lay, f16, f16, acc.c, false)
+		}
+	}
+	return es
+}
+
+var (
+	regOnce  sync.Once
+	regByKey map[string]Op
+	regNames []string
+	regErr   error
+)
+
+func registry() (map[string]Op, error) {
+	regOnce.Do(func() {
+		regByKey = map[string]Op{}
+		for _, e := range entries() {
+			op, err := build(e)
+			if err != nil {
+				regErr = err
+				return
+			}
+			regByKey[e.name] = op
+			if _, ok := regByKey[e.ptx]; !ok {
+				regByKey[e.ptx] = op // SM80 before SM75: the PTX finds the SM80 atom
+			}
+			regNames = append(regNames, e.name)
+		}
+	})
+	return regByKey, regErr
+}
+
+// Lookup returns the Op of a CuTe atom name ("SM80_16x8x16_F32F16F16F32_TN")
+// or of a PTX instruction ("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32";
+// where SM75 and SM80 share an instruction, the SM80 atom).
+func Lookup(name string) (Op, error) {
+	m, err := registry()
+	if err != nil {
+		return Op{}, err
+	}
+	if op, ok := m[strings.TrimSpace(name)]; ok {
+		return op, nil
+	}
+	return Op{}, layout.Errorf("warp.Lookup", "no warp-level MMA of that name or PTX", name)
+}
+
+// MustLookup is Lookup that panics on error.
+func MustLookup(name string) Op {
+	op, err := Lookup(name)
+	if err != nil {
+		panic(err)
+	}
+	return op
+}
+
+// Names returns the atom names of all supported ops.
+func Names() []string {
+	if _, err := registry(); err != nil {
+		return nil
+	}
+	return slices.Clone(regNames)
+}
+
+func build(e regEntry) (Op, error) {
+	at, err := atom.Lookup(e.name)
+	if err != nil {
+		return Op{}, err
+	}
+	mnk := at.ShapeMNK()
+	s := &opSpec{atom: at, ptx: e.ptx, a: e.a, b: e.b, c: e.c, sat: e.sat,
+		m: mnk.At(0).Int().Value(), n: mnk.At(1).Int().Value(), k: mnk.At(2).Int().Value()}
+	thr := at.ThrID()
+	nthr := thr.Size().Value()
+	s.groups = Lanes / nthr
+	span := 0 // lanes spanned by one group's threads
+	for t := range nthr {
+		span = max(span, thr.Eval(t)+1)
+	}
+	// SM70: ThrID (4,2):(1,16) covers lanes {0..3,16..19}; group g adds 4g.
+	step := 4
+	if s.groups == 1 {
+		step = 0
+	}
+	s.lane = make([][]int, s.groups)
+	seen := map[int]bool{}
+	for g := range s.groups {
+		s.lane[g] = make([]int, nthr)
+		for t := range nthr {
+			l := thr.Eval(t) + step*g
+			if l >= Lanes || seen[l] {
+				return Op{}, layout.Errorf("warp.build", "ThrID does not tile the warp", e.name, thr)
+			}
+			seen[l] = true
+			s.lane[g][t] = l
+		}
+	}
+	eval := func(l layout.Layout, bits int, what string) ([][]int, int, error) {
+		nt := l.Mode(0).Size().Value()
+		nv := l.Mode(1).Size().Value()
+		if nt != nthr || (nv*bits)%32 != 0 {
+			return nil, 0, layout.Errorf("warp.build", "TV layout does not fit the registers", e.name, what, l)
+		}
+		out := make([][]int, nt)
+		for t := range nt {
+			out[t] = make([]int, nv)
+			for v := range nv {
+				out[t][v] = l.Eval(t + nt*v)
+			}
+		}
+		return out, nv * bits / 32, nil
+	}
+	if s.idxA, s.na, err = eval(at.LayoutATV(), e.a.Bits(), "A"); err != nil {
+		return Op{}, err
+	}
+	if s.idxB, s.nb, err = eval(at.LayoutBTV(), e.b.Bits(), "B"); err != nil {
+		return Op{}, err
+	}
+	if s.idxC, s.nc, err = eval(at.LayoutCTV(), e.c.Bits(), "C"); err != nil {
+		return Op{}, err
+	}
+	return Op{s}, nil
+}

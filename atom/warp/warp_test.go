@@ -1,0 +1,249 @@
+package warp
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/json"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"testing"
+
+	"github.com/gocute/cute/numeric"
+	"pgregory.net/rapid"
+)
+
+func loadHW(t testing.TB) []map[string]json.RawMessage {
+	f, err := os.Open("../../testdata/sparse/mma_hw.jsonl.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []map[string]json.RawMessage
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(make([]byte, 1<<20), 1<<26)
+	for sc.Scan() {
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func regsOf(t testing.TB, raw json.RawMessage) Registers {
+	var s [][]string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		t.Fatal(err)
+	}
+	var r Registers
+	for l := range r {
+		r[l] = make([]uint32, len(s[l]))
+		for i, h := range s[l] {
+			v, err := strconv.ParseUint(h, 16, 32)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r[l][i] = uint32(v)
+		}
+	}
+	return r
+}
+
+// TestHardwareDense replays every mma.sync case captured on the H200.
+func TestHardwareDense(t *testing.T) {
+	n := 0
+	for _, m := range loadHW(t) {
+		var sparse bool
+		var ptx string
+		json.Unmarshal(m["sparse"], &sparse)
+		json.Unmarshal(m["ptx"], &ptx)
+		if sparse {
+			continue
+		}
+		op, err := Lookup(ptx)
+		if err != nil {
+			t.Fatalf("case %s: %v", m["case_id"], err)
+		}
+		d, err := op.Exec(regsOf(t, m["a"]), regsOf(t, m["b"]), regsOf(t, m["c"]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := regsOf(t, m["d"])
+		if !d.Equal(want) {
+			t.Errorf("case %s %s: D differs\ngot\n%vwant\n%v", m["case_id"], ptx, d, want)
+		}
+		n++
+	}
+	if n != 138 {
+		t.Errorf("replayed %d dense cases, want 138", n)
+	}
+}
+
+// valueRange returns integer bounds for random exact inputs of kind k.
+func valueRange(k numeric.Kind) (lo, hi int) {
+	switch k {
+	case numeric.KindS8:
+		return -128, 127
+	case numeric.KindU8:
+		return 0, 255
+	case numeric.KindS32:
+		return -100000, 100000
+	case numeric.KindF16, numeric.KindBF16, numeric.KindTF32:
+		return -8, 8
+	}
+	return -64, 64
+}
+
+func randMatrix(r *rand.Rand, rows, cols int, k numeric.Kind) Matrix {
+	lo, hi := valueRange(k)
+	return MatrixFunc(rows, cols, func(int, int) float64 { return float64(lo + r.IntN(hi-lo+1)) })
+}
+
+// TestOpsAgainstGemm runs every op on random integer-valued inputs and
+// compares with the reference GEMM.
+func TestOpsAgainstGemm(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, name := range Names() {
+		op := MustLookup(name)
+		M, N, K := op.Shape()
+		ka, kb, kc := op.Kinds()
+		for range 4 {
+			var as, bs, cs []Matrix
+			for range op.Groups() {
+				as = append(as, randMatrix(r, M, K, ka))
+				bs = append(bs, randMatrix(r, K, N, kb))
+				cs = append(cs, randMatrix(r, M, N, kc))
+			}
+			a, err := op.PackA(as...)
+			if err != nil {
+				t.Fatal(name, err)
+			}
+			b, err := op.PackB(bs...)
+			if err != nil {
+				t.Fatal(name, err)
+			}
+			c, err := op.PackC(cs...)
+			if err != nil {
+				t.Fatal(name, err)
+			}
+			d, err := op.Exec(a, b, c)
+			if err != nil {
+				t.Fatal(name, err)
+			}
+			ds, err := op.UnpackD(d)
+			if err != nil {
+				t.Fatal(name, err)
+			}
+			for g := range op.Groups() {
+				want, _ := Gemm(as[g], bs[g], cs[g])
+				if kc == numeric.KindF16 {
+					// f16 accumulators: the sum must be representable.
+					want = MatrixFunc(M, N, func(i, j int) float64 {
+						return numeric.Float16FromFloat64(want.At(i, j)).Float64()
+					})
+				}
+				if !ds[g].Equal(want) {
+					t.Fatalf("%s group %d:\ngot\n%vwant\n%v", name, g, ds[g], want)
+				}
+			}
+		}
+	}
+}
+
+// TestPackRoundTrip checks that Pack then Unpack of an accumulator is the
+// identity and that every register bit is used (TV layouts are bijections).
+func TestPackRoundTrip(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		names := Names()
+		op := MustLookup(names[rapid.IntRange(0, len(names)-1).Draw(rt, "op")])
+		M, N, _ := op.Shape()
+		_, _, kc := op.Kinds()
+		lo, hi := valueRange(kc)
+		var cs []Matrix
+		for range op.Groups() {
+			v := rapid.SliceOfN(rapid.IntRange(lo, hi), M*N, M*N).Draw(rt, "c")
+			f := make([]float64, len(v))
+			for i, x := range v {
+				f[i] = float64(x)
+			}
+			cs = append(cs, MustMatrix(M, N, f))
+		}
+		c, err := op.PackC(cs...)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		back, err := op.UnpackD(c)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		for g := range cs {
+			if !back[g].Equal(cs[g]) {
+				rt.Fatalf("%s: round trip differs", op.Name())
+			}
+		}
+	})
+}
+
+func TestErrors(t *testing.T) {
+	if _, err := Lookup("SM80_16x8x16_F32F16F16F32_XX"); err == nil {
+		t.Error("Lookup of unknown name succeeded")
+	}
+	op := MustLookup("SM80_16x8x16_F32F16F16F32_TN")
+	if _, err := op.Exec(NewRegisters(3), NewRegisters(2), NewRegisters(4)); err == nil {
+		t.Error("Exec with 3 A registers succeeded")
+	}
+	if _, err := op.PackA(MatrixFunc(16, 16, func(int, int) float64 { return 0.1 })); err == nil {
+		t.Error("PackA of 0.1 (not an f16) succeeded")
+	}
+	if _, err := op.PackA(MatrixFunc(16, 8, func(int, int) float64 { return 1 })); err == nil {
+		t.Error("PackA of a 16x8 matrix succeeded")
+	}
+	if _, err := MustLookup("SM70_8x8x4_F32F16F16F32_TN").PackA(MatrixFunc(8, 4, func(int, int) float64 { return 1 })); err == nil {
+		t.Error("PackA with one matrix for four quad pairs succeeded")
+	}
+	if _, err := Encode(numeric.KindS8, 128); err == nil {
+		t.Error("Encode(s8, 128) succeeded")
+	}
+}
+
+func TestDotFloatRounding(t *testing.T) {
+	// 1 + 2^-30 + 2^-30·... : float64 fast path stays exact; a sum needing
+	// more than 53 bits takes the big path and still rounds once.
+	a := []float64{1, 0x1p-60}
+	b := []float64{0x1p40, 1}
+	got := DotFloat(numeric.KindF32, a, b, 0x1p-80)
+	if want := uint32(0x53800000); got != want { // 2^40 exactly
+		t.Errorf("DotFloat = %#x, want %#x", got, want)
+	}
+	// Tie in f16: 2049 rounds to 2048 (even), 2051 to 2052.
+	if got := DotFloat(numeric.KindF16, []float64{2049}, []float64{1}, 0); got != 0x6800 {
+		t.Errorf("f16 tie: %#x", got)
+	}
+	if got := DotFloat(numeric.KindF16, []float64{2051}, []float64{1}, 0); got != 0x6802 {
+		t.Errorf("f16 tie up: %#x", got)
+	}
+	// big path for f16: 2049 + 2^-70 rounds up to 2050.
+	if got := DotFloat(numeric.KindF16, []float64{2049, 0x1p-70}, []float64{1, 1}, 0); got != 0x6801 {
+		t.Errorf("f16 big path: %#x", got)
+	}
+}
+
+func BenchmarkExecM16N8K16(b *testing.B) {
+	op := MustLookup("SM80_16x8x16_F32F16F16F32_TN")
+	r := rand.New(rand.NewPCG(3, 4))
+	A, _ := op.PackA(randMatrix(r, 16, 16, numeric.KindF16))
+	B, _ := op.PackB(randMatrix(r, 16, 8, numeric.KindF16))
+	C, _ := op.PackC(randMatrix(r, 16, 8, numeric.KindF32))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := op.Exec(A, B, C); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
