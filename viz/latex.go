@@ -111,18 +111,27 @@ func TVLaTeX(w io.Writer, g TVGrid) error {
 // MMALaTeX writes CuTe's print_latex(mma_atom): the print_latex_mma
 // picture of C at (0,0), A to its left and B (K×N) above it.
 func MMALaTeX(w io.Writer, m atom.MMA) error {
-	var gs [3]TVGrid
-	for op := A; op <= C; op++ {
-		g, err := AtomTV(m, op)
-		if err != nil {
-			return err
-		}
-		gs[op] = g
+	gs, err := grids(func(op Operand) (TVGrid, error) { return AtomTV(m, op) })
+	if err != nil {
+		return err
 	}
+	return mmaLaTeX(w, m.Name(), gs)
+}
+
+// TiledMMALaTeX writes CuTe's print_latex(tiled_mma) picture.
+func TiledMMALaTeX(w io.Writer, t atom.TiledMMA) error {
+	gs, err := grids(func(op Operand) (TVGrid, error) { return TiledTV(t, op) })
+	if err != nil {
+		return err
+	}
+	return mmaLaTeX(w, "TiledMMA of "+t.Atom().Name()+", AtomLayoutMNK "+t.AtomLayoutMNK().String(), gs)
+}
+
+func mmaLaTeX(w io.Writer, name string, gs [3]TVGrid) error {
 	ga, gb, gc := gs[A], gs[B], gs[C]
 	K := ga.Cols
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "%% %s\n", m.Name())
+	fmt.Fprintf(bw, "%% %s\n", name)
 	fmt.Fprintf(bw, "%% LayoutC_TV: %s\n%% LayoutA_TV: %s\n%% LayoutB_TV: %s\n%% ThrID     : %s\n\n", gc.TV, ga.TV, gb.TV, thrIDString(ga.ThrID))
 	fmt.Fprintf(bw, "\\documentclass{standalone}\n\\usepackage{tikz}\n\\begin{document}\n"+
 		"\\begin{tikzpicture}[%s,box/.style={rectangle,draw=black,thick,minimum size=1cm,anchor=center}]\n\n", texAxes)

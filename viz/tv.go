@@ -125,3 +125,31 @@ func AtomTV(m atom.MMA, op Operand) (TVGrid, error) {
 	g.RowName, g.ColName = rn, cn
 	return g, nil
 }
+
+// TiledTV returns the grid of one operand of a TiledMMA over its whole
+// tile: A as TileSize(0)×TileSize(2), B as TileSize(1)×TileSize(2), C as
+// TileSize(0)×TileSize(1). Threads are the TiledMMA's thread indices.
+func TiledTV(t atom.TiledMMA, op Operand) (TVGrid, error) {
+	M, N, K := t.TileSize(0).Value(), t.TileSize(1).Value(), t.TileSize(2).Value()
+	var (
+		tv         layout.Layout
+		rows, cols int
+		rn, cn     string
+	)
+	switch op {
+	case A:
+		tv, rows, cols, rn, cn = t.LayoutATV(), M, K, "m", "k"
+	case B:
+		tv, rows, cols, rn, cn = t.LayoutBTV(), N, K, "n", "k"
+	case C:
+		tv, rows, cols, rn, cn = t.LayoutCTV(), M, N, "m", "n"
+	default:
+		return TVGrid{}, layout.Errorf("viz.TiledTV", "the operand must be A, B or C", op)
+	}
+	g, err := TVFromLayout(tv, layout.Layout{}, rows, cols)
+	if err != nil {
+		return TVGrid{}, err
+	}
+	g.RowName, g.ColName = rn, cn
+	return g, nil
+}

@@ -199,19 +199,42 @@ func (c *canvas) drawTV(g TVGrid, x0, y0 int, rowLabels, colLabels bool) {
 // them out: C (M×N) in the middle, A (M×K) to its left, B (drawn K×N, the
 // transpose of its N×K grid) above it.
 func MMASVG(w io.Writer, m atom.MMA, opt Options) error {
+	gs, err := grids(func(op Operand) (TVGrid, error) { return AtomTV(m, op) })
+	if err != nil {
+		return err
+	}
+	return mmaSVG(w, []string{m.Name()}, gs, opt)
+}
+
+// TiledMMASVG draws a TiledMMA's A, B and C over its whole tile, arranged
+// as MMASVG arranges an atom's.
+func TiledMMASVG(w io.Writer, t atom.TiledMMA, opt Options) error {
+	gs, err := grids(func(op Operand) (TVGrid, error) { return TiledTV(t, op) })
+	if err != nil {
+		return err
+	}
+	title := []string{"TiledMMA of " + t.Atom().Name(), "AtomLayoutMNK: " + t.AtomLayoutMNK().String(), "PermutationMNK: " + t.PermutationMNK().String()}
+	return mmaSVG(w, title, gs, opt)
+}
+
+func grids(f func(Operand) (TVGrid, error)) ([3]TVGrid, error) {
 	var gs [3]TVGrid
 	for op := A; op <= C; op++ {
-		g, err := AtomTV(m, op)
+		g, err := f(op)
 		if err != nil {
-			return err
+			return gs, err
 		}
 		gs[op] = g
 	}
+	return gs, nil
+}
+
+func mmaSVG(w io.Writer, title []string, gs [3]TVGrid, opt Options) error {
 	ga, gb, gc := gs[A], gs[B], gs[C]
 	c := newCanvas(opt.cell(44))
-	c.titleLines = []string{m.Name(),
-		"LayoutA_TV: " + ga.TV.String(), "LayoutB_TV: " + gb.TV.String(), "LayoutC_TV: " + gc.TV.String(),
-		"ThrID: " + thrIDString(ga.ThrID)}
+	c.titleLines = append(title,
+		"LayoutA_TV: "+ga.TV.String(), "LayoutB_TV: "+gb.TV.String(), "LayoutC_TV: "+gc.TV.String(),
+		"ThrID: "+thrIDString(ga.ThrID))
 	K := ga.Cols
 	// Grid coordinates (in cells): A occupies columns [1, 1+K), C starts
 	// at column K+2; B occupies rows [1, 1+K), C starts at row K+2.

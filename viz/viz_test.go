@@ -11,6 +11,7 @@ import (
 
 	"github.com/gocute/cute/atom"
 	"github.com/gocute/cute/banks"
+	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/swizzle"
 )
 
@@ -143,5 +144,42 @@ func BenchmarkLayoutSVG128x64(b *testing.B) {
 	for b.Loop() {
 		buf.Reset()
 		SmemSVG(&buf, s, Options{By: ByBank})
+	}
+}
+
+// A 2x1 tiling of the SM80 m16n8k8 atom: the second atom's threads 32-63
+// hold rows 16-31.
+func TestTiledTV(t *testing.T) {
+	m := atom.MustLookup("SM80_16x8x8_F16F16F16F16_TN")
+	tm, err := atom.MakeTiledMMA(m, atom.WithAtomLayout(layout.Left(layout.Statics(2, 1, 1))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := TiledTV(tm, C)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Rows != 32 || g.Cols != 8 {
+		t.Fatalf("C is %dx%d", g.Rows, g.Cols)
+	}
+	at, _ := AtomTV(m, C)
+	for r := 0; r < 16; r++ {
+		for c := 0; c < 8; c++ {
+			t0, v0 := at.At(r, c)
+			if th, v := g.At(r, c); th != t0 || v != v0 {
+				t.Fatalf("C(%d,%d) = T%dV%d, want T%dV%d", r, c, th, v, t0, v0)
+			}
+			if th, v := g.At(r+16, c); th != t0+32 || v != v0 {
+				t.Fatalf("C(%d,%d) = T%dV%d, want T%dV%d", r+16, c, th, v, t0+32, v0)
+			}
+		}
+	}
+	var b bytes.Buffer
+	if err := TiledMMASVG(&b, tm, Options{}); err != nil || !strings.Contains(b.String(), ">T63<") {
+		t.Errorf("TiledMMASVG: %v", err)
+	}
+	b.Reset()
+	if err := TiledMMALaTeX(&b, tm); err != nil || !strings.Contains(b.String(), "T63") {
+		t.Errorf("TiledMMALaTeX: %v", err)
 	}
 }

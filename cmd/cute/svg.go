@@ -33,6 +33,7 @@ Flags:
   --elem-bits N               element width for chunk/bank colours (default 16,
                               or smem_ptr[Nb]'s)
   --operand A|B|C             draw one operand of an atom (default: all three)
+  --atoms SHAPE               tile the atom into a TiledMMA, e.g. (_2,_2,_1)
   --tv MxN                    EXPR is a (thread,value) -> index layout of an MxN tile
   --cell PX                   cell size in pixels
   --latex                     write CuTe print_latex-style TikZ instead of SVG`
@@ -91,7 +92,7 @@ func runSVG(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, svgUsage)
 		return 0
 	}
-	if err := checkFlags(flags, "latex", "color", "colour", "elem-bits", "operand", "tv", "cell"); err != nil {
+	if err := checkFlags(flags, "latex", "color", "colour", "elem-bits", "operand", "tv", "cell", "atoms"); err != nil {
 		return fail("%v", err)
 	}
 	if len(pos) != 1 {
@@ -146,6 +147,34 @@ func runSVG(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 
 	if m, err := atom.Lookup(expr); err == nil {
+		if a, ok := flags["atoms"]; ok {
+			sh, err := layout.ParseTuple(a)
+			if err != nil {
+				return fail("--atoms: %v", err)
+			}
+			tm, err := atom.MakeTiledMMA(m, atom.WithAtomLayout(layout.Left(sh)))
+			if err != nil {
+				return done(err)
+			}
+			if o, ok := flags["operand"]; ok {
+				op, err := viz.ParseOperand(o)
+				if err != nil {
+					return fail("%v", err)
+				}
+				g, err := viz.TiledTV(tm, op)
+				if err != nil {
+					return done(err)
+				}
+				if latex {
+					return done(viz.TVLaTeX(w, g))
+				}
+				return done(viz.TVSVG(w, g, "TiledMMA of "+m.Name()+" "+op.String(), opt))
+			}
+			if latex {
+				return done(viz.TiledMMALaTeX(w, tm))
+			}
+			return done(viz.TiledMMASVG(w, tm, opt))
+		}
 		if o, ok := flags["operand"]; ok {
 			op, err := viz.ParseOperand(o)
 			if err != nil {

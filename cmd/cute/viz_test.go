@@ -20,6 +20,8 @@ func TestVizCommands(t *testing.T) {
 		{[]string{"svg", "SM80_16x8x16_F32F16F16F32_TN", "--latex"}, `\shortstack{T0 \\ V0}`, 0},
 		{[]string{"svg", "((_4,_8),(_2,_2)):((_32,_1),(_16,_8))", "--tv", "16x16"}, ">T0<", 0},
 		{[]string{"svg", "(_4,_8):(_8,_1)", "--latex"}, `\node[box,fill=black!00] at (0,0) {0};`, 0},
+		{[]string{"svg", "SM80_16x8x8_F16F16F16F16_TN", "--atoms", "(_2,_2,_1)"}, ">T127<", 0},
+		{[]string{"svg", "SM80_16x8x8_F16F16F16F16_TN", "--atoms", "(_2,_1,_1)", "--operand", "A", "--latex"}, "T63", 0},
 		{[]string{"svg", "(_2,_2,_2):(_1,_2,_4)"}, "", 2},
 		{[]string{"svg", "(_4,_8):(_8,_1)", "--operand", "A"}, "", 2},
 		{[]string{"svg", "(_4,_8):(_8,_1)", "--bogus", "1"}, "", 2},
