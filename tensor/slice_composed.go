@@ -6,9 +6,25 @@ import (
 )
 
 // sliceComposed is CuTe's slice_and_offset(c, ComposedLayout) for a
-// coordinate with integers in it. CuTe's rule (swizzle_layout.hpp) keeps
-// the offset inside the layout, or decays the swizzle into a plain layout
-// with dynamic strides, and belongs to the swizzle package.
+// coordinate with integers in it: [swizzle.ComposedLayout.Slice], which
+// keeps the fixed coordinates' swizzled bits inside the layout, or decays
+// the swizzle into a plain layout with dynamic strides.
 func sliceComposed(c Coord, l swizzle.ComposedLayout) (swizzle.Func, layout.Int, error) {
-	return nil, layout.Int{}, layout.Errorf("slice", "slicing a ComposedLayout on integers needs the swizzle package's slice_and_offset", c.String(), l)
+	return l.Slice(c.tiler())
+}
+
+// tiler returns c written as the slicing coordinate package swizzle takes:
+// a layout.Tiler of integers, underscores and tuples.
+func (c Coord) tiler() layout.Tiler {
+	switch c.kind {
+	case coordUnder:
+		return layout.Underscore()
+	case coordTuple:
+		e := make([]layout.Tiler, len(c.elems))
+		for i, x := range c.elems {
+			e[i] = x.tiler()
+		}
+		return layout.TupleTiler(e...)
+	}
+	return layout.IntTiler(c.n)
 }
