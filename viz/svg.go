@@ -107,6 +107,10 @@ func (c *canvas) box(x, y int, fill string, lines ...string) {
 }
 
 func (c *canvas) text(x, y int, color string, size int, s string) {
+	// Shrink labels that would overflow the cell (about 0.6em per glyph).
+	if w := len(s) * size * 6 / 10; w > c.cell-4 && len(s) > 0 {
+		size = max(6, (c.cell-4)*10/(6*len(s)))
+	}
 	fill := ""
 	if color != "#000000" {
 		fill = fmt.Sprintf(" fill=\"%s\"", color)
