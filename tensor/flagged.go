@@ -224,3 +224,39 @@ func AsPositionIndependent[T any](t Tensor[T]) (Tensor[T], error) {
 	}
 	return mk(t.ptr.WithSwizzle(swizzle.Swizzle{}), t.mem, swizzle.Compose(esw, layout.S(0), t.lay)), nil
 }
+
+// Recast returns CuTe's recast<U>(t) for a tensor whose elements are
+// re-read as newBits-bit values of type U from mem (which must resolve the
+// same addresses; e.g. a ByteMemory on the same image with another codec):
+// the pointer recast (address, space and swizzle kept) and the layout
+// recast_layout<Old,New> (upcast or downcast of the strides, and of a
+// composed layout's swizzle). A negative-stride upcast, for which CuTe also
+// moves the pointer, is refused.
+func Recast[U, T any](t Tensor[T], mem Memory[U], newBits int) (Tensor[U], error) {
+	old := t.ptr.Bits()
+	var f swizzle.Func
+	switch l := t.lay.(type) {
+	case layout.Layout:
+		if newBits > old {
+			for _, d := range l.Stride().Leaves() {
+				if d.Value() < 0 {
+					return Tensor[U]{}, layout.Errorf("recast", "upcast of a layout with negative strides is not supported", l)
+				}
+			}
+		}
+		r, err := layout.Recast(l, old, newBits)
+		if err != nil {
+			return Tensor[U]{}, err
+		}
+		f = r
+	case swizzle.ComposedLayout:
+		r, err := swizzle.Recast(l, old, newBits)
+		if err != nil {
+			return Tensor[U]{}, err
+		}
+		f = r
+	default:
+		return Tensor[U]{}, layout.Errorf("recast", "unknown layout kind", t.lay)
+	}
+	return mk(t.ptr.Recast(newBits), mem, f), nil
+}

@@ -99,3 +99,51 @@ func TestGoldenTileToShapeTensors(t *testing.T) {
 		t.Errorf("checked %d 3.5.1 tile_to_shape vectors, want 742", n)
 	}
 }
+
+// TestGoldenAtomsFromBits checks the flagged-layout recasts against the
+// 3.5.1 gmma_atom vectors: every typed atom is upcast<sizeof_bits(T)> of
+// the bit-level atom of its kind (as CuTe defines them), and downcasting
+// it back gives the bit-level atom.
+func TestGoldenAtomsFromBits(t *testing.T) {
+	bitsAtoms := map[string]FlaggedLayout{}
+	type typed struct {
+		kind, typ string
+		want      string
+	}
+	var typedAtoms []typed
+	for _, g := range readGolden(t, "../testdata/golden/mma/gmma_atoms.jsonl.gz") {
+		if g.Op != "gmma_atom" || g.Cute != "3.5.1" {
+			continue
+		}
+		p := g.Out["print"].(string)
+		if len(g.Args) == 1 {
+			fl, err := ParseFlagged(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bitsAtoms[g.Args[0]] = fl
+			continue
+		}
+		typedAtoms = append(typedAtoms, typed{g.Args[0], g.Args[1], p})
+	}
+	n := 0
+	for _, a := range typedAtoms {
+		b, ok := bitsAtoms[a.kind+"_Bits"]
+		if !ok {
+			continue
+		}
+		n++
+		up, err := b.Upcast(elemBits[a.typ])
+		if err != nil || up.String() != a.want {
+			t.Errorf("upcast<%d>(%v) = %v, %v; want %s", elemBits[a.typ], b, up, err, a.want)
+			continue
+		}
+		down, err := up.Downcast(elemBits[a.typ])
+		if err != nil || !down.Equal(b) {
+			t.Errorf("downcast<%d>(%v) = %v, %v; want %v", elemBits[a.typ], up, down, err, b)
+		}
+	}
+	if n == 0 {
+		t.Error("no typed atom had a bit-level atom")
+	}
+}

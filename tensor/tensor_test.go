@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -246,6 +247,60 @@ func TestTensorAlgebra(t *testing.T) {
 	} {
 		if c.got.String() != c.want {
 			t.Errorf("%s: %s, want %s", c.name, c.got, c.want)
+		}
+	}
+}
+
+func TestRecastAndShapeOps(t *testing.T) {
+	mem := &ByteMemory[uint16]{Base: 0x400, Data: make([]byte, 256), Codec: U16Codec}
+	for i := range mem.Data {
+		mem.Data[i] = byte(i)
+	}
+	x := View[uint16](mem, SmemPtr(16, 0x400).WithSwizzle(swizzle.Must(1, 4, 3)), layout.MustParse("(_8,_16):(_16,_1)"))
+	y := must(Recast(x, &ByteMemory[uint32]{Base: 0x400, Data: mem.Data, Codec: U32Codec}, 32))
+	if got, want := y.String(), "Sw<1,4,3>_smem_ptr[32b](0x400) o (_8,_8):(_8,_1)"; got != want {
+		t.Errorf("recast: %s, want %s", got, want)
+	}
+	for m := 0; m < 8; m++ {
+		for n := 0; n < 8; n++ {
+			lo, hi := x.Elem(m, 2*n), x.Elem(m, 2*n+1)
+			if y.Elem(m, n) != uint32(lo)|uint32(hi)<<16 {
+				t.Fatalf("recast (%d,%d): %x, want %x %x", m, n, y.Elem(m, n), hi, lo)
+			}
+		}
+	}
+	z := View[uint16](nil, GmemPtr(16, 0x1000), layout.MustParse("((_2,_4),_1,(_3,_2)):((_1,_2),_0,(_8,_24))"))
+	for _, c := range []struct{ name, got, want string }{
+		{"flatten", Flatten(z).Layout().String(), "(_2,_4,_1,_3,_2):(_1,_2,_0,_8,_24)"},
+		{"filter", Filter(z).Layout().String(), "_48:_1"},
+		{"filter_zeros", FilterZeros(z).Layout().String(), "((_2,_4),_1,(_3,_2)):((_1,_2),_0,(_8,_24))"},
+		{"take", must(Take(z, 1, 3)).Layout().String(), "(_1,(_3,_2)):(_0,(_8,_24))"},
+		{"coalesce profile", must(CoalesceProfile(z, layout.MustParseTuple("(_1,_1,_1)"))).Layout().String(), "(_8,_1,_6):(_1,_0,_8)"},
+		{"logical_product", must(LogicalProduct(View[uint16](nil, Ptr(16, 0x10), layout.MustParse("(_2,_2):(_1,_2)")), layout.LayoutTiler(layout.MustParse("_3:_0")))).Layout().String(), "((_2,_2),_3):((_1,_2),_0)"},
+		{"tiled_product", must(TiledProduct(View[uint16](nil, Ptr(16, 0x10), layout.MustParse("(_2,_2):(_1,_2)")), layout.MustParseTiler("(_2,_1)"))).Layout().String(), "((_2,_2),_2,_1):((_1,_2),_2,_0)"},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s: %s, want %s", c.name, c.got, c.want)
+		}
+	}
+}
+
+func TestPrettyPrint(t *testing.T) {
+	for _, c := range []struct {
+		v    any
+		want string
+	}{
+		{true, "  1"}, {int32(-7), "   -7"}, {uint32(7), "    7"}, {int64(123456), "123456"},
+		{7, "    7"}, {int8(-3), "  -3"}, {uint8(200), "  200"},
+		{float32(0.5), "  5.00e-01"}, {-1.25, " -1.250e+00"},
+		{numeric.Float16FromFloat32(float32(math.Inf(1))), "     inf"},
+		{numeric.BFloat16FromFloat32(1.5), "  1.500000"},
+		{layout.Dyns(1, 2), "  (1,2)"},
+	} {
+		var b strings.Builder
+		PrettyPrint(&b, c.v)
+		if b.String() != c.want {
+			t.Errorf("PrettyPrint(%T %v) = %q, want %q", c.v, c.v, b.String(), c.want)
 		}
 	}
 }
