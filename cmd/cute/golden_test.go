@@ -1,0 +1,74 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestGoldenCommand(t *testing.T) {
+	in := `{"op": "coalesce", "args": ["(_2,(_1,_6)):(_1,(_6,_2))"], "out": "_12:_1", "cute": "3.5.1"}
+
+{"op": "size", "args": ["(_4,(2,_3)):(_1,(4,_8))"]}
+{"op": "no_such_op", "args": []}
+{"op": "size", "args": ["(_4,"]}
+`
+	var out, errb bytes.Buffer
+	if rc := run([]string{"golden"}, strings.NewReader(in), &out, &errb); rc != 0 {
+		t.Fatalf("exit %d: %s", rc, errb.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 4 {
+		t.Fatalf("got %d lines, want 4:\n%s", len(lines), out.String())
+	}
+	want := []struct{ got, err string }{{"_12:_1", ""}, {"24", ""}, {"", "unknown op"}, {"", "parse"}}
+	for i, l := range lines {
+		var a struct {
+			Op    string `json:"op"`
+			Got   any    `json:"got"`
+			Error string `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(l), &a); err != nil {
+			t.Fatal(err)
+		}
+		if w := want[i]; (w.got != "" && a.Got != w.got) || (w.err != "" && !strings.Contains(a.Error, w.err)) {
+			t.Errorf("line %d = %s, want got %q error ~%q", i, l, w.got, w.err)
+		}
+	}
+	if rc := run([]string{"golden"}, strings.NewReader("not json\n"), &out, &errb); rc != 2 {
+		t.Errorf("non-JSON input: exit %d, want 2", rc)
+	}
+}
+
+// FuzzGoldenLine feeds arbitrary lines to cute golden: it must never panic
+// and must answer every JSON object line with exactly one line.
+func FuzzGoldenLine(f *testing.F) {
+	for _, s := range []string{
+		`{"op": "coalesce", "args": ["(_2,(_1,_6)):(_1,(_6,_2))"]}`,
+		`{"op": "composition", "args": ["(12,(4,8)):(59,(13,1))", "<_3:_4,_8:_2>"]}`,
+		`{"op": "crd2idx", "args": ["(1,2)", "(_4,_8):(_8,_1)"]}`,
+		`{"op": "idx2crd", "args": ["5", "((2,3),4)"]}`,
+		`{"op": "print_layout", "args": [5]}`,
+		`{"op": "upcast", "args": ["(_8,_16):(_16,_1)", "x"]}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		if strings.ContainsAny(line, "\n\r") {
+			return
+		}
+		var obj map[string]any
+		isObj := json.Unmarshal([]byte(line), &obj) == nil
+		var out, errb bytes.Buffer
+		rc := run([]string{"golden"}, strings.NewReader(line+"\n"), &out, &errb)
+		if isObj && rc == 0 {
+			if n := strings.Count(out.String(), "\n"); n != 1 {
+				t.Fatalf("%q: %d output lines", line, n)
+			}
+			if strings.Contains(out.String(), "internal error") {
+				t.Fatalf("%q: %s", line, out.String())
+			}
+		}
+	})
+}
