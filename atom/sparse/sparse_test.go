@@ -1,0 +1,303 @@
+package sparse
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gocute/cute/atom/warp"
+	"github.com/gocute/cute/numeric"
+	"pgregory.net/rapid"
+)
+
+func loadHW(t testing.TB) []map[string]json.RawMessage {
+	f, err := os.Open("../../testdata/sparse/mma_hw.jsonl.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []map[string]json.RawMessage
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(make([]byte, 1<<20), 1<<26)
+	for sc.Scan() {
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func hex32(t testing.TB, h string) uint32 {
+	v, err := strconv.ParseUint(h, 16, 32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return uint32(v)
+}
+
+func regsOf(t testing.TB, raw json.RawMessage) warp.Registers {
+	var s [][]string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		t.Fatal(err)
+	}
+	var r warp.Registers
+	for l := range r {
+		for _, h := range s[l] {
+			r[l] = append(r[l], hex32(t, h))
+		}
+	}
+	return r
+}
+
+// TestHardwareSparse replays the 250 mma.sp cases captured on the H200: all
+// selectors, plain and ::ordered_metadata, f16/bf16/s8/u8, satfinite, and
+// (plain mma.sp only) metadata with decreasing positions.
+func TestHardwareSparse(t *testing.T) {
+	n, unsorted := 0, 0
+	for _, m := range loadHW(t) {
+		var sp, sorted bool
+		var ptx string
+		var sel int
+		var es []string
+		json.Unmarshal(m["sparse"], &sp)
+		if !sp {
+			continue
+		}
+		json.Unmarshal(m["ptx"], &ptx)
+		json.Unmarshal(m["selector"], &sel)
+		json.Unmarshal(m["meta_sorted"], &sorted)
+		json.Unmarshal(m["e"], &es)
+		op, err := Lookup(ptx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var e [warp.Lanes]uint32
+		for l := range e {
+			e[l] = hex32(t, es[l])
+		}
+		d, err := op.Exec(regsOf(t, m["a"]), regsOf(t, m["b"]), regsOf(t, m["c"]), e, sel)
+		if err != nil {
+			t.Fatalf("case %s: %v", m["case_id"], err)
+		}
+		if want := regsOf(t, m["d"]); !d.Equal(want) {
+			t.Errorf("case %s %s sel %d: D differs\ngot\n%vwant\n%v", m["case_id"], ptx, sel, d, want)
+		}
+		n++
+		if !sorted {
+			unsorted++
+		}
+	}
+	if n != 250 || unsorted != 50 {
+		t.Errorf("replayed %d sparse cases (%d unsorted), want 250 (50)", n, unsorted)
+	}
+}
+
+func rand24(r *rand.Rand, rows, cols int, lo, hi int) warp.Matrix {
+	v := make([]float64, rows*cols)
+	for row := range rows {
+		for g := 0; g < cols; g += 4 {
+			keep := r.Perm(4)[:r.IntN(3)] // 0, 1 or 2 nonzeros
+			for _, i := range keep {
+				x := 0
+				for x == 0 {
+					x = lo + r.IntN(hi-lo+1)
+				}
+				v[row*cols+g+i] = float64(x)
+			}
+		}
+	}
+	return warp.MustMatrix(rows, cols, v)
+}
+
+func bounds(k numeric.Kind) (int, int) {
+	switch k {
+	case numeric.KindS8:
+		return -128, 127
+	case numeric.KindU8:
+		return 0, 255
+	case numeric.KindS32:
+		return -100000, 100000
+	}
+	return -8, 8
+}
+
+// TestSparseEqualsDense: for every op and selector, mma.sp on the compressed
+// matrix equals the dense product of the expanded matrix.
+func TestSparseEqualsDense(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, name := range Names() {
+		op := MustLookup(name)
+		_, _, K := op.Shape()
+		ka, kb, kc := op.Kinds()
+		for sel := 0; sel <= op.MaxSelector(); sel++ {
+			for range 3 {
+				lo, hi := bounds(ka)
+				A := rand24(r, 16, K, lo, hi)
+				lo, hi = bounds(kb)
+				B := warp.MatrixFunc(K, 8, func(int, int) float64 { return float64(lo + r.IntN(hi-lo+1)) })
+				lo, hi = bounds(kc)
+				C := warp.MatrixFunc(16, 8, func(int, int) float64 { return float64(lo + r.IntN(hi-lo+1)) })
+				ca, err := Compress(A)
+				if err != nil {
+					t.Fatal(err)
+				}
+				a, err := op.PackA(ca)
+				if err != nil {
+					t.Fatal(err)
+				}
+				e, err := op.PackE(ca, sel)
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, _ := op.PackB(B)
+				c, _ := op.PackC(C)
+				d, err := op.Exec(a, b, c, e, sel)
+				if err != nil {
+					t.Fatal(name, err)
+				}
+				got, _ := op.UnpackD(d)
+				want, _ := warp.Gemm(ca.Expand(), B, C)
+				if kc == numeric.KindF16 {
+					want = warp.MatrixFunc(16, 8, func(i, j int) float64 { return numeric.Float16FromFloat64(want.At(i, j)).Float64() })
+				}
+				if !got.Equal(want) {
+					t.Fatalf("%s sel %d:\ngot\n%vwant\n%v", name, sel, got, want)
+				}
+				// A different selector reads other lanes: zero metadata there
+				// is invalid (both positions 0).
+				if op.MaxSelector() > 0 {
+					other := (sel + 1) % (op.MaxSelector() + 1)
+					if _, err := op.Exec(a, b, c, e, other); err == nil {
+						t.Fatalf("%s: selector %d read metadata packed for %d without error", name, other, sel)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestMetadataPlacement: every (row, chunk) of every selector has its own
+// nibble, and the selectors of one op use disjoint lanes.
+func TestMetadataPlacement(t *testing.T) {
+	for _, name := range Names() {
+		op := MustLookup(name)
+		_, _, K := op.Shape()
+		lanesOf := map[int]int{}
+		for sel := 0; sel <= op.MaxSelector(); sel++ {
+			seen := map[[2]int]bool{}
+			for m := range 16 {
+				for c := range K / 4 {
+					l, o := op.metaLoc(m, c, sel)
+					if o < 0 || o > 7 || seen[[2]int{l, o}] {
+						t.Fatalf("%s sel %d: (%d,%d) -> lane %d nibble %d reused", name, sel, m, c, l, o)
+					}
+					seen[[2]int{l, o}] = true
+					if s, ok := lanesOf[l]; ok && s != sel {
+						t.Fatalf("%s: lane %d used by selectors %d and %d", name, l, s, sel)
+					}
+					lanesOf[l] = sel
+				}
+			}
+			if len(seen) != 16*K/4 {
+				t.Fatalf("%s: %d nibbles", name, len(seen))
+			}
+		}
+	}
+}
+
+func TestCompressRoundTrip(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		rows := rapid.IntRange(1, 8).Draw(rt, "rows")
+		groups := rapid.IntRange(1, 6).Draw(rt, "groups")
+		cols := 4 * groups
+		v := make([]float64, rows*cols)
+		for r := range rows {
+			for g := range groups {
+				pos := rapid.SliceOfNDistinct(rapid.IntRange(0, 3), 0, 2, rapid.ID[int]).Draw(rt, "pos")
+				for _, p := range pos {
+					v[r*cols+4*g+p] = float64(rapid.IntRange(1, 9).Draw(rt, "x"))
+				}
+			}
+		}
+		m := warp.MustMatrix(rows, cols, v)
+		c, err := Compress(m)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		if !c.Expand().Equal(m) {
+			rt.Fatalf("Expand(Compress(m)) != m\n%v\n%v", m, c.Expand())
+		}
+		for r := range rows {
+			for j := 0; j < cols/2; j += 2 {
+				if c.Position(r, j) >= c.Position(r, j+1) {
+					rt.Fatalf("positions not increasing at (%d,%d)", r, j)
+				}
+			}
+			md := c.Metadata(r)
+			for g := range groups {
+				if md[g/8]>>(4*(g%8))&0xf != c.Nibble(r, g) {
+					rt.Fatal("Metadata and Nibble disagree")
+				}
+			}
+		}
+		back, err := FromParts(c.Values(), c.idx)
+		if err != nil || !back.Expand().Equal(m) {
+			rt.Fatalf("FromParts round trip: %v", err)
+		}
+	})
+}
+
+func TestCompressRejects(t *testing.T) {
+	three := warp.MustMatrix(1, 8, []float64{0, 0, 0, 0, 1, 2, 0, 3})
+	_, err := Compress(three)
+	if err == nil || !strings.Contains(err.Error(), "more than two nonzeros") || !strings.Contains(err.Error(), "4..7") {
+		t.Errorf("Compress of a 3:4 group: %v", err)
+	}
+	if Is24(three) {
+		t.Error("Is24 of a 3:4 group")
+	}
+	if _, err := Compress(warp.MustMatrix(1, 6, make([]float64, 6))); err == nil {
+		t.Error("Compress of 6 columns succeeded")
+	}
+	if _, err := FromParts(warp.MustMatrix(1, 2, []float64{1, 2}), []uint8{1, 1}); err == nil {
+		t.Error("FromParts with equal positions succeeded")
+	}
+	op := MustLookup("mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32")
+	var e [warp.Lanes]uint32
+	for l := range e {
+		e[l] = 0x11111111 * 0b0001 // positions (1, 0): decreasing
+	}
+	_, err = op.Exec(warp.NewRegisters(2), warp.NewRegisters(2), warp.NewRegisters(4), e, 0)
+	if err == nil || !strings.Contains(err.Error(), "not increasing") {
+		t.Errorf("ordered op with decreasing metadata: %v", err)
+	}
+	if _, err := op.Exec(warp.NewRegisters(2), warp.NewRegisters(2), warp.NewRegisters(4), e, 4); err == nil {
+		t.Error("selector 4 accepted")
+	}
+}
+
+func ExampleCompress() {
+	m := warp.MustMatrix(2, 8, []float64{
+		0, 5, 0, 7, 1, 0, 0, 0,
+		0, 0, 0, 0, 0, 2, 3, 0,
+	})
+	c, _ := Compress(m)
+	fmt.Print(c)
+	fmt.Printf("row 0 metadata %#08x, row 1 metadata %#08x\n", c.Metadata(0)[0], c.Metadata(1)[0])
+	// Output:
+	// 5@1 7@3 1@4 0@5
+	// 0@0 0@1 2@5 3@6
+	// row 0 metadata 0x0000004d, row 1 metadata 0x00000094
+}
