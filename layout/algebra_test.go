@@ -394,7 +394,10 @@ func TestAlgebraErrors(t *testing.T) {
 			return err
 		}},
 		{"left_inverse of a non-injective layout", func() error { _, err := LeftInverse(MustParse("(2,_3,(1,1,2,_2)):(_24,_8,(_4,_1,_2,_0))")); return err }},
-		{"tile_to_shape rank", func() error { _, err := TileToShape(MustParse("(_2,_2,_2):(_1,_2,_4)"), Statics(4, 4), ColMajor); return err }},
+		{"tile_to_shape rank", func() error {
+			_, err := TileToShape(MustParse("(_2,_2,_2):(_1,_2,_4)"), Statics(4, 4), ColMajor)
+			return err
+		}},
 		{"tile_to_shape divisibility", func() error { _, err := TileToShape(MustParse("(_3,_2):(_1,_3)"), Statics(4, 4), ColMajor); return err }},
 		{"zip of an integral rank-1 block", func() error { _, err := BlockedProduct(MustParse("(_4):(_1)"), MustParse("8:_3")); return err }},
 	}
