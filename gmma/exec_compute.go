@@ -50,8 +50,16 @@ type executor struct {
 	aSig, bSig []int32   // integer operands, [mn*K + k]
 	aVal, bVal []float64 // float operands (scale applied), [mn*K + k]
 	aExp, bExp []int32   // nominal exponents of float operands, zeroExp for zeros
-	aSpec      []bool    // per row of A: some element is Inf or NaN
-	bSpec      []bool    // per row of B (column of the product)
+	// Interleaved copies for the f32 fast path: aIL holds rows m and m+8 of
+	// A (m = 16w + g, g < 8) as pairs per k at [(8w+g)·2K + 2k + {0,1}], and
+	// bIL rows n and n+1 (n even) at [(n/2)·2K + 2k + {0,1}].
+	aILv, bILv []float64
+	// Per row: the largest nominal exponent and the mask of the k where it
+	// occurs. E(m, n) = aMax[m] + bMax[n] exactly when the masks intersect.
+	aMax, bMax   []int32
+	aMask, bMask []uint32
+	aSpec        []bool // per row of A: some element is Inf or NaN
+	bSpec        []bool // per row of B (column of the product)
 }
 
 // zeroExp is the exponent given to zero operands: low enough that a zero
@@ -243,6 +251,9 @@ func newFusedSum(m MMA) fusedSum {
 
 // scaleQ returns 2^(F−emax), the reciprocal of the alignment quantum.
 func (fs *fusedSum) scaleQ(emax int32) float64 {
+	if emax == zeroExp {
+		return 0
+	}
 	return math.Float64frombits(uint64(1023+fs.f-emax) << 52)
 }
 
@@ -274,51 +285,51 @@ func (fs *fusedSum) sum(av, bv []float64, ae, be []int32, cv float64, cexp int32
 	return fs.finish(s, emax)
 }
 
-// sum4 is sum for the four elements (m0, n0), (m0, n1), (m1, n0), (m1, n1)
-// that registers 4j..4j+3 of a thread hold, sharing the operand loads: a0,
-// a1 are rows m0, m1 of A and b0, b1 rows n0, n1 of B (values v, nominal
-// exponents e); c and ce are the four accumulators.
-func (fs *fusedSum) sum4(a0v, a1v, b0v, b1v []float64, a0e, a1e, b0e, b1e []int32, c *[4]float64, ce *[4]int32, out []uint32) {
-	n := len(a0v)
-	a1v, b0v, b1v = a1v[:n], b0v[:n], b1v[:n]
-	a0e, a1e, b0e, b1e = a0e[:n], a1e[:n], b0e[:n], b1e[:n]
+// maxExp returns the largest nominal exponent of the products of rows a
+// and b (zeroExp if every product is zero).
+func maxExp(ae, be []int32) int32 {
+	be = be[:len(ae)]
+	e := int32(zeroExp)
+	for i := range ae {
+		e = max(e, ae[i]+be[i])
+	}
+	if e < zeroExp/2 {
+		return zeroExp
+	}
+	return e
+}
+
+// sum4 is sum for the four elements (m, n), (m, n+1), (m+8, n), (m+8, n+1)
+// that registers 4j..4j+3 of a thread hold, sharing the operand loads. av
+// interleaves rows m and m+8 of A per k, bv rows n and n+1 of B; c holds the
+// four accumulator values and e the four exponents E (zeroExp where every
+// term is zero); out receives the four results.
+func (fs *fusedSum) sum4(av, bv []float64, c *[4]float64, e *[4]int32, out []uint32) {
+	bv = bv[:len(av)]
 	out = out[:4]
-	var e [4]int32
-	for j := range e {
-		e[j] = zeroExp
-		if c[j] != 0 {
-			e[j] = ce[j]
-		}
-	}
-	e00, e01, e10, e11 := e[0], e[1], e[2], e[3]
-	for i := range a0e {
-		x0, x1, y0, y1 := a0e[i], a1e[i], b0e[i], b1e[i]
-		e00 = max(e00, x0+y0)
-		e01 = max(e01, x0+y1)
-		e10 = max(e10, x1+y0)
-		e11 = max(e11, x1+y1)
-	}
-	q00, q01, q10, q11 := fs.scaleQ(e00), fs.scaleQ(e01), fs.scaleQ(e10), fs.scaleQ(e11)
+	q00, q01, q10, q11 := fs.scaleQ(e[0]), fs.scaleQ(e[1]), fs.scaleQ(e[2]), fs.scaleQ(e[3])
 	s00, s01, s10, s11 := int64(c[0]*q00), int64(c[1]*q01), int64(c[2]*q10), int64(c[3]*q11)
-	for i := range a0v {
-		x0, x1, y0, y1 := a0v[i], a1v[i], b0v[i], b1v[i]
-		s00 += int64(x0 * y0 * q00)
-		s01 += int64(x0 * y1 * q01)
-		s10 += int64(x1 * y0 * q10)
-		s11 += int64(x1 * y1 * q11)
+	// Two k per iteration (k is a multiple of 8).
+	for i := 0; i+3 < len(av); i += 4 {
+		x0, x1, y0, y1 := av[i], av[i+1], bv[i], bv[i+1]
+		u0, u1, v0, v1 := av[i+2], av[i+3], bv[i+2], bv[i+3]
+		s00 += int64(x0*y0*q00) + int64(u0*v0*q00)
+		s01 += int64(x0*y1*q01) + int64(u0*v1*q01)
+		s10 += int64(x1*y0*q10) + int64(u1*v0*q10)
+		s11 += int64(x1*y1*q11) + int64(u1*v1*q11)
 	}
 	out[0], out[1], out[2], out[3] = 0, 0, 0, 0
-	if e00 != zeroExp {
-		out[0] = fs.finish(s00, e00)
+	if e[0] != zeroExp {
+		out[0] = fs.finish(s00, e[0])
 	}
-	if e01 != zeroExp {
-		out[1] = fs.finish(s01, e01)
+	if e[1] != zeroExp {
+		out[1] = fs.finish(s01, e[1])
 	}
-	if e10 != zeroExp {
-		out[2] = fs.finish(s10, e10)
+	if e[2] != zeroExp {
+		out[2] = fs.finish(s10, e[2])
 	}
-	if e11 != zeroExp {
-		out[3] = fs.finish(s11, e11)
+	if e[3] != zeroExp {
+		out[3] = fs.finish(s11, e[3])
 	}
 }
 
@@ -329,38 +340,36 @@ func (fs *fusedSum) finish(s int64, emax int32) uint32 {
 	if s == 0 {
 		return 0
 	}
+	// |s| < 2^53, so v is exact, and so is the scaling by a power of two.
+	v := float64(s) * math.Float64frombits(uint64(1023+emax-fs.f)<<52)
+	b := math.Float64bits(v)
+	e := int32(b>>52&0x7ff) - 1023 // unbiased exponent of the result
+	if e >= -126 && e <= 127 {
+		// Round toward zero to fs.bits significant bits by clearing the
+		// lower fraction bits; the f32 conversion is then exact.
+		b &^= 1<<uint(53-fs.bits) - 1
+		return math.Float32bits(float32(math.Float64frombits(b)))
+	}
+	if e > 127 {
+		return uint32(b>>32)&(1<<31) | 0x7f800000
+	}
+	// Subnormal: truncate to fs.bits significant bits and to multiples of
+	// 2^-149.
 	sg := uint32(0)
 	mag := uint64(s)
 	if s < 0 {
 		sg, mag = 1<<31, uint64(-s)
 	}
 	exp := int(emax) - int(fs.f) // value = mag·2^exp
-	n := bits.Len64(mag)
-	e := exp + n - 1 // unbiased exponent of the result
-	if e < -126 {
-		// Subnormal: truncate to multiples of 2^-149 as well.
-		sh := max(n-fs.bits, -149-exp)
-		if sh >= 64 {
-			return sg
-		}
-		if sh > 0 {
-			mag >>= uint(sh)
-			exp += sh
-		}
-		return sg | math.Float32bits(float32(math.Ldexp(float64(mag), exp)))
+	sh := max(bits.Len64(mag)-fs.bits, -149-exp)
+	if sh >= 64 {
+		return sg
 	}
-	if e > 127 {
-		return sg | 0x7f800000
+	if sh > 0 {
+		mag >>= uint(sh)
+		exp += sh
 	}
-	if n > fs.bits {
-		mag &^= 1<<uint(n-fs.bits) - 1
-	}
-	if n > 24 {
-		mag >>= uint(n - 24)
-	} else {
-		mag <<= uint(24 - n)
-	}
-	return sg | uint32(e+127)<<23 | uint32(mag)&0x7fffff
+	return sg | math.Float32bits(float32(math.Ldexp(float64(mag), exp)))
 }
 
 // f32Parts returns the value and nominal exponent of an f32 accumulator
@@ -384,11 +393,53 @@ func f16Parts(b uint16) (v float64, exp int32, special bool) {
 	return numeric.Float16FromBits(b).Float64(), e, special
 }
 
+// interleave fills the interleaved operand values and the row maxima of the
+// f32 fast path.
+func (x *executor) interleave(n, k int) {
+	x.aILv, x.bILv = grow(x.aILv, 64*k), grow(x.bILv, n*k)
+	x.aMax, x.aMask = grow(x.aMax, 64), grow(x.aMask, 64)
+	x.bMax, x.bMask = grow(x.bMax, n), grow(x.bMask, n)
+	for m := range 64 {
+		p, h := (m/16)*8+m%8, (m/8)%2
+		for i := range k {
+			x.aILv[p*2*k+2*i+h] = x.aVal[m*k+i]
+		}
+	}
+	for nn := range n {
+		p, h := nn/2, nn%2
+		for i := range k {
+			x.bILv[p*2*k+2*i+h] = x.bVal[nn*k+i]
+		}
+	}
+	rowMax(x.aExp, k, x.aMax, x.aMask)
+	rowMax(x.bExp, k, x.bMax, x.bMask)
+}
+
+// rowMax computes, per row of k exponents, the maximum and the mask of its
+// positions (k ≤ 32).
+func rowMax(exp []int32, k int, mx []int32, mask []uint32) {
+	for r := range mx {
+		row := exp[r*k : r*k+k]
+		e := int32(zeroExp)
+		var msk uint32
+		for i, v := range row {
+			if v > e {
+				e, msk = v, 0
+			}
+			if v == e {
+				msk |= 1 << uint(i)
+			}
+		}
+		mx[r], mask[r] = e, msk
+	}
+}
+
 func (x *executor) runF32(w *Warpgroup, m MMA, k int) {
 	fs := newFusedSum(m)
 	nacc := m.NumAcc()
+	x.interleave(m.N, k)
 	var c [4]float64
-	var ce [4]int32
+	var ce, e [4]int32
 	for t := range NumThreads {
 		regs := w.regs[t*NumRegs+m.DReg : t*NumRegs+m.DReg+nacc]
 		// Registers 4j..4j+3 hold (m, n), (m, n+1), (m+8, n), (m+8, n+1).
@@ -408,11 +459,23 @@ func (x *executor) runF32(w *Warpgroup, m MMA, k int) {
 				}
 				continue
 			}
-			a0, a1 := mm*k, (mm+8)*k
-			b0, b1 := n*k, (n+1)*k
-			fs.sum4(x.aVal[a0:a0+k], x.aVal[a1:a1+k], x.bVal[b0:b0+k], x.bVal[b1:b1+k],
-				x.aExp[a0:a0+k], x.aExp[a1:a1+k], x.bExp[b0:b0+k], x.bExp[b1:b1+k],
-				&c, &ce, regs[r:r+4])
+			for j := range 4 {
+				ma, nb := mm+8*(j/2), n+j%2
+				am, bm := x.aMax[ma], x.bMax[nb]
+				var ep int32
+				if x.aMask[ma]&x.bMask[nb] != 0 && am != zeroExp && bm != zeroExp {
+					ep = am + bm
+				} else {
+					ep = maxExp(x.aExp[ma*k:ma*k+k], x.bExp[nb*k:nb*k+k])
+				}
+				if c[j] != 0 {
+					ep = max(ep, ce[j])
+				}
+				e[j] = ep
+			}
+			a := ((mm/16)*8 + mm%8) * 2 * k
+			b := (n / 2) * 2 * k
+			fs.sum4(x.aILv[a:a+2*k], x.bILv[b:b+2*k], &c, &e, regs[r:r+4])
 		}
 	}
 }
