@@ -513,34 +513,41 @@ func PrintLayout(l Layout) (string, error) {
 	if l.Rank() != 2 || !l.IsTuple() {
 		return "", Errorf("print_layout", "the layout must have rank 2", l)
 	}
+	return FormatTable(l.String(), l.Mode(0).Size().v, l.Mode(1).Size().v, l.Cosize().v, l.Eval2), nil
+}
+
+// FormatTable writes a table in the format of CuTe's print_layout: the title
+// line, then rows x cols cells of at(m, n), each as wide as the digits of
+// cosize plus two, values printed as C ints. It serves print_layout for every
+// kind of layout (plain, swizzled, ...).
+func FormatTable(title string, rows, cols, cosize int, at func(m, n int) int) string {
 	var b strings.Builder
-	w := numDigits(l.Cosize().v) + 2
+	w := numDigits(cosize) + 2
 	delim := "+-----------------------"
 	seg := delim[:min(w+1, len(delim))]
-	M, N := l.Mode(0).Size().v, l.Mode(1).Size().v
-	b.WriteString(l.String())
+	b.WriteString(title)
 	b.WriteString("\n    ")
-	for n := 0; n < N; n++ {
+	for n := 0; n < cols; n++ {
 		fmt.Fprintf(&b, "  %*d ", w-2, n)
 	}
 	b.WriteString("\n")
 	rule := func() {
 		b.WriteString("    ")
-		for n := 0; n < N; n++ {
+		for n := 0; n < cols; n++ {
 			b.WriteString(seg)
 		}
 		b.WriteString("+\n")
 	}
-	for m := 0; m < M; m++ {
+	for m := 0; m < rows; m++ {
 		rule()
 		fmt.Fprintf(&b, "%2d  ", m)
-		for n := 0; n < N; n++ {
-			fmt.Fprintf(&b, "| %*d ", w-2, int32(l.Eval2(m, n)))
+		for n := 0; n < cols; n++ {
+			fmt.Fprintf(&b, "| %*d ", w-2, int32(at(m, n)))
 		}
 		b.WriteString("|\n")
 	}
 	rule()
-	return b.String(), nil
+	return b.String()
 }
 
 func numDigits(x int) int {

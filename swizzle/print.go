@@ -2,7 +2,6 @@ package swizzle
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/gocute/cute/layout"
 )
@@ -25,41 +24,5 @@ func PrintLayout(f Func) (string, error) {
 	if l.Rank() != 2 || !l.IsTuple() {
 		return "", layout.Errorf("print_layout", "the layout must have rank 2", c)
 	}
-	var b strings.Builder
-	w := numDigits(c.Cosize().Value()) + 2
-	delim := "+-----------------------"
-	seg := delim[:min(w+1, len(delim))]
-	M, N := l.Mode(0).Size().Value(), l.Mode(1).Size().Value()
-	b.WriteString(c.String())
-	b.WriteString("\n    ")
-	for n := 0; n < N; n++ {
-		fmt.Fprintf(&b, "  %*d ", w-2, n)
-	}
-	b.WriteString("\n")
-	rule := func() {
-		b.WriteString("    ")
-		for n := 0; n < N; n++ {
-			b.WriteString(seg)
-		}
-		b.WriteString("+\n")
-	}
-	for m := 0; m < M; m++ {
-		rule()
-		fmt.Fprintf(&b, "%2d  ", m)
-		for n := 0; n < N; n++ {
-			fmt.Fprintf(&b, "| %*d ", w-2, int32(c.Eval2(m, n)))
-		}
-		b.WriteString("|\n")
-	}
-	rule()
-	return b.String(), nil
-}
-
-// numDigits is CuTe's num_digits: the decimal digits of x (at most 10).
-func numDigits(x int) int {
-	d := 1
-	for t := 10; d < 10 && x >= t; t *= 10 {
-		d++
-	}
-	return d
+	return layout.FormatTable(c.String(), l.Mode(0).Size().Value(), l.Mode(1).Size().Value(), c.Cosize().Value(), c.Eval2), nil
 }
