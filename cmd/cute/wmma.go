@@ -1,0 +1,143 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/gocute/cute/atom/wmma"
+	"github.com/gocute/cute/numeric"
+)
+
+func init() {
+	commands["wmma"] = command{
+		summary: "which lane holds which element of a WMMA fragment (measured on an H200), e.g. cute wmma --shape m16n16k16 --type f16 --frag a",
+		run:     runWMMA,
+	}
+}
+
+// runWMMA prints, for each requested fragment, the fragment's matrix in the
+// style of print_layout with each cell naming the lane and element index
+// (T3:2 = lane 3, x[2]) that holds it.
+func runWMMA(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("cute wmma", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	shapeS := fs.String("shape", "m16n16k16", "tile shape: m16n16k16, m32n8k16, m8n32k16 or m16n16k8")
+	typeS := fs.String("type", "", "element type of matrix_a/matrix_b: f16, bf16, s8, u8 or tf32 (default f16, tf32 for m16n16k8)")
+	fragS := fs.String("frag", "", "fragment: a, b or c (default: all three)")
+	layS := fs.String("layout", "row", "row_major/col_major template argument of a and b: row or col (the maps do not depend on it)")
+	accS := fs.String("acc", "", "accumulator type: f32, f16 or s32 (default f32, s32 for 8-bit types)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "cute wmma: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	shape, err := wmma.ParseShape(*shapeS)
+	if err != nil {
+		fmt.Fprintf(stderr, "cute wmma: %v\n", err)
+		return 2
+	}
+	ts := *typeS
+	if ts == "" {
+		ts = "f16"
+		if shape == wmma.M16N16K8 {
+			ts = "tf32"
+		}
+	}
+	kind, err := numeric.ParseKind(ts)
+	if err != nil {
+		fmt.Fprintf(stderr, "cute wmma: %v\n", err)
+		return 2
+	}
+	as := *accS
+	if as == "" {
+		as = "f32"
+		if kind == numeric.KindS8 || kind == numeric.KindU8 {
+			as = "s32"
+		}
+	}
+	acc, err := numeric.ParseKind(as)
+	if err != nil {
+		fmt.Fprintf(stderr, "cute wmma: %v\n", err)
+		return 2
+	}
+	var lay wmma.Layout
+	switch *layS {
+	case "row":
+		lay = wmma.RowMajor
+	case "col":
+		lay = wmma.ColMajor
+	default:
+		fmt.Fprintf(stderr, "cute wmma: --layout must be row or col, not %q\n", *layS)
+		return 2
+	}
+	frags := []string{"a", "b", "c"}
+	if *fragS != "" {
+		frags = []string{*fragS}
+	}
+	for n, fr := range frags {
+		var f wmma.Fragment
+		var err error
+		switch fr {
+		case "a":
+			f, err = wmma.NewFragment(wmma.MatrixA, shape, kind, lay)
+		case "b":
+			f, err = wmma.NewFragment(wmma.MatrixB, shape, kind, lay)
+		case "c":
+			f, err = wmma.NewFragment(wmma.Accumulator, shape, acc, 0)
+		default:
+			err = fmt.Errorf("--frag must be a, b or c, not %q", fr)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "cute wmma: %v\n", err)
+			return 2
+		}
+		if n > 0 {
+			fmt.Fprintln(stdout)
+		}
+		fmt.Fprint(stdout, fragmentTable(f))
+	}
+	return 0
+}
+
+// fragmentTable renders f's matrix with a Tlane:i cell per element.
+func fragmentTable(f wmma.Fragment) string {
+	rows, cols := f.Rows(), f.Cols()
+	cell := make([]string, rows*cols)
+	for l := range 32 {
+		for i := range f.NumElements() {
+			r, c := f.Coord(l, i)
+			if cell[r*cols+c] == "" { // first copy: the one mma_sync reads
+				cell[r*cols+c] = fmt.Sprintf("T%d:%d", l, i)
+			}
+		}
+	}
+	w := 1
+	for _, s := range cell {
+		w = max(w, len(s))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%v  TV %v\n", f, f.TV())
+	if c := f.Copies(); c > 1 {
+		fmt.Fprintf(&b, "each element is held %d times in one lane; cells show the lowest x[i], which mma_sync reads\n", c)
+	}
+	b.WriteString("    ")
+	for c := range cols {
+		fmt.Fprintf(&b, " %*d ", w+1, c)
+	}
+	b.WriteByte('\n')
+	sep := "    +" + strings.Repeat(strings.Repeat("-", w+2)+"+", cols) + "\n"
+	b.WriteString(sep)
+	for r := range rows {
+		fmt.Fprintf(&b, "%2d  |", r)
+		for c := range cols {
+			fmt.Fprintf(&b, " %*s |", w, cell[r*cols+c])
+		}
+		b.WriteByte('\n')
+		b.WriteString(sep)
+	}
+	return b.String()
+}
