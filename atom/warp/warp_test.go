@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"compress/gzip"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"strconv"
@@ -246,4 +247,19 @@ func BenchmarkExecM16N8K16(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+func ExampleOp_Exec() {
+	op := MustLookup("SM80_16x8x16_F32F16F16F32_TN")
+	ones := func(r, c int) Matrix { return MatrixFunc(r, c, func(int, int) float64 { return 1 }) }
+	a, _ := op.PackA(MatrixFunc(16, 16, func(m, k int) float64 { return float64(m) }))
+	b, _ := op.PackB(ones(16, 8))
+	c, _ := op.PackC(ones(16, 8))
+	d, _ := op.Exec(a, b, c)
+	ds, _ := op.UnpackD(d)
+	fmt.Println(op.PTX())
+	fmt.Println(ds[0].At(0, 0), ds[0].At(15, 7), "lane 5 holds", len(d[5]), "f32 registers")
+	// Output:
+	// mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+	// 1 241 lane 5 holds 4 f32 registers
 }
