@@ -180,7 +180,7 @@ type Warpgroup struct {
 // An inflightOp is one issued, not yet retired wgmma.
 type inflightOp struct {
 	seq        uint64
-	shape      string
+	n, k       int // the shape m64nNkK
 	dreg, nacc int
 	areg       int // -1 for SS
 	chunks     []uint32
@@ -229,7 +229,7 @@ func (w *Warpgroup) checkRegAccess(op string, t, r, n int, write bool) error {
 			seq := uint64(0)
 			shape := "?"
 			if op0 != nil {
-				seq, shape = op0.seq, op0.shape
+				seq, shape = op0.seq, fmt.Sprintf("m64n%dk%d", op0.n, op0.k)
 			}
 			return fmt.Errorf("gmma.Warpgroup.%s: thread %d %s register r%d while wgmma #%d (%s) that uses it %s is in flight: %s; WaitGroup must retire it first",
 				op, t, what, i, seq, shape, role, state)
@@ -426,26 +426,12 @@ func (w *Warpgroup) newOp(m MMA) *inflightOp {
 	} else {
 		op = &inflightOp{}
 	}
-	op.shape = "" // filled lazily in errors
+	op.n, op.k = m.N, m.K()
 	op.dreg, op.nacc, op.areg = m.DReg, m.NumAcc(), -1
 	if m.ARegs {
 		op.areg = m.AReg
 	}
-	op.shape = shapeName(m.N, m.K())
 	return op
-}
-
-var shapeNames = map[[2]int]string{}
-
-// shapeName returns "m64nNkK" without allocating after the first call per
-// shape.
-func shapeName(n, k int) string {
-	if s, ok := shapeNames[[2]int{n, k}]; ok {
-		return s
-	}
-	s := fmt.Sprintf("m64n%dk%d", n, k)
-	shapeNames[[2]int{n, k}] = s
-	return s
 }
 
 func (w *Warpgroup) checkIssue(m MMA) error {
