@@ -27,7 +27,8 @@ func (c *compState) shapeDivRest(a, b Int, rest bool) Int {
 	if b.v == 0 {
 		throw("composition", "shape_div by zero (a dynamic stride or shape of 0)", a, b)
 	}
-	if a.v%b.v != 0 && (a.v == 0 || b.v%a.v != 0) {
+	q := a.v / b.v
+	if a.v-q*b.v != 0 && (a.v == 0 || b.v%a.v != 0) {
 		switch {
 		case a.static && b.static:
 			throw("composition", "static shape_div(a, b) needs a % b == 0 || b % a == 0 (CuTe's static assertion)", a, b)
@@ -35,7 +36,6 @@ func (c *compState) shapeDivRest(a, b Int, rest bool) Int {
 			c.suspect = true
 		}
 	}
-	q := a.v / b.v
 	if q == 0 {
 		q = sign(a.v) * sign(b.v)
 	}

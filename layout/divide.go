@@ -26,7 +26,9 @@ func logicalDivide(l Layout, t Tiler) Layout {
 	}
 	b := t.l
 	c := complementOf(b, l.shape, true)
-	r := compose(l, Concat(b, c))
+	buf := make([]IntTuple, 4)
+	buf[0], buf[1], buf[2], buf[3] = b.shape, c.shape, b.stride, c.stride
+	r := compose(l, mk(tup(buf[:2:2]), tup(buf[2:])))
 	if r.Size().v < l.Size().v {
 		throw("logical_divide", "size(result) >= size(layout) (the tiler's complement with respect to shape(layout) loses size in CuTe 3.5.1)", l, b)
 	}
