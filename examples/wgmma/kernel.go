@@ -1,0 +1,657 @@
+package main
+
+import (
+	"encoding/binary"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/gocute/cute/atom"
+	"github.com/gocute/cute/gmma"
+	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/numeric"
+	"github.com/gocute/cute/tensor"
+)
+
+// The tutorial's static tile sizes: a CTA computes a bM×bN tile of C,
+// stepping through K by bK with a bP-stage shared-memory pipeline.
+const (
+	bM = 128
+	bN = 128
+	bK = 64
+	bP = 3 // pipeline stages (K_PIPE_MAX)
+)
+
+// Fake addresses of the global arrays (the Go slices are placed there, as
+// cudaMalloc would place them). C sits where the tutorial's C was, so that
+// tCgC prints the tutorial's pointer.
+const (
+	addrA = 0x7f8779e00000
+	addrB = 0x7f877a100000
+	addrC = 0x7f877a780000
+	// addrRegs is the fake address of a thread's register file, where its
+	// accumulator fragment tCrC lives (the tutorial prints a stack address).
+	addrRegs = 0x7fff00000000
+)
+
+// Shared memory: sA at the start of the dynamic shared memory (0x400 in the
+// shared window), sB right after it, as the tutorial's SharedStorage lays
+// them out.
+const (
+	sAAddr    = gmma.DefaultSharedBase
+	sABytes   = bM * bK * bP * 2 // fp16
+	sBAddr    = sAAddr + sABytes
+	sBBytes   = bN * bK * bP * 2
+	smemBytes = sABytes + sBBytes
+)
+
+// An accum is an accumulator (and C) element type: half_t or float.
+type accum interface{ numeric.Float16 | float32 }
+
+func toFloat64[T accum](v T) float64 {
+	switch x := any(v).(type) {
+	case numeric.Float16:
+		return x.Float64()
+	case float32:
+		return float64(x)
+	}
+	panic("unreachable")
+}
+
+func codecOf[T accum]() tensor.Codec[T] {
+	var c any
+	switch any(*new(T)).(type) {
+	case numeric.Float16:
+		c = tensor.F16Codec
+	case float32:
+		c = tensor.F32Codec
+	}
+	return c.(tensor.Codec[T])
+}
+
+// Options are the knobs of a run.
+type Options struct {
+	M, N, K int
+	// Accum is the accumulator type: "f16" (the tutorial's
+	// SM90_64x64x16_F16F16F16_SS) or "f32" (SM90_64x64x16_F32F16F16_SS).
+	Accum string
+	// Workers is the number of goroutines running CTAs; 0 means GOMAXPROCS.
+	Workers int
+	// The synchronization a correct kernel needs, each of which can be left
+	// out to see the executor's hazard error.
+	SkipFence      bool // leave out warpgroup_arrive (wgmma.fence)
+	SkipWait       bool // leave out warpgroup_wait<0> (wgmma.wait_group 0)
+	SkipProxyFence bool // leave out fence.proxy.async after the st.shared copies
+	// PrintOnly prints the setup and thread 0's partitions without running
+	// the GEMM.
+	PrintOnly bool
+}
+
+// atomName returns the MMA atom of the accumulator type.
+func (o Options) atomName() (string, error) {
+	switch o.Accum {
+	case "", "f16":
+		return "SM90_64x64x16_F16F16F16_SS<MN,MN>", nil
+	case "f32":
+		return "SM90_64x64x16_F32F16F16_SS<MN,MN>", nil
+	}
+	return "", fmt.Errorf("-accum %q: want f16 or f32", o.Accum)
+}
+
+func (o Options) check() error {
+	for _, d := range []struct {
+		name    string
+		v, tile int
+	}{{"M", o.M, bM}, {"N", o.N, bN}, {"K", o.K, bK}} {
+		if d.v <= 0 || d.v%d.tile != 0 {
+			return fmt.Errorf("%s = %d: must be a positive multiple of the CTA tile %d (this kernel does no residue handling)", d.name, d.v, d.tile)
+		}
+	}
+	return nil
+}
+
+// A problem is the NT GEMM of the tutorial, C = A·B with A M×K M-major,
+// B N×K N-major ("B^T" in BLAS terms) and C M×N M-major, in global memory.
+type problem[TC accum] struct {
+	M, N, K    int
+	a, b       []numeric.Float16
+	c          []TC
+	mA, mB     tensor.Tensor[numeric.Float16]
+	mC         tensor.Tensor[TC]
+	r          int // inputs are integers in [-r, r]
+}
+
+// gmemTensor places data at addr as the (rows, cols) tensor with strides
+// (_1, rows), CuTe's make_tensor(make_gmem_ptr(p), make_shape(R,C),
+// make_stride(Int<1>{}, ldR)).
+func gmemTensor[T any](data []T, bits int, addr uint64, rows, cols int) tensor.Tensor[T] {
+	l := layout.MustMake(layout.Dyns(rows, cols), layout.Tup(layout.I(layout.S(1)), layout.I(layout.D(rows))))
+	mem := &tensor.SliceMemory[T]{Base: addr * 8, Bits: bits, Data: data}
+	return tensor.View[T](mem, tensor.GmemPtr(bits, addr), l)
+}
+
+// newProblem fills A and B with pseudo-random integers small enough that
+// every partial sum is exact in the accumulator type: |a|,|b| ≤ r = 2,
+// or r = 1 for an f16 accumulator when K > 512, so that r²·K ≤ 2048 (f16
+// holds every integer up to 2048) for K up to 2048.
+func newProblem[TC accum](m, n, k int, seed uint64) *problem[TC] {
+	p := &problem[TC]{M: m, N: n, K: k, r: 2}
+	if _, f16 := any(*new(TC)).(numeric.Float16); f16 && 4*k > 2048 {
+		p.r = 1
+	}
+	x := seed | 1
+	next := func() int { // xorshift64*
+		x ^= x >> 12
+		x ^= x << 25
+		x ^= x >> 27
+		return int((x*0x2545F4914F6CDD1D)>>33) % (2*p.r + 1)
+	}
+	p.a = make([]numeric.Float16, m*k)
+	p.b = make([]numeric.Float16, n*k)
+	p.c = make([]TC, m*n)
+	for i := range p.a {
+		p.a[i] = numeric.Float16FromFloat64(float64(next() - p.r))
+	}
+	for i := range p.b {
+		p.b[i] = numeric.Float16FromFloat64(float64(next() - p.r))
+	}
+	cbits := codecOf[TC]().Bits
+	p.mA = gmemTensor(p.a, 16, addrA, m, k)
+	p.mB = gmemTensor(p.b, 16, addrB, n, k)
+	p.mC = gmemTensor(p.c, cbits, addrC, m, n)
+	return p
+}
+
+// reference returns C = A·B computed in float64 (exact for these inputs),
+// M-major like C.
+func (p *problem[TC]) reference() []float64 {
+	a := make([]float64, len(p.a))
+	for i, v := range p.a {
+		a[i] = v.Float64()
+	}
+	c := make([]float64, p.M*p.N)
+	for n := 0; n < p.N; n++ {
+		col := c[n*p.M : (n+1)*p.M]
+		for k := 0; k < p.K; k++ {
+			bv := p.b[n+k*p.N].Float64()
+			if bv == 0 {
+				continue
+			}
+			ak := a[k*p.M : (k+1)*p.M]
+			for m := range col {
+				col[m] += ak[m] * bv
+			}
+		}
+	}
+	return c
+}
+
+// maxError returns max |C - ref|.
+func (p *problem[TC]) maxError(ref []float64) float64 {
+	e := 0.0
+	for i, v := range p.c {
+		d := toFloat64(v) - ref[i]
+		if d < 0 {
+			d = -d
+		}
+		if d != d { // NaN
+			return d
+		}
+		e = max(e, d)
+	}
+	return e
+}
+
+// A kernel is the tutorial's device_gemm with everything the host prepares:
+// the TiledMMA, the shared-memory layouts sA and sB, and the problem.
+type kernel[TC accum] struct {
+	opt   Options
+	tiled atom.TiledMMA
+	mma   atom.MMA
+	gm    atom.GMMA
+	instr gmma.MMA // the wgmma of one atom, descriptors and DReg left out
+	sAL   tensor.FlaggedLayout
+	sBL   tensor.FlaggedLayout
+	tiler layout.Tiler // cta_tiler (bM, bN, bK)
+	thr   []atom.ThrMMA
+	p     *problem[TC]
+	cbits int
+}
+
+// newKernel does the tutorial's host-side setup.
+func newKernel[TC accum](opt Options, p *problem[TC]) (*kernel[TC], error) {
+	name, err := opt.atomName()
+	if err != nil {
+		return nil, err
+	}
+	m, err := atom.Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	// TiledMMA tiled_mma = make_tiled_mma(SM90_64x64x16_F16F16F16_SS<MN,MN>{});
+	tiled, err := atom.MakeTiledMMA(m)
+	if err != nil {
+		return nil, err
+	}
+	g, _ := m.GMMA()
+	k := &kernel[TC]{opt: opt, tiled: tiled, mma: m, gm: g, p: p, cbits: codecOf[TC]().Bits}
+	if k.instr, err = instruction(m); err != nil {
+		return nil, err
+	}
+	// auto sA = tile_to_shape(GMMA::Layout_MN_SW128_Atom<T>{}, make_shape(bM,bK,bP));
+	// auto sB = tile_to_shape(GMMA::Layout_MN_SW128_Atom<T>{}, make_shape(bN,bK,bP));
+	atomA, err := gmma.NewAtomKind(g.MajorA, gmma.B128).Atom(16)
+	if err != nil {
+		return nil, err
+	}
+	atomB, err := gmma.NewAtomKind(g.MajorB, gmma.B128).Atom(16)
+	if err != nil {
+		return nil, err
+	}
+	if k.sAL, err = gmma.TileToShape(atomA, layout.Statics(bM, bK, bP), layout.ColMajor); err != nil {
+		return nil, err
+	}
+	if k.sBL, err = gmma.TileToShape(atomB, layout.Statics(bN, bK, bP), layout.ColMajor); err != nil {
+		return nil, err
+	}
+	k.tiler = layout.ShapeTiler(layout.Statics(bM, bN, bK))
+	k.thr = make([]atom.ThrMMA, tiled.Size())
+	for t := range k.thr {
+		if k.thr[t], err = tiled.ThreadSlice(t); err != nil {
+			return nil, err
+		}
+	}
+	return k, nil
+}
+
+// instruction returns the wgmma that the GMMA atom wraps (its fma's inline
+// PTX): types from the atom's value types, tnspA/tnspB from its majors
+// (1 for GMMA::Major::MN), scale-d 1.
+func instruction(m atom.MMA) (gmma.MMA, error) {
+	g, ok := m.GMMA()
+	if !ok || g.RS {
+		return gmma.MMA{}, fmt.Errorf("%s is not an SS GMMA atom", m.Name())
+	}
+	kind := func(t atom.Type) (numeric.Kind, error) {
+		switch t {
+		case atom.Half:
+			return numeric.KindF16, nil
+		case atom.Float:
+			return numeric.KindF32, nil
+		}
+		return numeric.KindInvalid, fmt.Errorf("%s: element type %v not handled here", m.Name(), t)
+	}
+	var in gmma.MMA
+	var err error
+	if in.DType, err = kind(m.ValTypeC()); err != nil {
+		return in, err
+	}
+	if in.AType, err = kind(m.ValTypeA()); err != nil {
+		return in, err
+	}
+	if in.BType, err = kind(m.ValTypeB()); err != nil {
+		return in, err
+	}
+	in.N = g.N
+	in.ScaleD = true
+	in.TransA = g.MajorA == gmma.MN
+	in.TransB = g.MajorB == gmma.MN
+	return in, nil
+}
+
+// ctaTiles returns the CTA's tiles of the global tensors, as the tutorial's
+// local_tile calls with cta_coord = (blockIdx.x, blockIdx.y, _):
+// gA (bM,bK,k), gB (bN,bK,k), gC (bM,bN).
+func (k *kernel[TC]) ctaTiles(bx, by int) (gA, gB tensor.Tensor[numeric.Float16], gC tensor.Tensor[TC], err error) {
+	coord := tensor.C(tensor.I(bx), tensor.I(by), tensor.U)
+	one := tensor.I(1)
+	if gA, err = tensor.LocalTileProj(k.p.mA, k.tiler, coord, tensor.C(one, tensor.X, one)); err != nil {
+		return
+	}
+	if gB, err = tensor.LocalTileProj(k.p.mB, k.tiler, coord, tensor.C(tensor.X, one, one)); err != nil {
+		return
+	}
+	gC, err = tensor.LocalTileProj(k.p.mC, k.tiler, coord, tensor.C(one, one, tensor.X))
+	return
+}
+
+// smemTensors binds sA and sB to the shared memory: make_tensor(
+// make_smem_ptr(smem.A.data()), sA), which moves the swizzle onto the
+// pointer.
+func (k *kernel[TC]) smemTensors(s *gmma.SharedMemory) (sA, sB tensor.Tensor[numeric.Float16], err error) {
+	var mem tensor.Memory[numeric.Float16]
+	if s != nil {
+		mem = sharedF16{s}
+	}
+	if sA, err = tensor.FromFlagged(mem, tensor.SmemPtr(16, sAAddr), k.sAL); err != nil {
+		return
+	}
+	sB, err = tensor.FromFlagged(mem, tensor.SmemPtr(16, sBAddr), k.sBL)
+	return
+}
+
+// fragmentC returns thread t's accumulator fragment tCrC =
+// thr_mma.make_fragment_C(tCgC): the layout CuTe gives it, on the thread's
+// registers in wg (nil: a print-only tensor). Element i of the fragment is
+// held in register (offset·bits)/32, packed as the wgmma packs its
+// accumulators.
+func (k *kernel[TC]) fragmentC(wg *gmma.Warpgroup, t int, tCgC tensor.Tensor[TC]) (tensor.Tensor[TC], error) {
+	frag, err := atom.MakeFragmentC[TC](k.mma, tCgC)
+	if err != nil {
+		return frag, err
+	}
+	var mem tensor.Memory[TC]
+	if wg != nil {
+		mem = &threadRegs[TC]{wg: wg, t: t, base: addrRegs * 8, codec: codecOf[TC]()}
+	}
+	return tensor.View(mem, tensor.Ptr(k.cbits, addrRegs), frag.Layout()), nil
+}
+
+// accRegs returns, for each atom (m, n) of the accumulator fragment
+// tCrC(_,m,n), its first register: mma_unpack passes the 32-bit words of
+// that slice to the wgmma as d00, d01, ... so the slice must be contiguous.
+func (k *kernel[TC]) accRegs(tCrC tensor.Tensor[TC]) ([][]int, error) {
+	mmaM := tCrC.Shape().At(1).Product().Value()
+	mmaN := tCrC.Shape().At(2).Product().Value()
+	regs := make([][]int, mmaM)
+	for m := range regs {
+		regs[m] = make([]int, mmaN)
+		for n := range regs[m] {
+			acc, err := tCrC.Slice(tensor.U, tensor.I(m), tensor.I(n))
+			if err != nil {
+				return nil, err
+			}
+			l, _ := acc.Plain()
+			if c := layout.Coalesce(l); c.Rank() != 1 || c.Stride().Int().Value() != 1 || l.Size().Value()*k.cbits != 32*k.instr.NumAcc() {
+				return nil, fmt.Errorf("tCrC(_,%d,%d) = %v is not the %d contiguous accumulator registers of one wgmma", m, n, l, k.instr.NumAcc())
+			}
+			regs[m][n] = int(acc.Pointer().Addr()-addrRegs) / 4
+		}
+	}
+	return regs, nil
+}
+
+// fault carries an error out of a tensor.Memory method (which cannot return
+// one) to the CTA that made the access.
+type fault struct{ err error }
+
+func catch(err *error) {
+	if r := recover(); r != nil {
+		f, ok := r.(fault)
+		if !ok {
+			panic(r)
+		}
+		*err = f.err
+	}
+}
+
+// sharedF16 is the shared memory as seen by the CTA's threads: fp16 loads
+// and stores through the generic proxy (ld.shared, st.shared). A store the
+// executor refuses (bytes an in-flight wgmma reads) panics with a fault.
+type sharedF16 struct{ s *gmma.SharedMemory }
+
+func (m sharedF16) Load(a uint64) numeric.Float16 {
+	var b [2]byte
+	if err := m.s.Read(uint32(a/8), b[:]); err != nil {
+		panic(fault{err})
+	}
+	return numeric.Float16FromBits(binary.LittleEndian.Uint16(b[:]))
+}
+
+func (m sharedF16) Store(a uint64, v numeric.Float16) {
+	var b [2]byte
+	binary.LittleEndian.PutUint16(b[:], v.Bits())
+	if err := m.s.Write(uint32(a/8), b[:]); err != nil {
+		panic(fault{err})
+	}
+}
+
+// threadRegs is one thread's register file as a tensor.Memory: the bit
+// address base+32r+s is bit s of register r. Accesses go through the
+// executor's hazard checks; a refused one panics with a fault.
+type threadRegs[T any] struct {
+	wg    *gmma.Warpgroup
+	t     int
+	base  uint64
+	codec tensor.Codec[T]
+}
+
+func (m *threadRegs[T]) reg(a uint64) (r int, shift uint, v uint32) {
+	off := a - m.base
+	r, shift = int(off/32), uint(off%32)
+	v, err := m.wg.Reg(m.t, r)
+	if err != nil {
+		panic(fault{err})
+	}
+	return r, shift, v
+}
+
+func (m *threadRegs[T]) Load(a uint64) T {
+	_, sh, v := m.reg(a)
+	var b [4]byte
+	binary.LittleEndian.PutUint32(b[:], v>>sh)
+	return m.codec.Decode(b[:])
+}
+
+func (m *threadRegs[T]) Store(a uint64, x T) {
+	r, sh, v := m.reg(a)
+	var b [4]byte
+	m.codec.Encode(b[:], x)
+	mask := uint32(1)<<m.codec.Bits - 1
+	if m.codec.Bits == 32 {
+		mask = ^uint32(0)
+	}
+	v = v&^(mask<<sh) | (binary.LittleEndian.Uint32(b[:])&mask)<<sh
+	if err := m.wg.SetReg(m.t, r, v); err != nil {
+		panic(fault{err})
+	}
+}
+
+// cta runs one CTA (blockIdx (bx, by)) of the kernel on the warpgroup wg,
+// whose shared memory holds sA and sB. This is the tutorial's device_gemm:
+// partition, clear the accumulators, prefetch bP k-tiles, then per k-tile
+// warpgroup_arrive / gemm / warpgroup_commit_batch / warpgroup_wait<0> and
+// refill the stage just consumed, and finally the epilogue through tCgC.
+func (k *kernel[TC]) cta(wg *gmma.Warpgroup, bx, by int) (err error) {
+	defer catch(&err)
+	gA, gB, gC, err := k.ctaTiles(bx, by)
+	if err != nil {
+		return err
+	}
+	sA, sB, err := k.smemTensors(wg.SharedMemory())
+	if err != nil {
+		return err
+	}
+
+	// Define A/B partitioning and C accumulators. For a GMMA atom tCsA and
+	// tCsB are the whole smem tensors re-laid out, the same for every thread,
+	// and tCrA/tCrB are descriptor "fragments" over them.
+	thr0 := k.thr[0]
+	tCsA, err := atom.PartitionA(thr0, sA) // (MMA,MMA_M,MMA_K,PIPE)
+	if err != nil {
+		return err
+	}
+	tCsB, err := atom.PartitionB(thr0, sB) // (MMA,MMA_N,MMA_K,PIPE)
+	if err != nil {
+		return err
+	}
+	tCrA, err := gmma.MakeFragment(k.gm.MajorA, tCsA) // (MMA,MMA_M,MMA_K,PIPE)
+	if err != nil {
+		return err
+	}
+	tCrB, err := gmma.MakeFragment(k.gm.MajorB, tCsB) // (MMA,MMA_N,MMA_K,PIPE)
+	if err != nil {
+		return err
+	}
+	// Every thread's slice of C and its accumulators, cleared.
+	tCgC := make([]tensor.Tensor[TC], len(k.thr))
+	tCrC := make([]tensor.Tensor[TC], len(k.thr))
+	for t, thr := range k.thr {
+		if tCgC[t], err = atom.PartitionC(thr, gC); err != nil { // (MMA,MMA_M,MMA_N)
+			return err
+		}
+		if tCrC[t], err = k.fragmentC(wg, t, tCgC[t]); err != nil { // (MMA,MMA_M,MMA_N)
+			return err
+		}
+		tensor.Clear(tCrC[t])
+	}
+	dreg, err := k.accRegs(tCrC[0])
+	if err != nil {
+		return err
+	}
+
+	kTiles := gA.Shape().At(2).Product().Value()
+	// load copies k-tile kt of A and B into stage pipe, as the tutorial's
+	// TMA copies do; here the threads store through the generic proxy, so
+	// the stores are made visible to the async proxy (wgmma) with
+	// fence.proxy.async (cutlass::arch::fence_view_async_shared).
+	load := func(kt, pipe int) error {
+		for _, c := range []struct{ g, s tensor.Tensor[numeric.Float16] }{{gA, sA}, {gB, sB}} {
+			src, err := c.g.Slice(tensor.U, tensor.U, tensor.I(kt))
+			if err != nil {
+				return err
+			}
+			dst, err := c.s.Slice(tensor.U, tensor.U, tensor.I(pipe))
+			if err != nil {
+				return err
+			}
+			if err := tensor.Copy(src, dst); err != nil {
+				return err
+			}
+		}
+		if !k.opt.SkipProxyFence {
+			wg.FenceProxyAsync()
+		}
+		return nil
+	}
+	fail := func(kt int, err error) error {
+		return fmt.Errorf("CTA (%d,%d), k-tile %d: %w", bx, by, kt, err)
+	}
+	// Prefetch the first bP k-tiles.
+	for pipe := 0; pipe < bP && pipe < kTiles; pipe++ {
+		if err := load(pipe, pipe); err != nil {
+			return fail(pipe, err)
+		}
+	}
+	// Main loop: one k-tile per iteration, read from stage kt % bP.
+	for kt := 0; kt < kTiles; kt++ {
+		readPipe := kt % bP
+		if !k.opt.SkipFence {
+			wg.Fence() // cute::warpgroup_arrive()
+		}
+		// cute::gemm(tiled_mma, tCrA(_,_,_,read_pipe), tCrB(_,_,_,read_pipe), tCrC);
+		if err := k.gemm(wg, tCrA, tCrB, readPipe, dreg); err != nil {
+			return fail(kt, err)
+		}
+		wg.CommitGroup() // cute::warpgroup_commit_batch()
+		if !k.opt.SkipWait {
+			if err := wg.WaitGroup(0); err != nil { // cute::warpgroup_wait<0>()
+				return fail(kt, err)
+			}
+		}
+		// The stage is consumed: refill it with the k-tile bP ahead.
+		if next := kt + bP; next < kTiles {
+			if err := load(next, readPipe); err != nil {
+				return fail(next, err)
+			}
+		}
+	}
+	// Epilogue: axpby(alpha = 1, tCrC, beta = 0, tCgC), i.e. a copy.
+	for t := range tCrC {
+		if err := copyOut(tCrC[t], tCgC[t]); err != nil {
+			return fmt.Errorf("CTA (%d,%d), epilogue, thread %d: %w", bx, by, t, err)
+		}
+	}
+	return nil
+}
+
+func copyOut[T any](src, dst tensor.Tensor[T]) (err error) {
+	defer catch(&err)
+	return tensor.Copy(src, dst)
+}
+
+// gemm is cute::gemm(tiled_mma, A, B, C) for (V,M,K) × (V,N,K) => (V,M,N)
+// on descriptor fragments: for each k-block, the (V)×(V)=>(V) gemms over
+// (m, n) in CuTe's column-major serpentine order, each one wgmma
+// (mma_unpack → fma → wgmma.mma_async) with the descriptors tCrA(_,m,k,p)
+// and tCrB(_,n,k,p) and the accumulator registers of tCrC(_,m,n).
+func (k *kernel[TC]) gemm(wg *gmma.Warpgroup, tCrA, tCrB gmma.DescTensor, pipe int, dreg [][]int) error {
+	mmaM, mmaN := len(dreg), len(dreg[0])
+	mmaK := tCrA.Layout.Shape().At(2).Product().Value()
+	for kb := 0; kb < mmaK; kb++ {
+		for n := 0; n < mmaN; n++ {
+			for i := 0; i < mmaM; i++ {
+				m := i
+				if n&1 == 1 {
+					m = mmaM - 1 - i
+				}
+				da, err := tCrA.DescAt(layout.Dyns(0, m, kb, pipe))
+				if err != nil {
+					return err
+				}
+				db, err := tCrB.DescAt(layout.Dyns(0, n, kb, pipe))
+				if err != nil {
+					return err
+				}
+				in := k.instr
+				in.DescA, in.DescB, in.DReg = da, db, dreg[m][n]
+				if err := wg.MMAAsync(in); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// grid runs every CTA of the (M/bM, N/bN) grid on workers goroutines, each
+// owning a warpgroup and its shared memory (an SM running CTAs one after
+// another). It returns the error of the first failing CTA in grid order.
+func (k *kernel[TC]) grid(workers int) error {
+	gx, gy := k.p.M/bM, k.p.N/bN
+	n := gx * gy
+	workers = min(max(workers, 1), n)
+	var next atomic.Int64
+	var stop atomic.Bool
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	setupErr := make([]error, workers)
+	for w := range workers {
+		wg.Go(func() {
+			smem, err := gmma.NewSharedMemory(gmma.DefaultSharedBase, smemBytes)
+			if err != nil {
+				setupErr[w] = err
+				return
+			}
+			warpgroup, err := gmma.NewWarpgroup(smem)
+			if err != nil {
+				setupErr[w] = err
+				return
+			}
+			for !stop.Load() {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				if errs[i] = k.cta(warpgroup, i%gx, i/gx); errs[i] != nil {
+					stop.Store(true)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range append(setupErr, errs...) {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func defaultWorkers(w int) int {
+	if w <= 0 {
+		return runtime.GOMAXPROCS(0)
+	}
+	return w
+}

@@ -1,0 +1,232 @@
+// Command wgmma is the CUTLASS WGMMA tutorial ("Fast Matrix-Multiplication
+// with WGMMA on NVIDIA Hopper GPUs", on CuTe 3.5.1's wgmma_sm90.cu) made
+// real on the CPU.
+//
+// It builds the tutorial's TiledMMA, make_tiled_mma(SM90_64x64x16_F16F16F16_SS
+// <MN,MN>{}), and the shared-memory layouts sA and sB, tile_to_shape of
+// Layout_MN_SW128_Atom<half_t> to (128,64,3), prints them and thread 0's
+// partitions tCsA, tCsB, tCrA, tCrB, tCgC and tCrC as the tutorial shows
+// them, and then runs the tutorial's kernel as a whole NT GEMM, C = A·B with
+// A (M×K) M-major, B (N×K) N-major and C (M×N) M-major:
+//
+//   - a grid of (M/128)×(N/128) CTAs, each one warpgroup of 128 threads,
+//     run in parallel on GOMAXPROCS goroutines;
+//   - per CTA a 3-stage shared-memory pipeline: tiles of A and B are copied
+//     from global memory through the swizzled layouts sA and sB into the byte
+//     image of a gmma.SharedMemory (st.shared, then fence.proxy.async where
+//     the tutorial's TMA needs none);
+//   - per k-tile warpgroup_arrive (wgmma.fence), cute::gemm over the 2×2×4
+//     atoms of the k-tile (one wgmma.mma_async each, on the descriptors of
+//     the fragments tCrA and tCrB: make_gmma_desc plus the iterator's
+//     offsets), warpgroup_commit_batch and warpgroup_wait<0>, on the
+//     software wgmma executor;
+//   - the epilogue, tCrC (the accumulator registers) copied to C through
+//     tCgC.
+//
+// The inputs are small integers, so the result is exact: it is checked
+// against a plain reference GEMM and "max error 0" is printed, with the time
+// and GFLOP/s of the grid.
+//
+// Usage:
+//
+//	go run ./examples/wgmma [-m 512] [-n 512] [-k 512] [-accum f16|f32] [-workers N]
+//	                        [-skip-fence] [-skip-wait] [-skip-proxy-fence] [-print-only]
+//
+// M and N must be multiples of 128 and K of 64. -accum f32 uses
+// SM90_64x64x16_F32F16F16_SS<MN,MN> (float accumulators and C).
+//
+// -skip-fence leaves out warpgroup_arrive, -skip-wait warpgroup_wait<0>,
+// -skip-proxy-fence the fence.proxy.async after the copies. Each makes a
+// program whose result the PTX memory model leaves undefined; the executor
+// refuses it, and the command prints the hazard error it raises on standard
+// error and exits with status 1 (status 2 is for bad flags).
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"time"
+
+	"github.com/gocute/cute/atom"
+	"github.com/gocute/cute/gmma"
+	"github.com/gocute/cute/numeric"
+)
+
+func main() {
+	var opt Options
+	flag.IntVar(&opt.M, "m", 512, "M, a multiple of 128")
+	flag.IntVar(&opt.N, "n", 512, "N, a multiple of 128")
+	flag.IntVar(&opt.K, "k", 512, "K, a multiple of 64")
+	flag.StringVar(&opt.Accum, "accum", "f16", "accumulator and C type: f16 or f32")
+	flag.IntVar(&opt.Workers, "workers", 0, "goroutines running CTAs (0: GOMAXPROCS)")
+	flag.BoolVar(&opt.SkipFence, "skip-fence", false, "leave out warpgroup_arrive (wgmma.fence): shows the executor's hazard error")
+	flag.BoolVar(&opt.SkipWait, "skip-wait", false, "leave out warpgroup_wait<0> (wgmma.wait_group 0): shows the executor's hazard error")
+	flag.BoolVar(&opt.SkipProxyFence, "skip-proxy-fence", false, "leave out fence.proxy.async after the smem copies: shows the executor's hazard error")
+	flag.BoolVar(&opt.PrintOnly, "print-only", false, "print the setup and thread 0's partitions, run nothing")
+	flag.Parse()
+	if err := run(os.Stdout, opt); err != nil {
+		fmt.Fprintln(os.Stderr, "wgmma:", err)
+		if errors.Is(err, errUsage) {
+			os.Exit(2)
+		}
+		os.Exit(1)
+	}
+}
+
+var errUsage = errors.New("usage")
+
+// run is the whole program: the prints, then the GEMM.
+func run(w io.Writer, opt Options) error {
+	if err := opt.check(); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	switch opt.Accum {
+	case "", "f16":
+		return runTyped[numeric.Float16](w, opt)
+	case "f32":
+		return runTyped[float32](w, opt)
+	}
+	_, err := opt.atomName()
+	return fmt.Errorf("%w: %v", errUsage, err)
+}
+
+func runTyped[TC accum](w io.Writer, opt Options) error {
+	p := newProblem[TC](opt.M, opt.N, opt.K, 1)
+	k, err := newKernel(opt, p)
+	if err != nil {
+		return err
+	}
+	if err := k.printSetup(w); err != nil {
+		return err
+	}
+	if opt.PrintOnly {
+		return nil
+	}
+
+	workers := defaultWorkers(opt.Workers)
+	gx, gy := opt.M/bM, opt.N/bN
+	kTiles := opt.K / bK
+	perTile := (bM / 64) * (bN / k.instr.N) * (bK / k.instr.K())
+	fmt.Fprintf(w, "\nGEMM (NT) C = A·B: M=%d N=%d K=%d, fp16 inputs (integers in [-%d,%d]), %s accumulators and C\n",
+		opt.M, opt.N, opt.K, p.r, p.r, k.mma.ValTypeC())
+	fmt.Fprintf(w, "grid %dx%d CTAs of %d threads; per CTA %d k-tiles through the %d-stage smem pipeline, %d x %s per k-tile (%d wgmmas in all)\n",
+		gx, gy, k.tiled.Size(), kTiles, bP, perTile, k.instr.Shape(), gx*gy*kTiles*perTile)
+	fmt.Fprintf(w, "CTAs run on %d goroutines (GOMAXPROCS %d)\n", min(workers, gx*gy), runtime.GOMAXPROCS(0))
+	skipping := opt.SkipFence || opt.SkipWait || opt.SkipProxyFence
+	if skipping {
+		fmt.Fprintf(w, "leaving out%s%s%s: the executor must refuse the program\n",
+			cond(opt.SkipFence, " warpgroup_arrive"), cond(opt.SkipWait, " warpgroup_wait<0>"), cond(opt.SkipProxyFence, " fence.proxy.async"))
+	}
+
+	start := time.Now()
+	err = k.grid(workers)
+	elapsed := time.Since(start)
+	if err != nil {
+		if skipping {
+			return fmt.Errorf("hazard, as expected: %w", err)
+		}
+		return err
+	}
+	if skipping {
+		return errors.New("left out a synchronization, but the executor raised no hazard")
+	}
+	e := p.maxError(p.reference())
+	if e == 0 {
+		fmt.Fprintln(w, "max error 0 (exact, against a reference GEMM)")
+	} else {
+		fmt.Fprintf(w, "max error %g\n", e)
+	}
+	flops := 2 * float64(opt.M) * float64(opt.N) * float64(opt.K)
+	fmt.Fprintf(w, "time %.1f ms, %.2f GFLOP/s\n", elapsed.Seconds()*1e3, flops/elapsed.Seconds()/1e9)
+	if e != 0 {
+		return fmt.Errorf("result differs from the reference by up to %g", e)
+	}
+	return nil
+}
+
+func cond(b bool, s string) string {
+	if b {
+		return s
+	}
+	return ""
+}
+
+// printSetup prints the host-side setup and thread 0's partitions of CTA
+// (0,0), as the tutorial prints them.
+func (k *kernel[TC]) printSetup(w io.Writer) error {
+	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
+	p("TiledMMA tiled_mma = make_tiled_mma(%s{});  // size(tiled_mma) = %d: one warpgroup\n", k.mma.Name(), k.tiled.Size())
+	p("  its atom wraps %s (tnspA=%d, tnspB=%d)\n", k.ptx(), b2i(k.instr.TransA), b2i(k.instr.TransB))
+	p("sA: %v\n", k.sAL)
+	p("sB: %v\n", k.sBL)
+
+	_, _, gC, err := k.ctaTiles(0, 0)
+	if err != nil {
+		return err
+	}
+	sA, sB, err := k.smemTensors(nil)
+	if err != nil {
+		return err
+	}
+	thr := k.thr[0]
+	tCsA, err := atom.PartitionA(thr, sA)
+	if err != nil {
+		return err
+	}
+	tCsB, err := atom.PartitionB(thr, sB)
+	if err != nil {
+		return err
+	}
+	tCrA, err := gmma.MakeFragment(k.gm.MajorA, tCsA)
+	if err != nil {
+		return err
+	}
+	tCrB, err := gmma.MakeFragment(k.gm.MajorB, tCsB)
+	if err != nil {
+		return err
+	}
+	tCgC, err := atom.PartitionC(thr, gC)
+	if err != nil {
+		return err
+	}
+	tCrC, err := k.fragmentC(nil, 0, tCgC)
+	if err != nil {
+		return err
+	}
+	p("\nthread 0 of CTA (0,0):\n")
+	p("tCsA: %v\n", tCsA)
+	p("tCsB: %v\n", tCsB)
+	p("tCrA: %v\n", tCrA)
+	p("tCrB: %v\n", tCrB)
+	p("tCgC: %v\n", tCgC)
+	p("tCrC: %v\n", tCrC)
+	p("(machine addresses differ from the tutorial's: 0x%x and 0x%x are shared-window addresses, of which\n", sAAddr, sBAddr)
+	p(" the tutorial prints the generic addresses 0x7f88%08x and 0x7f88%08x; C is a Go slice placed at\n", sAAddr, sBAddr)
+	p(" the tutorial's 0x%x; tCrC is thread 0's accumulator registers at a fake address, the tutorial's\n", addrC)
+	p(" 0x7feee1fffbe0 being a stack address)\n")
+	d := tCrA.Desc(0)
+	p("tCrA(0,0,0,0) = %#016x: start 0x%x, LBO %d, SBO %d, %v; tCrA(0,m,k,p) adds %s to it\n",
+		uint64(d), d.StartBytes(), d.LBOBytes(), d.SBOBytes(), d.LayoutType(), strideNote(tCrA.Layout.Stride().String()))
+	return nil
+}
+
+func strideNote(stride string) string {
+	return "the strides " + stride + " (16-byte units of the start address)"
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// ptx returns the instruction the atom's fma issues.
+func (k *kernel[TC]) ptx() string {
+	in := k.instr
+	return fmt.Sprintf("wgmma.mma_async.sync.aligned.%s.%v.%v.%v", in.Shape(), in.DType, in.AType, in.BType)
+}
