@@ -26,7 +26,9 @@ import (
 //     14 significant bits (e8m13) for e4m3/e5m2 inputs. An exactly zero sum
 //     is +0.
 //  5. An f16 accumulator is then rounded to f16, to nearest even, after every
-//     instruction.
+//     instruction. (Rounding the step-3 sum to f16 directly, without the
+//     truncation to 24 bits, fits the records equally well; they cannot tell
+//     the two apart.)
 //
 // All K products of one instruction form one such fused sum; a sequence of
 // wgmmas chains through the rounded accumulator.
