@@ -114,12 +114,12 @@ func (o Options) check() error {
 // A problem is the NT GEMM of the tutorial, C = A·B with A M×K M-major,
 // B N×K N-major ("B^T" in BLAS terms) and C M×N M-major, in global memory.
 type problem[TC accum] struct {
-	M, N, K    int
-	a, b       []numeric.Float16
-	c          []TC
-	mA, mB     tensor.Tensor[numeric.Float16]
-	mC         tensor.Tensor[TC]
-	r          int // inputs are integers in [-r, r]
+	M, N, K int
+	a, b    []numeric.Float16
+	c       []TC
+	mA, mB  tensor.Tensor[numeric.Float16]
+	mC      tensor.Tensor[TC]
+	r       int // inputs are integers in [-r, r]
 }
 
 // gmemTensor places data at addr as the (rows, cols) tensor with strides
@@ -507,7 +507,9 @@ func (k *kernel[TC]) cta(wg *gmma.Warpgroup, bx, by int) (err error) {
 	// the stores are made visible to the async proxy (wgmma) with
 	// fence.proxy.async (cutlass::arch::fence_view_async_shared).
 	load := func(kt, pipe int) error {
-		for _, c := range []struct{ g, s tensor.Tensor[numeric.Float16] }{{gA, sA}, {gB, sB}} {
+		for _, c := range []struct {
+			g, s tensor.Tensor[numeric.Float16]
+		}{{gA, sA}, {gB, sB}} {
 			src, err := c.g.Slice(tensor.U, tensor.U, tensor.I(kt))
 			if err != nil {
 				return err
@@ -516,7 +518,7 @@ func (k *kernel[TC]) cta(wg *gmma.Warpgroup, bx, by int) (err error) {
 			if err != nil {
 				return err
 			}
-			if err := tensor.Copy(src, dst); err != nil {
+			if err := copyTensor(src, dst); err != nil {
 				return err
 			}
 		}
@@ -559,14 +561,15 @@ func (k *kernel[TC]) cta(wg *gmma.Warpgroup, bx, by int) (err error) {
 	}
 	// Epilogue: axpby(alpha = 1, tCrC, beta = 0, tCgC), i.e. a copy.
 	for t := range tCrC {
-		if err := copyOut(tCrC[t], tCgC[t]); err != nil {
+		if err := copyTensor(tCrC[t], tCgC[t]); err != nil {
 			return fmt.Errorf("CTA (%d,%d), epilogue, thread %d: %w", bx, by, t, err)
 		}
 	}
 	return nil
 }
 
-func copyOut[T any](src, dst tensor.Tensor[T]) (err error) {
+// copyTensor is tensor.Copy, returning the fault of a refused access.
+func copyTensor[T any](src, dst tensor.Tensor[T]) (err error) {
 	defer catch(&err)
 	return tensor.Copy(src, dst)
 }

@@ -1,0 +1,165 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// The tutorial's prints, verbatim from the article (thread 0, M=N=K=512).
+// Where the tutorial prints a machine address the expected line has ours:
+// the shared-window addresses 0x400 and 0xc400 of the generic 0x7f8800000400
+// and 0x7f880000c400, and the fake address of the register file for tCrC's
+// stack address 0x7feee1fffbe0. C is placed at the tutorial's address.
+var tutorialLines = []string{
+	"sA: Sw<3,4,3> o smem_ptr[16b](unset) o ((_64,_2),(_8,_8),_3):((_1,_512),(_64,_1024),_8192)",
+	"sB: Sw<3,4,3> o smem_ptr[16b](unset) o ((_64,_2),(_8,_8),_3):((_1,_512),(_64,_1024),_8192)",
+	"tCsA: Sw<3,4,3>_smem_ptr[16b](0x400) o ((_64,(_8,_2)),_2,_4,_3):((_1,(_64,_1024)),_512,_2048,_8192)",
+	"tCsB: Sw<3,4,3>_smem_ptr[16b](0xc400) o ((_64,(_8,_2)),_2,_4,_3):((_1,(_64,_1024)),_512,_2048,_8192)",
+	"tCrA: GMMA::DescriptorIterator o (_1,_2,_4,_3):(_0,_64,_256,_1024)",
+	"tCrB: GMMA::DescriptorIterator o (_1,_2,_4,_3):(_0,_64,_256,_1024)",
+	"tCgC: gmem_ptr[16b](0x7f877a780000) o ((_2,_2,_8),_2,_2):((512,_8,4096),_64,32768)",
+	"tCrC: ptr[16b](0x7fff00000000) o ((_2,_2,_8),_2,_2):((_1,_2,_4),_32,_64)",
+}
+
+func runOut(t *testing.T, opt Options) (string, error) {
+	t.Helper()
+	var out bytes.Buffer
+	err := run(&out, opt)
+	return out.String(), err
+}
+
+func hasLine(out, line string) bool {
+	for _, l := range strings.Split(out, "\n") {
+		if l == line {
+			return true
+		}
+	}
+	return false
+}
+
+// TestTutorialPrints checks the tutorial's layout lines at its size,
+// without running the GEMM.
+func TestTutorialPrints(t *testing.T) {
+	out, err := runOut(t, Options{M: 512, N: 512, K: 512, Accum: "f16", PrintOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range append(tutorialLines,
+		"TiledMMA tiled_mma = make_tiled_mma(SM90_64x64x16_F16F16F16_SS<MN,MN>{});  // size(tiled_mma) = 128: one warpgroup",
+		"  its atom wraps wgmma.mma_async.sync.aligned.m64n64k16.f16.f16.f16 (tnspA=1, tnspB=1)") {
+		if !hasLine(out, l) {
+			t.Errorf("missing line\n\t%s\nin\n%s", l, out)
+		}
+	}
+	if strings.Contains(out, "max error") {
+		t.Errorf("-print-only ran the GEMM:\n%s", out)
+	}
+}
+
+// TestGEMM runs the whole program at small sizes, both accumulator types,
+// k-tile counts below, at and above the pipeline depth, and a few worker
+// counts, and checks the exact result and the tutorial's layout lines
+// (which do not depend on the problem size, apart from tCgC's strides).
+func TestGEMM(t *testing.T) {
+	for _, c := range []Options{
+		{M: 128, N: 128, K: 128, Accum: "f16"},
+		{M: 128, N: 128, K: 128, Accum: "f32"},
+		{M: 128, N: 256, K: 64, Accum: "f16", Workers: 1},   // 1 k-tile
+		{M: 256, N: 128, K: 192, Accum: "f32", Workers: 3},  // 3 k-tiles: no refill
+		{M: 256, N: 256, K: 320, Accum: "f16", Workers: 2},  // 5 k-tiles: refills
+		{M: 384, N: 128, K: 1024, Accum: "f16", Workers: 4}, // r = 1 inputs
+	} {
+		out, err := runOut(t, c)
+		if err != nil {
+			t.Errorf("%+v: %v\n%s", c, err, out)
+			continue
+		}
+		if !hasLine(out, "max error 0 (exact, against a reference GEMM)") {
+			t.Errorf("%+v: no exact result:\n%s", c, out)
+		}
+		if !strings.Contains(out, " GFLOP/s") {
+			t.Errorf("%+v: no timing:\n%s", c, out)
+		}
+		for _, l := range tutorialLines {
+			if c.Accum == "f32" {
+				l = strings.ReplaceAll(l, "ptr[16b](0x7f", "ptr[32b](0x7f")
+			}
+			if strings.HasPrefix(l, "tCgC") {
+				continue // strides scale with M
+			}
+			if !hasLine(out, l) {
+				t.Errorf("%+v: missing line\n\t%s\nin\n%s", c, l, out)
+			}
+		}
+	}
+}
+
+// TestDefaultSize runs the default 512³ problem once (f32, the faster
+// executor path) and checks tCgC at the tutorial's leading dimension.
+func TestDefaultSize(t *testing.T) {
+	if testing.Short() {
+		t.Skip("512³ GEMM")
+	}
+	out, err := runOut(t, Options{M: 512, N: 512, K: 512, Accum: "f32"})
+	if err != nil {
+		t.Fatal(err, out)
+	}
+	for _, l := range []string{
+		"tCgC: gmem_ptr[32b](0x7f877a780000) o ((_2,_2,_8),_2,_2):((512,_8,4096),_64,32768)",
+		"grid 4x4 CTAs of 128 threads; per CTA 8 k-tiles through the 3-stage smem pipeline, 16 x m64n64k16 per k-tile (2048 wgmmas in all)",
+		"max error 0 (exact, against a reference GEMM)",
+	} {
+		if !hasLine(out, l) {
+			t.Errorf("missing line\n\t%s\nin\n%s", l, out)
+		}
+	}
+}
+
+// TestHazards leaves out each synchronization and checks the executor's
+// error.
+func TestHazards(t *testing.T) {
+	for _, c := range []struct {
+		opt  Options
+		want []string
+	}{
+		{Options{M: 128, N: 128, K: 128, SkipFence: true},
+			[]string{"hazard, as expected", "CTA (0,0), k-tile 0", "issued before any wgmma.fence"}},
+		// With more k-tiles than stages, the refill of stage 0 stores into
+		// bytes that k-tile 0's wgmmas still read.
+		{Options{M: 128, N: 128, K: 256, SkipWait: true},
+			[]string{"CTA (0,0), k-tile 3", "gmma.SharedMemory.Write", "in-flight wgmma"}},
+		// Without refills, the epilogue reads accumulators still in flight.
+		{Options{M: 128, N: 128, K: 128, SkipWait: true, Accum: "f32"},
+			[]string{"CTA (0,0), epilogue, thread 0", "committed but not waited for"}},
+		{Options{M: 256, N: 256, K: 128, SkipProxyFence: true},
+			[]string{"k-tile 0", "stored through the generic proxy after the last fence.proxy.async"}},
+	} {
+		out, err := runOut(t, c.opt)
+		if err == nil {
+			t.Errorf("%+v: no error\n%s", c.opt, out)
+			continue
+		}
+		for _, s := range c.want {
+			if !strings.Contains(err.Error(), s) {
+				t.Errorf("%+v: error %q does not contain %q", c.opt, err, s)
+			}
+		}
+		if strings.Contains(out, "max error") {
+			t.Errorf("%+v: printed a result:\n%s", c.opt, out)
+		}
+	}
+}
+
+func TestUsage(t *testing.T) {
+	for _, opt := range []Options{
+		{M: 100, N: 128, K: 64},
+		{M: 128, N: 128, K: 32},
+		{M: 128, N: 128, K: 64, Accum: "bf16"},
+	} {
+		if _, err := runOut(t, opt); !errors.Is(err, errUsage) {
+			t.Errorf("%+v: error %v, want a usage error", opt, err)
+		}
+	}
+}
