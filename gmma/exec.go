@@ -384,7 +384,8 @@ func (w *Warpgroup) MMAAsync(m MMA) error {
 	if err := m.Validate(); err != nil {
 		return fmt.Errorf("gmma.Warpgroup.MMAAsync: %w", err)
 	}
-	if err := w.checkIssue(m); err != nil {
+	dk, ak := shapeKey(m, true), shapeKey(m, false)
+	if err := w.checkIssue("MMAAsync", m, m.Shape(), dk, ak); err != nil {
 		return err
 	}
 	op := w.newOp(m)
@@ -393,11 +394,17 @@ func (w *Warpgroup) MMAAsync(m MMA) error {
 		w.free = append(w.free, op)
 		return err
 	}
-	// Commit the bookkeeping.
+	w.commitOp(m, op, dk, ak)
+	return nil
+}
+
+// commitOp records an issued wgmma as in flight: its accumulator and A
+// registers become busy under the shape-and-role keys dk and ak, and the
+// shared chunks it read stay read until it retires.
+func (w *Warpgroup) commitOp(m MMA, op *inflightOp, dk, ak uint32) {
 	w.issued++
 	op.seq = w.issued
 	nacc := m.NumAcc()
-	dk, ak := shapeKey(m, true), shapeKey(m, false)
 	for r := m.DReg; r < m.DReg+nacc; r++ {
 		w.busy[r]++
 		w.asyncUse[r] = dk
@@ -415,7 +422,6 @@ func (w *Warpgroup) MMAAsync(m MMA) error {
 	}
 	w.inflight = append(w.inflight, op)
 	w.uncommitted++
-	return nil
 }
 
 func (w *Warpgroup) newOp(m MMA) *inflightOp {
@@ -434,9 +440,11 @@ func (w *Warpgroup) newOp(m MMA) *inflightOp {
 	return op
 }
 
-func (w *Warpgroup) checkIssue(m MMA) error {
+// checkIssue reports the fence hazards of issuing m (shape as PTX writes
+// it, dk and ak its accumulator and A shape-and-role keys) from method name.
+func (w *Warpgroup) checkIssue(name string, m MMA, shape string, dk, ak uint32) error {
 	if !w.everFenced {
-		return fmt.Errorf("gmma.Warpgroup.MMAAsync: %s issued before any wgmma.fence; call Fence first", m.Shape())
+		return fmt.Errorf("gmma.Warpgroup.%s: %s issued before any wgmma.fence; call Fence first", name, shape)
 	}
 	check := func(r int, role string, accumulator bool) error {
 		if t := w.touched[r]; t != 0 {
@@ -444,12 +452,16 @@ func (w *Warpgroup) checkIssue(m MMA) error {
 			if w.touchedWrite[r] {
 				what = "written"
 			}
-			return fmt.Errorf("gmma.Warpgroup.MMAAsync: %s register r%d of %s was %s by thread %d after the last wgmma.fence; call Fence first",
-				role, r, m.Shape(), what, t-1)
+			return fmt.Errorf("gmma.Warpgroup.%s: %s register r%d of %s was %s by thread %d after the last wgmma.fence; call Fence first",
+				name, role, r, shape, what, t-1)
 		}
-		if u := w.asyncUse[r]; u != 0 && (u&1 == 1 || accumulator) && u != shapeKey(m, accumulator) {
-			return fmt.Errorf("gmma.Warpgroup.MMAAsync: %s register r%d of %s is used by an earlier wgmma of another shape or role (m64n%dk%d) since the last wgmma.fence; call Fence first",
-				role, r, m.Shape(), u>>8, (u>>1)&0x7f)
+		key := ak
+		if accumulator {
+			key = dk
+		}
+		if u := w.asyncUse[r]; u != 0 && (u&1 == 1 || accumulator) && u != key {
+			return fmt.Errorf("gmma.Warpgroup.%s: %s register r%d of %s is used by an earlier wgmma of another shape or role (m64n%dk%d) since the last wgmma.fence; call Fence first",
+				name, role, r, shape, u>>8, (u>>1)&0x7f)
 		}
 		return nil
 	}

@@ -198,6 +198,13 @@ func (x *executor) run(w *Warpgroup, m MMA, op *inflightOp) error {
 	if err := x.loadOperand(w.smem, "B", m.DescB, m.N, k, e, m.TransB, x.bRaw, op); err != nil {
 		return err
 	}
+	x.compute(w, m, k)
+	return nil
+}
+
+// compute performs the arithmetic of m on the loaded operand patterns x.aRaw
+// (64×k) and x.bRaw (N×k), updating the accumulator registers.
+func (x *executor) compute(w *Warpgroup, m MMA, k int) {
 	if m.AType.IsInteger() {
 		x.aSig, x.bSig = grow(x.aSig, 64*k), grow(x.bSig, m.N*k)
 		decodeIntOperand(m.AType, x.aRaw, x.aSig)
@@ -235,7 +242,6 @@ func (x *executor) run(w *Warpgroup, m MMA, op *inflightOp) error {
 	case numeric.KindF16:
 		x.runF16(w, m, k)
 	}
-	return nil
 }
 
 // A fusedSum describes the datapath of one floating-point wgmma.

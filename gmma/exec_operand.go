@@ -17,7 +17,9 @@ import (
 //
 //	K-major, kb = kk·e, c = kb/16, o = kb%16:
 //	  none:     start + (mn%8)·16 + (mn/8)·SBO + c·LBO + o
-//	  swizzled: start + (mn%8)·16W + (mn/8)·SBO + c·16 + o   (LBO unused)
+//	  swizzled: start + (mn%8)·16W + (mn/8)·SBO + (c%W)·16 + (c/W)·LBO + o
+//	            (c < W but for the B of a sparse wgmma under 32B swizzle,
+//	            so LBO is otherwise unused)
 //	MN-major, mc = mn/8, o = (mn%8)·2:
 //	  none:     start + o + mc·SBO + (kk%8)·16 + (kk/8)·LBO
 //	  swizzled: start + o + (mc%W)·16 + (mc/W)·LBO + (kk%8)·16W + (kk/8)·SBO
@@ -73,10 +75,9 @@ func (x *executor) loadOperand(s *SharedMemory, which string, desc Descriptor, r
 				rowBase = start + uint64(mn%8)*16 + uint64(mn/8)*sbo
 			}
 			for c := 0; c*perChunk < k; c++ {
-				a := rowBase + uint64(c)*16
-				if wdt == 1 {
-					a = rowBase + uint64(c)*lbo
-				}
+				// Chunks beyond a swizzle row (only the 64-byte K of a
+				// sparse wgmma's B under 32B swizzle) continue at LBO.
+				a := rowBase + uint64(c)%wdt*16 + uint64(c)/wdt*lbo
 				off, err := chunk(a, mn, c*perChunk)
 				if err != nil {
 					return err

@@ -1,0 +1,676 @@
+package gmma
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"os"
+	"sync"
+	"testing"
+
+	"github.com/gocute/cute/atom/sparse"
+	"github.com/gocute/cute/atom/warp"
+	"github.com/gocute/cute/numeric"
+)
+
+var (
+	spOnce    sync.Once
+	spRecords []*SparseRecord
+	spErr     error
+)
+
+// loadSparseHW reads the vendored H200 sparse wgmma captures.
+func loadSparseHW(t testing.TB) []*SparseRecord {
+	spOnce.Do(func() {
+		f, err := os.Open("../testdata/hw/wgmma_sp_hw.jsonl.gz")
+		if err != nil {
+			spErr = err
+			return
+		}
+		defer f.Close()
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			spErr = err
+			return
+		}
+		sc := bufio.NewScanner(zr)
+		sc.Buffer(make([]byte, 1<<20), 1<<28)
+		for sc.Scan() {
+			var r SparseRecord
+			if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+				spErr = err
+				return
+			}
+			spRecords = append(spRecords, &r)
+		}
+		spErr = sc.Err()
+	})
+	if spErr != nil {
+		t.Fatalf("loading sparse hardware records: %v", spErr)
+	}
+	return spRecords
+}
+
+func wantRegs(t testing.TB, rows [][]string) [][]uint32 {
+	t.Helper()
+	out := make([][]uint32, len(rows))
+	for i, row := range rows {
+		out[i] = make([]uint32, len(row))
+		if err := parseRegs(row, out[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
+// TestSparseHardwareRecords replays every H200 sparse wgmma capture, exact
+// and random-float alike, and wants every accumulator bit for bit.
+func TestSparseHardwareRecords(t *testing.T) {
+	recs := loadSparseHW(t)
+	pass := 0
+	byKind := map[string][2]int{}
+	for _, rec := range recs {
+		got, err := rec.Execute()
+		if err != nil {
+			t.Errorf("case %d (%s): %v", rec.CaseID, rec.Group, err)
+			continue
+		}
+		want := wantRegs(t, rec.AccOut)
+		mism, total := 0, 0
+		var worst int64
+		for th := range want {
+			for r := range want[th] {
+				total++
+				if got[th][r] != want[th][r] {
+					mism++
+					worst = max(worst, ulpDist(rec.AccType, got[th][r], want[th][r]))
+				}
+			}
+		}
+		c := byKind[rec.Kind]
+		c[1]++
+		if mism == 0 {
+			pass++
+			c[0]++
+		} else {
+			t.Errorf("case %d (%s, %s, sorted %v): %d/%d registers differ, max %d ulp", rec.CaseID, rec.Group, rec.Kind, rec.MetaSorted, mism, total, worst)
+		}
+		byKind[rec.Kind] = c
+	}
+	for k, c := range byKind {
+		t.Logf("%-28s %d/%d bit-exact", k, c[0], c[1])
+	}
+	t.Logf("sparse hardware records bit-exact: %d/%d", pass, len(recs))
+	if len(recs) < 300 {
+		t.Errorf("only %d sparse records", len(recs))
+	}
+}
+
+// decodeAcc returns the 64×N accumulator values of a record's registers.
+func decodeAcc(accType string, regs [][]uint32, n int) [][]float64 {
+	d := make([][]float64, 64)
+	for i := range d {
+		d[i] = make([]float64, n)
+	}
+	for t, row := range regs {
+		for r, v := range row {
+			switch accType {
+			case "f32":
+				m, nn := accPos(t, r, false)
+				d[m][nn] = float64(math.Float32frombits(v))
+			case "s32":
+				m, nn := accPos(t, r, false)
+				d[m][nn] = float64(int32(v))
+			case "f16x2":
+				m, nn := accPos(t, r, true)
+				d[m][nn] = numeric.Float16FromBits(uint16(v)).Float64()
+				d[m][nn+1] = numeric.Float16FromBits(uint16(v >> 16)).Float64()
+			}
+		}
+	}
+	return d
+}
+
+// TestSparseMetaProbe reads the metadata placement off the probe records,
+// without the executor: B is the identity (N = K), so D is the expanded A,
+// and the compressed A holds 1 in its even and 2 in its odd columns (1
+// everywhere for tf32). Every chunk's nibble, as D shows it, must be the
+// nibble that MetaSlot names in the recorded metadata registers. It also
+// counts the other (thread, nibble) slots that agree with D in every probe
+// of an instruction (a coincidence of random metadata).
+func TestSparseMetaProbe(t *testing.T) {
+	type key struct {
+		typ   string
+		sel   int
+		n, k  int
+		regsA bool
+	}
+	probes := map[key][]*SparseRecord{}
+	for _, rec := range loadSparseHW(t) {
+		if rec.Kind == "probe_meta" {
+			k := key{rec.Type, rec.SpSel, rec.N, rec.K, rec.ASource == "registers"}
+			probes[k] = append(probes[k], rec)
+		}
+	}
+	if len(probes) < 5 {
+		t.Fatalf("%d probe instructions, want 5 or more", len(probes))
+	}
+	for k, recs := range probes {
+		ins, err := recs[0].Instructions()
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := ins[0]
+		tf32 := s.AType == numeric.KindTF32
+		// observed[i][m][c] is the nibble D shows for chunk c of row m.
+		observed := make([][][]uint32, len(recs))
+		metas := make([][]uint32, len(recs))
+		for i, rec := range recs {
+			d := decodeAcc(rec.AccType, wantRegs(t, rec.AccOut), rec.N)
+			observed[i] = make([][]uint32, 64)
+			metas[i] = wantRegs(t, [][]string{rec.SpMeta[0]})[0]
+			for m := range 64 {
+				observed[i][m] = make([]uint32, s.Chunks())
+				for c := range s.Chunks() {
+					if tf32 {
+						switch {
+						case d[m][2*c] == 1 && d[m][2*c+1] == 0:
+							observed[i][m][c] = 0x4
+						case d[m][2*c] == 0 && d[m][2*c+1] == 1:
+							observed[i][m][c] = 0xe
+						default:
+							t.Fatalf("case %d: row %d chunk %d shows %v", rec.CaseID, m, c, d[m][2*c:2*c+2])
+						}
+						continue
+					}
+					var i0, i1 = -1, -1
+					for p := range 4 {
+						switch d[m][4*c+p] {
+						case 1:
+							i0 = p
+						case 2:
+							i1 = p
+						}
+					}
+					if i0 < 0 || i1 < 0 {
+						t.Fatalf("case %d: row %d chunk %d shows %v", rec.CaseID, m, c, d[m][4*c:4*c+4])
+					}
+					observed[i][m][c] = uint32(i0 | i1<<2)
+				}
+			}
+		}
+		unique := 0
+		for m := range 64 {
+			for c := range s.Chunks() {
+				tt, o := s.MetaSlot(m, c)
+				agree := 0
+				for th := range NumThreads {
+					for oo := range 8 {
+						all := true
+						for i := range recs {
+							if metas[i][th]>>(4*oo)&0xf != observed[i][m][c] {
+								all = false
+								break
+							}
+						}
+						if all {
+							agree++
+						} else if th == tt && oo == o {
+							t.Errorf("%v: row %d chunk %d: the hardware's nibble is not nibble %d of thread %d", k, m, c, o, tt)
+						}
+					}
+				}
+				if agree == 1 {
+					unique++
+				}
+			}
+		}
+		t.Logf("%v, %d probes: MetaSlot holds for all %d chunks; the only agreeing slot for %d of them",
+			k, len(recs), 64*s.Chunks(), unique)
+	}
+}
+
+// spEncode returns the bit pattern of an exactly representable value.
+func spEncode(t testing.TB, kind numeric.Kind, v float64) uint32 {
+	t.Helper()
+	switch kind {
+	case numeric.KindF16:
+		return uint32(numeric.Float16FromFloat64(v).Bits())
+	case numeric.KindBF16:
+		return uint32(numeric.BFloat16FromFloat64(v).Bits())
+	case numeric.KindTF32:
+		return numeric.TFloat32FromFloat64(v).Bits()
+	case numeric.KindE4M3:
+		return uint32(numeric.E4M3FromFloat64(v).Bits())
+	case numeric.KindE5M2:
+		return uint32(numeric.E5M2FromFloat64(v).Bits())
+	case numeric.KindS8:
+		return uint32(uint8(int8(v)))
+	case numeric.KindU8:
+		return uint32(uint8(v))
+	}
+	t.Fatalf("kind %v", kind)
+	return 0
+}
+
+// spValue draws a small exactly representable operand value.
+func spValue(rng *rand.Rand, kind numeric.Kind) float64 {
+	switch kind {
+	case numeric.KindS8:
+		return float64(rng.IntN(256) - 128)
+	case numeric.KindU8:
+		return float64(rng.IntN(256))
+	case numeric.KindE4M3, numeric.KindE5M2:
+		return []float64{0, 0.5, 1, 1.5, 2, 3, -0.5, -1, -1.5, -2, -3}[rng.IntN(11)]
+	}
+	return float64(rng.IntN(7) - 3)
+}
+
+// ileave is the K-major INTERLEAVE address of element (mn, k) for LBO = 128
+// and SBO = 128·(K bytes/16), written out independently of the executor.
+func ileave(start uint32, mn, k, e, kbytes int) uint32 {
+	kb := k * e
+	return start + uint32(mn%8*16+mn/8*128*(kbytes/16)+kb/16*128+kb%16)
+}
+
+// mnIleave is the MN-major INTERLEAVE address (SBO = 128, LBO = 128·rows/8)
+// of 16-bit element (mn, k).
+func mnIleave(start uint32, mn, k, rows int) uint32 {
+	return start + uint32(mn%8*2+mn/8*128+k%8*16+k/8*128*(rows/8))
+}
+
+// TestSparseEqualsDenseExpanded checks, for random 2:4 (1:2 for tf32)
+// operands of small integers, that a wgmma.mma_async.sp gives bit for bit
+// what two dense wgmmas (the two K halves, chained) give for the expanded A,
+// built with atom/sparse (FromParts, Expand) for the 2:4 types.
+func TestSparseEqualsDenseExpanded(t *testing.T) {
+	type cfg struct {
+		d, a, b      numeric.Kind
+		n            int
+		rs           bool
+		sel          int
+		transA, tran bool
+		negA         bool
+	}
+	f16, bf16, tf32, f32 := numeric.KindF16, numeric.KindBF16, numeric.KindTF32, numeric.KindF32
+	e4, e5, s8, u8, s32 := numeric.KindE4M3, numeric.KindE5M2, numeric.KindS8, numeric.KindU8, numeric.KindS32
+	cfgs := []cfg{
+		{f32, f16, f16, 64, false, 0, false, false, false},
+		{f32, f16, f16, 8, true, 1, false, false, true},
+		{f16, f16, f16, 32, false, 1, true, true, false},
+		{f32, bf16, bf16, 256, true, 0, false, true, false},
+		{f32, tf32, tf32, 64, false, 1, false, false, true},
+		{f32, tf32, tf32, 16, true, 0, false, false, false},
+		{f32, e4, e5, 64, false, 0, false, false, false},
+		{f16, e5, e5, 24, true, 0, false, false, false},
+		{s32, s8, u8, 64, false, 0, false, false, false},
+		{s32, u8, u8, 48, true, 0, false, false, false},
+	}
+	for ci, c := range cfgs {
+		rng := rand.New(rand.NewPCG(uint64(ci), 7))
+		s := MMASparse{MMA: MMA{N: c.n, DType: c.d, AType: c.a, BType: c.b, ARegs: c.rs, AReg: 140, DReg: 0,
+			ScaleD: true, NegA: c.negA, TransA: c.transA, TransB: c.tran}, MetaReg: 150, Selector: c.sel}
+		kc, k, e := s.MMA.K(), s.K(), c.a.Bytes()
+		// The dense A, its compressed values and every chunk's nibble.
+		dense := make([][]float64, 64)
+		comp := make([][]float64, 64)
+		nib := make([][]uint32, 64)
+		if c.a == tf32 {
+			for m := range 64 {
+				dense[m], comp[m], nib[m] = make([]float64, k), make([]float64, kc), make([]uint32, kc)
+				for ch := range kc {
+					p := rng.IntN(2)
+					comp[m][ch] = spValue(rng, c.a)
+					dense[m][2*ch+p] = comp[m][ch]
+					nib[m][ch] = []uint32{0x4, 0xe}[p]
+				}
+			}
+		} else {
+			vals := make([]float64, 64*kc)
+			idx := make([]uint8, 64*kc)
+			for i := range vals {
+				vals[i] = spValue(rng, c.a)
+			}
+			for i := 0; i < len(idx); i += 2 {
+				p := rng.Perm(4) // any two distinct positions, decreasing too
+				idx[i], idx[i+1] = uint8(p[0]), uint8(p[1])
+			}
+			cs, err := sparse.FromParts(warp.MustMatrix(64, kc, vals), idx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ex := cs.Expand()
+			for m := range 64 {
+				dense[m], comp[m], nib[m] = make([]float64, k), make([]float64, kc), make([]uint32, k/4)
+				for j := range k {
+					dense[m][j] = ex.At(m, j)
+				}
+				for j := range kc {
+					comp[m][j] = cs.Values().At(m, j)
+				}
+				for ch := range k / 4 {
+					nib[m][ch] = cs.Nibble(m, ch)
+				}
+			}
+		}
+		bm := make([][]float64, c.n) // B[n][k]
+		for n := range bm {
+			bm[n] = make([]float64, k)
+			for j := range k {
+				bm[n][j] = spValue(rng, c.b)
+			}
+		}
+		acc := make([]uint32, NumThreads*s.NumAcc())
+		for i := range acc {
+			switch c.d {
+			case f32:
+				acc[i] = math.Float32bits(float32(rng.IntN(201) - 100))
+			case numeric.KindF16:
+				acc[i] = uint32(numeric.Float16FromFloat64(float64(rng.IntN(17)-8)).Bits()) | uint32(numeric.Float16FromFloat64(float64(rng.IntN(17)-8)).Bits())<<16
+			default:
+				acc[i] = uint32(int32(rng.IntN(2001) - 1000))
+			}
+		}
+		const aAt, bAt, dAt = 0x400, 0x4400, 0xc400 // compressed A, B, dense A
+		kbA := kc * e
+		newWG := func() *Warpgroup {
+			smem, err := NewSharedMemory(DefaultSharedBase, DefaultSharedSize)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for n := range c.n {
+				for j := range k {
+					addr := ileave(bAt, n, j, e, 2*kbA)
+					if c.tran {
+						addr = mnIleave(bAt, n, j, c.n)
+					}
+					if err := put(smem, addr, e, spEncode(t, c.b, bm[n][j])); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			wg, err := NewWarpgroup(smem)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for th := range NumThreads {
+				if err := wg.SetRegs(th, 0, acc[th*s.NumAcc():(th+1)*s.NumAcc()]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			return wg
+		}
+		bDesc := func(half int) Descriptor {
+			if c.tran {
+				// k advances by kc: kc/8 groups of LBO.
+				d, _ := NewDescriptorBytes(bAt+uint32(half*kc/8*128*(c.n/8)), uint32(128*(c.n/8)), 128, 0, Interleave)
+				return d
+			}
+			d, _ := NewDescriptorBytes(bAt+uint32(half*kbA/16*128), 128, uint32(128*(2*kbA/16)), 0, Interleave)
+			return d
+		}
+
+		// Sparse.
+		wg := newWG()
+		meta := make([]uint32, NumThreads)
+		for m := range 64 {
+			for ch := range s.Chunks() {
+				th, o := s.MetaSlot(m, ch)
+				meta[th] |= nib[m][ch] << (4 * o)
+			}
+		}
+		for th := range NumThreads {
+			if err := wg.SetReg(th, s.MetaReg, meta[th]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if c.rs {
+			for th := range NumThreads {
+				w, g, q := th/32, (th%32)/4, th%4
+				for r := range 4 {
+					m := 16*w + g + 8*(r%2)
+					var v uint32
+					switch e {
+					case 2:
+						kk := 2*q + 8*(r/2)
+						v = spEncode(t, c.a, comp[m][kk]) | spEncode(t, c.a, comp[m][kk+1])<<16
+					case 4:
+						v = spEncode(t, c.a, comp[m][q+4*(r/2)])
+					case 1:
+						kk := 4*q + 16*(r/2)
+						for b := range 4 {
+							v |= spEncode(t, c.a, comp[m][kk+b]) << (8 * b)
+						}
+					}
+					if err := wg.SetReg(th, s.AReg, v); err != nil {
+						t.Fatal(err)
+					}
+					s.AReg++
+				}
+				s.AReg -= 4
+			}
+		} else {
+			for m := range 64 {
+				for j := range kc {
+					addr := ileave(aAt, m, j, e, kbA)
+					if c.transA {
+						addr = mnIleave(aAt, m, j, 64)
+					}
+					if err := put(wg.SharedMemory(), addr, e, spEncode(t, c.a, comp[m][j])); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			if c.transA {
+				s.DescA, _ = NewDescriptorBytes(aAt, 128*8, 128, 0, Interleave)
+			} else {
+				s.DescA, _ = NewDescriptorBytes(aAt, 128, uint32(128*(kbA/16)), 0, Interleave)
+			}
+		}
+		s.DescB = bDesc(0)
+		wg.FenceProxyAsync()
+		wg.Fence()
+		if err := wg.MMASparseAsync(s); err != nil {
+			t.Fatalf("config %d: %v", ci, err)
+		}
+		wg.CommitGroup()
+		if err := wg.WaitGroup(0); err != nil {
+			t.Fatal(err)
+		}
+
+		// Dense: the expanded A (K-major INTERLEAVE), two instructions.
+		wd := newWG()
+		for m := range 64 {
+			for j := range k {
+				if err := put(wd.SharedMemory(), ileave(dAt, m, j, e, 2*kbA), e, spEncode(t, c.a, dense[m][j])); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		wd.FenceProxyAsync()
+		wd.Fence()
+		for half := range 2 {
+			dm := s.MMA
+			dm.ARegs, dm.TransA = false, false
+			dm.DescA, _ = NewDescriptorBytes(dAt+uint32(half*kbA/16*128), 128, uint32(128*(2*kbA/16)), 0, Interleave)
+			dm.DescB = bDesc(half)
+			if err := wd.MMAAsync(dm); err != nil {
+				t.Fatal(err)
+			}
+		}
+		wd.CommitGroup()
+		if err := wd.WaitGroup(0); err != nil {
+			t.Fatal(err)
+		}
+		mism := 0
+		for th := range NumThreads {
+			got := make([]uint32, s.NumAcc())
+			want := make([]uint32, s.NumAcc())
+			if err := wg.Regs(th, 0, got); err != nil {
+				t.Fatal(err)
+			}
+			if err := wd.Regs(th, 0, want); err != nil {
+				t.Fatal(err)
+			}
+			for r := range got {
+				if got[r] != want[r] {
+					mism++
+				}
+			}
+		}
+		if mism != 0 {
+			t.Errorf("config %d (%s): %d accumulators differ from the dense wgmma of the expanded A", ci, s.Shape(), mism)
+		}
+	}
+}
+
+// spSetup returns a warpgroup over zeroed shared memory whose metadata
+// register r150 holds 0x44444444 (positions 0, 1 in every chunk) in every
+// thread, fenced, and an m64n64k32 f32.f16.f16 SS instruction.
+func spSetup(t *testing.T) (*Warpgroup, MMASparse) {
+	t.Helper()
+	smem, err := NewSharedMemory(DefaultSharedBase, DefaultSharedSize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wg, err := NewWarpgroup(smem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for th := range NumThreads {
+		if err := wg.SetReg(th, 150, 0x44444444); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a, _ := NewDescriptorBytes(0x400, 128, 256, 0, Interleave)
+	b, _ := NewDescriptorBytes(0x2400, 128, 512, 0, Interleave)
+	s := MMASparse{MMA: MMA{N: 64, DType: numeric.KindF32, AType: numeric.KindF16, BType: numeric.KindF16,
+		DescA: a, DescB: b, ScaleD: true}, MetaReg: 150, Selector: 1}
+	return wg, s
+}
+
+func TestSparseHazards(t *testing.T) {
+	t.Run("no fence", func(t *testing.T) {
+		wg, s := spSetup(t)
+		wantErr(t, wg.MMASparseAsync(s), "before any wgmma.fence")
+	})
+	t.Run("accumulators busy until retired", func(t *testing.T) {
+		wg, s := spSetup(t)
+		wg.Fence()
+		if err := wg.MMASparseAsync(s); err != nil {
+			t.Fatal(err)
+		}
+		_, err := wg.Reg(5, 3)
+		wantErr(t, err, "in flight", "m64n64k32")
+		// The metadata register is read at issue: writing it is fine.
+		if err := wg.SetReg(5, 150, 0x44444444); err != nil {
+			t.Fatal(err)
+		}
+		// The same shape chains without a fence; the dense shape does not.
+		if err := wg.MMASparseAsync(s); err != nil {
+			t.Fatal(err)
+		}
+		dm := s.MMA
+		wantErr(t, wg.MMAAsync(dm), "another shape")
+		wg.CommitGroup()
+		if err := wg.WaitGroup(0); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := wg.Reg(5, 3); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("register written after the fence", func(t *testing.T) {
+		wg, s := spSetup(t)
+		wg.Fence()
+		if err := wg.SetReg(0, 7, 1); err != nil {
+			t.Fatal(err)
+		}
+		wantErr(t, wg.MMASparseAsync(s), "accumulator register r7", "m64n64k32", "call Fence first")
+	})
+	t.Run("metadata register of an in-flight wgmma", func(t *testing.T) {
+		wg, s := spSetup(t)
+		wg.Fence()
+		if err := wg.MMASparseAsync(s); err != nil {
+			t.Fatal(err)
+		}
+		s2 := s
+		s2.DReg, s2.MetaReg = 64, 10
+		wantErr(t, wg.MMASparseAsync(s2), "metadata register r10", "still in flight")
+		if g, u := wg.Pending(); g != 0 || u != 1 {
+			t.Errorf("Pending() = %d, %d after a refused issue, want 0, 1", g, u)
+		}
+	})
+	t.Run("invalid metadata", func(t *testing.T) {
+		wg, s := spSetup(t)
+		// Thread 0 is not read with selector 1 (threads 2, 3 of each group
+		// of four are): an invalid nibble there is ignored.
+		if err := wg.SetReg(0, 150, 0); err != nil {
+			t.Fatal(err)
+		}
+		wg.Fence()
+		if err := wg.MMASparseAsync(s); err != nil {
+			t.Fatal(err)
+		}
+		wg.CommitGroup()
+		if err := wg.WaitGroup(0); err != nil {
+			t.Fatal(err)
+		}
+		if err := wg.SetReg(34, 150, 0x44444f44); err != nil { // warp 1, group 0, thread 2: rows 16, 24
+			t.Fatal(err)
+		}
+		wg.Fence()
+		wantErr(t, wg.MMASparseAsync(s), "row 16, chunk 2", "thread 34", "0b1111", "undefined")
+		s.AType, s.BType = numeric.KindTF32, numeric.KindTF32
+		if err := wg.SetReg(34, 150, 0x44444e44); err != nil {
+			t.Fatal(err)
+		}
+		if err := wg.SetReg(35, 150, 0x44444844); err != nil {
+			t.Fatal(err)
+		}
+		wg.Fence()
+		wantErr(t, wg.MMASparseAsync(s), "tf32 takes only", "thread 35")
+	})
+	t.Run("validate", func(t *testing.T) {
+		_, s := spSetup(t)
+		bad := s
+		bad.Selector = 2
+		wantErr(t, bad.Validate(), "selector 2 is outside 0..1")
+		bad = s
+		bad.AType, bad.BType, bad.DType, bad.Selector = numeric.KindS8, numeric.KindS8, numeric.KindS32, 1
+		wantErr(t, bad.Validate(), "selector 1 is outside 0..0")
+		bad = s
+		bad.MetaReg = 31
+		wantErr(t, bad.Validate(), "overlaps the accumulator")
+		bad = s
+		bad.N = 12
+		wantErr(t, bad.Validate(), "sparse", "N = 12")
+		if err := s.Validate(); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func TestSparseString(t *testing.T) {
+	_, s := spSetup(t)
+	got := s.String()
+	want := "wgmma.mma_async.sp.sync.aligned.m64n64k32.f32.f16.f16 {r0, ..., r31}, 0x0000001000080040, 0x0000002000080240, r150, 1, 1, 1, 1, 0, 0;"
+	if got != want {
+		t.Errorf("String() =\n%s\nwant\n%s", got, want)
+	}
+	s.AType, s.BType, s.DType, s.Selector, s.Saturate, s.ARegs, s.AReg = numeric.KindS8, numeric.KindU8, numeric.KindS32, 0, true, true, 100
+	if got, want := s.String(), "wgmma.mma_async.sp.sync.aligned.m64n64k64.s32.s8.u8.satfinite {r0, ..., r31}, {r100, ..., r103}, 0x0000002000080240, r150, 0, 1;"; got != want {
+		t.Errorf("String() =\n%s\nwant\n%s", got, want)
+	}
+	for _, c := range []struct {
+		k    numeric.Kind
+		want string
+	}{{numeric.KindF16, "m64n64k32"}, {numeric.KindTF32, "m64n64k16"}, {numeric.KindE4M3, "m64n64k64"}} {
+		s.AType = c.k
+		if s.Shape() != c.want {
+			t.Errorf("%v: Shape() = %s, want %s", c.k, s.Shape(), c.want)
+		}
+	}
+}
