@@ -18,13 +18,16 @@ import (
 //
 //	K-major, kb = k·e, c = kb/16, o = kb%16:
 //	  INTERLEAVE: start + (mn%8)·16  + (mn/8)·SBO + c·LBO + o
-//	  swizzled:   start + (mn%8)·16W + (mn/8)·SBO + c·16  + o
+//	  swizzled:   start + (mn%8)·16W + (mn/8)·SBO + (c%W)·16 + (c/W)·LBO + o
 //	MN-major, mc = mn/T, o = (mn%T)·e:
 //	  INTERLEAVE: start + o + mc·SBO + (k%8)·16 + (k/8)·LBO
 //	  swizzled:   start + o + (mc%W)·16 + (mc/W)·LBO + (k%8)·16W + (k/8)·SBO
 //
 // and then, for a swizzled layout, a ^= (((a>>7) − base_offset) mod W) << 4:
-// the swizzle works on absolute address bits. The hardware supports
+// the swizzle works on absolute address bits. A dense K-major row is 32
+// bytes (c < 2 <= W), so LBO only matters for the 64-byte rows of a sparse
+// wgmma's B under the 32-byte swizzle, as measured on the H200
+// (hwcheck/wgmma_sp). The hardware supports
 // MN-major only for 16-bit elements; the formula is extended to other widths
 // the way CuTe's canonical layouts extend it.
 func (d Descriptor) ElementAddress(major Major, bits, mn, k int) uint32 {
@@ -40,7 +43,7 @@ func (d Descriptor) ElementAddress(major Major, bits, mn, k int) uint32 {
 		if lt == Interleave {
 			a = start + (umn%8)*16 + (umn/8)*sbo + c*lbo + o
 		} else {
-			a = start + (umn%8)*16*w + (umn/8)*sbo + c*16 + o
+			a = start + (umn%8)*16*w + (umn/8)*sbo + (c%w)*16 + (c/w)*lbo + o
 		}
 	} else {
 		t := 16 / e
