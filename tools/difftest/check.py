@@ -1,0 +1,55 @@
+"""Functional checks of CuTe's answers, to tell a genuine mismatch from a
+case where CuTe itself is silently wrong (dynamic ints that violate a
+precondition CuTe cannot check). valid() returns True, False, or None when
+the op has no check here."""
+
+from cval import parse, Layout, Composed, eval_any, size_any, leaves, size, is_leaf
+
+
+def _f(s):
+    try:
+        return parse(s)
+    except Exception:
+        return None
+
+
+def valid(op, args, out):
+    try:
+        return _valid(op, args, out)
+    except Exception:
+        return None
+
+
+def _valid(op, args, out):
+    R = _f(out)
+    if R is None:
+        return None
+    if op == "composition" and len(args) == 2:
+        A, B = _f(args[0]), _f(args[1])
+        if isinstance(A, (Layout, Composed)) and isinstance(B, (Layout, Composed)):
+            n = size_any(B)
+            return all(eval_any(R, i) == eval_any(A, eval_any(B, i)) for i in range(n))
+        return None
+    if op == "right_inverse":
+        L = _f(args[0])
+        return all(eval_any(L, eval_any(R, i)) == i for i in range(size_any(R)))
+    if op == "left_inverse":
+        L = _f(args[0])
+        return all(eval_any(L, eval_any(R, eval_any(L, i))) == eval_any(L, i) for i in range(size_any(L)))
+    if op in ("logical_divide", "zipped_divide", "tiled_divide", "flat_divide"):
+        L = _f(args[0])
+        if size_any(R) < size_any(L):
+            return False
+        if size_any(R) == size_any(L):
+            return sorted(eval_any(R, i) for i in range(size_any(R))) == \
+                sorted(eval_any(L, i) for i in range(size_any(L)))
+        return True
+    if op == "complement":
+        L = _f(args[0])
+        img = {eval_any(L, i) for i in range(size_any(L))}
+        # R must be ordered and disjoint with L's image except 0
+        vals = [eval_any(R, i) for i in range(size_any(R))]
+        if len(set(vals)) != len(vals):
+            return False
+        return all(v not in img or v == 0 for v in vals)
+    return None
