@@ -223,17 +223,24 @@ func buildTree(s IntTuple, rs, rd []Int, ns []int, arena []IntTuple, leaf, off i
 
 // compose is composition(Layout, Layout); it raises an *Error.
 func compose(a, b Layout) Layout {
+	r, c := composeUnchecked(a, b)
+	if c.suspect || !disjointModes(b) {
+		verifyComposition(a, b, r)
+	}
+	return r
+}
+
+// composeUnchecked is CuTe's composition(Layout, Layout) as the C++ code
+// computes it: it raises an *Error only where CuTe's static assertions fire,
+// and reports in the compState whether the result needs verifying.
+func composeUnchecked(a, b Layout) (Layout, compState) {
 	var bufS, bufD, bufRS, bufRD [32]Int
 	var bufN [16]int
 	var c compState
 	ls, ld := coalesceX(a, bufS[:], bufD[:])
 	rs, rd, ns, need := composeLeaves(ls, ld, b.shape, b.stride, &c, bufRS[:0], bufRD[:0], bufN[:0], 0)
 	sh, st, _, _, _ := buildTree(b.shape, rs, rd, ns, make([]IntTuple, need), 0, 0)
-	r := mk(sh, st)
-	if c.suspect || !disjointModes(b) {
-		verifyComposition(a, b, r)
-	}
-	return r
+	return mk(sh, st), c
 }
 
 // composeInt is composition(Layout, n) for an integer tiler n: the layout
