@@ -9,7 +9,14 @@ import "github.com/gocute/cute/layout"
 //
 // The result is always a ComposedLayout: CuTe's upcast offset is an unsigned
 // constant, which never selects the identity-swizzle overload.
+//
+// The offset must be static: CuTe's upcast<N> of an integer is found only
+// through argument-dependent lookup, which a plain int does not have, so a
+// dynamic offset does not compile.
 func Upcast(c ComposedLayout, n int) (ComposedLayout, error) {
+	if !c.off.IsStatic() {
+		return ComposedLayout{}, layout.Errorf("upcast", "the offset must be static (upcast<N> of a dynamic int does not compile)", c)
+	}
 	sw, err := c.sw.Upcast(n)
 	if err != nil {
 		return ComposedLayout{}, err
@@ -34,8 +41,11 @@ func Upcast(c ComposedLayout, n int) (ComposedLayout, error) {
 // Downcast returns CuTe's downcast<n>(c): the same swizzled memory described
 // in elements n times narrower (MBase grows by log2 n, the offset is
 // multiplied by n, the inner layout is downcast). n must be a power of two.
-// Like Upcast, it always returns a ComposedLayout.
+// Like Upcast, it always returns a ComposedLayout and needs a static offset.
 func Downcast(c ComposedLayout, n int) (ComposedLayout, error) {
+	if !c.off.IsStatic() {
+		return ComposedLayout{}, layout.Errorf("downcast", "the offset must be static (downcast<N> of a dynamic int does not compile)", c)
+	}
 	sw, err := c.sw.Downcast(n)
 	if err != nil {
 		return ComposedLayout{}, err
