@@ -152,7 +152,11 @@ class Cases(Gen):
         r = self.r
         L = self.arb_layout()
         k = r.choice(["cosize", "eval", "crd2idx", "crd2idx", "idx2crd", "idx2crd",
-                      "size", "depth", "rank"])
+                      "size", "depth", "rank", "print_layout", "print_layout"])
+        if k == "print_layout":
+            while size(L.shape) > 256 or is_leaf(L.shape) or len(L.shape) != 2:
+                L = self.arb_layout(shape=self.shape(self.mode(), tr=self.tree(2)))
+            return case(k, [L], "PRINT_LAYOUT(%s)" % L.cpp())
         if k == "eval":
             while size(L.shape) > 128:
                 L = self.arb_layout()
@@ -561,7 +565,10 @@ class Cases(Gen):
                 t = self.shape_tiler(C.lay)
                 return case(k, [C, tiler_str(t)], "composition(%s,%s)" % (C.cpp(), tiler_cpp(t)), "CS")
             C2 = self.composed()
-            return case(k, [C, C2], "composition(%s,%s)" % (C.cpp(), C2.cpp()), "CC")
+            if x < 0.95:
+                return case(k, [C, C2], "composition(%s,%s)" % (C.cpp(), C2.cpp()), "CC")
+            A = self.sw_layout()
+            return case(k, [A, C2], "composition(%s,%s)" % (A.cpp(), C2.cpp()), "LC")
         if k in ("logical_divide", "zipped_divide", "tiled_divide"):
             C = self.composed()
             if r.random() < 0.5:
@@ -580,7 +587,9 @@ class Cases(Gen):
         if k == "right_inverse":
             C = self.composed()
             C = Composed(C.sw, (0, True), C.lay)
-            return case(k, [C], "right_inverse(%s)" % C.cpp())
+            if r.random() < 0.3:
+                k = "left_inverse"
+            return case(k, [C], "%s(%s)" % (k, C.cpp()))
         N = r.choice([2, 4])
         C = self.composed()
         L = self.cast_layout(N, k == "upcast")

@@ -31,12 +31,13 @@ HEADER = r"""#include <cstdio>
 #include <cute/swizzle_layout.hpp>
 #include <cute/layout_composed.hpp>
 using namespace cute;
-template <class T> void PR(int id, T const& r) { printf("%d\t", id); print(r); printf("\n"); }
+template <class T> void PR(int id, T const& r) { printf("@@%d\t", id); print(r); printf("\n@@END\n"); }
 template <class L> void EV(int id, L const& l) {
-  printf("%d\t[", id);
+  printf("@@%d\t[", id);
   for (int i = 0; i < int(size(l)); ++i) printf(i ? ",%d" : "%d", int(l(i)));
-  printf("]\n");
+  printf("]\n@@END\n");
 }
+template <class L> void PL(int id, L const& l) { printf("@@%d\t", id); print_layout(l); printf("\n@@END\n"); }
 """
 
 
@@ -44,6 +45,8 @@ def cpp_line(i, c):
     e = c["cpp"]
     if e.startswith("EVAL("):
         return "EV(%d,%s);" % (i, e[5:-1])
+    if e.startswith("PRINT_LAYOUT("):
+        return "PL(%d,%s);" % (i, e[13:-1])
     return "PR(%d,%s);" % (i, e)
 
 
@@ -92,9 +95,9 @@ def compile_run(args, cases, tag):
     while ids and start <= ids[-1]:
         p = subprocess.run([exe, str(start)], capture_output=True, timeout=300)
         last = -1
-        for ln in p.stdout.decode("latin1").replace("\0", "").splitlines():
-            if "\t" in ln:
-                i, v = ln.split("\t", 1)
+        for chunk in p.stdout.decode("latin1").replace("\0", "").split("\n@@END\n"):
+            if chunk.startswith("@@") and "\t" in chunk:
+                i, v = chunk[2:].split("\t", 1)
                 out[int(i)] = v
                 last = int(i)
         if p.returncode == 0:
