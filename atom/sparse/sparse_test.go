@@ -1,40 +1,24 @@
 package sparse
 
 import (
-	"bufio"
-	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/gocute/cute/atom/warp"
+	"github.com/gocute/cute/internal/jsonl"
 	"github.com/gocute/cute/numeric"
 	"pgregory.net/rapid"
 )
 
 func loadHW(t testing.TB) []map[string]json.RawMessage {
-	f, err := os.Open("../../testdata/sparse/mma_hw.jsonl.gz")
+	t.Helper()
+	out, err := jsonl.Read[map[string]json.RawMessage]("../../testdata/sparse/mma_hw.jsonl.gz")
 	if err != nil {
 		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []map[string]json.RawMessage
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(make([]byte, 1<<20), 1<<26)
-	for sc.Scan() {
-		var m map[string]json.RawMessage
-		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, m)
 	}
 	return out
 }
