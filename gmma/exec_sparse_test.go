@@ -1,17 +1,14 @@
 package gmma
 
 import (
-	"bufio"
-	"compress/gzip"
-	"encoding/json"
 	"math"
 	"math/rand/v2"
-	"os"
 	"sync"
 	"testing"
 
 	"github.com/gocute/cute/atom/sparse"
 	"github.com/gocute/cute/atom/warp"
+	"github.com/gocute/cute/internal/jsonl"
 	"github.com/gocute/cute/numeric"
 )
 
@@ -24,28 +21,7 @@ var (
 // loadSparseHW reads the vendored H200 sparse wgmma captures.
 func loadSparseHW(t testing.TB) []*SparseRecord {
 	spOnce.Do(func() {
-		f, err := os.Open("../testdata/hw/wgmma_sp_hw.jsonl.gz")
-		if err != nil {
-			spErr = err
-			return
-		}
-		defer f.Close()
-		zr, err := gzip.NewReader(f)
-		if err != nil {
-			spErr = err
-			return
-		}
-		sc := bufio.NewScanner(zr)
-		sc.Buffer(make([]byte, 1<<20), 1<<28)
-		for sc.Scan() {
-			var r SparseRecord
-			if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-				spErr = err
-				return
-			}
-			spRecords = append(spRecords, &r)
-		}
-		spErr = sc.Err()
+		spRecords, spErr = jsonl.Read[*SparseRecord]("../testdata/hw/wgmma_sp_hw.jsonl.gz")
 	})
 	if spErr != nil {
 		t.Fatalf("loading sparse hardware records: %v", spErr)

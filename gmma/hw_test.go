@@ -1,13 +1,11 @@
 package gmma
 
 import (
-	"bufio"
-	"compress/gzip"
-	"encoding/json"
 	"math"
-	"os"
 	"sync"
 	"testing"
+
+	"github.com/gocute/cute/internal/jsonl"
 )
 
 var (
@@ -19,28 +17,7 @@ var (
 // loadHW reads the vendored H200 captures.
 func loadHW(t testing.TB) []*Record {
 	hwOnce.Do(func() {
-		f, err := os.Open("../testdata/hw/wgmma_hw.jsonl.gz")
-		if err != nil {
-			hwErr = err
-			return
-		}
-		defer f.Close()
-		zr, err := gzip.NewReader(f)
-		if err != nil {
-			hwErr = err
-			return
-		}
-		sc := bufio.NewScanner(zr)
-		sc.Buffer(make([]byte, 1<<20), 1<<28)
-		for sc.Scan() {
-			var r Record
-			if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-				hwErr = err
-				return
-			}
-			hwRecords = append(hwRecords, &r)
-		}
-		hwErr = sc.Err()
+		hwRecords, hwErr = jsonl.Read[*Record]("../testdata/hw/wgmma_hw.jsonl.gz")
 	})
 	if hwErr != nil {
 		t.Fatalf("loading hardware records: %v", hwErr)
