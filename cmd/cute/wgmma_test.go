@@ -1,40 +1,33 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
+
+	"github.com/gocute/cute/internal/jsonl"
 )
 
 // hwSample returns a few raw records of testdata/hw: SS and RS, f16, tf32,
 // int8, fp8, an inexact one and the faulting one.
 func hwSample(t *testing.T) [][]byte {
 	t.Helper()
-	f, err := os.Open("../../testdata/hw/wgmma_hw.jsonl.gz")
+	lines, err := jsonl.Read[json.RawMessage]("../../testdata/hw/wgmma_hw.jsonl.gz")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(make([]byte, 1<<20), 1<<28)
 	want := map[string]bool{}
 	var out [][]byte
-	for sc.Scan() {
+	for _, line := range lines {
 		var r struct {
 			Type    string `json:"type"`
 			ASource string `json:"a_source"`
 			Exact   bool   `json:"exact"`
 			Status  string `json:"status"`
 		}
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+		if err := json.Unmarshal(line, &r); err != nil {
 			t.Fatal(err)
 		}
 		key := r.Type + r.ASource + r.Status
@@ -45,10 +38,7 @@ func hwSample(t *testing.T) [][]byte {
 			continue
 		}
 		want[key] = true
-		out = append(out, append([]byte(nil), sc.Bytes()...))
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
+		out = append(out, line)
 	}
 	return out
 }
