@@ -1,12 +1,9 @@
 package tensor
 
 import (
-	"bufio"
-	"compress/gzip"
-	"encoding/json"
-	"os"
 	"testing"
 
+	"github.com/gocute/cute/internal/jsonl"
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/swizzle"
 )
@@ -26,26 +23,8 @@ type goldenLine struct {
 
 func readGolden(t *testing.T, path string) []goldenLine {
 	t.Helper()
-	f, err := os.Open(path)
+	out, err := jsonl.Read[goldenLine](path)
 	if err != nil {
-		t.Skipf("golden vectors not available: %v", err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []goldenLine
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(make([]byte, 1<<20), 1<<26)
-	for sc.Scan() {
-		var g goldenLine
-		if err := json.Unmarshal(sc.Bytes(), &g); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, g)
-	}
-	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
 	return out
