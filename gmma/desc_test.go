@@ -1,12 +1,11 @@
 package gmma
 
 import (
-	"bufio"
-	"encoding/json"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gocute/cute/internal/jsonl"
 )
 
 // Cases from CuTe's print(GmmaDescriptor) (golden vectors, op gmma_desc).
@@ -109,37 +108,28 @@ func TestDescriptorErrors(t *testing.T) {
 	}
 }
 
-// TestDescriptorGoldenFile checks every gmma_desc print of the shared golden
-// vectors when they are present in this checkout's shared folder.
+// TestDescriptorGoldenFile checks the print and the fields of every gmma_desc
+// vector vendored in testdata (both CuTe versions: descriptors agree).
 func TestDescriptorGoldenFile(t *testing.T) {
-	f, err := os.Open("../../shared/golden/mma/descriptors.jsonl")
-	if err != nil {
-		f, err = os.Open("/work/shared/golden/mma/descriptors.jsonl")
+	type vector struct {
+		Op  string `json:"op"`
+		Out struct {
+			Desc  string `json:"desc"`
+			Start uint16 `json:"start_address"`
+			LBO   uint16 `json:"leading_byte_offset"`
+			SBO   uint16 `json:"stride_byte_offset"`
+			BO    uint8  `json:"base_offset"`
+			LT    uint8  `json:"layout_type"`
+			Name  string `json:"layout_type_name"`
+			Print string `json:"print"`
+		} `json:"out"`
 	}
+	vs, err := jsonl.Read[vector]("../testdata/golden/mma/descriptors.jsonl.gz")
 	if err != nil {
-		t.Skip("golden descriptors not available")
+		t.Fatal(err)
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<26)
 	n := 0
-	for sc.Scan() {
-		var r struct {
-			Op  string `json:"op"`
-			Out struct {
-				Desc  string `json:"desc"`
-				Start uint16 `json:"start_address"`
-				LBO   uint16 `json:"leading_byte_offset"`
-				SBO   uint16 `json:"stride_byte_offset"`
-				BO    uint8  `json:"base_offset"`
-				LT    uint8  `json:"layout_type"`
-				Name  string `json:"layout_type_name"`
-				Print string `json:"print"`
-			} `json:"out"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatal(err)
-		}
+	for _, r := range vs {
 		if r.Op != "gmma_desc" {
 			continue
 		}
@@ -156,8 +146,8 @@ func TestDescriptorGoldenFile(t *testing.T) {
 			t.Fatalf("%s: NewDescriptor from fields = %#x, %v", r.Out.Desc, uint64(nd), err)
 		}
 	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
+	if n == 0 {
+		t.Fatal("no gmma_desc vectors")
 	}
 	t.Logf("%d gmma_desc prints match", n)
 }

@@ -1,15 +1,12 @@
 package gmma
 
 import (
-	"bufio"
-	"compress/gzip"
-	"encoding/json"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/gocute/cute/internal/jsonl"
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/swizzle"
 )
@@ -37,29 +34,22 @@ func parseSlice(t *testing.T, s string) (uint32, swizzle.Swizzle, int, layout.La
 // TestMakeDescriptorVectors checks MakeDescriptor on the printed slices of
 // the vendored gmma_desc vectors (3.5.1 lines).
 func TestMakeDescriptorVectors(t *testing.T) {
-	f, err := os.Open("../testdata/golden/mma/descriptors.jsonl.gz")
-	if err != nil {
-		t.Skip(err)
+	type vector struct {
+		Op   string
+		Args []string
+		Out  struct {
+			Desc  string
+			Slice string
+		}
+		Cute string
 	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
+	vs, err := jsonl.Read[vector]("../testdata/golden/mma/descriptors.jsonl.gz")
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(make([]byte, 1<<20), 1<<28)
 	n, fails := 0, 0
-	for sc.Scan() {
-		var v struct {
-			Op   string
-			Args []string
-			Out  struct {
-				Desc  string
-				Slice string
-			}
-			Cute string
-		}
-		if err := json.Unmarshal(sc.Bytes(), &v); err != nil || v.Op != "gmma_desc" || v.Cute != "3.5.1" {
+	for _, v := range vs {
+		if v.Op != "gmma_desc" || v.Cute != "3.5.1" {
 			continue
 		}
 		n++
@@ -76,6 +66,9 @@ func TestMakeDescriptorVectors(t *testing.T) {
 				t.Errorf("%v: slice %s: got %#016x, %v; want %s", v.Args, v.Out.Slice, uint64(d), err, v.Out.Desc)
 			}
 		}
+	}
+	if n == 0 {
+		t.Fatal("no gmma_desc vectors")
 	}
 	t.Logf("%d of %d pass", n-fails, n)
 }
