@@ -1,17 +1,14 @@
 package atom_test
 
 import (
-	"bufio"
-	"compress/gzip"
-	"encoding/json"
 	"errors"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/gocute/cute/atom"
+	"github.com/gocute/cute/internal/jsonl"
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/swizzle"
 	"github.com/gocute/cute/tensor"
@@ -26,28 +23,18 @@ type vector struct {
 
 func readVectors(t *testing.T, path, op string) []vector {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Skip(err)
+	type rawVector struct {
+		Op   string         `json:"op"`
+		Args []string       `json:"args"`
+		Out  map[string]any `json:"out"`
+		Cute string         `json:"cute"`
 	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
+	raws, err := jsonl.Read[rawVector](path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(make([]byte, 1<<20), 1<<30)
 	var out []vector
-	for sc.Scan() {
-		var raw struct {
-			Op   string         `json:"op"`
-			Args []string       `json:"args"`
-			Out  map[string]any `json:"out"`
-			Cute string         `json:"cute"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &raw); err != nil {
-			t.Fatal(err)
-		}
+	for _, raw := range raws {
 		if raw.Op != op || raw.Cute != "3.5.1" {
 			continue
 		}
