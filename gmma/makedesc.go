@@ -99,18 +99,50 @@ func MakeDescriptor(major Major, addr uint32, sw swizzle.Swizzle, bits int, l la
 	w := lt.Width()
 	u0, u1 := u.Mode(0), u.Mode(1)
 
-	var sbo, lbo int
+	// The canonical layout is logical_divide(u, (W:1, 8:1)) for MN-major and
+	// logical_divide(u, (8:1, 2:1)) for K-major, as in CuTe: the strides are
+	// read off its modes (0,0), (0,1), (1,0) and (1,1), each of which must be
+	// one integer. A tile smaller than the divisor is extended as CuTe's
+	// composition extends it, so a tile narrower than its swizzle atom gets
+	// the descriptor CuTe computes for it.
+	var tile [2]int
 	if major == MN {
 		if want := 256 / bits; u1.Size().Value() != want {
 			return fail("expected K-size 256/sizeof_bits<T> = %d, got %v", want, u1.Size())
 		}
-		s00, s01, err := divideMode(u0, w)
-		if err != nil {
-			return fail("mode 0 (MN) %v divided by %d:1: %v", u0, w, err)
+		tile = [2]int{w, 8}
+	} else {
+		if u0.Size().Value()%8 != 0 {
+			return fail("expected an MN-size multiple of 8, got %v", u0.Size())
 		}
-		s10, s11, err := divideMode(u1, 8)
-		if err != nil {
-			return fail("mode 1 (K) %v divided by 8:1: %v", u1, err)
+		if u1.Size().Value() != 2 {
+			return fail("expected K-size 2 (in units of uint128_t), got %v", u1.Size())
+		}
+		tile = [2]int{8, 2}
+	}
+	canon, err := layout.LogicalDivide(u, layout.TupleTiler(
+		layout.LayoutTiler(layout.MustMake(layout.I(layout.S(tile[0])), layout.I(layout.S(1)))),
+		layout.LayoutTiler(layout.MustMake(layout.I(layout.S(tile[1])), layout.I(layout.S(1))))))
+	if err != nil {
+		return fail("logical_divide(%v, (%d:1, %d:1)): %v", u, tile[0], tile[1], err)
+	}
+	// stride returns stride<i,j>(canon), which must be an integer.
+	var serr error
+	stride := func(i, j int) int {
+		st := canon.Stride()
+		if st.At(i).IsTuple() && st.At(i).Len() > j && !st.At(i).At(j).IsTuple() {
+			return st.At(i).At(j).Int().Value()
+		}
+		if serr == nil {
+			serr = fmt.Errorf("no flat offset mode: stride<%d,%d> of the canonical layout %v is not an integer", i, j, canon)
+		}
+		return 0
+	}
+	var sbo, lbo int
+	if major == MN {
+		s00, s01, s10, s11 := stride(0, 0), stride(0, 1), stride(1, 0), stride(1, 1)
+		if serr != nil {
+			return fail("%v", serr)
 		}
 		if lt != Interleave && s00 != 1 {
 			return fail("expected stride 1 for the %d 16-byte units of a swizzle row along MN, got %d", w, s00)
@@ -124,19 +156,9 @@ func MakeDescriptor(major Major, addr uint32, sw swizzle.Swizzle, bits int, l la
 			sbo, lbo = s11, s01
 		}
 	} else {
-		if u0.Size().Value()%8 != 0 {
-			return fail("expected an MN-size multiple of 8, got %v", u0.Size())
-		}
-		if u1.Size().Value() != 2 {
-			return fail("expected K-size 2 (in units of uint128_t), got %v", u1.Size())
-		}
-		s00, s01, err := divideMode(u0, 8)
-		if err != nil {
-			return fail("mode 0 (MN) %v divided by 8:1: %v", u0, err)
-		}
-		s10, _, err := divideMode(u1, 2)
-		if err != nil {
-			return fail("mode 1 (K) %v divided by 2:1: %v", u1, err)
+		s00, s01, s10 := stride(0, 0), stride(0, 1), stride(1, 0)
+		if serr != nil {
+			return fail("%v", serr)
 		}
 		if s00 != w {
 			return fail("expected stride W = %d between the 8 MN-rows of a core matrix, got %d", w, s00)
@@ -150,53 +172,4 @@ func MakeDescriptor(major Major, addr uint32, sw swizzle.Swizzle, bits int, l la
 		uint64(uint32(lbo))&descField14<<descLBOShift |
 		uint64(uint32(sbo))&descField14<<descSBOShift |
 		uint64(lt)<<descTypeShift), nil
-}
-
-// divideMode returns the strides of the two modes of logical_divide(m, n:1)
-// for a layout mode m: the stride of the first n elements, which must form a
-// single mode of m (once coalesced), and the stride of the rest, which must
-// also be a single mode. A mode of size 1 has stride 0.
-func divideMode(m layout.Layout, n int) (tile, rest int, err error) {
-	c := layout.Coalesce(layout.Flatten(m))
-	var shapes, strides []int
-	cs, cd := c.Shape().Leaves(), c.Stride().Leaves()
-	for i, s := range cs {
-		if s.Value() != 1 {
-			shapes = append(shapes, s.Value())
-			strides = append(strides, cd[i].Value())
-		}
-	}
-	if len(shapes) == 0 {
-		shapes, strides = []int{1}, []int{0}
-	}
-	size := 1
-	for _, s := range shapes {
-		size *= s
-	}
-	if size%n != 0 {
-		return 0, 0, fmt.Errorf("size %d is not a multiple of %d", size, n)
-	}
-	switch {
-	case n == 1:
-		tile = 0
-	case shapes[0]%n == 0:
-		tile = strides[0]
-	default:
-		return 0, 0, fmt.Errorf("its first %d elements are not one mode (the leading mode is %d:%d)", n, shapes[0], strides[0])
-	}
-	shapes[0] /= n
-	if shapes[0] == 1 {
-		shapes, strides = shapes[1:], strides[1:]
-	} else {
-		strides[0] *= n
-	}
-	switch len(shapes) {
-	case 0:
-		rest = 0
-	case 1:
-		rest = strides[0]
-	default:
-		return 0, 0, fmt.Errorf("the %d elements after the first %d are not one mode", size/n, n)
-	}
-	return tile, rest, nil
 }

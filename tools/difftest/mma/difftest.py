@@ -305,7 +305,7 @@ def tiled_configs():
     """(atom, atomlayout, perm) configs of the tiled_mma/tiled_tv kinds."""
     L = lambda *s: "Layout<Shape<" + ",".join(f"_{x}" for x in s) + ">>"
     cfg = []
-    gm = ["SM90_64x64x16_F16F16F16_SS<MN,MN>", "SM90_64x64x16_F16F16F16_SS<K,K>",
+    gm = ["SM90_64x64x16_F16F16F16_SS<MN,MN>", "SM90_64x64x16_F16F16F16_SS<K,K>", "SM90_64x128x16_F32F16F16_SS<K,K>",
           "SM90_64x128x16_F32BF16BF16_SS<MN,K>", "SM90_64x256x16_F32F16F16_SS<K,K>",
           "SM90_64x128x32_F32E4M3E4M3_SS_TN", "SM90_64x64x16_F16F16F16_RS<K,K>",
           "SM90_64x32x8_F32TF32TF32_SS_TN", "SM90_64x64x32_S32S8S8_RS_TN", "SM90_64x8x16_F32F16F16_SS<MN,MN>",
@@ -394,7 +394,7 @@ def gmma_ab_types(tp):
 
 
 def gen_desc_iter(names, rng):
-    out = []
+    out = public_setups("desc_iter", 4, lambda a: [t for t in vector_threads(a) if t != 1])
     gm = [n for n in names if is_gmma(n)]
     pick = set()
     base = ["SM90_64x64x16_F16F16F16_SS<MN,MN>", "SM90_64x64x16_F16F16F16_SS<K,K>",
@@ -410,8 +410,8 @@ def gen_desc_iter(names, rng):
         ta, tb = gmma_ab_types(tp)
         ma, mb = gmma_majors(a)
         for al in ["Layout<Shape<_1,_1,_1>>", "Layout<Shape<_2,_1,_1>>", "Layout<Shape<_1,_2,_1>>"]:
-            sm = 2 if "_2,_1" in al else 1
-            sn = 2 if "_1,_2" in al else 1
+            sm = 2 if al.startswith("Layout<Shape<_2") else 1
+            sn = 2 if al.startswith("Layout<Shape<_1,_2") else 1
             bM, bN = M * sm * rng.choice([1, 2]), N * sn * rng.choice([1, 2])
             if bN > 256:
                 bN = N * sn
@@ -447,8 +447,37 @@ def divisible(kind, t, bmn, bk):
 GC = "gC=make_tensor((512,512):(_1,512))@0x7f877a780000,local_tile(({},{},{}),blk(0,0,_),Step<_1,_1,X>)"
 
 
+def public_setups(op, nfixed, threads):
+    """The public vectors' setups of op (args but the thread) with every
+    thread of the vectors' thread list below the TiledMMA's size."""
+    cases, _ = public_vectors(op)
+    seen, out = set(), []
+    for a in cases:
+        key = tuple(a[:nfixed])
+        if key in seen:
+            continue
+        seen.add(key)
+        for t in threads(a):
+            out.append(list(key) + [str(t)])
+    return out
+
+
+def tiled_size(a, al):
+    base = 128 if is_gmma(a) else {"SM70": 8, "SM75": 32, "SM80": 32, "SM90": 32}.get(a[:4], 1)
+    n = 1
+    if al != "default":
+        for x in re.findall(r"_(\d+)", al.split("Stride")[0]):
+            n *= int(x)
+    return base * n
+
+
+def vector_threads(a):
+    size = tiled_size(a[0], a[1])
+    return sorted({0, 1, 37, 67, 127, 128, 129, 131, 200, 255, 511, size // 2 + 3, size - 1} & set(range(size)))
+
+
 def gen_partition(names, rng):
-    out = []
+    out = public_setups("partition", 6, vector_threads)
     # GMMA configs with selector-chosen smem atoms.
     for a, al, pm in tiled_configs():
         if is_gmma(a):
@@ -658,8 +687,12 @@ def gc_cpp(spec, tc):
             f"{cpp_int_tuple(lay[i + 1:], False)}), make_shape({tiler}), make_coord({coord}), Step<{m[5]}>{{}})")
 
 
-def emit_desc_iter(ids, args):
-    a, al, sA, sB, thr = args
+def thread_rows(ids, argss, k):
+    return ",".join("{%d,%d}" % (i, int(a[k])) for i, a in zip(ids, argss))
+
+
+def emit_desc_iter(ids, argss):
+    a, al, sA, sB, _ = argss[0]
     ma, mb = gmma_majors(a)
     rs = "_RS" in a
     tiled = cpp_tiled(a, al, "default")
@@ -669,35 +702,39 @@ def emit_desc_iter(ids, args):
             return f'S("tCr{X}", print(tCr{X}.layout()));'
         return f'''S("tCr{X}", print(tCr{X}));
   J("{X}_desc_dims", printf("[%d,%d,%d]", int(size<1>(tCr{X})), int(size<2>(tCr{X})), int(size<3>(tCr{X}))));
-  {{ bool eq = true; printf("\\x01{X}_descs\\x06["); bool first = true;
+  {{ bool eq = true; std::string buf = "["; char tmp[96];
     for (int p = 0; p < int(size<3>(tCr{X})); ++p) for (int k = 0; k < int(size<2>(tCr{X})); ++k)
     for (int m = 0; m < int(size<1>(tCr{X})); ++m) {{
       GmmaDescriptor d = tCr{X}(0, m, k, p);
       GmmaDescriptor e = GMMA::make_gmma_desc<GMMA::Major::{major}>(tensor<0>(tCs{X}(_, m, k, p)));
       if (d.desc_ != e.desc_) eq = false;
-      printf("%s[%d,%d,%d,\\"0x%016llx\\"]", first ? "" : ",", m, k, p, (unsigned long long)d.desc_); first = false;
+      snprintf(tmp, sizeof tmp, "%s[%d,%d,%d,\\"0x%016llx\\"]", buf.size() > 1 ? "," : "", m, k, p, (unsigned long long)d.desc_);
+      buf += tmp;
     }}
-    printf("]\\x03");
+    buf += "]";
+    J("{X}_descs", printf("%s", buf.c_str()));
     J("{X}_descs_equal_direct_make_gmma_desc", printf(eq ? "true" : "false"));
     J("{X}_desc0", desc_fields(tCr{X}(0), false)); }}'''
-    return f'''{{ auto tiled = {tiled}; auto thr = tiled.get_thread_slice({int(thr)}); BEGIN({ids[0]});
+    return f'''{{ auto tiled = {tiled}; static const int ths[][2] = {{{thread_rows(ids, argss, 4)}}};
+  for (auto const& th : ths) {{ auto thr = tiled.get_thread_slice(th[1]); BEGIN(th[0]);
   auto sA = {smem_cpp(sA, None)}; auto sB = {smem_cpp(sB, None)};
   auto tCsA = thr.partition_A(sA); auto tCsB = thr.partition_B(sB);
   auto tCrA = thr.make_fragment_A(tCsA); auto tCrB = thr.make_fragment_B(tCsB);
   S("thr_vmnk", print(thr.thr_vmnk_)); S("tCsA", print(tCsA)); S("tCsB", print(tCsB));
   {operand("A", ma, not rs)}
-  {operand("B", mb, True)} }}
+  {operand("B", mb, True)} }} }}
 '''
 
 
-def emit_partition(ids, args):
-    a, al, pm, sA, sB, gC, thr = args
+def emit_partition(ids, argss):
+    a, al, pm, sA, sB, gC, _ = argss[0]
     tiled = cpp_tiled(a, al, pm)
     descA = is_gmma(a) and "_SS" in a
     descB = is_gmma(a)
     fa = (f'S("tCrA", print(tCrA));' if descA else "")
     fb = (f'S("tCrB", print(tCrB));' if descB else "")
-    return f'''{{ auto tiled = {tiled}; using TM = decltype(tiled); auto thr = tiled.get_thread_slice({int(thr)}); BEGIN({ids[0]});
+    return f'''{{ auto tiled = {tiled}; using TM = decltype(tiled); static const int ths[][2] = {{{thread_rows(ids, argss, 6)}}};
+  for (auto const& th : ths) {{ auto thr = tiled.get_thread_slice(th[1]); BEGIN(th[0]);
   using TA = typename TM::ValTypeA; using TB = typename TM::ValTypeB; using TC = typename TM::ValTypeC;
   auto sA = {smem_cpp(sA, "TA")}; auto sB = {smem_cpp(sB, "TB")}; auto gC = {gc_cpp(gC, "TC")};
   auto tCsA = thr.partition_A(sA); auto tCsB = thr.partition_B(sB); auto tCgC = thr.partition_C(gC);
@@ -707,7 +744,7 @@ def emit_partition(ids, args):
   S("tCrA_layout", print(tCrA.layout())); S("tCrB_layout", print(tCrB.layout())); S("tCrC_layout", print(tCrC.layout()));
   S("partition_shape_A", print(partition_shape_A(tiled, shape(sA))));
   S("partition_shape_B", print(partition_shape_B(tiled, shape(sB))));
-  S("partition_shape_C", print(partition_shape_C(tiled, shape(gC)))); }}
+  S("partition_shape_C", print(partition_shape_C(tiled, shape(gC)))); }} }}
 '''
 
 
@@ -751,7 +788,8 @@ EMIT = {"mma_atom": emit_mma_atom, "atom_tv": emit_atom_tv, "gmma_atom": emit_gm
         "tile_to_shape": emit_tile_to_shape, "gmma_desc": emit_gmma_desc, "desc_iter": emit_desc_iter,
         "partition": emit_partition, "tiled_mma": emit_tiled_mma, "tiled_tv": emit_tiled_tv}
 POST = {"tile_to_shape": post_tile_to_shape, "gmma_desc": post_gmma_desc}
-GROUPED = {"gmma_desc": lambda a: tuple(a[:4])}  # cases sharing one C++ block
+GROUPED = {"gmma_desc": lambda a: tuple(a[:4]), "desc_iter": lambda a: tuple(a[:4]),
+           "partition": lambda a: tuple(a[:6])}  # cases sharing one C++ block
 
 
 # ---------------------------------------------------------------------------
@@ -790,16 +828,29 @@ def compile_run(work, name, units):
     """Compiles and runs units; returns (raw outputs by id, errors by id)."""
     src = os.path.join(work, name + ".cpp")
     exe = os.path.join(work, name)
+    spans = []
     with open(src, "w") as f:
         f.write('#include "prelude.hpp"\nint main() {\n')
+        line = 3
         for u in units:
+            n = u.code.count("\n")
+            spans.append((line, line + n))
+            line += n
             f.write(u.code)
         f.write("return 0; }\n")
     r = subprocess.run([CXX] + CXXFLAGS + ["-I", work, src, "-o", exe], capture_output=True, text=True)
     if r.returncode != 0:
+        msg = next((l for l in r.stderr.splitlines() if "error" in l), r.stderr[:300])
         if len(units) == 1:
-            msg = next((l for l in r.stderr.splitlines() if "error" in l), r.stderr[:300])
             return {}, {i: "C++: " + msg[:400] for i in units[0].ids}
+        # Blame the units whose lines the diagnostics name, compile the rest.
+        lines = {int(m) for m in re.findall(re.escape(os.path.basename(src)) + r":(\d+):", r.stderr)}
+        bad = {k for k, (lo, hi) in enumerate(spans) if any(lo <= l < hi for l in lines)}
+        if bad and len(bad) < len(units):
+            errs = {i: "C++: " + msg[:400] for k in bad for i in units[k].ids}
+            o, e = compile_run(work, name + "r", [u for k, u in enumerate(units) if k not in bad])
+            e.update(errs)
+            return o, e
         h = len(units) // 2
         o1, e1 = compile_run(work, name + "a", units[:h])
         o2, e2 = compile_run(work, name + "b", units[h:])
@@ -871,6 +922,7 @@ def compare(op, cases, cpp, cerr, gos, work):
             continue
         got = g["got"]
         diffs = [k for k in want if not skip_field(k, want[k]) and got.get(k) != want[k]]
+        diffs += ["missing in C++: " + k for k in got if k not in want and not k.startswith(("ValType", "FrgType"))]
         if diffs:
             for k in diffs:
                 fields_bad[k] = fields_bad.get(k, 0) + 1
@@ -904,6 +956,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-extra", action="store_true", help="only the vectors' own grids")
+    ap.add_argument("--cases", help="take the cases of the op from this JSON Lines file (e.g. a mismatch file)")
+    ap.add_argument("--dump", help="append CuTe's answers to every case as golden-vector lines to this file")
     ap.add_argument("--public", action="store_true",
                     help="check the harness: run the public vectors' args through C++ and compare with their out")
     args = ap.parse_args()
@@ -923,13 +977,21 @@ def main():
                  "partition": lambda: gen_partition(names, rng)}[op]()
         if args.public:
             cases, want = public_vectors(op)
+        if args.cases:
+            with open(args.cases) as f:
+                cases = [v["args"] for v in map(json.loads, f) if v["op"] == op]
         if args.limit and len(cases) > args.limit:
             keep = sorted(rng.sample(range(len(cases)), args.limit))
             cases = [cases[i] for i in keep]
             if args.public:
                 want = [want[i] for i in keep]
         print(f"{op}: {len(cases)} cases", file=sys.stderr)
-        cpp, cerr = run_cpp(op, cases, args.keep, args.batch if op != "gmma_desc" else max(1, args.batch // 4), args.jobs)
+        cpp, cerr = run_cpp(op, cases, args.keep, args.batch if op not in GROUPED else max(1, args.batch // 4), args.jobs)
+        if args.dump:
+            with open(args.dump, "a") as f:
+                for i, a in enumerate(cases):
+                    if i in cpp:
+                        f.write(json.dumps({"op": op, "args": a, "out": cpp[i], "cute": "3.5.1"}) + "\n")
         if args.public:
             gos = [{"got": w} for w in want]
         else:
