@@ -199,16 +199,8 @@ func init() {
 		}
 		order := layout.ColMajor
 		if len(args) == 3 {
-			switch o := strings.TrimSpace(args[2]); o {
-			case "LayoutLeft", "GenColMajor":
-			case "LayoutRight", "GenRowMajor":
-				order = layout.RowMajor
-			default:
-				steps, err := layout.ParseTuple(o)
-				if err != nil {
-					return "", fmt.Errorf("tile_to_shape: order must be LayoutLeft, LayoutRight or an IntTuple: %w", err)
-				}
-				order = layout.Steps(steps)
+			if order, err = parseOrder(args[2]); err != nil {
+				return "", fmt.Errorf("tile_to_shape: %w", err)
 			}
 		}
 		r, err := swizzle.TileToShape(a, trg, order)
