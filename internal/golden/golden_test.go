@@ -1,16 +1,13 @@
 package golden
 
 import (
-	"bufio"
-	"compress/gzip"
 	"encoding/json"
-	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/gocute/cute/internal/jsonl"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -25,30 +22,8 @@ type vector struct {
 // readVectors reads a .jsonl or .jsonl.gz file of vectors.
 func readVectors(t testing.TB, path string) []vector {
 	t.Helper()
-	f, err := os.Open(path)
+	vs, err := jsonl.Read[vector](path)
 	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var r io.Reader = f
-	if strings.HasSuffix(path, ".gz") {
-		zr, err := gzip.NewReader(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r = zr
-	}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 1<<30)
-	var vs []vector
-	for sc.Scan() {
-		var v vector
-		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		vs = append(vs, v)
-	}
-	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
 	return vs
