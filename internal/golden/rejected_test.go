@@ -21,12 +21,14 @@ type rejected struct {
 	Family string            `json:"family"`
 }
 
-// algebraOps are the ops of the layout algebra answered in algebra.go.
+// algebraOps are the ops of the layout algebra (algebra.go and misc.go).
 var algebraOps = map[string]bool{
 	"composition": true, "complement": true, "left_inverse": true, "right_inverse": true,
 	"logical_divide": true, "zipped_divide": true, "tiled_divide": true, "flat_divide": true,
 	"logical_product": true, "zipped_product": true, "tiled_product": true, "flat_product": true,
 	"blocked_product": true, "raked_product": true, "tile_to_shape": true, "make_fragment_like": true,
+	"max_alignment": true, "max_common_vector": true, "max_common_layout": true, "nullspace": true,
+	"upcast": true, "downcast": true, "recast_layout": true,
 }
 
 // identityHolds checks the defining identity of op on an answer that is not
