@@ -280,8 +280,8 @@ def gen_gmma_desc(extra, rng):
                 for tMN in (8, 16, 32, 64, 128, 256):
                     if b[0] % tMN or b[1] % tK:
                         continue
-                    if mj == "MN" and tMN % a[0]:
-                        continue
+                    if mj == "MN" and tMN % a[0] and not extra:
+                        continue  # narrower than the atom: not in the vectors' grid
                     if mj == "K" and tMN % 8:
                         continue
                     ni, nj, np_ = b[0] // tMN, b[1] // tK, b[2]
@@ -957,6 +957,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-extra", action="store_true", help="only the vectors' own grids")
     ap.add_argument("--cases", help="take the cases of the op from this JSON Lines file (e.g. a mismatch file)")
+    ap.add_argument("--groups", type=int, default=0,
+                    help="for ops answered a group of cases per C++ block: at most N random groups")
     ap.add_argument("--dump", help="append CuTe's answers to every case as golden-vector lines to this file")
     ap.add_argument("--public", action="store_true",
                     help="check the harness: run the public vectors' args through C++ and compare with their out")
@@ -980,6 +982,11 @@ def main():
         if args.cases:
             with open(args.cases) as f:
                 cases = [v["args"] for v in map(json.loads, f) if v["op"] == op]
+        if args.groups and op in GROUPED:
+            keys = sorted({GROUPED[op](a) for a in cases})
+            if len(keys) > args.groups:
+                keep = set(rng.sample(keys, args.groups))
+                cases = [a for a in cases if GROUPED[op](a) in keep]
         if args.limit and len(cases) > args.limit:
             keep = sorted(rng.sample(range(len(cases)), args.limit))
             cases = [cases[i] for i in keep]
