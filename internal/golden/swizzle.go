@@ -135,56 +135,16 @@ func init() {
 		}
 		return composeSwizzled(args[0], args[1])
 	})
-	divide := func(op string, f func(swizzle.Func, layout.Tiler) (swizzle.Func, error)) {
-		swizzleOp(op, func(args []string) (string, error) {
-			if err := nArgs(op, args, 2); err != nil {
-				return "", err
-			}
-			a, err := swizzle.ParseFunc(args[0])
-			if err != nil {
-				return "", err
-			}
-			t, err := layout.ParseTiler(args[1])
-			if err != nil {
-				return "", err
-			}
-			r, err := f(a, t)
-			if err != nil {
-				return "", err
-			}
-			return r.String(), nil
-		})
+	for op, f := range map[string]func(swizzle.Func, layout.Tiler) (swizzle.Func, error){
+		"logical_divide": swizzle.LogicalDivide, "zipped_divide": swizzle.ZippedDivide,
+		"tiled_divide": swizzle.TiledDivide, "flat_divide": swizzle.FlatDivide,
+		"logical_product": swizzle.LogicalProduct, "zipped_product": swizzle.ZippedProduct,
+		"tiled_product": swizzle.TiledProduct, "flat_product": swizzle.FlatProduct,
+	} {
+		swizzleBinary(op, layout.ParseTiler, f)
 	}
-	divide("logical_divide", swizzle.LogicalDivide)
-	divide("zipped_divide", swizzle.ZippedDivide)
-	divide("tiled_divide", swizzle.TiledDivide)
-	divide("flat_divide", swizzle.FlatDivide)
-	divide("logical_product", swizzle.LogicalProduct)
-	divide("zipped_product", swizzle.ZippedProduct)
-	divide("tiled_product", swizzle.TiledProduct)
-	divide("flat_product", swizzle.FlatProduct)
-	product := func(op string, f func(swizzle.Func, layout.Layout) (swizzle.Func, error)) {
-		swizzleOp(op, func(args []string) (string, error) {
-			if err := nArgs(op, args, 2); err != nil {
-				return "", err
-			}
-			a, err := swizzle.ParseFunc(args[0])
-			if err != nil {
-				return "", err
-			}
-			b, err := layout.Parse(args[1])
-			if err != nil {
-				return "", err
-			}
-			r, err := f(a, b)
-			if err != nil {
-				return "", err
-			}
-			return r.String(), nil
-		})
-	}
-	product("blocked_product", swizzle.BlockedProduct)
-	product("raked_product", swizzle.RakedProduct)
+	swizzleBinary("blocked_product", layout.Parse, swizzle.BlockedProduct)
+	swizzleBinary("raked_product", layout.Parse, swizzle.RakedProduct)
 	swizzleOp("tile_to_shape", func(args []string) (string, error) {
 		if len(args) != 2 && len(args) != 3 {
 			return "", fmt.Errorf("tile_to_shape: want 2 or 3 args, got %d", len(args))
@@ -299,4 +259,26 @@ func composeSwizzled(a, b string) (string, error) {
 		}
 	}
 	return r.String(), nil
+}
+
+// swizzleBinary registers op(Func, B) for a second argument parsed by parse.
+func swizzleBinary[B any](op string, parse func(string) (B, error), f func(swizzle.Func, B) (swizzle.Func, error)) {
+	swizzleOp(op, func(args []string) (string, error) {
+		if err := nArgs(op, args, 2); err != nil {
+			return "", err
+		}
+		a, err := swizzle.ParseFunc(args[0])
+		if err != nil {
+			return "", err
+		}
+		b, err := parse(args[1])
+		if err != nil {
+			return "", err
+		}
+		r, err := f(a, b)
+		if err != nil {
+			return "", err
+		}
+		return r.String(), nil
+	})
 }
