@@ -385,7 +385,7 @@ func (w *Warpgroup) MMAAsync(m MMA) error {
 		return fmt.Errorf("gmma.Warpgroup.MMAAsync: %w", err)
 	}
 	dk, ak := shapeKey(m, true), shapeKey(m, false)
-	if err := w.checkIssue("MMAAsync", m, m.Shape(), dk, ak); err != nil {
+	if err := w.checkIssue("MMAAsync", m, m.K(), dk, ak); err != nil {
 		return err
 	}
 	op := w.newOp(m)
@@ -442,9 +442,11 @@ func (w *Warpgroup) newOp(m MMA) *inflightOp {
 
 // checkIssue reports the fence hazards of issuing m (shape as PTX writes
 // it, dk and ak its accumulator and A shape-and-role keys) from method name.
-func (w *Warpgroup) checkIssue(name string, m MMA, shape string, dk, ak uint32) error {
+func (w *Warpgroup) checkIssue(name string, m MMA, k int, dk, ak uint32) error {
+	// The shape is formatted only for an error: issuing must not allocate.
+	shape := func() string { return fmt.Sprintf("m64n%dk%d", m.N, k) }
 	if !w.everFenced {
-		return fmt.Errorf("gmma.Warpgroup.%s: %s issued before any wgmma.fence; call Fence first", name, shape)
+		return fmt.Errorf("gmma.Warpgroup.%s: %s issued before any wgmma.fence; call Fence first", name, shape())
 	}
 	check := func(r int, role string, accumulator bool) error {
 		if t := w.touched[r]; t != 0 {
@@ -453,7 +455,7 @@ func (w *Warpgroup) checkIssue(name string, m MMA, shape string, dk, ak uint32) 
 				what = "written"
 			}
 			return fmt.Errorf("gmma.Warpgroup.%s: %s register r%d of %s was %s by thread %d after the last wgmma.fence; call Fence first",
-				name, role, r, shape, what, t-1)
+				name, role, r, shape(), what, t-1)
 		}
 		key := ak
 		if accumulator {
@@ -461,7 +463,7 @@ func (w *Warpgroup) checkIssue(name string, m MMA, shape string, dk, ak uint32) 
 		}
 		if u := w.asyncUse[r]; u != 0 && (u&1 == 1 || accumulator) && u != key {
 			return fmt.Errorf("gmma.Warpgroup.%s: %s register r%d of %s is used by an earlier wgmma of another shape or role (m64n%dk%d) since the last wgmma.fence; call Fence first",
-				name, role, r, shape, u>>8, (u>>1)&0x7f)
+				name, role, r, shape(), u>>8, (u>>1)&0x7f)
 		}
 		return nil
 	}

@@ -171,7 +171,7 @@ func (w *Warpgroup) MMASparseAsync(s MMASparse) error {
 		return fmt.Errorf("gmma.Warpgroup.MMASparseAsync: %w", err)
 	}
 	dk, ak := sparseKey(s, true), sparseKey(s, false)
-	if err := w.checkIssue("MMASparseAsync", s.MMA, s.Shape(), dk, ak); err != nil {
+	if err := w.checkIssue("MMASparseAsync", s.MMA, s.K(), dk, ak); err != nil {
 		return err
 	}
 	for _, op := range w.inflight {

@@ -245,3 +245,23 @@ func BenchmarkWGMMA_m64n256k16_F32F16_SS_SW128(b *testing.B) {
 	flops := 2.0 * 64 * 256 * 16
 	b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 }
+
+// TestMMAAsyncDoesNotAllocate keeps the executor's hot path free of
+// allocations once its scratch buffers have grown: issue, commit and wait.
+func TestMMAAsyncDoesNotAllocate(t *testing.T) {
+	wg, m := setup(t, 256)
+	wg.Fence()
+	step := func() {
+		if err := wg.MMAAsync(m); err != nil {
+			t.Fatal(err)
+		}
+		wg.CommitGroup()
+		if err := wg.WaitGroup(0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	step()
+	if n := testing.AllocsPerRun(20, step); n != 0 {
+		t.Errorf("MMAAsync+CommitGroup+WaitGroup allocates %v times per instruction", n)
+	}
+}
