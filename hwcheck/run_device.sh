@@ -7,6 +7,7 @@ mkdir -p "$OUT"
 nvidia-smi -L
 nvcc --version | tail -2
 F="-std=c++17 -O2 -gencode=arch=compute_90,code=sm_90 -w"
+python3 sparse/gen.py > sparse/mma_regs.cu   # generated, not committed
 ( nvcc $F -o /tmp/wmma_probe wmma/wmma.cu > "$OUT/build_wmma.log" 2>&1; echo "wmma build rc=$?" >> "$OUT/build_wmma.log" ) &
 (
   for flags in "-DWITH_ORDERED -DWITH_M8N8K4 -DWITH_RISKY" "-DWITH_ORDERED -DWITH_M8N8K4" "-DWITH_ORDERED" ""; do
