@@ -19,7 +19,8 @@ func interleaveAddr(start uint32, mn, k, e int) uint32 {
 	return start + uint32(mn%8*16+mn/8*256+kb/16*128+kb%16)
 }
 
-func encode(t *rapid.T, kind numeric.Kind, v float64) uint32 {
+// encode returns the bit pattern of v, an exactly representable value of kind.
+func encode(t interface{ Fatalf(string, ...any) }, kind numeric.Kind, v float64) uint32 {
 	switch kind {
 	case numeric.KindF16:
 		return uint32(numeric.Float16FromFloat64(v).Bits())

@@ -208,29 +208,6 @@ func TestSparseMetaProbe(t *testing.T) {
 	}
 }
 
-// spEncode returns the bit pattern of an exactly representable value.
-func spEncode(t testing.TB, kind numeric.Kind, v float64) uint32 {
-	t.Helper()
-	switch kind {
-	case numeric.KindF16:
-		return uint32(numeric.Float16FromFloat64(v).Bits())
-	case numeric.KindBF16:
-		return uint32(numeric.BFloat16FromFloat64(v).Bits())
-	case numeric.KindTF32:
-		return numeric.TFloat32FromFloat64(v).Bits()
-	case numeric.KindE4M3:
-		return uint32(numeric.E4M3FromFloat64(v).Bits())
-	case numeric.KindE5M2:
-		return uint32(numeric.E5M2FromFloat64(v).Bits())
-	case numeric.KindS8:
-		return uint32(uint8(int8(v)))
-	case numeric.KindU8:
-		return uint32(uint8(v))
-	}
-	t.Fatalf("kind %v", kind)
-	return 0
-}
-
 // spValue draws a small exactly representable operand value.
 func spValue(rng *rand.Rand, kind numeric.Kind) float64 {
 	switch kind {
@@ -362,7 +339,7 @@ func TestSparseEqualsDenseExpanded(t *testing.T) {
 					if c.tran {
 						addr = mnIleave(bAt, n, j, c.n)
 					}
-					if err := put(smem, addr, e, spEncode(t, c.b, bm[n][j])); err != nil {
+					if err := put(smem, addr, e, encode(t, c.b, bm[n][j])); err != nil {
 						t.Fatal(err)
 					}
 				}
@@ -411,13 +388,13 @@ func TestSparseEqualsDenseExpanded(t *testing.T) {
 					switch e {
 					case 2:
 						kk := 2*q + 8*(r/2)
-						v = spEncode(t, c.a, comp[m][kk]) | spEncode(t, c.a, comp[m][kk+1])<<16
+						v = encode(t, c.a, comp[m][kk]) | encode(t, c.a, comp[m][kk+1])<<16
 					case 4:
-						v = spEncode(t, c.a, comp[m][q+4*(r/2)])
+						v = encode(t, c.a, comp[m][q+4*(r/2)])
 					case 1:
 						kk := 4*q + 16*(r/2)
 						for b := range 4 {
-							v |= spEncode(t, c.a, comp[m][kk+b]) << (8 * b)
+							v |= encode(t, c.a, comp[m][kk+b]) << (8 * b)
 						}
 					}
 					if err := wg.SetReg(th, s.AReg, v); err != nil {
@@ -434,7 +411,7 @@ func TestSparseEqualsDenseExpanded(t *testing.T) {
 					if c.transA {
 						addr = mnIleave(aAt, m, j, 64)
 					}
-					if err := put(wg.SharedMemory(), addr, e, spEncode(t, c.a, comp[m][j])); err != nil {
+					if err := put(wg.SharedMemory(), addr, e, encode(t, c.a, comp[m][j])); err != nil {
 						t.Fatal(err)
 					}
 				}
@@ -460,7 +437,7 @@ func TestSparseEqualsDenseExpanded(t *testing.T) {
 		wd := newWG()
 		for m := range 64 {
 			for j := range k {
-				if err := put(wd.SharedMemory(), ileave(dAt, m, j, e, 2*kbA), e, spEncode(t, c.a, dense[m][j])); err != nil {
+				if err := put(wd.SharedMemory(), ileave(dAt, m, j, e, 2*kbA), e, encode(t, c.a, dense[m][j])); err != nil {
 					t.Fatal(err)
 				}
 			}
