@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -25,34 +23,11 @@ func runGolden(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: cute golden < cases.jsonl")
 		return 2
 	}
-	sc := bufio.NewScanner(stdin)
-	sc.Buffer(make([]byte, 1<<20), 1<<30)
-	w := bufio.NewWriter(stdout)
-	defer w.Flush()
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	line := 0
-	for sc.Scan() {
-		line++
-		b := bytes.TrimSpace(sc.Bytes())
-		if len(b) == 0 {
-			continue
-		}
+	return serveLines("golden", stdin, stdout, stderr, func(line []byte) (any, error) {
 		var in golden.Case
-		if err := json.Unmarshal(b, &in); err != nil {
-			w.Flush()
-			fmt.Fprintf(stderr, "cute golden: line %d is not a JSON object: %v\n", line, err)
-			return 2
+		if err := json.Unmarshal(line, &in); err != nil {
+			return nil, fmt.Errorf("is not a JSON object: %v", err)
 		}
-		if err := enc.Encode(golden.Solve(in)); err != nil {
-			fmt.Fprintf(stderr, "cute golden: %v\n", err)
-			return 1
-		}
-	}
-	if err := sc.Err(); err != nil {
-		w.Flush()
-		fmt.Fprintf(stderr, "cute golden: reading stdin: %v\n", err)
-		return 2
-	}
-	return 0
+		return golden.Solve(in), nil
+	})
 }

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
-	"compress/gzip"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"runtime/debug"
@@ -36,46 +34,12 @@ func runWGMMA(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: cute wgmma < records.jsonl[.gz]")
 		return 2
 	}
-	br := bufio.NewReaderSize(stdin, 1<<16)
-	var in io.Reader = br
-	if magic, err := br.Peek(2); err == nil && magic[0] == 0x1f && magic[1] == 0x8b {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			fmt.Fprintf(stderr, "cute wgmma: reading gzip input: %v\n", err)
-			return 2
+	return serveLines("wgmma", stdin, stdout, stderr, func(line []byte) (any, error) {
+		if !json.Valid(line) {
+			return nil, errors.New("is not JSON")
 		}
-		defer zr.Close()
-		in = zr
-	}
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 1<<20), 1<<30)
-	w := bufio.NewWriter(stdout)
-	defer w.Flush()
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	line := 0
-	for sc.Scan() {
-		line++
-		b := bytes.TrimSpace(sc.Bytes())
-		if len(b) == 0 {
-			continue
-		}
-		if !json.Valid(b) {
-			w.Flush()
-			fmt.Fprintf(stderr, "cute wgmma: line %d is not JSON\n", line)
-			return 2
-		}
-		if err := enc.Encode(answerWGMMA(b)); err != nil {
-			fmt.Fprintf(stderr, "cute wgmma: %v\n", err)
-			return 1
-		}
-	}
-	if err := sc.Err(); err != nil {
-		w.Flush()
-		fmt.Fprintf(stderr, "cute wgmma: reading stdin: %v\n", err)
-		return 2
-	}
-	return 0
+		return answerWGMMA(line), nil
+	})
 }
 
 // answerWGMMA executes one record. A record that is not an object of the
