@@ -12,44 +12,27 @@ import (
 // make_fragment_like. A swizzled (ComposedLayout or Swizzle) argument is left
 // to the swizzle handlers with ErrNotMine.
 
-// plainTiler parses a tiler argument, leaving swizzled ones to others.
-func plainTiler(s string) (layout.Tiler, error) {
-	if isComposed(s) || isSwizzle(s) {
-		return layout.Tiler{}, ErrNotMine
+// plain wraps a parser of a second argument so that swizzled arguments are
+// left to the swizzle handlers.
+func plain[B any](parse func(string) (B, error)) func(string) (B, error) {
+	return func(s string) (B, error) {
+		if isComposed(s) || isSwizzle(s) {
+			var zero B
+			return zero, ErrNotMine
+		}
+		return parse(s)
 	}
-	return layout.ParseTiler(s)
 }
 
-// tilerOp registers op(Layout, Tiler) -> Layout.
-func tilerOp(op string, f func(layout.Layout, layout.Tiler) (layout.Layout, error)) {
+// layoutBinary registers op(Layout, B) -> Layout for a plain Layout first
+// argument and a second argument parsed by parse.
+func layoutBinary[B any](op string, parse func(string) (B, error), f func(layout.Layout, B) (layout.Layout, error)) {
 	layoutOp(op, func(args []string) (string, error) {
 		a, err := plainLayout(op, args, 2)
 		if err != nil {
 			return "", err
 		}
-		t, err := plainTiler(args[1])
-		if err != nil {
-			return "", err
-		}
-		r, err := f(a, t)
-		if err != nil {
-			return "", err
-		}
-		return r.String(), nil
-	})
-}
-
-// twoLayoutOp registers op(Layout, Layout) -> Layout.
-func twoLayoutOp(op string, f func(a, b layout.Layout) (layout.Layout, error)) {
-	layoutOp(op, func(args []string) (string, error) {
-		a, err := plainLayout(op, args, 2)
-		if err != nil {
-			return "", err
-		}
-		if isComposed(args[1]) || isSwizzle(args[1]) {
-			return "", ErrNotMine
-		}
-		b, err := layout.Parse(args[1])
+		b, err := parse(args[1])
 		if err != nil {
 			return "", err
 		}
@@ -59,6 +42,16 @@ func twoLayoutOp(op string, f func(a, b layout.Layout) (layout.Layout, error)) {
 		}
 		return r.String(), nil
 	})
+}
+
+// tilerOp registers op(Layout, Tiler) -> Layout.
+func tilerOp(op string, f func(layout.Layout, layout.Tiler) (layout.Layout, error)) {
+	layoutBinary(op, plain(layout.ParseTiler), f)
+}
+
+// twoLayoutOp registers op(Layout, Layout) -> Layout.
+func twoLayoutOp(op string, f func(a, b layout.Layout) (layout.Layout, error)) {
+	layoutBinary(op, plain(layout.Parse), f)
 }
 
 func init() {
