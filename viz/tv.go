@@ -103,27 +103,7 @@ func TVFromLayout(tv, thrID layout.Layout, rows, cols int) (TVGrid, error) {
 func AtomTV(m atom.MMA, op Operand) (TVGrid, error) {
 	mnk := m.ShapeMNK()
 	M, N, K := mnk.At(0).Product().Value(), mnk.At(1).Product().Value(), mnk.At(2).Product().Value()
-	var (
-		tv         layout.Layout
-		rows, cols int
-		rn, cn     string
-	)
-	switch op {
-	case A:
-		tv, rows, cols, rn, cn = m.LayoutATV(), M, K, "m", "k"
-	case B:
-		tv, rows, cols, rn, cn = m.LayoutBTV(), N, K, "n", "k"
-	case C:
-		tv, rows, cols, rn, cn = m.LayoutCTV(), M, N, "m", "n"
-	default:
-		return TVGrid{}, layout.Errorf("viz.AtomTV", "the operand must be A, B or C", op)
-	}
-	g, err := TVFromLayout(tv, m.ThrID(), rows, cols)
-	if err != nil {
-		return TVGrid{}, err
-	}
-	g.RowName, g.ColName = rn, cn
-	return g, nil
+	return operandTV("viz.AtomTV", op, M, N, K, m.LayoutATV(), m.LayoutBTV(), m.LayoutCTV(), m.ThrID())
 }
 
 // TiledTV returns the grid of one operand of a TiledMMA over its whole
@@ -131,6 +111,12 @@ func AtomTV(m atom.MMA, op Operand) (TVGrid, error) {
 // TileSize(0)×TileSize(1). Threads are the TiledMMA's thread indices.
 func TiledTV(t atom.TiledMMA, op Operand) (TVGrid, error) {
 	M, N, K := t.TileSize(0).Value(), t.TileSize(1).Value(), t.TileSize(2).Value()
+	return operandTV("viz.TiledTV", op, M, N, K, t.LayoutATV(), t.LayoutBTV(), t.LayoutCTV(), layout.Layout{})
+}
+
+// operandTV picks operand op's TV layout and extent (A: M×K, B: N×K, C: M×N)
+// and builds its grid, threads numbered by thrID (none: the zero Layout).
+func operandTV(name string, op Operand, M, N, K int, a, b, c, thrID layout.Layout) (TVGrid, error) {
 	var (
 		tv         layout.Layout
 		rows, cols int
@@ -138,15 +124,15 @@ func TiledTV(t atom.TiledMMA, op Operand) (TVGrid, error) {
 	)
 	switch op {
 	case A:
-		tv, rows, cols, rn, cn = t.LayoutATV(), M, K, "m", "k"
+		tv, rows, cols, rn, cn = a, M, K, "m", "k"
 	case B:
-		tv, rows, cols, rn, cn = t.LayoutBTV(), N, K, "n", "k"
+		tv, rows, cols, rn, cn = b, N, K, "n", "k"
 	case C:
-		tv, rows, cols, rn, cn = t.LayoutCTV(), M, N, "m", "n"
+		tv, rows, cols, rn, cn = c, M, N, "m", "n"
 	default:
-		return TVGrid{}, layout.Errorf("viz.TiledTV", "the operand must be A, B or C", op)
+		return TVGrid{}, layout.Errorf(name, "the operand must be A, B or C", op)
 	}
-	g, err := TVFromLayout(tv, layout.Layout{}, rows, cols)
+	g, err := TVFromLayout(tv, thrID, rows, cols)
 	if err != nil {
 		return TVGrid{}, err
 	}
