@@ -122,48 +122,14 @@ func (rec *Record) Execute() ([][]uint32, error) {
 	if err != nil {
 		return nil, err
 	}
-	size := rec.Smem.DynBytes
-	if size == 0 {
-		size = DefaultSharedSize
-	}
-	smem, err := NewSharedMemory(rec.Smem.DynBase, size)
+	wg, err := rec.Smem.warpgroup(rec.AccIn, ins[0].NumAcc())
 	if err != nil {
 		return nil, fmt.Errorf("gmma.Record %d: %v", rec.CaseID, err)
 	}
-	img, err := hex.DecodeString(rec.Smem.ImageHex)
-	if err != nil {
-		return nil, fmt.Errorf("gmma.Record %d: smem.image_hex: %v", rec.CaseID, err)
-	}
-	if err := smem.Write(rec.Smem.ImageAddr, img); err != nil {
-		return nil, fmt.Errorf("gmma.Record %d: smem image: %v", rec.CaseID, err)
-	}
-	wg, _ := NewWarpgroup(smem)
-	nacc := ins[0].NumAcc()
-	if len(rec.AccIn) != NumThreads {
-		return nil, fmt.Errorf("gmma.Record %d: acc_in has %d threads, want %d", rec.CaseID, len(rec.AccIn), NumThreads)
-	}
-	regs := make([]uint32, nacc)
-	for t, row := range rec.AccIn {
-		if err := parseRegs(row, regs); err != nil {
-			return nil, fmt.Errorf("gmma.Record %d: acc_in[%d]: %v", rec.CaseID, t, err)
-		}
-		if err := wg.SetRegs(t, 0, regs); err != nil {
-			return nil, err
-		}
-	}
 	if ins[0].ARegs {
-		var a [4]uint32
 		for i, th := range rec.ARegs {
-			if len(th) != NumThreads {
-				return nil, fmt.Errorf("gmma.Record %d: a_regs[%d] has %d threads, want %d", rec.CaseID, i, len(th), NumThreads)
-			}
-			for t, row := range th {
-				if err := parseRegs(row, a[:]); err != nil {
-					return nil, fmt.Errorf("gmma.Record %d: a_regs[%d][%d]: %v", rec.CaseID, i, t, err)
-				}
-				if err := wg.SetRegs(t, ins[i].AReg, a[:]); err != nil {
-					return nil, err
-				}
+			if err := setThreadRegs(wg, th, ins[i].AReg, 4); err != nil {
+				return nil, fmt.Errorf("gmma.Record %d: a_regs[%d]: %v", rec.CaseID, i, err)
 			}
 		}
 	}
@@ -178,6 +144,55 @@ func (rec *Record) Execute() ([][]uint32, error) {
 	if err := wg.WaitGroup(0); err != nil {
 		return nil, err
 	}
+	return readAcc(wg, ins[0].NumAcc())
+}
+
+// warpgroup returns the warpgroup a hardware record starts from: its
+// dynamic shared memory holding the image (zero elsewhere) and nacc
+// accumulator registers per thread from accIn.
+func (sm RecSmem) warpgroup(accIn [][]string, nacc int) (*Warpgroup, error) {
+	size := sm.DynBytes
+	if size == 0 {
+		size = DefaultSharedSize
+	}
+	smem, err := NewSharedMemory(sm.DynBase, size)
+	if err != nil {
+		return nil, err
+	}
+	img, err := hex.DecodeString(sm.ImageHex)
+	if err != nil {
+		return nil, fmt.Errorf("smem.image_hex: %v", err)
+	}
+	if err := smem.Write(sm.ImageAddr, img); err != nil {
+		return nil, fmt.Errorf("smem image: %v", err)
+	}
+	wg, _ := NewWarpgroup(smem)
+	if err := setThreadRegs(wg, accIn, 0, nacc); err != nil {
+		return nil, fmt.Errorf("acc_in: %v", err)
+	}
+	return wg, nil
+}
+
+// setThreadRegs sets registers reg..reg+n-1 of every thread t from the hex
+// strings rows[t].
+func setThreadRegs(wg *Warpgroup, rows [][]string, reg, n int) error {
+	if len(rows) != NumThreads {
+		return fmt.Errorf("%d threads, want %d", len(rows), NumThreads)
+	}
+	regs := make([]uint32, n)
+	for t, row := range rows {
+		if err := parseRegs(row, regs); err != nil {
+			return fmt.Errorf("thread %d: %v", t, err)
+		}
+		if err := wg.SetRegs(t, reg, regs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readAcc returns the nacc accumulator registers of every thread.
+func readAcc(wg *Warpgroup, nacc int) ([][]uint32, error) {
 	out := make([][]uint32, NumThreads)
 	for t := range out {
 		out[t] = make([]uint32, nacc)

@@ -1,7 +1,6 @@
 package gmma
 
 import (
-	"encoding/hex"
 	"fmt"
 	"strings"
 
@@ -314,62 +313,29 @@ func (rec *SparseRecord) Execute() ([][]uint32, error) {
 	fail := func(format string, args ...any) ([][]uint32, error) {
 		return nil, fmt.Errorf("gmma.SparseRecord %d: %s", rec.CaseID, fmt.Sprintf(format, args...))
 	}
-	size := rec.Smem.DynBytes
-	if size == 0 {
-		size = DefaultSharedSize
-	}
-	smem, err := NewSharedMemory(rec.Smem.DynBase, size)
+	wg, err := rec.Smem.warpgroup(rec.AccIn, ins[0].NumAcc())
 	if err != nil {
 		return fail("%v", err)
 	}
-	img, err := hex.DecodeString(rec.Smem.ImageHex)
-	if err != nil {
-		return fail("smem.image_hex: %v", err)
-	}
-	if err := smem.Write(rec.Smem.ImageAddr, img); err != nil {
-		return fail("smem image: %v", err)
-	}
-	wg, _ := NewWarpgroup(smem)
-	nacc := ins[0].NumAcc()
-	if len(rec.AccIn) != NumThreads {
-		return fail("acc_in has %d threads, want %d", len(rec.AccIn), NumThreads)
-	}
-	regs := make([]uint32, nacc)
-	for t, row := range rec.AccIn {
-		if err := parseRegs(row, regs); err != nil {
-			return fail("acc_in[%d]: %v", t, err)
-		}
-		if err := wg.SetRegs(t, 0, regs); err != nil {
-			return nil, err
-		}
-	}
-	var one [1]uint32
-	var a [4]uint32
 	for i, s := range ins {
-		if len(rec.SpMeta[i]) != NumThreads {
-			return fail("sp_meta[%d] has %d threads, want %d", i, len(rec.SpMeta[i]), NumThreads)
+		if i >= len(rec.SpMeta) {
+			return fail("no sp_meta[%d]", i)
 		}
+		meta := make([][]string, len(rec.SpMeta[i]))
 		for t, v := range rec.SpMeta[i] {
-			if err := parseRegs([]string{v}, one[:]); err != nil {
-				return fail("sp_meta[%d][%d]: %v", i, t, err)
-			}
-			if err := wg.SetReg(t, s.MetaReg, one[0]); err != nil {
-				return nil, err
-			}
+			meta[t] = []string{v}
+		}
+		if err := setThreadRegs(wg, meta, s.MetaReg, 1); err != nil {
+			return fail("sp_meta[%d]: %v", i, err)
 		}
 		if !s.ARegs {
 			continue
 		}
-		if i >= len(rec.ARegs) || len(rec.ARegs[i]) != NumThreads {
-			return fail("a_regs[%d] does not have %d threads", i, NumThreads)
+		if i >= len(rec.ARegs) {
+			return fail("no a_regs[%d]", i)
 		}
-		for t, row := range rec.ARegs[i] {
-			if err := parseRegs(row, a[:]); err != nil {
-				return fail("a_regs[%d][%d]: %v", i, t, err)
-			}
-			if err := wg.SetRegs(t, s.AReg, a[:]); err != nil {
-				return nil, err
-			}
+		if err := setThreadRegs(wg, rec.ARegs[i], s.AReg, 4); err != nil {
+			return fail("a_regs[%d]: %v", i, err)
 		}
 	}
 	wg.FenceProxyAsync()
@@ -383,12 +349,5 @@ func (rec *SparseRecord) Execute() ([][]uint32, error) {
 	if err := wg.WaitGroup(0); err != nil {
 		return nil, err
 	}
-	out := make([][]uint32, NumThreads)
-	for t := range out {
-		out[t] = make([]uint32, nacc)
-		if err := wg.Regs(t, 0, out[t]); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+	return readAcc(wg, ins[0].NumAcc())
 }
