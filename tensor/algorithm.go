@@ -2,14 +2,39 @@ package tensor
 
 import "github.com/gocute/cute/layout"
 
-// Copy is CuTe's copy(src, dst): dst(i) = src(i) for every 1-D index i,
-// so that tensors of the same shape are copied coordinate by coordinate
-// whatever their layouts, swizzles and memories. src and dst must have the
-// same size. Overlapping tensors are copied in increasing index order.
+// This file is the one home of CuTe's element-wise algorithms over tensors
+// (algorithm/copy.hpp, copy_if, copy_vec, fill.hpp, clear.hpp, axpby.hpp,
+// algorithm/tensor_algorithms.hpp's transform). [Gemm] is in gemm.go; the
+// predicate tensors that copy_if and axpby take are in predicate.go.
+//
+// Each algorithm walks the tensors by 1-D index, so tensors of the same
+// shape are processed coordinate by coordinate whatever their layouts,
+// swizzles and memories. None of them allocates: a whole-tile copy costs
+// one load and one store per element.
+
+// sameSize is the check every two-tensor algorithm makes: CuTe iterates
+// over size(src) and indexes dst with the same index, which reads or
+// writes out of bounds when the sizes differ. Here it is a named error.
+func sameSize(op string, n, m int, a, b layout.Int) error {
+	if n != m {
+		return layout.Errorf(op, "size(src) == size(dst)", a, b)
+	}
+	return nil
+}
+
+// Copy is CuTe's copy(src, dst): dst(i) = src(i) for every 1-D index i.
+// src and dst must have the same size; tensors of different sizes are an
+// error (*layout.Error, op "copy"). Overlapping tensors are copied in
+// increasing index order.
+//
+// CuTe vectorizes this copy (AutoVectorizingCopy: copy_vec over
+// max_common_vector(src, dst) elements) where the layouts allow it; a
+// vectorized copy moves the same elements to the same coordinates, so the
+// result is the element-wise one. Use [CopyVec] to force a vector width.
 func Copy[T any](src, dst Tensor[T]) error {
 	n := src.Len()
-	if dst.Len() != n {
-		return layout.Errorf("copy", "size(src) == size(dst)", src.Size(), dst.Size())
+	if err := sameSize("copy", n, dst.Len(), src.Size(), dst.Size()); err != nil {
+		return err
 	}
 	for i := 0; i < n; i++ {
 		dst.Set(i, src.Get(i))
@@ -17,11 +42,33 @@ func Copy[T any](src, dst Tensor[T]) error {
 	return nil
 }
 
-// CopyIf is CuTe's copy_if(pred, src, dst): dst(i) = src(i) where pred(i).
-func CopyIf[T any](pred func(i int) bool, src, dst Tensor[T]) error {
+// CopyIf is CuTe's copy_if(pred, src, dst): dst(i) = src(i) where pred(i),
+// for every 1-D index i of src. pred is a predicate tensor (see
+// predicate.go): it is indexed with src's 1-D indices, so it must have at
+// least size(src) elements; CuTe's idiom passes a (THR_M,THR_K) predicate
+// with a stride-0 second mode for a (THR_M) slice of the source.
+func CopyIf[T any](pred Tensor[bool], src, dst Tensor[T]) error {
 	n := src.Len()
-	if dst.Len() != n {
-		return layout.Errorf("copy_if", "size(src) == size(dst)", src.Size(), dst.Size())
+	if err := sameSize("copy_if", n, dst.Len(), src.Size(), dst.Size()); err != nil {
+		return err
+	}
+	if pred.Len() < n {
+		return layout.Errorf("copy_if", "size(pred) >= size(src)", pred.Size(), src.Size())
+	}
+	for i := 0; i < n; i++ {
+		if pred.Get(i) {
+			dst.Set(i, src.Get(i))
+		}
+	}
+	return nil
+}
+
+// CopyIfFunc is copy_if with a predicate given as a function of the 1-D
+// index (CuTe accepts any PrdTensor with operator()(int)).
+func CopyIfFunc[T any](pred func(i int) bool, src, dst Tensor[T]) error {
+	n := src.Len()
+	if err := sameSize("copy_if", n, dst.Len(), src.Size(), dst.Size()); err != nil {
+		return err
 	}
 	for i := 0; i < n; i++ {
 		if pred(i) {
@@ -29,6 +76,90 @@ func CopyIf[T any](pred func(i int) bool, src, dst Tensor[T]) error {
 		}
 	}
 	return nil
+}
+
+// CopyVec is CuTe's copy_vec<VecType>(src, dst) with a vector type of
+// vecBits bits: when vecBits is wider than the element, both tensors are
+// recast to vectors (recast<VecType>, CuTe's upcast of the layout by
+// vecBits/elemBits) and vector j of src is moved to vector j of dst;
+// otherwise it is [Copy].
+//
+// This is exactly what the hardware does with the vector accesses: when
+// the layouts' contiguous elements do not belong to the same coordinates
+// (a row-major source into a column-major destination, say) the vectors
+// are moved as wholes and the elements land where the vectors say, as in
+// CuTe. Errors (*layout.Error, op "copy_vec"): vecBits not a positive
+// multiple of 8, a layout that cannot be recast to vectors (CuTe's
+// static_assert in recast), a pointer not aligned to the vector (a
+// misaligned-address fault on the GPU), tensors of different sizes.
+func CopyVec[T any](vecBits int, src, dst Tensor[T]) error {
+	if vecBits < 8 || vecBits%8 != 0 {
+		return layout.Errorf("copy_vec", "sizeof_bits(VecType) >= 8 && sizeof_bits(VecType) % 8 == 0", vecBits)
+	}
+	n := src.Len()
+	if err := sameSize("copy_vec", n, dst.Len(), src.Size(), dst.Size()); err != nil {
+		return err
+	}
+	bits := src.ptr.Bits()
+	if vecBits <= bits || bits != dst.ptr.Bits() || bits <= 0 {
+		return Copy(src, dst)
+	}
+	if vecBits%bits != 0 {
+		return layout.Errorf("copy_vec", "the vector is a whole number of elements", vecBits, bits)
+	}
+	w := vecBits / bits
+	sv, err := vectorLayout(src, w, vecBits)
+	if err != nil {
+		return err
+	}
+	dv, err := vectorLayout(dst, w, vecBits)
+	if err != nil {
+		return err
+	}
+	nv := sv.Size().Value()
+	if nv != dv.Size().Value() {
+		return layout.Errorf("copy_vec", "size(recast(src)) == size(recast(dst))", sv, dv)
+	}
+	sf, df := flatten(sv), flatten(dv)
+	for j := 0; j < nv; j++ {
+		so, do := evalFast(sf, sv, j)*w, evalFast(df, dv, j)*w
+		for e := 0; e < w; e++ {
+			dst.mem.Store(dst.ptr.ElemBitAddr(do+e), src.mem.Load(src.ptr.ElemBitAddr(so+e)))
+		}
+	}
+	return nil
+}
+
+// vectorLayout is recast<VecType>(t)'s layout: the plain layout of t
+// upcast by w elements, after checking the pointer's alignment.
+func vectorLayout[T any](t Tensor[T], w, vecBits int) (layout.Layout, error) {
+	l, ok := t.lay.(layout.Layout)
+	if !ok {
+		return layout.Layout{}, layout.Errorf("copy_vec", "a plain layout (recast of a swizzled layout is not modelled)", t.lay)
+	}
+	if _, sw := t.ptr.Swizzle(); sw {
+		return layout.Layout{}, layout.Errorf("copy_vec", "an unswizzled pointer", t.ptr)
+	}
+	if t.ptr.ElemBitAddr(0)%uint64(vecBits) != 0 {
+		return layout.Layout{}, layout.Errorf("copy_vec", "the pointer is aligned to the vector", t.ptr, vecBits)
+	}
+	v, err := layout.Upcast(l, w)
+	if err != nil {
+		return layout.Layout{}, err
+	}
+	// upcast keeps the shape where a mode is not contiguous; the vector
+	// copy needs every element to be in exactly one whole vector.
+	if v.Size().Value()*w != l.Size().Value() {
+		return layout.Layout{}, layout.Errorf("copy_vec", "the layout can be recast to vectors of w elements", l, w)
+	}
+	return v, nil
+}
+
+func evalFast(f *flatLayout, l layout.Layout, i int) int {
+	if f != nil {
+		return f.eval(i)
+	}
+	return l.Eval(i)
 }
 
 // Fill is CuTe's fill(t, v): every element of t becomes v.
@@ -39,7 +170,8 @@ func Fill[T any](t Tensor[T], v T) {
 	}
 }
 
-// Clear is CuTe's clear(t): every element of t becomes T's zero value.
+// Clear is CuTe's clear(t): every element of t becomes T's zero value
+// (fill(t, T{})).
 func Clear[T any](t Tensor[T]) {
 	var z T
 	Fill(t, z)
@@ -49,8 +181,8 @@ func Clear[T any](t Tensor[T]) {
 // element types may differ (a conversion copy).
 func Transform[S, D any](src Tensor[S], dst Tensor[D], op func(S) D) error {
 	n := src.Len()
-	if dst.Len() != n {
-		return layout.Errorf("transform", "size(src) == size(dst)", src.Size(), dst.Size())
+	if err := sameSize("transform", n, dst.Len(), src.Size(), dst.Size()); err != nil {
+		return err
 	}
 	for i := 0; i < n; i++ {
 		dst.Set(i, op(src.Get(i)))
@@ -70,7 +202,7 @@ func Transform2[A, B, D any](a Tensor[A], b Tensor[B], dst Tensor[D], op func(A,
 	return nil
 }
 
-// A Number is a Go arithmetic type that [Axpby] computes with.
+// A Number is a Go arithmetic type that [Axpby] and [Gemm] compute with.
 type Number interface {
 	~int | ~int8 | ~int16 | ~int32 | ~int64 |
 		~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 |
@@ -82,15 +214,36 @@ type Number interface {
 // hold NaNs). x and y must have the same size.
 func Axpby[T Number](alpha T, x Tensor[T], beta T, y Tensor[T]) error {
 	n := x.Len()
-	if y.Len() != n {
-		return layout.Errorf("axpby", "size(x) == size(y)", x.Size(), y.Size())
+	if err := sameSize("axpby", n, y.Len(), x.Size(), y.Size()); err != nil {
+		return err
 	}
 	for i := 0; i < n; i++ {
-		if beta == 0 {
-			y.Set(i, alpha*x.Get(i))
-		} else {
-			y.Set(i, alpha*x.Get(i)+beta*y.Get(i))
+		y.Set(i, axpby1(alpha, x.Get(i), beta, y, i))
+	}
+	return nil
+}
+
+// AxpbyIf is CuTe's axpby(alpha, x, beta, y, pred): Axpby where pred(i)
+// only; pred must have at least size(x) elements.
+func AxpbyIf[T Number](alpha T, x Tensor[T], beta T, y Tensor[T], pred Tensor[bool]) error {
+	n := x.Len()
+	if err := sameSize("axpby", n, y.Len(), x.Size(), y.Size()); err != nil {
+		return err
+	}
+	if pred.Len() < n {
+		return layout.Errorf("axpby", "size(pred) >= size(x)", pred.Size(), x.Size())
+	}
+	for i := 0; i < n; i++ {
+		if pred.Get(i) {
+			y.Set(i, axpby1(alpha, x.Get(i), beta, y, i))
 		}
 	}
 	return nil
+}
+
+func axpby1[T Number](alpha, x, beta T, y Tensor[T], i int) T {
+	if beta == 0 {
+		return alpha * x
+	}
+	return alpha*x + beta*y.Get(i)
 }

@@ -182,11 +182,14 @@ func (t Tensor[T]) elemOffset(idx []int) int {
 	if len(idx) == 1 {
 		return t.eval(idx[0])
 	}
+	if t.fast != nil {
+		if len(idx) != t.fast.rank {
+			panic("tensor: Elem needs one index per mode")
+		}
+		return t.fast.evalModes(idx)
+	}
 	if len(idx) != t.Rank() {
 		panic("tensor: Elem needs one index per mode")
-	}
-	if t.fast != nil {
-		return t.fast.evalModes(idx)
 	}
 	return evalModes(t.lay, idx)
 }

@@ -218,7 +218,7 @@ func TestAlgorithms(t *testing.T) {
 	if h.Get(3).Float32() != 7.5 {
 		t.Errorf("transform: %v", h.Get(3))
 	}
-	if err := CopyIf(func(i int) bool { return i%2 == 0 }, b, a); err != nil {
+	if err := CopyIfFunc(func(i int) bool { return i%2 == 0 }, b, a); err != nil {
 		t.Fatal(err)
 	}
 	if a.Get(2) != b.Get(2) || a.Get(3) != 0 {
