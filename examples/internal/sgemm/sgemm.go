@@ -1,0 +1,207 @@
+// Package sgemm holds what CuTe's sgemm tutorials (examples/cute/tutorial/
+// sgemm_1.cu, sgemm_2.cu, sgemm_sm70.cu, sgemm_sm80.cu at CUTLASS 3.5.1)
+// share outside their kernels: the command line (m n k transA transB, as
+// the tutorials read it), the host problem with its leading dimensions, the
+// global-memory tensors, a reference GEMM, and the report.
+//
+// The tutorials fill A and B with random floats in [-1,1); here they are
+// small integers, so that every product and sum is exact in float32 and the
+// result can be compared with the reference exactly: each run ends with the
+// line "max error 0".
+package sgemm
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/tensor"
+)
+
+// Fake global-memory addresses of A, B and C (CuTe prints the pointers).
+const (
+	AddrA = 0x7f0000000000
+	AddrB = 0x7f0010000000
+	AddrC = 0x7f0020000000
+)
+
+// A Problem is the tutorial's host side: C = alpha·A·B + beta·C with A
+// (M×K) and B (N×K) read through the leading dimensions of the transpose
+// case, and C (M×N) column-major with ldC = M.
+type Problem struct {
+	M, N, K        int
+	TransA, TransB byte // 'N' or 'T'
+	LdA, LdB, LdC  int
+	A, B, C        []float32
+	Alpha, Beta    float32
+}
+
+// A Case is one transpose case: "NT" or "TN".
+type Case struct{ TransA, TransB byte }
+
+func (c Case) String() string { return string([]byte{c.TransA, c.TransB}) }
+
+// Args parses the tutorials' positional arguments m n k transA transB.
+// Missing ones take the defaults given; when neither transA nor transB is
+// given, both NT and TN are run (the tutorials' two paths).
+func Args(args []string, m, n, k int) (int, int, int, []Case, error) {
+	ints := []*int{&m, &n, &k}
+	for i := 0; i < len(args) && i < 3; i++ {
+		v, err := strconv.Atoi(args[i])
+		if err != nil || v <= 0 {
+			return 0, 0, 0, nil, fmt.Errorf("argument %d: %q is not a positive integer", i+1, args[i])
+		}
+		*ints[i] = v
+	}
+	cases := []Case{{'N', 'T'}, {'T', 'N'}}
+	if len(args) > 3 {
+		c := Case{'N', 'T'}
+		c.TransA = args[3][0]
+		if len(args) > 4 {
+			c.TransB = args[4][0]
+		}
+		cases = []Case{c}
+	}
+	if len(args) > 5 {
+		return 0, 0, 0, nil, fmt.Errorf("too many arguments: m n k transA transB")
+	}
+	return m, n, k, cases, nil
+}
+
+// New returns the problem of the tutorial's main(): ldA, ldB from the
+// transpose case, A and B filled with small integers in [-2,2], C with -1,
+// alpha 1 and beta 0.
+func New(m, n, k int, c Case) (*Problem, error) {
+	p := &Problem{M: m, N: n, K: k, TransA: c.TransA, TransB: c.TransB, LdC: m, Alpha: 1, Beta: 0}
+	switch c.TransA {
+	case 'N':
+		p.LdA = m
+	case 'T':
+		p.LdA = k
+	default:
+		return nil, fmt.Errorf("transA %q: want N or T", c.TransA)
+	}
+	switch c.TransB {
+	case 'N':
+		p.LdB = k
+	case 'T':
+		p.LdB = n
+	default:
+		return nil, fmt.Errorf("transB %q: want N or T", c.TransB)
+	}
+	p.A = make([]float32, m*k)
+	p.B = make([]float32, n*k)
+	p.C = make([]float32, m*n)
+	for j := range p.A {
+		p.A[j] = float32((j*7+j/5)%5 - 2)
+	}
+	for j := range p.B {
+		p.B[j] = float32((j*3+j/7)%5 - 2)
+	}
+	for j := range p.C {
+		p.C[j] = -1
+	}
+	return p, nil
+}
+
+// strides returns (dM, dK) of A or (dN, dK) of B: (_1, ld) for 'N' A and
+// 'T' B, (ld, _1) otherwise, as gemm_nt and gemm_tn define them.
+func strides(mMajor bool, ld int) layout.Stride {
+	if mMajor {
+		return layout.Tup(layout.I(layout.S(1)), layout.I(layout.D(ld)))
+	}
+	return layout.Tup(layout.I(layout.D(ld)), layout.I(layout.S(1)))
+}
+
+// Tensors returns the kernel's full tensors mA (M,K), mB (N,K), mC (M,N):
+// make_tensor(make_gmem_ptr(A), select<0,2>(shape_MNK), dA), ... with the
+// strides of the transpose case.
+func (p *Problem) Tensors() (mA, mB, mC tensor.Tensor[float32], err error) {
+	mk := func(data []float32, addr uint64, rows, cols int, st layout.Stride) (tensor.Tensor[float32], error) {
+		l, err := layout.Make(layout.Dyns(rows, cols), st)
+		if err != nil {
+			return tensor.Tensor[float32]{}, err
+		}
+		mem := &tensor.SliceMemory[float32]{Base: addr * 8, Bits: 32, Data: data}
+		return tensor.View[float32](mem, tensor.GmemPtr(32, addr), l), nil
+	}
+	if mA, err = mk(p.A, AddrA, p.M, p.K, strides(p.TransA == 'N', p.LdA)); err != nil {
+		return
+	}
+	if mB, err = mk(p.B, AddrB, p.N, p.K, strides(p.TransB == 'T', p.LdB)); err != nil {
+		return
+	}
+	mC, err = mk(p.C, AddrC, p.M, p.N, strides(true, p.LdC))
+	return
+}
+
+// at reads element (row, col) of a host matrix through the case's strides.
+func at(data []float32, mMajor bool, ld, row, col int) float32 {
+	if mMajor {
+		return data[row+col*ld]
+	}
+	return data[row*ld+col]
+}
+
+// Reference returns alpha·A·B + beta·C0 computed on the host (C0 being -1
+// everywhere, as New sets it), column-major with ldC = M.
+func (p *Problem) Reference() []float32 {
+	ref := make([]float32, p.M*p.N)
+	for n := 0; n < p.N; n++ {
+		for m := 0; m < p.M; m++ {
+			var s float32
+			for k := 0; k < p.K; k++ {
+				s += at(p.A, p.TransA == 'N', p.LdA, m, k) * at(p.B, p.TransB == 'T', p.LdB, n, k)
+			}
+			v := p.Alpha * s
+			if p.Beta != 0 {
+				v += p.Beta * -1
+			}
+			ref[m+n*p.LdC] = v
+		}
+	}
+	return ref
+}
+
+// MaxError returns the largest |C - reference|.
+func (p *Problem) MaxError() float64 {
+	e := 0.0
+	for i, r := range p.Reference() {
+		e = max(e, math.Abs(float64(p.C[i])-float64(r)))
+	}
+	return e
+}
+
+// Header prints the tutorial's first lines.
+func (p *Problem) Header(w io.Writer) {
+	fmt.Fprintf(w, "M = %d\nN = %d\nK = %d\nC = A^%c B^%c\n", p.M, p.N, p.K, p.TransA, p.TransB)
+}
+
+// Report prints the tutorial's timing line for one run of elapsed time and
+// then the check: "max error E".
+func (p *Problem) Report(w io.Writer, elapsed time.Duration) float64 {
+	gflops := 2.0 * float64(p.M) * float64(p.N) * float64(p.K) * 1e-9
+	sec := elapsed.Seconds()
+	fmt.Fprintf(w, "CUTE_GEMM:     [%6.1f]GFlop/s  (%6.4f)ms\n", gflops/sec, sec*1000)
+	e := p.MaxError()
+	fmt.Fprintf(w, "max error %g\n", e)
+	return e
+}
+
+// CeilDiv is ceil_div for the grid size.
+func CeilDiv(a, b int) int { return (a + b - 1) / b }
+
+// AddrRegs is the fake address of a thread's register fragments (CuTe
+// prints the stack address of make_tensor_like / make_fragment_like).
+const AddrRegs = 0x7fff00000000
+
+// Registers returns an owning float32 tensor of layout l at AddrRegs: what
+// make_tensor_like / make_fragment_like allocate, printed at a fixed
+// address so that the output is the same on every run.
+func Registers(l layout.Layout) tensor.Tensor[float32] {
+	n := max(l.Cosize().Value(), 1)
+	return tensor.FromSlice(make([]float32, n), AddrRegs, l)
+}

@@ -1,0 +1,245 @@
+// Command sgemm_1 is CuTe's first GEMM tutorial (examples/cute/tutorial/
+// sgemm_1.cu, CUTLASS 3.5.1) run on the CPU: a float GEMM whose CTAs copy
+// 128x8 tiles of A and B from global to shared memory with local_partition
+// by the thread layouts tA and tB, and compute on them with the
+// thread-level cute::gemm over local_partition by the projections of tC.
+//
+// Both of the tutorial's paths run: NT (m-major smem, m-major threads) and
+// TN (k-major smem and k-major threads). Every CTA's 256 threads run as a
+// loop, phase by phase between the kernel's __syncthreads(); CTAs run one
+// after another. The values are small integers, so the result is exact and
+// is checked against a reference GEMM: each case ends with "max error 0".
+// Thread 0 of CTA (0,0) prints its tensors as the tutorial's disabled
+// print blocks would; their shapes are the ones the tutorial's comments
+// name.
+//
+// Usage (the tutorial's arguments; without transA/transB both cases run):
+//
+//	go run ./examples/sgemm_1 [m n k [transA transB]]
+//
+// M and N must be multiples of 128 and K of 8.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/gocute/cute/examples/internal/sgemm"
+	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/tensor"
+)
+
+func main() {
+	if err := run(os.Stdout, os.Args[1:], 256, 256, 64); err != nil {
+		fmt.Fprintln(os.Stderr, "sgemm_1:", err)
+		os.Exit(1)
+	}
+}
+
+// config is what gemm_nt and gemm_tn pass to gemm_device.
+type config struct {
+	bM, bN, bK int
+	sA, sB, sC layout.Layout // smem layouts
+	tA, tB, tC layout.Layout // thread layouts
+}
+
+func configFor(c sgemm.Case) (config, error) {
+	cfg := config{bM: 128, bN: 128, bK: 8}
+	cfg.sC = layout.Left(layout.Statics(cfg.bM, cfg.bN)) // (m,n) -> smem_idx; m-major
+	cfg.tC = layout.Left(layout.Statics(16, 16))         // (m,n) -> thr_idx; m-major
+	switch c.String() {
+	case "NT":
+		cfg.sA = layout.Left(layout.Statics(cfg.bM, cfg.bK)) // (m,k) -> smem_idx; m-major
+		cfg.sB = layout.Left(layout.Statics(cfg.bN, cfg.bK)) // (n,k) -> smem_idx; n-major
+		cfg.tA = layout.Left(layout.Statics(32, 8))          // (m,k) -> thr_idx
+		cfg.tB = layout.Left(layout.Statics(32, 8))          // (n,k) -> thr_idx
+	case "TN":
+		cfg.sA = layout.Right(layout.Statics(cfg.bM, cfg.bK)) // (m,k) -> smem_idx; k-major
+		cfg.sB = layout.Right(layout.Statics(cfg.bN, cfg.bK)) // (n,k) -> smem_idx; k-major
+		cfg.tA = layout.Right(layout.Statics(32, 8))          // (m,k) -> thr_idx; k-major
+		cfg.tB = layout.Right(layout.Statics(32, 8))          // (n,k) -> thr_idx; k-major
+	default:
+		return config{}, fmt.Errorf("C = A^%c B^%c: not implemented (NT and TN are)", c.TransA, c.TransB)
+	}
+	return cfg, nil
+}
+
+// run is the tutorial's main() for each transpose case.
+func run(w io.Writer, args []string, m, n, k int) error {
+	m, n, k, cases, err := sgemm.Args(args, m, n, k)
+	if err != nil {
+		return err
+	}
+	for _, c := range cases {
+		cfg, err := configFor(c)
+		if err != nil {
+			return err
+		}
+		if m%cfg.bM != 0 || n%cfg.bN != 0 || k%cfg.bK != 0 {
+			return fmt.Errorf("M, N, K = %d, %d, %d: the tutorial has no predication; use multiples of %d, %d, %d", m, n, k, cfg.bM, cfg.bN, cfg.bK)
+		}
+		p, err := sgemm.New(m, n, k, c)
+		if err != nil {
+			return err
+		}
+		p.Header(w)
+		start := time.Now()
+		if err := gemm(w, p, cfg); err != nil {
+			return err
+		}
+		if e := p.Report(w, time.Since(start)); e != 0 {
+			return fmt.Errorf("C = A^%c B^%c: max error %g", c.TransA, c.TransB, e)
+		}
+	}
+	return nil
+}
+
+// gemm launches the grid: (ceil_div(M,bM), ceil_div(N,bN)) CTAs of
+// size(tC) threads.
+func gemm(w io.Writer, p *sgemm.Problem, cfg config) error {
+	mA, mB, mC, err := p.Tensors()
+	if err != nil {
+		return err
+	}
+	smemA := make([]float32, cfg.sA.Cosize().Value())
+	smemB := make([]float32, cfg.sB.Cosize().Value())
+	for by := 0; by < sgemm.CeilDiv(p.N, cfg.bN); by++ {
+		for bx := 0; bx < sgemm.CeilDiv(p.M, cfg.bM); bx++ {
+			var out io.Writer
+			if bx == 0 && by == 0 {
+				out = w
+			}
+			if err := gemmDevice(out, p, cfg, mA, mB, mC, smemA, smemB, bx, by); err != nil {
+				return fmt.Errorf("CTA (%d,%d): %w", bx, by, err)
+			}
+		}
+	}
+	return nil
+}
+
+// thread is one thread's partitions.
+type thread struct {
+	tAgA, tAsA, tBgB, tBsB tensor.Tensor[float32]
+	tCsA, tCsB, tCgC, tCrC tensor.Tensor[float32]
+}
+
+// gemmDevice is the tutorial's gemm_device for CTA (bx, by). print, if
+// not nil, receives thread 0's tensors.
+func gemmDevice(print io.Writer, p *sgemm.Problem, cfg config, mA, mB, mC tensor.Tensor[float32], smemA, smemB []float32, bx, by int) error {
+	// Get the appropriate blocks for this thread block
+	tiler := layout.ShapeTiler(layout.Statics(cfg.bM, cfg.bN, cfg.bK))
+	ctaCoord := tensor.C(tensor.I(bx), tensor.I(by), tensor.U) // (m,n,k)
+	one, X := tensor.I(1), tensor.X
+	gA, err := tensor.LocalTileProj(mA, tiler, ctaCoord, tensor.C(one, X, one)) // (BLK_M,BLK_K,k)
+	if err != nil {
+		return err
+	}
+	gB, err := tensor.LocalTileProj(mB, tiler, ctaCoord, tensor.C(X, one, one)) // (BLK_N,BLK_K,k)
+	if err != nil {
+		return err
+	}
+	gC, err := tensor.LocalTileProj(mC, tiler, ctaCoord, tensor.C(one, one, X)) // (BLK_M,BLK_N)
+	if err != nil {
+		return err
+	}
+
+	// Shared memory buffers
+	sA := tensor.View[float32](&tensor.SliceMemory[float32]{Base: 0x400 * 8, Bits: 32, Data: smemA}, tensor.SmemPtr(32, 0x400), cfg.sA) // (BLK_M,BLK_K)
+	addrB := uint64(0x400 + 4*len(smemA))
+	sB := tensor.View[float32](&tensor.SliceMemory[float32]{Base: addrB * 8, Bits: 32, Data: smemB}, tensor.SmemPtr(32, addrB), cfg.sB) // (BLK_N,BLK_K)
+
+	nthr := cfg.tC.Size().Value()
+	thr := make([]thread, nthr)
+	for t := range thr {
+		th := &thr[t]
+		// Partition the copying of A and B tiles across the threads
+		part := func(x tensor.Tensor[float32], l layout.Layout) tensor.Tensor[float32] {
+			if err == nil {
+				var r tensor.Tensor[float32]
+				r, err = tensor.LocalPartition(x, l, t)
+				return r
+			}
+			return tensor.Tensor[float32]{}
+		}
+		proj := func(x tensor.Tensor[float32], step tensor.Coord) tensor.Tensor[float32] {
+			if err == nil {
+				var r tensor.Tensor[float32]
+				r, err = tensor.LocalPartitionProj(x, cfg.tC, t, step)
+				return r
+			}
+			return tensor.Tensor[float32]{}
+		}
+		th.tAgA = part(gA, cfg.tA) // (THR_M,THR_K,k)
+		th.tAsA = part(sA, cfg.tA) // (THR_M,THR_K)
+		th.tBgB = part(gB, cfg.tB) // (THR_N,THR_K,k)
+		th.tBsB = part(sB, cfg.tB) // (THR_N,THR_K)
+
+		// Define A/B partitioning and C accumulators
+		th.tCsA = proj(sA, tensor.C(one, X))   // (THR_M,BLK_K)
+		th.tCsB = proj(sB, tensor.C(X, one))   // (THR_N,BLK_K)
+		th.tCgC = proj(gC, tensor.C(one, one)) // (THR_M,THR_N)
+		if err != nil {
+			return err
+		}
+		// Allocate the accumulators -- same shape/layout as the partitioned data
+		th.tCrC = sgemm.Registers(layout.LayoutLike(th.tCgC.Layout().(layout.Layout))) // (THR_M,THR_N)
+		// Clear the accumulators
+		tensor.Clear(th.tCrC)
+	}
+	if print != nil {
+		t0 := thr[0]
+		for _, l := range []struct {
+			name string
+			t    tensor.Tensor[float32]
+		}{
+			{"  mA", mA}, {"  gA", gA}, {"  sA", sA}, {"tAgA", t0.tAgA}, {"tAsA", t0.tAsA},
+			{"  mB", mB}, {"  gB", gB}, {"  sB", sB}, {"tBgB", t0.tBgB}, {"tBsB", t0.tBsB},
+			{"  mC", mC}, {"  gC", gC}, {"tCsA", t0.tCsA}, {"tCsB", t0.tCsB}, {"tCgC", t0.tCgC}, {"tCrC", t0.tCrC},
+		} {
+			fmt.Fprintf(print, "%s : %v\n", l.name, l.t)
+		}
+	}
+
+	kTileMax := thr[0].tAgA.Shape().At(2).Product().Value()
+	for kTile := 0; kTile < kTileMax; kTile++ {
+		// Copy gmem to smem with tA|tB thread-partitioned tensors
+		for t := range thr {
+			th := &thr[t]
+			if err := copyK(th.tAgA, kTile, th.tAsA); err != nil { // A (THR_M,THR_K) -> (THR_M,THR_K)
+				return err
+			}
+			if err := copyK(th.tBgB, kTile, th.tBsB); err != nil { // B (THR_N,THR_K) -> (THR_N,THR_K)
+				return err
+			}
+		}
+		// cp_async_fence(); cp_async_wait<0>(); __syncthreads(): the loop
+		// above finished every thread's copies.
+
+		// Compute gemm on tC thread-partitioned smem
+		for t := range thr {
+			if err := tensor.Gemm(thr[t].tCsA, thr[t].tCsB, thr[t].tCrC); err != nil { // (THR_M,THR_N) += (THR_M,BLK_K) * (THR_N,BLK_K)
+				return err
+			}
+		}
+		// __syncthreads(): every thread has read smem.
+	}
+
+	// Epilogue
+	for t := range thr {
+		if err := tensor.Axpby(p.Alpha, thr[t].tCrC, p.Beta, thr[t].tCgC); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// copyK is copy(src(_,_,k), dst).
+func copyK(src tensor.Tensor[float32], k int, dst tensor.Tensor[float32]) error {
+	s, err := src.Slice(tensor.U, tensor.U, tensor.I(k))
+	if err != nil {
+		return err
+	}
+	return tensor.Copy(s, dst)
+}
