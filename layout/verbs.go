@@ -65,7 +65,9 @@ func (l Layout) Group(b, e int) (Layout, error) {
 
 // Prepend returns l with the mode m put first (CuTe's prepend); an integral
 // layout first becomes a mode.
-func (l Layout) Prepend(m Layout) Layout { return mk(l.shape.Prepend(m.shape), l.stride.Prepend(m.stride)) }
+func (l Layout) Prepend(m Layout) Layout {
+	return mk(l.shape.Prepend(m.shape), l.stride.Prepend(m.stride))
+}
 
 // Replace returns l with mode i replaced by m (CuTe's replace<I>).
 func (l Layout) Replace(i int, m Layout) (Layout, error) {
