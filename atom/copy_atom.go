@@ -77,10 +77,10 @@ func sizeofBytes(bits int) int { return max(1, (bits+7)/8) }
 func bitLayout(bits int) layout.Layout { return layout.Left(layout.Statics(1, bits)) }
 
 var (
-	oneThread    = layout.MustParse("_1:_0")
-	warpThreads  = layout.MustParse("_32:_1")
+	oneThread     = layout.MustParse("_1:_0")
+	warpThreads   = layout.MustParse("_32:_1")
 	autoVecLayout = layout.MustParse("(_1,_1):(_0,_0)")
-	ldsmSrc      = map[int]layout.Layout{
+	ldsmSrc       = map[int]layout.Layout{
 		1: layout.MustParse("((_8,_4),_128):((_128,_0),_1)"),
 		2: layout.MustParse("((_16,_2),_128):((_128,_0),_1)"),
 		4: layout.MustParse("(_32,_128):(_128,_1)"),
