@@ -1,0 +1,151 @@
+package atom
+
+import (
+	"strings"
+
+	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/tensor"
+)
+
+// CopyWith is CuTe's copy(copy_atom, src, dst) for one thread: src and dst
+// are (V,Rest...) tensors of one thread's values, as ThrCopy's partition_S
+// and partition_D (or a fragment made like them) give; the atom is applied
+// to the value mode for every index of the rest modes grouped, in
+// column-major order.
+//
+// One application (Copy_Atom::call) needs a value mode of exactly the
+// atom's NumValSrc or NumValDst values, or else peels a rank-1 mode
+// ((A,B,...)) -> (A,B,...) and applies the atom to each of its columns, as
+// CuTe recurses. A thread-local atom then moves its values as one access of
+// the op's register width (copy_unpack): UniversalCopy<uint128_t> of four
+// floats is a 128-bit vector copy, which needs the four values contiguous
+// and 16-byte aligned in both tensors (see [tensor.CopyVec]).
+// SM80_CP_ASYNC_* atoms are executed the same way, synchronously: the copy
+// is complete when the call returns, as it is after cp_async_wait. The
+// AutoVectorizingCopy atoms are CuTe's copy(src, dst) on the whole tensors.
+//
+// Warp-collective atoms (LDSM, STSM, the SM50 shuffle: more than one
+// thread in ThrID) cannot be executed by one thread alone; they are an
+// error here. Errors are *layout.Error with op "copy": ranks or sizes of
+// src and dst that differ, a value mode that matches no instruction and
+// cannot be peeled, a vector access the layouts or addresses do not allow.
+func CopyWith[T any](a Copy, src, dst tensor.Tensor[T]) error {
+	return copyIf(a, nil, src, dst)
+}
+
+// CopyTiled is CuTe's copy(tiled_copy, src, dst): the TiledCopy's atom
+// applied by [CopyWith] to one thread's partitions (a TiledCopy is a
+// Copy_Atom in CuTe).
+func CopyTiled[T any](tc TiledCopy, src, dst tensor.Tensor[T]) error {
+	return copyIf(tc.Atom(), nil, src, dst)
+}
+
+// CopyIfWith is CuTe's copy_if(copy_atom, pred, src, dst): [CopyWith]
+// where pred(i) for the i-th index of the grouped rest modes (pred has at
+// least that many elements). For the _ZFILL cp.async atoms, whose traits
+// take the predicate (Copy_Traits::with(bool)), a false predicate does not
+// skip the copy but issues it with source size 0: the destination values
+// are zero-filled.
+func CopyIfWith[T any](a Copy, pred tensor.Tensor[bool], src, dst tensor.Tensor[T]) error {
+	return copyIf(a, &pred, src, dst)
+}
+
+func copyIf[T any](a Copy, pred *tensor.Tensor[bool], src, dst tensor.Tensor[T]) error {
+	if a.op.name == "" && a.op.thrID.Rank() == 0 {
+		return layout.Errorf("copy", "a valid Copy_Atom")
+	}
+	if n := a.op.thrID.Size().Value(); n != 1 {
+		return layout.Errorf("copy", "a thread-local Copy_Atom (this one is executed by "+itoa(n)+" threads together; use the hardware model)", a.op.name)
+	}
+	if strings.HasPrefix(a.op.name, "AutoVectorizingCopy") {
+		if pred != nil {
+			return tensor.CopyIf(*pred, src, dst)
+		}
+		return tensor.Copy(src, dst)
+	}
+	r := src.Rank()
+	if r != dst.Rank() {
+		return layout.Errorf("copy", "CopyAtom rank-mismatch: rank(src) == rank(dst)", src.Shape(), dst.Shape())
+	}
+	if r == 1 {
+		if pred != nil && !pred.Get(0) {
+			return zfill(a, dst)
+		}
+		return callAtom(a, src, dst)
+	}
+	sv, err := tensor.GroupModes(src, 1, r)
+	if err != nil {
+		return err
+	}
+	dv, err := tensor.GroupModes(dst, 1, r)
+	if err != nil {
+		return err
+	}
+	n := sv.Shape().At(1).Product().Value()
+	if m := dv.Shape().At(1).Product().Value(); m != n {
+		return layout.Errorf("copy", "size of the rest modes of src == of dst", src.Shape(), dst.Shape())
+	}
+	if pred != nil && pred.Len() < n {
+		return layout.Errorf("copy_if", "size(pred) >= the rest modes' size", pred.Size(), n)
+	}
+	for i := 0; i < n; i++ {
+		s, err := sv.Slice(tensor.U, tensor.I(i))
+		if err != nil {
+			return err
+		}
+		d, err := dv.Slice(tensor.U, tensor.I(i))
+		if err != nil {
+			return err
+		}
+		if pred != nil && !pred.Get(i) {
+			if err := zfill(a, d); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := callAtom(a, s, d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// zfill is what a false predicate does: nothing, or, for a _ZFILL
+// cp.async, the copy with source size 0, which writes zeros.
+func zfill[T any](a Copy, dst tensor.Tensor[T]) error {
+	if strings.Contains(a.op.name, "_ZFILL") {
+		tensor.Clear(dst)
+	}
+	return nil
+}
+
+// callAtom is Copy_Atom::call on rank-1 tensors.
+func callAtom[T any](a Copy, src, dst tensor.Tensor[T]) error {
+	if src.Rank() != 1 || dst.Rank() != 1 {
+		return layout.Errorf("copy", "Copy_Atom::call takes rank-1 src and dst", src.Shape(), dst.Shape())
+	}
+	if src.Len() == a.NumValSrc() || dst.Len() == a.NumValDst() {
+		return copyUnpack(a, src, dst)
+	}
+	ss, ds := src.Shape(), dst.Shape()
+	if ss.IsTuple() && ds.IsTuple() {
+		// ((A,B,C,...)) -> (A,B,C,...)
+		return copyIf(a, nil, src.Mode(0), dst.Mode(0))
+	}
+	return layout.Errorf("copy", "No instruction match and no recursion possible: size(src) == NumValSrc", a.op.name, src.Shape(), a.NumValSrc())
+}
+
+// copyUnpack is copy_unpack for a thread-local op: the values, recast to
+// the op's source register type, moved as one access.
+func copyUnpack[T any](a Copy, src, dst tensor.Tensor[T]) error {
+	if src.Len() != a.NumValSrc() || dst.Len() != a.NumValDst() {
+		return layout.Errorf("copy", "size(src) == NumValSrc && size(dst) == NumValDst", src.Shape(), a.NumValSrc(), dst.Shape(), a.NumValDst())
+	}
+	bits := a.op.src.Mode(1).Size().Value()
+	if bits < 8 || bits%8 != 0 {
+		return tensor.Copy(src, dst)
+	}
+	return tensor.CopyVec(bits, src, dst)
+}
+
+func itoa(n int) string { return layout.D(n).String() }

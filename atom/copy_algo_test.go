@@ -1,0 +1,151 @@
+package atom
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/tensor"
+)
+
+func isCopyError(err error) bool {
+	var e *layout.Error
+	return errors.As(err, &e) && (e.Op == "copy" || e.Op == "copy_vec" || e.Op == "copy_if")
+}
+
+func gmemF32(n int, addr uint64, l layout.Layout) (tensor.Tensor[float32], []float32) {
+	data := make([]float32, n)
+	return tensor.View[float32](&tensor.SliceMemory[float32]{Base: addr * 8, Bits: 32, Data: data}, tensor.GmemPtr(32, addr), l), data
+}
+
+func TestCopyWithTiledCopy(t *testing.T) {
+	a := MustLookupCopy("UniversalCopy<uint128_t>", "float")
+	tc := MustMakeTiledCopy(a, layout.Left(layout.Statics(32, 8)), layout.Left(layout.Statics(4, 1)))
+	src, sd := gmemF32(128*16, 0x7f0000000000, layout.Left(layout.Statics(128, 16)))
+	for i := range sd {
+		sd[i] = float32(i)
+	}
+	dst, dd := gmemF32(128*16, 0x7f0000100000, layout.Left(layout.Statics(128, 16)))
+	for thr := 0; thr < tc.Size(); thr++ {
+		s := tc.MustThreadSlice(thr)
+		ts, err := PartitionS(s, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		td, err := PartitionD(s, dst)
+		if err != nil {
+			t.Fatal(err)
+		}
+		frg, err := tensor.MakeFragmentLike[float32](td)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := CopyTiled(tc, ts, frg); err != nil {
+			t.Fatal(err)
+		}
+		if err := CopyTiled(tc, frg, td); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range sd {
+		if dd[i] != sd[i] {
+			t.Fatalf("D[%d] = %v, want %v", i, dd[i], sd[i])
+		}
+	}
+
+	// A 128-bit atom on values that are not contiguous: CuTe's recast fails.
+	row, _ := gmemF32(64, 0x7f0000000000, layout.MustParse("(_4,_16):(_16,_1)"))
+	out, _ := gmemF32(64, 0x7f0000001000, layout.MustParse("(_4,_16):(_16,_1)"))
+	if err := CopyWith(a, row, out); !isCopyError(err) {
+		t.Errorf("128-bit copy of strided values: %v", err)
+	}
+	// Misaligned vector.
+	mis, _ := gmemF32(64, 0x7f0000000004, layout.MustParse("(_4,_16):(_1,_4)"))
+	col, _ := gmemF32(64, 0x7f0000001000, layout.MustParse("(_4,_16):(_1,_4)"))
+	if err := CopyWith(a, mis, col); !isCopyError(err) {
+		t.Errorf("misaligned 128-bit copy: %v", err)
+	}
+	// A value mode that matches no instruction and cannot be peeled.
+	three, _ := gmemF32(3, 0x7f0000000000, layout.MustParse("_3:_1"))
+	if err := CopyWith(a, three, three); !isCopyError(err) {
+		t.Errorf("3 values for a 4-value atom: %v", err)
+	}
+	// Rank mismatch.
+	if err := CopyWith(a, col, three); !isCopyError(err) {
+		t.Errorf("rank mismatch: %v", err)
+	}
+	// A warp-collective atom cannot be run by one thread.
+	h := tensor.Make[uint16](layout.MustParse("(_8,_8):(_8,_1)"))
+	if err := CopyWith(MustLookupCopy("SM75_U32x4_LDSM_N", "half_t"), h, h); !isCopyError(err) {
+		t.Errorf("LDSM per thread: %v", err)
+	}
+}
+
+func TestCopyIfZfill(t *testing.T) {
+	src, sd := gmemF32(16, 0x7f0000000000, layout.MustParse("(_4,_4):(_1,_4)"))
+	for i := range sd {
+		sd[i] = float32(i + 1)
+	}
+	pred := tensor.Make[bool](layout.MustParse("_4:_1"))
+	pred.Set(0, true)
+	pred.Set(2, true)
+	for _, c := range []struct {
+		op   string
+		want float32 // value of a skipped column
+	}{
+		{"SM80_CP_ASYNC_CACHEALWAYS<uint128_t>", -1},
+		{"SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<uint128_t>", 0},
+		{"UniversalCopy<float>", -1},
+		{"DefaultCopy", -1},
+		{"AutoVectorizingCopy", -1},
+	} {
+		dst, dd := gmemF32(16, 0x400, layout.MustParse("(_4,_4):(_1,_4)"))
+		for i := range dd {
+			dd[i] = -1
+		}
+		a := MustLookupCopy(c.op, "float")
+		if a.NumValSrc() == 1 {
+			// one value per call: the predicate runs over all 16 values.
+			p := tensor.Make[bool](layout.MustParse("(_4,_4):(_0,_1)"))
+			for i := 0; i < 4; i++ {
+				p.SetElem(pred.Get(i), 0, i)
+			}
+			pred2 := p
+			s1 := src.WithLayout(layout.MustParse("(_1,(_4,_4)):(_0,(_1,_4))"))
+			d1 := dst.WithLayout(layout.MustParse("(_1,(_4,_4)):(_0,(_1,_4))"))
+			if err := CopyIfWith(a, pred2, s1, d1); err != nil {
+				t.Fatalf("%s: %v", c.op, err)
+			}
+		} else if err := CopyIfWith(a, pred, src, dst); err != nil {
+			t.Fatalf("%s: %v", c.op, err)
+		}
+		for col := 0; col < 4; col++ {
+			for row := 0; row < 4; row++ {
+				want := sd[row+4*col]
+				if !pred.Get(col) {
+					want = c.want
+				}
+				if got := dd[row+4*col]; got != want {
+					t.Fatalf("%s: D(%d,%d) = %v, want %v", c.op, row, col, got, want)
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkCopyTiled128x8 is one CTA's copy of a 128x8 float tile with the
+// sgemm_2 TiledCopy (UniversalCopy<uint128_t>, 32x8 threads, 4x1 values):
+// partition_S/D of every thread and the copies to register fragments.
+func BenchmarkCopyTiled128x8(b *testing.B) {
+	a := MustLookupCopy("UniversalCopy<uint128_t>", "float")
+	tc := MustMakeTiledCopy(a, layout.Left(layout.Statics(32, 8)), layout.Left(layout.Statics(4, 1)))
+	src, _ := gmemF32(128*8, 0x7f0000000000, layout.Left(layout.Statics(128, 8)))
+	b.ReportAllocs()
+	for b.Loop() {
+		for thr := 0; thr < tc.Size(); thr++ {
+			ts, _ := PartitionS(tc.MustThreadSlice(thr), src)
+			frg, _ := tensor.MakeFragmentLike[float32](ts)
+			_ = CopyTiled(tc, ts, frg)
+		}
+	}
+}
