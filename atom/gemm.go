@@ -1,0 +1,338 @@
+package atom
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/numeric"
+	"github.com/gocute/cute/tensor"
+)
+
+// Gemm is CuTe's gemm(tiled_mma, A, B, C) executed by one thread: C +=
+// A·B on the thread's fragments (thr_mma.partition_A/B/C or the fragments
+// made from them), dispatched by mode shapes as [tensor.GemmD] describes.
+// It is for TiledMMAs of a thread-local atom, UniversalFMA (the sgemm
+// tutorials' make_tiled_mma(UniversalFMA<TC,TA,TB>{}, ...)): each
+// (V)x(V)=>(V) call is one fused multiply-add. A tensor-core atom needs
+// all its threads at once; use [GemmThreads]. Errors are *layout.Error
+// (op "gemm").
+func Gemm[T tensor.Number](tm TiledMMA, a, b, c tensor.Tensor[T]) error {
+	return GemmD(tm, c, a, b, c)
+}
+
+// GemmD is CuTe's gemm(tiled_mma, D, A, B, C) for one thread (see [Gemm]).
+func GemmD[T tensor.Number](tm TiledMMA, d, a, b, c tensor.Tensor[T]) error {
+	if !isFMA(tm.atom) {
+		return layout.Errorf("gemm", "a thread-local MMA atom (UniversalFMA); "+tm.atom.name+" is executed by its threads together: use GemmThreads")
+	}
+	return tensor.GemmD(d, a, b, c)
+}
+
+func isFMA(m MMA) bool { return strings.HasPrefix(m.name, "UniversalFMA") }
+
+// An Executor executes one instruction of an MMA atom for all of the
+// atom's threads at once: a[t][v] is value v of the A fragment of the
+// atom's logical thread t (t < size(ThrID), v < size<1>(LayoutA_TV)), as
+// the raw bits of the atom's A type (an f16 in the low 16 bits, an s8 in
+// the low 8); b and c likewise; it returns d, shaped as c. Package
+// atom/warp's Op is the Executor of the mma.sync atoms.
+type Executor interface {
+	ExecMMA(a, b, c [][]uint32) ([][]uint32, error)
+}
+
+// GemmThreads is CuTe's gemm(tiled_mma, D, A, B, C) executed by every
+// thread of the TiledMMA together, as the threads of a CTA execute it on
+// the GPU. d, a, b and c hold each thread's fragments, indexed by thread
+// index (0 to max(size(tiled_mma), cosize(ThrLayoutVMNK))-1; entries of
+// indices that are not threads of the TiledMMA are not read). All threads'
+// fragments have the same shapes, which select CuTe's dispatch (see
+// [tensor.GemmD]): every (m, n, k) of it, in CuTe's order, is one
+// instruction per atom of the TiledMMA, executed by x with the values
+// v of mode 0 of each of the atom's threads' fragments.
+//
+// x may be nil for UniversalFMA atoms (d = a*b + c, computed in float64 and
+// rounded once to D's type: a fused multiply-add). Element types are the
+// numeric types of package numeric and Go's float32, float64, int8, uint8,
+// int16, uint16, int32 and uint32. Errors (*layout.Error, op "gemm"):
+// CuTe's dispatch errors, a fragment whose value mode is not the atom's
+// value count, a missing executor, and the executor's own errors.
+func GemmThreads[TD, TA, TB, TC any](tm TiledMMA, x Executor, d []tensor.Tensor[TD], a []tensor.Tensor[TA], b []tensor.Tensor[TB], c []tensor.Tensor[TC]) error {
+	n := max(tm.Size(), tm.vmnk.Cosize().Value())
+	if len(d) < n || len(a) < n || len(b) < n || len(c) < n {
+		return layout.Errorf("gemm", "one fragment per thread index of the TiledMMA", n, len(d), len(a), len(b), len(c))
+	}
+	if x == nil && !isFMA(tm.atom) {
+		return layout.Errorf("gemm", "an Executor for the tensor-core atom "+tm.atom.name)
+	}
+	// Every atom instance of the TiledMMA and its threads.
+	vm := tm.vmnk
+	nv := vm.Mode(0).Size().Value()
+	nm, nn, nk := vm.Mode(1).Size().Value(), vm.Mode(2).Size().Value(), vm.Mode(3).Size().Value()
+	var groups [][]int
+	for ak := 0; ak < nk; ak++ {
+		for an := 0; an < nn; an++ {
+			for am := 0; am < nm; am++ {
+				g := make([]int, nv)
+				for v := range g {
+					g[v] = vm.Mode(0).Eval(v) + vm.Mode(1).Eval(am) + vm.Mode(2).Eval(an) + vm.Mode(3).Eval(ak)
+				}
+				groups = append(groups, g)
+			}
+		}
+	}
+	t0 := groups[0][0]
+	g, err := tensor.GemmDispatch("gemm", d[t0].Shape(), a[t0].Shape(), b[t0].Shape(), c[t0].Shape(),
+		isRegs(d[t0].Pointer()), isRegs(c[t0].Pointer()), space(a[t0].Pointer()), space(b[t0].Pointer()))
+	if err != nil {
+		return err
+	}
+	va, vb, vc := tm.atom.a.Mode(1).Size().Value(), tm.atom.b.Mode(1).Size().Value(), tm.atom.c.Mode(1).Size().Value()
+	vOf := func(s layout.Shape, f tensor.Form) int {
+		switch f {
+		case tensor.FormVXY, tensor.FormV, tensor.FormVX:
+			if !s.IsTuple() {
+				return s.Int().Value()
+			}
+			return s.At(0).Product().Value()
+		}
+		return 1
+	}
+	if vOf(a[t0].Shape(), g.A) != va || vOf(b[t0].Shape(), g.B) != vb || vOf(c[t0].Shape(), g.C) != vc || vOf(d[t0].Shape(), g.D) != vc {
+		return layout.Errorf("gemm", "size<0> of the fragments is the atom's values per thread (mma_unpack)", tm.atom.name, a[t0].Shape(), b[t0].Shape(), c[t0].Shape(), va, vb, vc)
+	}
+	for _, grp := range groups {
+		for _, t := range grp[1:] {
+			if !a[t].Shape().Equal(a[t0].Shape()) || !b[t].Shape().Equal(b[t0].Shape()) || !c[t].Shape().Equal(c[t0].Shape()) || !d[t].Shape().Equal(d[t0].Shape()) {
+				return layout.Errorf("gemm", "every thread's fragments have the same shapes", t, a[t].Shape(), a[t0].Shape())
+			}
+		}
+	}
+	if !supported[TD]() || !supported[TA]() || !supported[TB]() || !supported[TC]() {
+		var zd TD
+		var za TA
+		var zb TB
+		var zc TC
+		return layout.Errorf("gemm", "element types GemmThreads knows", typeName(zd), typeName(za), typeName(zb), typeName(zc))
+	}
+	ra, rb, rc := make([][]uint32, nv), make([][]uint32, nv), make([][]uint32, nv)
+	for v := range nv {
+		ra[v], rb[v], rc[v] = make([]uint32, va), make([]uint32, vb), make([]uint32, vc)
+	}
+	aBytes := va * bytesOf[TA]()
+	bBytes := vb * bytesOf[TB]()
+	for k := 0; k < g.K; k++ {
+		for m, n := range tensor.SerpentineMN(g.M, g.N, aBytes, bBytes) {
+			for _, grp := range groups {
+				if x == nil {
+					// UniversalFMA: one value per thread, d = a*b + c.
+					for _, t := range grp {
+						f := toFloat(tensor.At(g.A, a[t], 0, m, k))*toFloat(tensor.At(g.B, b[t], 0, n, k)) + toFloat(tensor.At(g.C, c[t], 0, m, n))
+						tensor.SetAt(g.D, d[t], fromFloat[TD](f), 0, m, n)
+					}
+					continue
+				}
+				for v, t := range grp {
+					for i := range va {
+						ra[v][i] = toBits(tensor.At(g.A, a[t], i, m, k))
+					}
+					for i := range vb {
+						rb[v][i] = toBits(tensor.At(g.B, b[t], i, n, k))
+					}
+					for i := range vc {
+						rc[v][i] = toBits(tensor.At(g.C, c[t], i, m, n))
+					}
+				}
+				rd, err := x.ExecMMA(ra, rb, rc)
+				if err != nil {
+					return err
+				}
+				if len(rd) != nv {
+					return layout.Errorf("gemm", "the executor returns one D fragment per thread", len(rd), nv)
+				}
+				for v, t := range grp {
+					if len(rd[v]) != vc {
+						return layout.Errorf("gemm", "the executor returns the atom's D values per thread", len(rd[v]), vc)
+					}
+					for i := range vc {
+						tensor.SetAt(g.D, d[t], fromBits[TD](rd[v][i]), i, m, n)
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func typeName(v any) string { return strings.TrimPrefix(fmtType(v), "main.") }
+
+func isRegs(p tensor.Pointer) bool { return p.Space() != tensor.Global && p.Space() != tensor.Shared }
+
+func space(p tensor.Pointer) byte {
+	switch p.Space() {
+	case tensor.Shared:
+		return 's'
+	case tensor.Global:
+		return 'g'
+	}
+	return 'r'
+}
+
+// bytesOf is sizeof(T) for the element types GemmThreads accepts.
+func bytesOf[T any]() int {
+	var z T
+	switch any(z).(type) {
+	case int8, uint8, numeric.E4M3, numeric.E5M2:
+		return 1
+	case int16, uint16, numeric.Float16, numeric.BFloat16:
+		return 2
+	case float64:
+		return 8
+	}
+	return 4
+}
+
+// toBits returns the raw bits of an element (float64 as float32 bits).
+func toBits(v any) uint32 {
+	switch x := v.(type) {
+	case float32:
+		return math.Float32bits(x)
+	case float64:
+		return math.Float32bits(float32(x))
+	case int8:
+		return uint32(uint8(x))
+	case uint8:
+		return uint32(x)
+	case int16:
+		return uint32(uint16(x))
+	case uint16:
+		return uint32(x)
+	case int32:
+		return uint32(x)
+	case uint32:
+		return x
+	case numeric.Float16:
+		return uint32(x.Bits())
+	case numeric.BFloat16:
+		return uint32(x.Bits())
+	case numeric.TFloat32:
+		return x.Bits()
+	case numeric.E4M3:
+		return uint32(x.Bits())
+	case numeric.E5M2:
+		return uint32(x.Bits())
+	}
+	panic("atom: gemm: unsupported element type")
+}
+
+// fromBits is the inverse of toBits for element type T.
+func fromBits[T any](b uint32) T {
+	var z T
+	var r any
+	switch any(z).(type) {
+	case float32:
+		r = math.Float32frombits(b)
+	case float64:
+		r = float64(math.Float32frombits(b))
+	case int8:
+		r = int8(b)
+	case uint8:
+		r = uint8(b)
+	case int16:
+		r = int16(b)
+	case uint16:
+		r = uint16(b)
+	case int32:
+		r = int32(b)
+	case uint32:
+		r = b
+	case numeric.Float16:
+		r = numeric.Float16FromBits(uint16(b))
+	case numeric.BFloat16:
+		r = numeric.BFloat16FromBits(uint16(b))
+	case numeric.TFloat32:
+		r = numeric.TFloat32FromBits(b)
+	case numeric.E4M3:
+		r = numeric.E4M3FromBits(uint8(b))
+	case numeric.E5M2:
+		r = numeric.E5M2FromBits(uint8(b))
+	default:
+		panic("atom: gemm: unsupported element type")
+	}
+	return r.(T)
+}
+
+// toFloat returns the value of an element as a float64.
+func toFloat(v any) float64 {
+	switch v := v.(type) {
+	case float32:
+		return float64(v)
+	case float64:
+		return v
+	case int8:
+		return float64(v)
+	case uint8:
+		return float64(v)
+	case int16:
+		return float64(v)
+	case uint16:
+		return float64(v)
+	case int32:
+		return float64(v)
+	case uint32:
+		return float64(v)
+	case interface{ Float64() float64 }:
+		return v.Float64()
+	}
+	return 0
+}
+
+// supported reports whether T is an element type GemmThreads converts.
+func supported[T any]() bool {
+	var z T
+	switch any(z).(type) {
+	case float32, float64, int8, uint8, int16, uint16, int32, uint32,
+		numeric.Float16, numeric.BFloat16, numeric.TFloat32, numeric.E4M3, numeric.E5M2:
+		return true
+	}
+	return false
+}
+
+func fmtType(v any) string { return fmt.Sprintf("%T", v) }
+
+func fromFloat[T any](x float64) T {
+	var z T
+	var r any
+	switch any(z).(type) {
+	case float32:
+		r = float32(x)
+	case float64:
+		r = x
+	case int8:
+		r = int8(x)
+	case uint8:
+		r = uint8(x)
+	case int16:
+		r = int16(x)
+	case uint16:
+		r = uint16(x)
+	case int32:
+		r = int32(x)
+	case uint32:
+		r = uint32(x)
+	case numeric.Float16:
+		r = numeric.Float16FromFloat64(x)
+	case numeric.BFloat16:
+		r = numeric.BFloat16FromFloat64(x)
+	case numeric.TFloat32:
+		r = numeric.TFloat32FromFloat64(x)
+	case numeric.E4M3:
+		r = numeric.E4M3FromFloat64(x)
+	case numeric.E5M2:
+		r = numeric.E5M2FromFloat64(x)
+	default:
+		panic("atom: gemm: unsupported element type")
+	}
+	return r.(T)
+}
