@@ -24,7 +24,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"time"
 
 	"github.com/gocute/cute/examples/internal/sgemm"
 	"github.com/gocute/cute/layout"
@@ -68,32 +67,13 @@ func configFor(c sgemm.Case) (config, error) {
 
 // run is the tutorial's main() for each transpose case.
 func run(w io.Writer, args []string, m, n, k int) error {
-	m, n, k, cases, err := sgemm.Args(args, m, n, k)
-	if err != nil {
-		return err
-	}
-	for _, c := range cases {
-		cfg, err := configFor(c)
+	return sgemm.Run(w, args, m, n, k, [3]int{128, 128, 8}, func(w io.Writer, p *sgemm.Problem) error {
+		cfg, err := configFor(sgemm.Case{TransA: p.TransA, TransB: p.TransB})
 		if err != nil {
 			return err
 		}
-		if m%cfg.bM != 0 || n%cfg.bN != 0 || k%cfg.bK != 0 {
-			return fmt.Errorf("M, N, K = %d, %d, %d: the tutorial has no predication; use multiples of %d, %d, %d", m, n, k, cfg.bM, cfg.bN, cfg.bK)
-		}
-		p, err := sgemm.New(m, n, k, c)
-		if err != nil {
-			return err
-		}
-		p.Header(w)
-		start := time.Now()
-		if err := gemm(w, p, cfg); err != nil {
-			return err
-		}
-		if e := p.Report(w, time.Since(start)); e != 0 {
-			return fmt.Errorf("C = A^%c B^%c: max error %g", c.TransA, c.TransB, e)
-		}
-	}
-	return nil
+		return gemm(w, p, cfg)
+	})
 }
 
 // gemm launches the grid: (ceil_div(M,bM), ceil_div(N,bN)) CTAs of

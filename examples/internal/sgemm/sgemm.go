@@ -205,3 +205,79 @@ func Registers(l layout.Layout) tensor.Tensor[float32] {
 	n := max(l.Cosize().Value(), 1)
 	return tensor.FromSlice(make([]float32, n), AddrRegs, l)
 }
+
+// FragmentLike is make_fragment_like(t) for a float tensor, at AddrRegs.
+func FragmentLike(t tensor.Tensor[float32]) (tensor.Tensor[float32], error) {
+	l, ok := t.Layout().(layout.Layout)
+	if !ok {
+		return tensor.Tensor[float32]{}, fmt.Errorf("make_fragment_like of %v: a plain layout is needed", t)
+	}
+	f, err := layout.FragmentLike(l)
+	if err != nil {
+		return tensor.Tensor[float32]{}, err
+	}
+	return Registers(f), nil
+}
+
+// Last returns t(_,...,_,i): t sliced at index i of its last mode.
+func Last(t tensor.Tensor[float32], i int) (tensor.Tensor[float32], error) {
+	r := t.Rank()
+	cs := make([]tensor.Coord, r)
+	for j := range cs {
+		cs[j] = tensor.U
+	}
+	cs[r-1] = tensor.I(i)
+	return t.Slice(cs...)
+}
+
+// Smem returns a shared-memory float tensor of layout l at byte address
+// addr over data (make_tensor(make_smem_ptr(smem), layout)).
+func Smem(data []float32, addr uint64, l layout.Layout) tensor.Tensor[float32] {
+	return tensor.View[float32](&tensor.SliceMemory[float32]{Base: addr * 8, Bits: 32, Data: data}, tensor.SmemPtr(32, addr), l)
+}
+
+// A Named is a tensor with the name the tutorial prints it under.
+type Named struct {
+	Name string
+	T    tensor.Tensor[float32]
+}
+
+// Print writes the tutorial's thread-0 print block: "name : tensor" lines.
+func Print(w io.Writer, ts ...Named) {
+	for _, t := range ts {
+		fmt.Fprintf(w, "%4s : %v\n", t.Name, t.T)
+	}
+}
+
+// Run is the tutorials' main() for every transpose case the arguments
+// select (see Args): the header, one run of gemm on the problem (which
+// prints thread 0's tensors to w), the timing line and "max error E". M, N
+// and K must be multiples of the CTA tile (bM, bN, bK): the tutorials have
+// no predication. It returns an error when a case's max error is not 0.
+func Run(w io.Writer, args []string, m, n, k int, tile [3]int, gemm func(w io.Writer, p *Problem) error) error {
+	m, n, k, cases, err := Args(args, m, n, k)
+	if err != nil {
+		return err
+	}
+	if m%tile[0] != 0 || n%tile[1] != 0 || k%tile[2] != 0 {
+		return fmt.Errorf("M, N, K = %d, %d, %d: the tutorial has no predication; use multiples of %d, %d, %d", m, n, k, tile[0], tile[1], tile[2])
+	}
+	for _, c := range cases {
+		if c.String() != "NT" && c.String() != "TN" {
+			return fmt.Errorf("C = A^%c B^%c: not implemented (NT and TN are)", c.TransA, c.TransB)
+		}
+		p, err := New(m, n, k, c)
+		if err != nil {
+			return err
+		}
+		p.Header(w)
+		start := time.Now()
+		if err := gemm(w, p); err != nil {
+			return err
+		}
+		if e := p.Report(w, time.Since(start)); e != 0 {
+			return fmt.Errorf("C = A^%c B^%c: max error %g", c.TransA, c.TransB, e)
+		}
+	}
+	return nil
+}
