@@ -294,50 +294,133 @@ func TestProductProperties(t *testing.T) {
 		if err != nil {
 			t.Fatalf("LogicalProduct(%v, %v): %v", a, b, err)
 		}
-		c, err := ComplementTo(a, I(a.Size().Mul(b.Cosize())))
+		checkProductProperty(t, a, b, r)
+	})
+}
+
+// TestGappedProductProperties multiplies blocks whose sorted strides leave
+// holes that are not whole multiples (padded layouts): the product is an
+// error or CuTe's (A, complement(A, size(A)*cosize(B)) o B), injective.
+func TestGappedProductProperties(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		a := genGapped(t, "a")
+		b := genPermuted(t, "b", false, false)
+		r, err := LogicalProduct(a, LayoutTiler(b))
+		if err != nil {
+			return
+		}
+		checkProductProperty(t, a, b, r)
+	})
+}
+
+// checkProductProperty checks r = logical_product(a, b) against its definition, with
+// CuTe's complement as computed (whether or not it meets ComplementTo's
+// cosize bounds, which products do not need), and the regroupings.
+func checkProductProperty(t *rapid.T, a, b, r Layout) {
+	var c Layout
+	if err := Try(func() { c, _ = complementOf(a, I(a.Size().Mul(b.Cosize()))) }); err != nil {
+		t.Fatalf("complement(%v) raised %v, but the product %v succeeded", a, err, r)
+	}
+	cb, err := Compose(c, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := Concat(a, cb); !r.Equal(want) {
+		t.Fatalf("logical_product(%v, %v) = %v, want (A, A* o B) = %v", a, b, r, want)
+	}
+	// Injective, since a and b are.
+	seen := map[int]bool{}
+	for _, off := range r.All() {
+		if seen[off] {
+			t.Fatalf("logical_product(%v, %v) = %v is not injective", a, b, r)
+		}
+		seen[off] = true
+	}
+	for _, f := range []func(Layout, Tiler) (Layout, error){ZippedProduct, TiledProduct, FlatProduct} {
+		g, err := f(a, LayoutTiler(b))
 		if err != nil {
 			t.Fatal(err)
 		}
-		cb, err := Compose(c, b)
-		if err != nil {
-			t.Fatal(err)
+		if !Flatten(g).Equal(Flatten(r)) {
+			t.Fatalf("regrouped product %v differs from logical_product %v", g, r)
 		}
-		if want := Concat(a, cb); !r.Equal(want) {
-			t.Fatalf("logical_product(%v, %v) = %v, want (A, A* o B) = %v", a, b, r, want)
-		}
-		// Injective, since a and b are.
-		seen := map[int]bool{}
-		for _, off := range r.All() {
-			if seen[off] {
-				t.Fatalf("logical_product(%v, %v) = %v is not injective", a, b, r)
-			}
-			seen[off] = true
-		}
-		for _, f := range []func(Layout, Tiler) (Layout, error){ZippedProduct, TiledProduct, FlatProduct} {
-			g, err := f(a, LayoutTiler(b))
+	}
+	// blocked and raked products are the same offsets, rearranged.
+	if a.IsTuple() && b.IsTuple() {
+		for _, f := range []func(Layout, Layout) (Layout, error){BlockedProduct, RakedProduct} {
+			g, err := f(a, b)
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("blocked/raked(%v, %v): %v", a, b, err)
 			}
-			if !Flatten(g).Equal(Flatten(r)) {
-				t.Fatalf("regrouped product %v differs from logical_product %v", g, r)
+			if g.Size().Value() != r.Size().Value() {
+				t.Fatalf("blocked/raked(%v, %v) = %v has the wrong size", a, b, g)
+			}
+			for _, off := range g.All() {
+				if !seen[off] {
+					t.Fatalf("blocked/raked(%v, %v) = %v reaches %d", a, b, g, off)
+				}
 			}
 		}
-		// blocked and raked products are the same offsets, rearranged.
-		if a.IsTuple() && b.IsTuple() {
-			for _, f := range []func(Layout, Layout) (Layout, error){BlockedProduct, RakedProduct} {
-				g, err := f(a, b)
-				if err != nil {
-					t.Fatalf("blocked/raked(%v, %v): %v", a, b, err)
-				}
-				if g.Size().Value() != r.Size().Value() {
-					t.Fatalf("blocked/raked(%v, %v) = %v has the wrong size", a, b, g)
-				}
-				for _, off := range g.All() {
-					if !seen[off] {
-						t.Fatalf("blocked/raked(%v, %v) = %v reaches %d", a, b, g, off)
-					}
-				}
+	}
+}
+
+// genGapped draws an injective layout of rank 1..3 with static strides whose
+// modes, in a random order, are separated by holes of any size (a stride
+// need not be a multiple of the previous shape*stride), as padded
+// shared-memory layouts are.
+func genGapped(t *rapid.T, label string) Layout {
+	n := rapid.IntRange(1, 3).Draw(t, label+"_rank")
+	shapes := make([]int, n)
+	for i := range shapes {
+		shapes[i] = rapid.IntRange(1, 6).Draw(t, label+"_s")
+	}
+	order := rapid.Permutation([]int{0, 1, 2}[:n]).Draw(t, label+"_order")
+	strides := make([]int, n)
+	cur := 1
+	for _, k := range order {
+		cur += rapid.IntRange(0, cur+1).Draw(t, label+"_hole")
+		strides[k] = cur
+		cur *= shapes[k]
+	}
+	sh, st := make([]IntTuple, n), make([]IntTuple, n)
+	for i := range sh {
+		sh[i] = I(kindOf(t, shapes[i], shapes[i] == 1, label+"_ks"))
+		st[i] = I(S(strides[i]))
+	}
+	return mk(tup(sh), tup(st))
+}
+
+// TestGappedComplementProperty checks CuTe's complement contract (the
+// conditions of CuTe's complement unit test) on gapped layouts and
+// arbitrary cotargets: ComplementTo answers only where they all hold.
+func TestGappedComplementProperty(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		l := genGapped(t, "l")
+		m := rapid.IntRange(1, 4*cosizeOf(l)).Draw(t, "cotarget")
+		c, err := ComplementTo(l, I(S(m)))
+		if err != nil {
+			return
+		}
+		image := map[int]bool{}
+		for _, off := range l.All() {
+			image[off] = true
+		}
+		prev := -1
+		for i, off := range c.All() {
+			if off <= prev {
+				t.Fatalf("complement(%v, %d) = %v is not ordered at %d", l, m, c, i)
 			}
+			prev = off
+			if i > 0 && image[off] {
+				t.Fatalf("complement(%v, %d) = %v meets the layout at %d", l, m, c, off)
+			}
+		}
+		cl, cc := cosizeOf(l), cosizeOf(c)
+		if cosizeOf(Concat(l, c)) < m {
+			t.Fatalf("complement(%v, %d) = %v: (l, c) does not cover the cotarget", l, m, c)
+		}
+		if cc > (m+cl-1)/cl*cl {
+			t.Fatalf("complement(%v, %d) = %v: cosize %d > round_up(%d, %d)", l, m, c, cc, m, cl)
 		}
 	})
 }
@@ -411,4 +494,55 @@ func TestAlgebraErrors(t *testing.T) {
 			t.Errorf("%s: error %T is not an *Error", c.name, err)
 		}
 	}
+}
+
+// TestGappedDivideAndTileProperties divides by gapped tilers and tiles
+// gapped blocks: each is an error or meets the op's contract (a divide is at
+// least as large as the layout and, at equal size, rearranges it; a tiled
+// shape has the target's mode sizes and is injective).
+func TestGappedDivideAndTileProperties(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		a := genPow2Layout(t, "a")
+		b := genGapped(t, "b")
+		if r, err := LogicalDivide(a, LayoutTiler(b)); err == nil {
+			if r.Size().Value() < a.Size().Value() {
+				t.Fatalf("logical_divide(%v, %v) = %v is smaller than the layout", a, b, r)
+			}
+			if r.Size().Value() == a.Size().Value() {
+				if got, want := sortedImage(r), sortedImage(a); !slices.Equal(got, want) {
+					t.Fatalf("logical_divide(%v, %v) = %v does not rearrange the layout", a, b, r)
+				}
+			}
+			checkComposition(t, a, b, r.Mode(0))
+		}
+		blk := mk(b.shape.Map(func(x Int) Int { return S(x.v) }), b.stride)
+		trg := make([]IntTuple, blk.Rank())
+		for i := range trg {
+			trg[i] = I(S(blk.Mode(i).Size().v * rapid.IntRange(1, 3).Draw(t, "f")))
+		}
+		r, err := TileToShape(blk, tup(trg), ColMajor)
+		if err != nil {
+			return
+		}
+		for i := range trg {
+			if r.Mode(i).Size().v != trg[i].leaf.v {
+				t.Fatalf("tile_to_shape(%v, %v) = %v: mode %d has size %v", blk, tup(trg), r, i, r.Mode(i).Size())
+			}
+		}
+		if !injective(r) {
+			t.Fatalf("tile_to_shape(%v, %v) = %v is not injective", blk, tup(trg), r)
+		}
+	})
+}
+
+func sortedImage(l Layout) []int {
+	out := slices.Collect(func(yield func(int) bool) {
+		for _, off := range l.All() {
+			if !yield(off) {
+				return
+			}
+		}
+	})
+	slices.Sort(out)
+	return out
 }

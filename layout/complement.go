@@ -51,18 +51,40 @@ func filterFlat(l Layout, bufS, bufD []Int) (sh, st []Int) {
 	return bwCoalesceFlat(sh[:r-1], st[:r-1], sh[r-1], st[r-1], sh[r:], st[r:])
 }
 
+// complementInfo is what the computation of a complement learns about the
+// contract of its result. bad names a violated condition that makes CuTe's
+// arithmetic meaningless (a non-positive stride of filter(l), a dynamic new
+// shape that is not positive: l is not injective); gaps is set when some
+// sorted stride is not a multiple of the previous shape*stride, so that
+// (l, complement) is injective and ordered but leaves holes.
+type complementInfo struct {
+	bad  string
+	gaps bool
+}
+
 // complementOf is CuTe 3.5.1's complement(l, cotarget) (CuTe's
-// detail::complement on filter(l)). CuTe's static assertions (static strides
-// for rank > 1, no static zero new shape) always raise an *Error; strict
-// also rejects what CuTe silently computes garbage for: strides that are not
-// positive or do not divide as an injective, complementable layout needs
-// (sorted, each stride a multiple of the previous shape*stride).
-func complementOf(l Layout, cotarget IntTuple, strict bool) Layout {
+// detail::complement on filter(l)), computed as the C++ code computes it:
+// sort the modes by stride, give each gap below a mode the shape
+// stride/(previous shape*stride) (integer division) and lay the rest of the
+// cotarget out above the last mode. Only what CuTe static_asserts raises an
+// *Error here (static strides for rank > 1, no static zero new shape, no
+// division by zero); what the contract checks need is returned in the
+// complementInfo.
+//
+// When info.bad is empty, the strides of filter(l) are positive and every
+// new shape is at least 1. Then (filter(l), result) is nested: sorted by
+// stride, each mode's stride exceeds the largest offset of the modes below
+// it (by induction: the gap mode below mode i reaches floor(d_i/e)*e <= d_i
+// where e is the previous shape*stride). So the result is ordered, and
+// disjoint from l except at 0: the first two conditions of CuTe's
+// complement unit test hold by construction.
+func complementOf(l Layout, cotarget IntTuple) (Layout, complementInfo) {
+	var info complementInfo
 	var bufS, bufD [16]Int
 	sh, st := filterFlat(l, bufS[:], bufD[:])
 	r := len(sh)
 	if r == 1 && st[0].Is(0) {
-		return Compact(CoalesceShape(cotarget))
+		return Compact(CoalesceShape(cotarget)), info
 	}
 	if r > 1 {
 		for _, d := range st {
@@ -71,23 +93,25 @@ func complementOf(l Layout, cotarget IntTuple, strict bool) Layout {
 			}
 		}
 	}
-	if strict {
-		for i := range st {
-			if st[i].v <= 0 {
-				throw("complement", "the strides of filter(layout) must be positive", l)
-			}
-		}
-	}
 	var bufRS, bufRD [40]Int
 	fs, fd := bufRS[:0], append(bufRD[:0], S(1))
 	last := S(1)
 	step := func(minStride Int) Int {
-		if strict && minStride.v%last.v != 0 {
-			throw("complement", "each sorted stride must be a multiple of the previous shape*stride (the layout must be injective and complementable)", l)
+		if minStride.v <= 0 && info.bad == "" {
+			info.bad = "the strides of filter(layout) must be positive"
+		}
+		if last.v == 0 {
+			throw("complement", "division by zero (a mode of extent 0)", l)
 		}
 		ns := minStride.Div(last)
-		if ns.Is(0) || (strict && ns.v == 0) {
+		if ns.Is(0) {
 			throw("complement", "non-injective layout detected in complement", l)
+		}
+		if ns.v <= 0 && info.bad == "" {
+			info.bad = "non-injective layout detected in complement (a dynamic new shape is not positive)"
+		}
+		if minStride.v%last.v != 0 {
+			info.gaps = true
 		}
 		return ns
 	}
@@ -110,7 +134,24 @@ func complementOf(l Layout, cotarget IntTuple, strict bool) Layout {
 	nd := st[0].Mul(sh[0])
 	fs, fd = appendRest(cotarget, nd, fs, fd)
 	n := len(fs)
-	return flatLayout(bwCoalesceFlat(fs[:n-1], fd[:n-1], fs[n-1], fd[n-1], fs[n:], fd[n:]))
+	return flatLayout(bwCoalesceFlat(fs[:n-1], fd[:n-1], fs[n-1], fd[n-1], fs[n:], fd[n:])), info
+}
+
+// complementChecked is complementOf with every condition of CuTe's
+// complement contract that the library checks: the structural ones of
+// complementInfo, and the cosize bounds of CuTe's unit test.
+func complementChecked(l Layout, cotarget IntTuple) Layout {
+	for _, x := range cotarget.Leaves() {
+		if x.v <= 0 {
+			throw("complement", "the cotarget must be positive", l, cotarget)
+		}
+	}
+	r, info := complementOf(l, cotarget)
+	if info.bad != "" {
+		throw("complement", info.bad, l, cotarget)
+	}
+	checkComplement(l, cotarget, r)
+	return r
 }
 
 // appendRest appends the flat modes of the complement's rest,
@@ -124,7 +165,7 @@ func appendRest(cotarget IntTuple, nd Int, fs, fd []Int) ([]Int, []Int) {
 	for i := b; i < len(fs); i++ {
 		x := fs[i]
 		if rest.v == 0 || x.v == 0 {
-			throw("complement", "ceil_div by zero", cotarget, nd)
+			throw("complement", "division by zero (a mode of extent 0)", cotarget, nd)
 		}
 		fs[i], rest = x.CeilDiv(rest), rest.CeilDiv(x)
 	}
@@ -164,41 +205,55 @@ func cosizeOf(l Layout) int {
 }
 
 // checkComplement raises an *Error when r = complement(l, cotarget) misses
-// the post-conditions of CuTe's complement unit test that a mode-wise
-// rounded IntTuple cotarget can break: (l, r) must cover size(cotarget), and
-// cosize(r) must not exceed round_up(size(cotarget), cosize(l)).
+// one of the bounds of CuTe's complement contract (the @post of layout.hpp
+// and the conditions of CuTe's complement unit test) that the nesting
+// argument of complementOf does not already give: with N = size(cotarget),
+//
+//	cosize(make_layout(l, r)) >= N
+//	cosize(r) <= round_up(N, cosize(l))
+//	size(r) >= N / size(filter(l)) and cosize(r) >= N / size(filter(l))
+//
+// A tuple cotarget (divided mode by mode, with rounding) and a layout whose
+// sorted strides leave gaps can break them. All are O(rank).
 func checkComplement(l Layout, cotarget IntTuple, r Layout) {
 	n := cotarget.Product().v
 	cl, cr := cosizeOf(l), cosizeOf(r)
 	if cl+cr-1 < n {
-		throw("complement", "cosize(make_layout(layout, complement)) >= size(cotarget) (the cotarget's mode-wise rounding loses size)", l, cotarget)
+		throw("complement", "cosize(make_layout(layout, complement)) >= size(cotarget) (CuTe's result leaves part of the cotarget uncovered)", l, cotarget, r)
 	}
 	if cl > 0 && cr > (n+cl-1)/cl*cl {
-		throw("complement", "cosize(complement) <= round_up(size(cotarget), cosize(layout)) (the cotarget's mode-wise rounding overshoots)", l, cotarget)
+		throw("complement", "cosize(complement) <= round_up(size(cotarget), cosize(layout)) (CuTe's result overshoots)", l, cotarget, r)
+	}
+	if fs := Filter(l).Size().v; fs > 0 && (r.Size().v < n/fs || cr < n/fs) {
+		throw("complement", "size(complement) >= size(cotarget) / size(filter(layout)) (CuTe's result is too small)", l, cotarget, r)
 	}
 }
 
-// Complement returns CuTe 3.5.1's complement(l): the layout r, ordered and
-// disjoint from l (r(i) is not an offset of l for i > 0), such that (l, r)
-// covers [0, cosize(filter(l))). See [ComplementTo].
+// Complement returns CuTe 3.5.1's complement(l) =
+// complement(l, cosize(filter(l))): the layout r, ordered and disjoint from
+// l (r(i) is not an offset of l for i > 0), that fills the holes of l below
+// cosize(l). See [ComplementTo] for the errors.
 func Complement(l Layout) (r Layout, err error) {
 	defer catchIn("complement", &err)
-	return complementOf(l, I(Filter(l).Cosize()), true), nil
+	return complementChecked(l, I(Filter(l).Cosize())), nil
 }
 
 // ComplementTo returns CuTe 3.5.1's complement(l, cotarget): the ordered
 // layout r disjoint from l such that make_layout(l, r) covers the cotarget,
 // an integer or a shape (divided mode by mode, with rounding, when a tuple).
+// The sorted strides of l need not divide each other: where l leaves holes
+// that are not whole multiples, CuTe's integer division keeps what fits, e.g.
+// complement((_4,_2):(_1,_10)) = _2:_4.
 //
-// Preconditions, each reported as an error: after filter(l) (flattened, with
-// broadcast and size-1 modes removed) the strides are positive and, sorted,
-// each a multiple of the previous shape*stride (l is injective and leaves
-// room); rank > 1 needs static strides; and for a tuple cotarget the rounded
-// result must still cover size(cotarget) without exceeding
-// round_up(size(cotarget), cosize(l)).
+// It returns CuTe's answer where CuTe compiles and that answer meets CuTe's
+// own contract, and an error otherwise: CuTe's static assertions (rank > 1
+// after filter needs static strides; a static new shape of 0, i.e. l not
+// injective), strides of filter(l) that are not positive or a dynamic l that
+// is not injective (CuTe's arithmetic is then meaningless), and a result
+// that misses the bounds of CuTe's unit test (see checkComplement), which a
+// tuple cotarget or a gapped l can cause: complement((_1,_2):(_1,_4), _10) is
+// (_4,_2):(_1,_8) in CuTe, whose cosize 12 exceeds round_up(10, 5).
 func ComplementTo(l Layout, cotarget IntTuple) (r Layout, err error) {
 	defer catchIn("complement", &err)
-	r = complementOf(l, cotarget, true)
-	checkComplement(l, cotarget, r)
-	return r, nil
+	return complementChecked(l, cotarget), nil
 }

@@ -25,14 +25,44 @@ func logicalDivide(l Layout, t Tiler) Layout {
 		return byMode("logical_divide", l, t, logicalDivide)
 	}
 	b := t.l
-	c := complementOf(b, l.shape, true)
+	c, info := complementOf(b, l.shape)
+	if info.bad != "" {
+		throw("complement", info.bad, b, l.shape)
+	}
 	buf := make([]IntTuple, 4)
 	buf[0], buf[1], buf[2], buf[3] = b.shape, c.shape, b.stride, c.stride
 	r := compose(l, mk(tup(buf[:2:2]), tup(buf[2:])))
 	if r.Size().v < l.Size().v {
 		throw("logical_divide", "size(result) >= size(layout) (the tiler's complement with respect to shape(layout) loses size in CuTe 3.5.1)", l, b)
 	}
+	if info.gaps && r.Size().v == l.Size().v {
+		checkPermutation(l, b, r)
+	}
 	return r
+}
+
+// checkPermutation raises an *Error unless r, a logical_divide of l by b of
+// the same size, reaches the same offsets as l (with multiplicity): a
+// divide rearranges l. (b, complement(b)) is injective and nested (see
+// complementOf); without gaps it is onto [0, size(l)) and r is a
+// rearrangement by construction, so only a gapped tiler, whose (b, b*)
+// indexes l beyond size(l), is checked here, point by point (bounded by
+// maxVerify).
+func checkPermutation(l, b, r Layout) {
+	n := l.Size().v
+	if n > maxVerify {
+		throw("logical_divide", "a divide by a tiler with holes must be small enough to verify", l, b)
+	}
+	count := make(map[int]int, n)
+	for _, off := range l.All() {
+		count[off]++
+	}
+	for _, off := range r.All() {
+		count[off]--
+		if count[off] < 0 {
+			throw("logical_divide", "a divide of the same size must rearrange the layout (CuTe 3.5.1's (tiler, complement) has holes here, so the result reaches offsets the layout does not)", l, b, r)
+		}
+	}
 }
 
 // zip2By is CuTe's zip2_by(t, guide): at each terminal of the guide the
@@ -95,9 +125,13 @@ func flatOf(z Layout) Layout {
 // by _1:_0), the underscore leaves l alone, and a by-mode tuple divides mode
 // by mode, keeping the modes of l beyond the tiler's rank.
 //
-// Beyond the errors of [Compose] and [ComplementTo] (the tiler must be
-// injective and complementable), it reports a result smaller than l: 3.5.1
-// complements with respect to shape(l) mode by mode, which can lose size.
+// The tiler's sorted strides need not divide each other (CuTe's complement
+// fills what fits in each hole). Beyond the errors of [Compose] and the
+// structural ones of [ComplementTo] (the tiler's filtered strides positive,
+// the tiler injective, static strides for rank > 1), it reports a result
+// smaller than l (3.5.1 complements with respect to shape(l) mode by mode,
+// which can lose size) and a result of l's size that is not a rearrangement
+// of l (a tiler with holes makes (b, b*) skip offsets).
 func LogicalDivide(l Layout, t Tiler) (r Layout, err error) {
 	defer catchIn("logical_divide", &err)
 	return logicalDivide(l, t), nil

@@ -18,12 +18,17 @@ func genInt(t *rapid.T, lo, hi int, label string) Int {
 }
 
 // genLayout draws a layout of rank <= 4 and depth <= 3 with small positive
-// shapes and strides in [-8, 16] (zeros included).
+// shapes and strides in [-8, 16] (zeros included). Its size is at most
+// maxGenSize (later leaves get smaller bounds), so that properties that walk
+// every element stay fast.
 func genLayout(t *rapid.T) Layout {
+	budget := maxGenSize
 	var gen func(depth int) (IntTuple, IntTuple)
 	gen = func(depth int) (IntTuple, IntTuple) {
 		if depth == 0 || rapid.IntRange(0, 2).Draw(t, "leaf") == 0 {
-			return I(genInt(t, 1, 5, "s")), I(genInt(t, -8, 16, "d"))
+			s := genInt(t, 1, min(5, budget), "s")
+			budget /= s.v
+			return I(s), I(genInt(t, -8, 16, "d"))
 		}
 		n := rapid.IntRange(1, 3).Draw(t, "rank")
 		sh, st := make([]IntTuple, n), make([]IntTuple, n)
@@ -35,6 +40,9 @@ func genLayout(t *rapid.T) Layout {
 	sh, st := gen(3)
 	return mk(sh, st)
 }
+
+// maxGenSize bounds the size of the layouts genLayout draws.
+const maxGenSize = 1 << 12
 
 func evalAll(l Layout) []int {
 	n := l.Size().Value()

@@ -163,7 +163,8 @@ func MaxAlignment(l Layout) (n Int, err error) {
 	// algebra promises, but max_alignment has no post-condition and CuTe
 	// prints what the raw arithmetic gives; only its static asserts fail.
 	b := rightInverse(f)
-	p, _ := composeUnchecked(f, Concat(b, complementOf(b, f.shape, false)))
+	bc, _ := complementOf(b, f.shape)
+	p, _ := composeUnchecked(f, Concat(b, bc))
 	return gcdOf(I(p.Mode(0).Size()), p.stride.At(1)), nil
 }
 

@@ -11,8 +11,74 @@ func logicalProduct(a Layout, t Tiler) Layout {
 		return byMode("logical_product", a, t, logicalProduct)
 	}
 	b := t.l
-	c := complementOf(a, I(a.Size().Mul(b.Cosize())), true)
-	return Concat(a, compose(c, b))
+	cot := a.Size().Mul(b.Cosize())
+	c, info := complementOf(a, I(cot))
+	if info.bad != "" {
+		throw("complement", info.bad, a, cot)
+	}
+	cb := compose(c, b)
+	checkProduct(a, b, c, cb)
+	return Concat(a, cb)
+}
+
+// checkProduct raises an *Error where CuTe's logical product (a, c ∘ b), c =
+// complement(a, size(a)*cosize(b)), breaks what a product promises: it is
+// injective when a and b are (each offset of b names its own copy of a).
+//
+// c is ordered and nested with a (see complementOf), so the product is
+// injective when b stays within c's domain (b's strides non-negative and
+// cosize(b) <= size(c)), or when c's last mode, which composition extends
+// past size(c), lies above a and the rest of c. Both are O(rank). Otherwise
+// (a gapped a whose complement is too small, or b with negative strides) the
+// promise is checked point by point, bounded by maxVerify.
+func checkProduct(a, b, c, cb Layout) {
+	var bufS, bufD [16]Int
+	bs := flatLeaves(bufS[:0], b.stride)
+	nonneg := true
+	for _, d := range bs {
+		nonneg = nonneg && d.v >= 0
+	}
+	if nonneg {
+		if cosizeOf(b) <= c.Size().v {
+			return
+		}
+		cs := flatLeaves(bufS[:0], c.shape)
+		cd := flatLeaves(bufD[:0], c.stride)
+		k := len(cs) - 1
+		below := cosizeOf(c) - 1 - (cs[k].v-1)*absInt(cd[k].v)
+		if cd[k].v > 0 && cd[k].v > cosizeOf(a)-1+below {
+			return
+		}
+	}
+	n := a.Size().v
+	m := b.Size().v
+	if n > maxVerify || m > maxVerify || n*m > maxVerify {
+		throw("logical_product", "a product whose complement leaves too little room must be small enough to verify", a, b)
+	}
+	if !injective(a) || !injective(b) {
+		return
+	}
+	seen := make(map[int]struct{}, n*m)
+	for _, y := range cb.All() {
+		for _, x := range a.All() {
+			if _, dup := seen[x+y]; dup {
+				throw("logical_product", "the product of injective layouts must be injective (CuTe 3.5.1's complement leaves too little room: its repetitions overlap the block)", a, b, Concat(a, cb))
+			}
+			seen[x+y] = struct{}{}
+		}
+	}
+}
+
+// injective reports whether l maps its domain one to one (l is small).
+func injective(l Layout) bool {
+	seen := make(map[int]struct{}, l.Size().v)
+	for _, off := range l.All() {
+		if _, dup := seen[off]; dup {
+			return false
+		}
+		seen[off] = struct{}{}
+	}
+	return true
 }
 
 // appendModes is CuTe's append<n>(l): l padded with _1:_0 modes to rank n
@@ -76,8 +142,15 @@ func rankProduct(op string, a, b Layout, raked bool) Layout {
 // tuple multiplies mode by mode, keeping the modes of a beyond the tiler's
 // rank.
 //
-// It reports the errors of [ComplementTo] (a must be injective and
-// complementable) and [Compose].
+// The sorted strides of a need not divide each other: CuTe's complement
+// fills what fits in each hole, so padded layouts multiply as in CuTe, e.g.
+// the rank-2 product of (_128,_8):(_1,_129) by _3:_1 repeats the block at
+// stride 1032. It reports the structural errors of [ComplementTo] (the
+// strides of filter(a) positive, a injective, static strides for rank > 1
+// after filter), those of [Compose], and a product that is not injective
+// although a and b are (CuTe's complement leaves too little room above a
+// gapped a). The cosize bounds of ComplementTo's contract are not required:
+// CuTe's product only needs the complement to be disjoint from a.
 func LogicalProduct(a Layout, t Tiler) (r Layout, err error) {
 	defer catchIn("logical_product", &err)
 	return logicalProduct(a, t), nil
