@@ -1,0 +1,393 @@
+// Command sgemm_sm80 is CuTe's SM80 GEMM tutorial (examples/cute/tutorial/
+// sgemm_sm80.cu, CUTLASS 3.5.1) run on the CPU: a 3-stage shared-memory
+// pipeline fed by cp.async TiledCopies (Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS
+// <...>, float>) straight from global to shared memory, and a register
+// pipeline one k-block ahead of cute::gemm on a UniversalFMA TiledMMA.
+//
+// Both paths run: NT (sA = (bM,bK,bP) m-major; 128-bit cp.async, 32x8
+// m-major threads with 4x1 values) and TN (sA = tile_to_shape of the padded
+// atom (bM,bK):(_1,bM+1) to (bM,bK,bP), whose stages are (bM+1)*bK
+// elements apart; 32-bit cp.async, 32x8 k-major threads). A cp.async here
+// completes when it is issued, which is what cp_async_wait<K_PIPE_MAX-2>
+// guarantees before the stage is read, so cp_async_fence and the waits
+// have nothing left to do; the tutorial's order of copies, fences, waits
+// and __syncthreads() is kept. Every CTA's 256 threads run in lockstep,
+// one k-block at a time, which respects every barrier; CTAs run one after
+// another. The inputs are small integers, so the check against a reference
+// GEMM is exact: each case ends with "max error 0".
+//
+// Usage (the tutorial's arguments; without transA/transB both cases run):
+//
+//	go run ./examples/sgemm_sm80 [m n k [transA transB]]
+//
+// M and N must be multiples of 128 and K of 8.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/gocute/cute/atom"
+	"github.com/gocute/cute/examples/internal/sgemm"
+	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/tensor"
+)
+
+func main() {
+	if err := run(os.Stdout, os.Args[1:], 256, 256, 64); err != nil {
+		fmt.Fprintln(os.Stderr, "sgemm_sm80:", err)
+		os.Exit(1)
+	}
+}
+
+const bM, bN, bK, bP = 128, 128, 8, 3 // CTA tile and pipeline depth
+
+// config is what gemm_nt and gemm_tn pass to gemm_device.
+type config struct {
+	sA, sB, sC   layout.Layout // smem layouts
+	copyA, copyB atom.TiledCopy
+	mma          atom.TiledMMA
+}
+
+// configFor is gemm_nt or gemm_tn.
+func configFor(c sgemm.Case) (cfg config, err error) {
+	cfg.sC = layout.Left(layout.Statics(bM, bN)) // (m,n) -> smem_idx; m-major
+	var copyOp string
+	var thr, val layout.Layout
+	if c.String() == "NT" {
+		cfg.sA = layout.Left(layout.Statics(bM, bK, bP)) // (m,k,p) -> smem_idx; m-major
+		cfg.sB = layout.Left(layout.Statics(bN, bK, bP)) // (n,k,p) -> smem_idx; n-major
+		copyOp = "SM80_CP_ASYNC_CACHEALWAYS<uint128_t>"
+		thr = layout.Left(layout.Statics(32, 8)) // Thr layout 32x8 m-major
+		val = layout.Left(layout.Statics(4, 1))  // Val layout  4x1 m-major
+	} else {
+		sAAtom, err := layout.Make(layout.Statics(bM, bK), layout.Statics(1, bM+1)) // (m,k) -> smem_idx; padded m-major
+		if err != nil {
+			return config{}, err
+		}
+		// The tutorial tiles sB from sA_atom too (its sB_atom is [[maybe_unused]]).
+		if cfg.sA, err = layout.TileToShape(sAAtom, layout.Statics(bM, bK, bP), layout.ColMajor); err != nil {
+			return config{}, err
+		}
+		if cfg.sB, err = layout.TileToShape(sAAtom, layout.Statics(bN, bK, bP), layout.ColMajor); err != nil {
+			return config{}, err
+		}
+		copyOp = "SM80_CP_ASYNC_CACHEALWAYS<float>"
+		thr = layout.Right(layout.Statics(32, 8)) // Thr layout 32x8 k-major
+		val = layout.Left(layout.Statics(1, 1))   // Val layout  1x1
+	}
+	a, err := atom.LookupCopy(copyOp, "float")
+	if err != nil {
+		return config{}, err
+	}
+	if cfg.copyA, err = atom.MakeTiledCopy(a, thr, val); err != nil {
+		return config{}, err
+	}
+	if cfg.copyB, err = atom.MakeTiledCopy(a, thr, val); err != nil {
+		return config{}, err
+	}
+	fma, err := atom.Lookup("UniversalFMA<float,float,float>")
+	if err != nil {
+		return config{}, err
+	}
+	cfg.mma, err = atom.MakeTiledMMA(fma, atom.WithAtomLayout(layout.Left(layout.Statics(16, 16, 1)))) // 16x16x1 TiledMMA
+	return cfg, err
+}
+
+// run is the tutorial's main() for each transpose case.
+func run(w io.Writer, args []string, m, n, k int) error {
+	return sgemm.Run(w, args, m, n, k, [3]int{bM, bN, bK}, func(w io.Writer, p *sgemm.Problem) error {
+		cfg, err := configFor(sgemm.Case{TransA: p.TransA, TransB: p.TransB})
+		if err != nil {
+			return err
+		}
+		return gemm(w, p, cfg)
+	})
+}
+
+// gemm launches the grid of (ceil_div(M,bM), ceil_div(N,bN)) CTAs of
+// size(mma) threads; thread 0 of CTA (0,0) prints its tensors.
+func gemm(w io.Writer, p *sgemm.Problem, cfg config) error {
+	mA, mB, mC, err := p.Tensors()
+	if err != nil {
+		return err
+	}
+	if w != nil {
+		fmt.Fprintf(w, "sA_layout : %v\nsB_layout : %v\n", cfg.sA, cfg.sB)
+	}
+	smemA := make([]float32, cfg.sA.Cosize().Value())
+	smemB := make([]float32, cfg.sB.Cosize().Value())
+	for by := 0; by < sgemm.CeilDiv(p.N, bN); by++ {
+		for bx := 0; bx < sgemm.CeilDiv(p.M, bM); bx++ {
+			var out io.Writer
+			if bx == 0 && by == 0 {
+				out = w
+			}
+			if err := gemmDevice(out, p, cfg, mA, mB, mC, smemA, smemB, bx, by); err != nil {
+				return fmt.Errorf("CTA (%d,%d): %w", bx, by, err)
+			}
+		}
+	}
+	return nil
+}
+
+// thread is one thread's partitions and the slices its loops use, taken
+// once: tAgA(_,_,_,k_tile), tAsA(_,_,_,k_pipe), tCsA(_,_,k_block,k_pipe),
+// tCrA(_,_,k_block), and the same for B.
+type thread struct {
+	tAgA, tAsA, tBgB, tBsB tensor.Tensor[float32]
+	tCsA, tCsB, tCgC       tensor.Tensor[float32]
+	tCrA, tCrB, tCrC       tensor.Tensor[float32]
+
+	gA, sA, gB, sB []tensor.Tensor[float32]   // [k_tile], [k_pipe]
+	csA, csB       [][]tensor.Tensor[float32] // [k_pipe][k_block]
+	rA, rB         []tensor.Tensor[float32]   // [k_block]
+}
+
+// slices returns t(_,...,_,i) for every i of t's last mode.
+func slices(t tensor.Tensor[float32]) ([]tensor.Tensor[float32], error) {
+	n := t.Shape().At(t.Rank() - 1).Product().Value()
+	out := make([]tensor.Tensor[float32], n)
+	for i := range out {
+		var err error
+		if out[i], err = sgemm.Last(t, i); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// partition builds thread t's tensors for the CTA.
+func partition(cfg config, t int, gA, gB, gC, sA, sB tensor.Tensor[float32]) (th thread, err error) {
+	thrCopyA, err := cfg.copyA.ThreadSlice(t)
+	if err != nil {
+		return th, err
+	}
+	if th.tAgA, err = atom.PartitionS(thrCopyA, gA); err != nil { // (CPY,CPY_M,CPY_K,k)
+		return th, err
+	}
+	if th.tAsA, err = atom.PartitionD(thrCopyA, sA); err != nil { // (CPY,CPY_M,CPY_K,PIPE)
+		return th, err
+	}
+	thrCopyB, err := cfg.copyB.ThreadSlice(t)
+	if err != nil {
+		return th, err
+	}
+	if th.tBgB, err = atom.PartitionS(thrCopyB, gB); err != nil { // (CPY,CPY_N,CPY_K,k)
+		return th, err
+	}
+	if th.tBsB, err = atom.PartitionD(thrCopyB, sB); err != nil { // (CPY,CPY_N,CPY_K,PIPE)
+		return th, err
+	}
+
+	// Define A/B partitioning and C accumulators
+	thrMMA, err := cfg.mma.ThreadSlice(t)
+	if err != nil {
+		return th, err
+	}
+	if th.tCsA, err = atom.PartitionA(thrMMA, sA); err != nil { // (MMA,MMA_M,MMA_K,PIPE)
+		return th, err
+	}
+	if th.tCsB, err = atom.PartitionB(thrMMA, sB); err != nil { // (MMA,MMA_N,MMA_K,PIPE)
+		return th, err
+	}
+	if th.tCgC, err = atom.PartitionC(thrMMA, gC); err != nil { // (MMA,MMA_M,MMA_N)
+		return th, err
+	}
+	// Allocate registers for pipelining: make_fragment_A(tCsA(_,_,_,0))
+	pa, err := slices(th.tCsA)
+	if err != nil {
+		return th, err
+	}
+	pb, err := slices(th.tCsB)
+	if err != nil {
+		return th, err
+	}
+	if th.tCrA, err = sgemm.FragmentLike(pa[0]); err != nil { // (MMA,MMA_M,MMA_K)
+		return th, err
+	}
+	if th.tCrB, err = sgemm.FragmentLike(pb[0]); err != nil { // (MMA,MMA_N,MMA_K)
+		return th, err
+	}
+	for i := range pa {
+		a, err := slices(pa[i])
+		if err != nil {
+			return th, err
+		}
+		b, err := slices(pb[i])
+		if err != nil {
+			return th, err
+		}
+		th.csA, th.csB = append(th.csA, a), append(th.csB, b)
+	}
+	// Allocate the accumulators -- same size as the projected data
+	th.tCrC = sgemm.Registers(layout.Left(th.tCgC.Shape())) // (MMA,MMA_M,MMA_N)
+	for _, x := range []struct {
+		dst *[]tensor.Tensor[float32]
+		src tensor.Tensor[float32]
+	}{{&th.gA, th.tAgA}, {&th.sA, th.tAsA}, {&th.gB, th.tBgB}, {&th.sB, th.tBsB}, {&th.rA, th.tCrA}, {&th.rB, th.tCrB}} {
+		if *x.dst, err = slices(x.src); err != nil {
+			return th, err
+		}
+	}
+	return th, nil
+}
+
+// gemmDevice is the tutorial's gemm_device for CTA (bx, by).
+func gemmDevice(print io.Writer, p *sgemm.Problem, cfg config, mA, mB, mC tensor.Tensor[float32], smemA, smemB []float32, bx, by int) (err error) {
+	// Get the appropriate blocks for this thread block
+	tiler := layout.ShapeTiler(layout.Statics(bM, bN, bK))
+	ctaCoord := tensor.C(tensor.I(bx), tensor.I(by), tensor.U) // (m,n,k)
+	one, X := tensor.I(1), tensor.X
+	gA, err := tensor.LocalTileProj(mA, tiler, ctaCoord, tensor.C(one, X, one)) // (BLK_M,BLK_K,k)
+	if err != nil {
+		return err
+	}
+	gB, err := tensor.LocalTileProj(mB, tiler, ctaCoord, tensor.C(X, one, one)) // (BLK_N,BLK_K,k)
+	if err != nil {
+		return err
+	}
+	gC, err := tensor.LocalTileProj(mC, tiler, ctaCoord, tensor.C(one, one, X)) // (BLK_M,BLK_N)
+	if err != nil {
+		return err
+	}
+
+	// Shared memory buffers
+	sA := sgemm.Smem(smemA, 0x400, cfg.sA)                      // (BLK_M,BLK_K,PIPE)
+	sB := sgemm.Smem(smemB, uint64(0x400+4*len(smemA)), cfg.sB) // (BLK_N,BLK_K,PIPE)
+
+	thr := make([]thread, cfg.mma.Size())
+	for t := range thr {
+		if thr[t], err = partition(cfg, t, gA, gB, gC, sA, sB); err != nil {
+			return err
+		}
+	}
+	// every thread runs f(thread); a phase of the kernel between barriers.
+	every := func(f func(th *thread) error) error {
+		for t := range thr {
+			if err := f(&thr[t]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+
+	// PREFETCH
+	kPipeMax := thr[0].tAsA.Shape().At(3).Product().Value()
+	// Total count of tiles
+	kTileCount := thr[0].tAgA.Shape().At(3).Product().Value()
+	// Current tile index in gmem to read from
+	kTileNext := 0
+	// Start async loads for all pipes but the last
+	for kPipe := 0; kPipe < kPipeMax-1; kPipe++ {
+		if err := every(func(th *thread) error {
+			if err := atom.CopyTiled(cfg.copyA, th.gA[kTileNext], th.sA[kPipe]); err != nil {
+				return err
+			}
+			return atom.CopyTiled(cfg.copyB, th.gB[kTileNext], th.sB[kPipe])
+		}); err != nil {
+			return err
+		}
+		// cp_async_fence();
+		kTileCount--
+		if kTileCount > 0 {
+			kTileNext++
+		}
+	}
+
+	// Clear the accumulators
+	if err := every(func(th *thread) error { tensor.Clear(th.tCrC); return nil }); err != nil {
+		return err
+	}
+	if print != nil {
+		t0 := thr[0]
+		sgemm.Print(print,
+			sgemm.Named{Name: "mA", T: mA}, sgemm.Named{Name: "gA", T: gA}, sgemm.Named{Name: "sA", T: sA},
+			sgemm.Named{Name: "tAgA", T: t0.tAgA}, sgemm.Named{Name: "tAsA", T: t0.tAsA},
+			sgemm.Named{Name: "mB", T: mB}, sgemm.Named{Name: "gB", T: gB}, sgemm.Named{Name: "sB", T: sB},
+			sgemm.Named{Name: "tBgB", T: t0.tBgB}, sgemm.Named{Name: "tBsB", T: t0.tBsB},
+			sgemm.Named{Name: "mC", T: mC}, sgemm.Named{Name: "gC", T: gC},
+			sgemm.Named{Name: "tCsA", T: t0.tCsA}, sgemm.Named{Name: "tCsB", T: t0.tCsB}, sgemm.Named{Name: "tCgC", T: t0.tCgC},
+			sgemm.Named{Name: "tCrA", T: t0.tCrA}, sgemm.Named{Name: "tCrB", T: t0.tCrB}, sgemm.Named{Name: "tCrC", T: t0.tCrC})
+	}
+
+	// Current pipe index in smem to read from
+	smemPipeRead := 0
+	// Current pipe index in smem to write to
+	smemPipeWrite := kPipeMax - 1
+	// Pipe slice: tCsA_p = tCsA(_,_,_,smem_pipe_read)
+	pipe := smemPipeRead
+	// Size of the register pipeline
+	kBlockMax := thr[0].tCrA.Shape().At(2).Product().Value()
+
+	// PREFETCH register pipeline
+	if kBlockMax > 1 {
+		// Wait until our first prefetched tile is loaded in:
+		// cp_async_wait<K_PIPE_MAX-2>(); __syncthreads();
+		// Prefetch the first rmem from the first k-tile
+		if err := every(func(th *thread) error {
+			if err := tensor.Copy(th.csA[pipe][0], th.rA[0]); err != nil {
+				return err
+			}
+			return tensor.Copy(th.csB[pipe][0], th.rB[0])
+		}); err != nil {
+			return err
+		}
+	}
+
+	// PIPELINED MAIN LOOP
+	//   Data is read from global(k_tile_next) to shared(smem_pipe_write).
+	//   Data is read from shared(smem_pipe_read) to registers(k_block_next).
+	//   Data is computed on registers(b_block).
+	for kTileCount > -(kPipeMax - 1) {
+		for kBlock := 0; kBlock < kBlockMax; kBlock++ {
+			if kBlock == kBlockMax-1 {
+				// Slice the smem_pipe_read smem
+				pipe = smemPipeRead
+				// Commit the smem for smem_pipe_read:
+				// cp_async_wait<K_PIPE_MAX-2>(); __syncthreads();
+			}
+			// Load A, B shmem->regs for k_block+1
+			kBlockNext := (kBlock + 1) % kBlockMax
+			if err := every(func(th *thread) error {
+				if err := tensor.Copy(th.csA[pipe][kBlockNext], th.rA[kBlockNext]); err != nil {
+					return err
+				}
+				if err := tensor.Copy(th.csB[pipe][kBlockNext], th.rB[kBlockNext]); err != nil {
+					return err
+				}
+				// Copy gmem to smem before computing gemm on each k-pipe
+				if kBlock == 0 {
+					if err := atom.CopyTiled(cfg.copyA, th.gA[kTileNext], th.sA[smemPipeWrite]); err != nil {
+						return err
+					}
+					if err := atom.CopyTiled(cfg.copyB, th.gB[kTileNext], th.sB[smemPipeWrite]); err != nil {
+						return err
+					}
+				}
+				// Thread-level register gemm for k_block
+				return atom.Gemm(cfg.mma, th.rA[kBlock], th.rB[kBlock], th.tCrC)
+			}); err != nil {
+				return err
+			}
+			if kBlock == 0 {
+				// cp_async_fence();
+				// Advance the gmem tile
+				kTileCount--
+				if kTileCount > 0 {
+					kTileNext++
+				}
+				// Advance the smem pipe
+				smemPipeWrite = smemPipeRead
+				smemPipeRead++
+				if smemPipeRead == kPipeMax {
+					smemPipeRead = 0
+				}
+			}
+		}
+	}
+
+	// Epilogue
+	return every(func(th *thread) error { return tensor.Axpby(p.Alpha, th.tCrC, p.Beta, th.tCgC) })
+}
