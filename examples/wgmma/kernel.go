@@ -574,38 +574,21 @@ func copyTensor[T any](src, dst tensor.Tensor[T]) (err error) {
 	return tensor.Copy(src, dst)
 }
 
-// gemm is cute::gemm(tiled_mma, A, B, C) for (V,M,K) × (V,N,K) => (V,M,N)
-// on descriptor fragments: for each k-block, the (V)×(V)=>(V) gemms over
-// (m, n) in CuTe's column-major serpentine order, each one wgmma
-// (mma_unpack → fma → wgmma.mma_async) with the descriptors tCrA(_,m,k,p)
-// and tCrB(_,n,k,p) and the accumulator registers of tCrC(_,m,n).
+// gemm is cute::gemm(tiled_mma, tCrA(_,_,_,pipe), tCrB(_,_,_,pipe), tCrC):
+// gmma.Gemm, CuTe's (V,M,K) × (V,N,K) => (V,M,N) dispatch on the descriptor
+// fragments of the stage, one wgmma (mma_unpack → fma → wgmma.mma_async)
+// per (m, n, k) with the accumulator registers of tCrC(_,m,n).
 func (k *kernel[TC]) gemm(wg *gmma.Warpgroup, tCrA, tCrB gmma.DescTensor, pipe int, dreg [][]int) error {
-	mmaM, mmaN := len(dreg), len(dreg[0])
-	mmaK := tCrA.Layout.Shape().At(2).Product().Value()
-	for kb := 0; kb < mmaK; kb++ {
-		for n := 0; n < mmaN; n++ {
-			for i := 0; i < mmaM; i++ {
-				m := i
-				if n&1 == 1 {
-					m = mmaM - 1 - i
-				}
-				da, err := tCrA.DescAt(layout.Dyns(0, m, kb, pipe))
-				if err != nil {
-					return err
-				}
-				db, err := tCrB.DescAt(layout.Dyns(0, n, kb, pipe))
-				if err != nil {
-					return err
-				}
-				in := k.instr
-				in.DescA, in.DescB, in.DReg = da, db, dreg[m][n]
-				if err := wg.MMAAsync(in); err != nil {
-					return err
-				}
-			}
-		}
+	u, p := tensor.U, tensor.I(pipe)
+	a, err := tCrA.Slice(u, u, u, p)
+	if err != nil {
+		return err
 	}
-	return nil
+	b, err := tCrB.Slice(u, u, u, p)
+	if err != nil {
+		return err
+	}
+	return gmma.Gemm(wg, k.instr, a, b, dreg)
 }
 
 // grid runs every CTA of the (M/bM, N/bN) grid on workers goroutines, each
