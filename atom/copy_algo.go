@@ -73,6 +73,22 @@ func copyIf[T any](a Copy, pred *tensor.Tensor[bool], src, dst tensor.Tensor[T])
 		}
 		return callAtom(a, src, dst)
 	}
+	if restSize(src) == 1 && restSize(dst) == 1 {
+		// One column: src_v(_,0) is take<0,1>(src), the rank-1 tuple of
+		// mode 0 on the same pointer.
+		s, err := tensor.Take(src, 0, 1)
+		if err != nil {
+			return err
+		}
+		d, err := tensor.Take(dst, 0, 1)
+		if err != nil {
+			return err
+		}
+		if pred != nil && !pred.Get(0) {
+			return zfill(a, d)
+		}
+		return callAtom(a, s, d)
+	}
 	sv, err := tensor.GroupModes(src, 1, r)
 	if err != nil {
 		return err
@@ -149,3 +165,13 @@ func copyUnpack[T any](a Copy, src, dst tensor.Tensor[T]) error {
 }
 
 func itoa(n int) string { return layout.D(n).String() }
+
+// restSize is the size of the modes after the first.
+func restSize[T any](t tensor.Tensor[T]) int {
+	sh := t.Shape()
+	n := 1
+	for i := 1; i < sh.Len(); i++ {
+		n *= sh.At(i).Product().Value()
+	}
+	return n
+}

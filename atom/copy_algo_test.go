@@ -133,19 +133,38 @@ func TestCopyIfZfill(t *testing.T) {
 	}
 }
 
-// BenchmarkCopyTiled128x8 is one CTA's copy of a 128x8 float tile with the
-// sgemm_2 TiledCopy (UniversalCopy<uint128_t>, 32x8 threads, 4x1 values):
-// partition_S/D of every thread and the copies to register fragments.
-func BenchmarkCopyTiled128x8(b *testing.B) {
+// BenchmarkPartition128x8 partitions a 128x8 float tile among the 256
+// threads of the sgemm_2 TiledCopy (UniversalCopy<uint128_t>, 32x8 threads,
+// 4x1 values): partition_S of every thread.
+func BenchmarkPartition128x8(b *testing.B) {
 	a := MustLookupCopy("UniversalCopy<uint128_t>", "float")
 	tc := MustMakeTiledCopy(a, layout.Left(layout.Statics(32, 8)), layout.Left(layout.Statics(4, 1)))
 	src, _ := gmemF32(128*8, 0x7f0000000000, layout.Left(layout.Statics(128, 8)))
 	b.ReportAllocs()
 	for b.Loop() {
 		for thr := 0; thr < tc.Size(); thr++ {
-			ts, _ := PartitionS(tc.MustThreadSlice(thr), src)
-			frg, _ := tensor.MakeFragmentLike[float32](ts)
-			_ = CopyTiled(tc, ts, frg)
+			_, _ = PartitionS(tc.MustThreadSlice(thr), src)
+		}
+	}
+}
+
+// BenchmarkCopyTiled128x8 is one CTA's copy of a 128x8 float tile to
+// registers with that TiledCopy, the partitions made beforehand: 256
+// threads, one 128-bit copy each.
+func BenchmarkCopyTiled128x8(b *testing.B) {
+	a := MustLookupCopy("UniversalCopy<uint128_t>", "float")
+	tc := MustMakeTiledCopy(a, layout.Left(layout.Statics(32, 8)), layout.Left(layout.Statics(4, 1)))
+	src, _ := gmemF32(128*8, 0x7f0000000000, layout.Left(layout.Statics(128, 8)))
+	var ts, frg []tensor.Tensor[float32]
+	for thr := 0; thr < tc.Size(); thr++ {
+		s, _ := PartitionS(tc.MustThreadSlice(thr), src)
+		f, _ := tensor.MakeFragmentLike[float32](s)
+		ts, frg = append(ts, s), append(frg, f)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for thr := range ts {
+			_ = CopyTiled(tc, ts[thr], frg[thr])
 		}
 	}
 }

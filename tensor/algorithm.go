@@ -108,6 +108,15 @@ func CopyVec[T any](vecBits int, src, dst Tensor[T]) error {
 		return layout.Errorf("copy_vec", "the vector is a whole number of elements", vecBits, bits)
 	}
 	w := vecBits / bits
+	if n%w == 0 && wholeVectors(src, w, vecBits) && wholeVectors(dst, w, vecBits) {
+		// Every w consecutive indices are one aligned vector in both
+		// tensors: the vector copy moves exactly the element-wise copy's
+		// values (the common case, checked without allocating).
+		for i := 0; i < n; i++ {
+			dst.Set(i, src.Get(i))
+		}
+		return nil
+	}
 	sv, err := vectorLayout(src, w, vecBits)
 	if err != nil {
 		return err
@@ -128,6 +137,29 @@ func CopyVec[T any](vecBits int, src, dst Tensor[T]) error {
 		}
 	}
 	return nil
+}
+
+// wholeVectors reports whether every w consecutive 1-D indices of t, from
+// a multiple of w, are w consecutive elements in memory starting at an
+// address aligned to vecBits. It does not allocate.
+func wholeVectors[T any](t Tensor[T], w, vecBits int) bool {
+	if t.mem == nil {
+		return false
+	}
+	bits := uint64(t.ptr.Bits())
+	n := t.Len()
+	for i := 0; i < n; i += w {
+		a := t.ptr.ElemBitAddr(t.eval(i))
+		if a%uint64(vecBits) != 0 {
+			return false
+		}
+		for e := 1; e < w; e++ {
+			if t.ptr.ElemBitAddr(t.eval(i+e)) != a+uint64(e)*bits {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // vectorLayout is recast<VecType>(t)'s layout: the plain layout of t

@@ -293,3 +293,14 @@ func BenchmarkGemmFMA(b *testing.B) {
 		_ = Gemm(a, bb, c)
 	}
 }
+
+func TestCopyVecDoesNotAllocate(t *testing.T) {
+	src := FromSlice(make([]float32, 1024), 0x1000, layout.MustParse("(_128,_8):(_1,_128)"))
+	dst := Make[float32](layout.MustParse("(_128,_8):(_1,_132)"))
+	if err := CopyVec(128, src, dst); err != nil {
+		t.Fatal(err)
+	}
+	if a := testing.AllocsPerRun(10, func() { _ = CopyVec(128, src, dst) }); a != 0 {
+		t.Errorf("copy_vec<128b> of a contiguous tile: %v allocations, want 0", a)
+	}
+}
