@@ -3,6 +3,7 @@ package tensor
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -302,5 +303,61 @@ func TestCopyVecDoesNotAllocate(t *testing.T) {
 	}
 	if a := testing.AllocsPerRun(10, func() { _ = CopyVec(128, src, dst) }); a != 0 {
 		t.Errorf("copy_vec<128b> of a contiguous tile: %v allocations, want 0", a)
+	}
+}
+
+// TestGemmMatchesReferenceProperty draws (deterministically) shapes and
+// layouts for dispatches [3] and [5] and compares gemm with a reference.
+func TestGemmMatchesReferenceProperty(t *testing.T) {
+	r := rand.New(rand.NewPCG(18, 2026))
+	lay := func(x, y int) layout.Layout {
+		if r.IntN(2) == 0 {
+			return layout.Left(layout.Statics(x, y))
+		}
+		return layout.Right(layout.Statics(x, y))
+	}
+	for c := 0; c < 200; c++ {
+		M, N, K := 1+r.IntN(5), 1+r.IntN(5), 1+r.IntN(5)
+		a, b, cc := Make[int32](lay(M, K)), Make[int32](lay(N, K)), Make[int32](lay(M, N))
+		for i := 0; i < a.Len(); i++ {
+			a.Set(i, int32(r.IntN(7)-3))
+		}
+		for i := 0; i < b.Len(); i++ {
+			b.Set(i, int32(r.IntN(7)-3))
+		}
+		for i := 0; i < cc.Len(); i++ {
+			cc.Set(i, int32(r.IntN(7)-3))
+		}
+		want := make([]int32, M*N)
+		for m := 0; m < M; m++ {
+			for n := 0; n < N; n++ {
+				s := cc.Elem(m, n)
+				for k := 0; k < K; k++ {
+					s += a.Elem(m, k) * b.Elem(n, k)
+				}
+				want[m+M*n] = s
+			}
+		}
+		if r.IntN(2) == 0 {
+			if err := Gemm(a, b, cc); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			// [5] on (_1,M,K) views of the same data.
+			v := func(x Tensor[int32]) Tensor[int32] {
+				l, _ := x.Plain()
+				return x.WithLayout(layout.Concat(layout.MustParse("_1:_0"), l.Mode(0), l.Mode(1)))
+			}
+			if err := Gemm(v(a), v(b), v(cc)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for m := 0; m < M; m++ {
+			for n := 0; n < N; n++ {
+				if cc.Elem(m, n) != want[m+M*n] {
+					t.Fatalf("case %d (%d,%d,%d): C(%d,%d) = %d, want %d", c, M, N, K, m, n, cc.Elem(m, n), want[m+M*n])
+				}
+			}
+		}
 	}
 }

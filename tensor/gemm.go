@@ -43,6 +43,22 @@ func GemmD[T Number](d, a, b, c Tensor[T]) error {
 	if g.V != 1 {
 		return layout.Errorf("gemm", "UniversalFMA takes one value per operand: size<0> == _1", d.Shape(), a.Shape(), b.Shape())
 	}
+	var ta, tb, tc, td offsets
+	gs := g.GemmShape
+	if ta.build(gs.A, a.fast, g.M, g.K) && tb.build(gs.B, b.fast, g.N, g.K) && tc.build(gs.C, c.fast, g.M, g.N) && td.build(gs.D, d.fast, g.M, g.N) {
+		// Per-mode offset tables: one load per operand and no layout
+		// evaluation in the loop.
+		for k := 0; k < g.K; k++ {
+			for n := 0; n < g.N; n++ {
+				bv := b.mem.Load(b.ptr.ElemBitAddr(tb.x[n] + tb.y[k]))
+				for m := 0; m < g.M; m++ {
+					x := a.mem.Load(a.ptr.ElemBitAddr(ta.x[m]+ta.y[k]))*bv + c.mem.Load(c.ptr.ElemBitAddr(tc.x[m]+tc.y[n]))
+					d.mem.Store(d.ptr.ElemBitAddr(td.x[m]+td.y[n]), x)
+				}
+			}
+		}
+		return nil
+	}
 	for k := 0; k < g.K; k++ {
 		for n := 0; n < g.N; n++ {
 			for m := 0; m < g.M; m++ {
@@ -52,6 +68,46 @@ func GemmD[T Number](d, a, b, c Tensor[T]) error {
 		}
 	}
 	return nil
+}
+
+// maxTable bounds the mode extents GemmD tabulates.
+const maxTable = 64
+
+// offsets holds the element offsets of the X and Y modes of an operand
+// read through its form (V at 0), for a layout without swizzle.
+type offsets struct{ x, y [maxTable]int }
+
+func (o *offsets) build(f Form, fl *flatLayout, X, Y int) bool {
+	if fl == nil || !fl.sw.IsIdentity() || X > maxTable || Y > maxTable {
+		return false
+	}
+	mode := func(k, i int) int {
+		if k < 0 {
+			return 0
+		}
+		return fl.leaves(i, fl.start[k], fl.start[k+1])
+	}
+	mx, my := 1, 2 // FormVXY
+	switch f {
+	case FormV:
+		return false
+	case FormX:
+		mx, my = 0, -1
+	case FormXY:
+		mx, my = 0, 1
+	case FormVX:
+		mx, my = 1, -1
+	}
+	if mx >= fl.rank || my >= fl.rank {
+		return false
+	}
+	for i := 0; i < X; i++ {
+		o.x[i] = mode(mx, i)
+	}
+	for i := 0; i < Y; i++ {
+		o.y[i] = mode(my, i)
+	}
+	return true
 }
 
 // A GemmShape is the result of CuTe's gemm dispatch on four operand
