@@ -1,7 +1,7 @@
 // Package tensor is CuTe's Tensor in Go: a data pointer into some memory,
 // composed with a layout, and the operations CuTe defines on it (slicing
 // with underscores, the divides and partitions, local_tile and
-// local_partition, copy, fill, axpby, print and print_tensor), following
+// local_partition, copy, copy_if, fill, axpby, gemm, print and print_tensor), following
 // CuTe 3.5.1 (tensor_impl.hpp, pointer*.hpp, algorithm/*.hpp) including
 // everything it prints.
 //
