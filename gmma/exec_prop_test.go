@@ -228,10 +228,8 @@ func TestPropFloatErrorBound(t *testing.T) {
 			// Magnitudes spread over 2^-8 .. 2^4.
 			return math.Ldexp(rng.Float64()*2-1, rng.IntN(12)-7)
 		})
-		f, bits := alignBits16, 24
-		if is8bitFloat(pc.m.AType) {
-			f, bits = alignBits8, resultBits8
-		}
+		dp := newFusedSum(pc.m)
+		f, bits := int(dp.F), dp.Bits
 		for i := range pc.result {
 			for j := range pc.result[i] {
 				// Upper bound of E from the operand magnitudes.

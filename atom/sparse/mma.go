@@ -282,7 +282,7 @@ func (o Op) Exec(a, b, c warp.Registers, e [warp.Lanes]uint32, sel int) (warp.Re
 				rb[j] = warp.Decode(s.b, bv[n+8*kcol[m+16*j]])
 			}
 			cv := warp.Decode(s.c, warp.Elem(c[t], s.c, v))
-			warp.SetElem(d[t], s.c, v, warp.DotFloat(s.c, ra, rb, cv))
+			warp.SetElem(d[t], s.c, v, warp.DotFloat(warp.Fused, s.a, s.c, ra, rb, cv))
 		}
 	}
 	return d, nil

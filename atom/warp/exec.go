@@ -143,7 +143,7 @@ func (o Op) compute(g int, am, bm []uint32, c, d Registers) {
 				ra[k], rb[k] = af[m+M*k], bf[n+N*k]
 			}
 			cv := Decode(s.c, elem(c[l], s.c, v))
-			setElem(d[l], s.c, v, DotFloat(s.c, ra, rb, cv))
+			setElem(d[l], s.c, v, DotFloat(s.path, s.a, s.c, ra, rb, cv))
 		}
 	}
 }
