@@ -96,27 +96,6 @@ func decodeFloat(k numeric.Kind, b uint32) (sig, exp int32, special bool) {
 	return sig, exp, false
 }
 
-// decodeValue returns the exact value of an operand pattern.
-func decodeValue(k numeric.Kind, b uint32) float64 {
-	switch k {
-	case numeric.KindF16:
-		return numeric.Float16FromBits(uint16(b)).Float64()
-	case numeric.KindBF16:
-		return numeric.BFloat16FromBits(uint16(b)).Float64()
-	case numeric.KindTF32:
-		return numeric.TFloat32FromBits(b).Float64()
-	case numeric.KindE4M3:
-		return numeric.E4M3FromBits(uint8(b)).Float64()
-	case numeric.KindE5M2:
-		return numeric.E5M2FromBits(uint8(b)).Float64()
-	case numeric.KindS8:
-		return float64(int8(b))
-	case numeric.KindU8:
-		return float64(uint8(b))
-	}
-	return math.NaN()
-}
-
 // decodeIntOperand fills sig from the raw s8/u8 patterns.
 func decodeIntOperand(kind numeric.Kind, raw []uint32, sig []int32) {
 	for i, b := range raw {
@@ -453,8 +432,8 @@ func (x *executor) specialSum(m MMA, mm, n, k int, c float64) float64 {
 		sb = -1
 	}
 	for kk := range k {
-		a := sa * decodeValue(m.AType, x.aRaw[mm*k+kk])
-		b := sb * decodeValue(m.BType, x.bRaw[n*k+kk])
+		a := sa * m.AType.Decode(x.aRaw[mm*k+kk])
+		b := sb * m.BType.Decode(x.bRaw[n*k+kk])
 		s += a * b
 	}
 	return s

@@ -75,7 +75,7 @@ func runProp(t *rapid.T, dt, at, bt numeric.Kind, val func(*rand.Rand, numeric.K
 		for j := range k {
 			v := val(rng, at)
 			b := encode(t, at, v)
-			pc.a[i][j] = decodeValue(at, b)
+			pc.a[i][j] = at.Decode(b)
 			if err := put(smem, interleaveAddr(aStart, i, j, e), e, b); err != nil {
 				t.Fatal(err)
 			}
@@ -86,7 +86,7 @@ func runProp(t *rapid.T, dt, at, bt numeric.Kind, val func(*rand.Rand, numeric.K
 		pc.b[i] = make([]float64, k)
 		for j := range k {
 			b := encode(t, bt, val(rng, bt))
-			pc.b[i][j] = decodeValue(bt, b)
+			pc.b[i][j] = bt.Decode(b)
 			if err := put(smem, interleaveAddr(bStart, i, j, e), e, b); err != nil {
 				t.Fatal(err)
 			}

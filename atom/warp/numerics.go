@@ -8,28 +8,6 @@ import (
 	"github.com/gocute/cute/numeric"
 )
 
-// Decode returns the value of an element of kind k stored in the low
-// k.Bits() bits of bits. tf32 drops the low 13 bits of the 32-bit pattern.
-func Decode(k numeric.Kind, bits uint32) float64 {
-	switch k {
-	case numeric.KindF16:
-		return numeric.Float16FromBits(uint16(bits)).Float64()
-	case numeric.KindBF16:
-		return numeric.BFloat16FromBits(uint16(bits)).Float64()
-	case numeric.KindTF32:
-		return numeric.TFloat32FromBits(bits).Float64()
-	case numeric.KindF32:
-		return float64(math.Float32frombits(bits))
-	case numeric.KindS8:
-		return float64(int8(bits))
-	case numeric.KindU8:
-		return float64(uint8(bits))
-	case numeric.KindS32:
-		return float64(int32(bits))
-	}
-	return math.NaN()
-}
-
 // Encode returns the bit pattern of v as an element of kind k. v must be
 // exactly representable (a NaN encodes as the canonical NaN); anything else
 // is an error rather than a silent rounding.

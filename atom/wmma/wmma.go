@@ -481,7 +481,7 @@ func MMASync(a, b, c Fragment) (Fragment, error) {
 	conv := func(v float64) float64 {
 		if a.kind == numeric.KindTF32 {
 			bits, _ := warp.Encode(numeric.KindF32, v)
-			return warp.Decode(numeric.KindTF32, bits)
+			return numeric.KindTF32.Decode(bits)
 		}
 		return v
 	}
@@ -491,7 +491,7 @@ func MMASync(a, b, c Fragment) (Fragment, error) {
 			for k := range K {
 				ra[k], rb[k] = conv(A.At(m, k)), conv(B.At(k, n))
 			}
-			d.x[l][i] = warp.Decode(c.kind, warp.DotFloat(warp.Fused, a.kind, c.kind, ra, rb, c.x[l][i]))
+			d.x[l][i] = c.kind.Decode(warp.DotFloat(warp.Fused, a.kind, c.kind, ra, rb, c.x[l][i]))
 		}
 	}
 	return d, nil
