@@ -98,12 +98,19 @@ func (d Datapath) Aligned(av, bv []float64, ae, be []int32, cv float64, cexp int
 	if emax < ZeroExp/2 {
 		return 0, ZeroExp
 	}
+	return d.addTerms(av, bv, cv, emax), emax
+}
+
+// addTerms returns the sum of cv and the products av[i]·bv[i], each
+// truncated toward zero to a multiple of 2^(emax−F), in units of 2^(emax−F).
+func (d Datapath) addTerms(av, bv []float64, cv float64, emax int32) int64 {
+	bv = bv[:len(av)]
 	q := d.ScaleQ(emax)
-	s = int64(cv * q)
+	s := int64(cv * q)
 	for i := range av {
 		s += int64(av[i] * bv[i] * q)
 	}
-	return s, emax
+	return s
 }
 
 // FinishF16 rounds the aligned sum s (in units of 2^(emax−F)) to f16 bits,
@@ -182,10 +189,5 @@ func (d Datapath) AlignedValues(av, bv []float64, minAB int, cv float64, minC in
 	if emax == ZeroExp {
 		return 0, ZeroExp
 	}
-	q := d.ScaleQ(emax)
-	s = int64(cv * q)
-	for i := range av {
-		s += int64(av[i] * bv[i] * q)
-	}
-	return s, emax
+	return d.addTerms(av, bv, cv, emax), emax
 }
