@@ -46,11 +46,11 @@ func (w *Warp) checkRows(op string, m Matrix, addrs *[WarpSize]uint32) error {
 			return faultf(ErrMisaligned, op+m.String(), "the row address of every lane < 8*num must be 16-byte aligned",
 				fmt.Sprintf("lane %d", l), fmt.Sprintf("%#x", a))
 		}
-		if err := w.smem.checkRange(op+m.String(), a, 16); err != nil {
-			return err
+		if !w.smem.inRange(a, 16) {
+			return w.smem.checkRange(op+m.String(), a, 16)
 		}
-		if err := w.smem.checkPending(op+m.String(), a, 16); err != nil {
-			return err
+		if _, ok := w.smem.firstPending(a, 16); ok {
+			return w.smem.checkPending(op+m.String(), a, 16)
 		}
 	}
 	return nil
@@ -87,20 +87,24 @@ func (w *Warp) LdMatrix(m Matrix, d int, addrs *[WarpSize]uint32) error {
 	if err := w.checkRows("ldmatrix", m, addrs); err != nil {
 		return err
 	}
-	var rows [WarpSize][8]uint16
-	var buf [16]byte
-	data := w.smem.g
+	var rows [WarpSize][16]byte
 	for l := 0; l < 8*m.Num; l++ {
-		_ = data.Read(addrs[l], buf[:]) // checked above
-		for c := range rows[l] {
-			rows[l][c] = binary.LittleEndian.Uint16(buf[2*c:])
-		}
+		_ = w.smem.g.Read(addrs[l], rows[l][:]) // checked above
 	}
-	for t := range WarpSize {
-		r0, c0 := m.element(t, 0)
-		r1, c1 := m.element(t, 1)
-		for i := range m.Num {
-			w.regs[t][d+i] = uint32(rows[8*i+r0][c0]) | uint32(rows[8*i+r1][c1])<<16
+	le := binary.LittleEndian
+	for i := range m.Num {
+		mat := rows[8*i : 8*i+8 : 8*i+8]
+		for t := range WarpSize {
+			var v uint32
+			if m.Trans {
+				// rows 2(t%4) and 2(t%4)+1, column t/4
+				r, c := 2*(t%4), 2*(t/4)
+				v = uint32(le.Uint16(mat[r][c:])) | uint32(le.Uint16(mat[r+1][c:]))<<16
+			} else {
+				// row t/4, columns 2(t%4) and 2(t%4)+1: one 32-bit word
+				v = le.Uint32(mat[t/4][4*(t%4):])
+			}
+			w.regs[t][d+i] = v
 		}
 	}
 	return nil
@@ -131,12 +135,16 @@ func (w *Warp) StMatrix(m Matrix, addrs *[WarpSize]uint32, s int) error {
 	}
 	var buf [8][16]byte
 	for i := range m.Num {
+		le := binary.LittleEndian
 		for t := range WarpSize {
 			v := w.regs[t][s+i]
-			r0, c0 := m.element(t, 0)
-			r1, c1 := m.element(t, 1)
-			binary.LittleEndian.PutUint16(buf[r0][2*c0:], uint16(v))
-			binary.LittleEndian.PutUint16(buf[r1][2*c1:], uint16(v>>16))
+			if m.Trans {
+				r, c := 2*(t%4), 2*(t/4)
+				le.PutUint16(buf[r][c:], uint16(v))
+				le.PutUint16(buf[r+1][c:], uint16(v>>16))
+			} else {
+				le.PutUint32(buf[t/4][4*(t%4):], v)
+			}
 		}
 		// The lowest row is stored last, so it wins over a higher row at
 		// the same address.

@@ -60,19 +60,27 @@ func (s *SharedMemory) checkRange(op string, addr uint32, n int) error {
 // checkPending reports an access by op to bytes [addr, addr+n) (inside s)
 // that a cp.async still in flight writes.
 func (s *SharedMemory) checkPending(op string, addr uint32, n int) error {
+	if a, ok := s.firstPending(addr, n); ok {
+		return faultf(ErrHazard, op, "bytes written by a cp.async are accessed only after a cp.async.wait_group that retires its group",
+			fmt.Sprintf("access [%#x, %#x)", addr, uint64(addr)+uint64(n)),
+			fmt.Sprintf("pending bytes [%#x, %#x)", a, a+4))
+	}
+	return nil
+}
+
+// firstPending returns the first 4-byte word of [addr, addr+n) (inside s)
+// that a cp.async still in flight writes.
+func (s *SharedMemory) firstPending(addr uint32, n int) (uint32, bool) {
 	if s.npend == 0 || n == 0 {
-		return nil
+		return 0, false
 	}
 	lo, hi := (addr-s.g.Base())/4, (addr-s.g.Base()+uint32(n)-1)/4
 	for w := lo; w <= hi; w++ {
 		if s.pending[w] != 0 {
-			a := s.g.Base() + 4*w
-			return faultf(ErrHazard, op, "bytes written by a cp.async are accessed only after a cp.async.wait_group that retires its group",
-				fmt.Sprintf("access [%#x, %#x)", addr, uint64(addr)+uint64(n)),
-				fmt.Sprintf("pending bytes [%#x, %#x)", a, a+4))
+			return s.g.Base() + 4*w, true
 		}
 	}
-	return nil
+	return 0, false
 }
 
 // mark adds d to the pending count of the words of [addr, addr+n).
