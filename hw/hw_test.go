@@ -123,10 +123,7 @@ func TestLdMatrixFragments(t *testing.T) {
 			for i := range 4 {
 				v, _ := w.Reg(lane, 10+i)
 				for h := range 2 {
-					r, c := lane/4, 2*(lane%4)+h
-					if trans {
-						r, c = c, r
-					}
+					r, c := Matrix{Trans: trans}.Element(lane, h)
 					want := uint32(i)<<8 | uint32(r)<<4 | uint32(c)
 					if got := v >> (16 * h) & 0xffff; got != want {
 						t.Errorf("trans %v lane %d reg %d half %d: %03x, want %03x", trans, lane, i, h, got, want)

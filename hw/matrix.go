@@ -56,14 +56,15 @@ func (w *Warp) checkRows(op string, m Matrix, addrs *[WarpSize]uint32) error {
 	return nil
 }
 
-// element returns the matrix row and column that lane t holds in half h
-// (0: bits 0-15, 1: bits 16-31) of its register for each matrix: row t/4,
-// column 2(t%4)+h, or transposed row 2(t%4)+h, column t/4.
-func (m Matrix) element(t, h int) (row, col int) {
+// Element returns the element of each matrix that lane holds in half h of
+// its register for that matrix (h = 0: bits 0-15, h = 1: bits 16-31): row
+// lane/4, column 2(lane%4)+h; with .trans, row 2(lane%4)+h, column lane/4.
+// This is the map the H200 showed for ldmatrix and stmatrix alike.
+func (m Matrix) Element(lane, h int) (row, col int) {
 	if m.Trans {
-		return 2*(t%4) + h, t / 4
+		return 2*(lane%4) + h, lane / 4
 	}
-	return t / 4, 2*(t%4) + h
+	return lane / 4, 2*(lane%4) + h
 }
 
 // LdMatrix executes
@@ -72,7 +73,7 @@ func (m Matrix) element(t, h int) (row, col int) {
 //
 // Row r of matrix i is the 16 bytes (eight little-endian 16-bit elements)
 // at addrs[8i+r]; the addresses of lanes >= 8·Num are ignored. Lane t
-// receives in register d+i the elements of matrix i that [Matrix] assigns
+// receives in register d+i the elements of matrix i that [Matrix.Element] assigns
 // it: row t/4, columns 2(t%4) (low half) and 2(t%4)+1 (high half); with
 // .trans, rows 2(t%4) and 2(t%4)+1 of column t/4.
 //
