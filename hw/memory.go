@@ -30,8 +30,10 @@ func NewSharedMemory(base, size uint32) (*SharedMemory, error) {
 }
 
 // Gmma returns the same memory as a gmma.SharedMemory, for a
-// gmma.Warpgroup to execute wgmmas against. Stores through either are
-// stores through the generic proxy.
+// gmma.Warpgroup to execute wgmmas against. Stores through either, cp.async
+// included, are stores through the generic proxy: a wgmma sees them after a
+// fence.proxy.async. gmma does not see the cp.async bookkeeping: wait for
+// the copies (Warp.WaitGroup) before issuing wgmmas that read their bytes.
 func (s *SharedMemory) Gmma() *gmma.SharedMemory { return s.g }
 
 // Base returns the shared-window address of the first byte.
