@@ -382,3 +382,18 @@ func make128() []int {
 	}
 	return out
 }
+
+func BenchmarkCpAsync16(b *testing.B) {
+	w, _ := newWarp(b, 8192)
+	g, _ := NewGlobalMemory(0x10000, 4096)
+	b.ReportAllocs()
+	for b.Loop() {
+		for lane := range WarpSize {
+			_ = w.CpAsync(lane, CpAsync{Size: 16, CacheGlobal: true}, 0x400+16*uint32(lane), g, 0x10000+16*uint64(lane))
+			_ = w.CommitGroup(lane)
+		}
+		for lane := range WarpSize {
+			_ = w.WaitGroup(lane, 0)
+		}
+	}
+}
