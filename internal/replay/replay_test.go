@@ -196,3 +196,29 @@ func TestReplayBadInput(t *testing.T) {
 		}
 	}
 }
+
+// FuzzReplay: no input makes the model panic (Replay would report it as an
+// internal error).
+func FuzzReplay(f *testing.F) {
+	for _, name := range []string{"ldmatrix", "stmatrix", "cpasync"} {
+		fh, err := os.Open("../../testdata/hw-copy/" + name + ".jsonl.gz")
+		if err != nil {
+			f.Fatal(err)
+		}
+		n := 0
+		_ = jsonl.Scan(fh, func(_ int, line []byte) error {
+			if n++; n <= 3 {
+				f.Add(append([]byte(nil), line...))
+			}
+			return nil
+		})
+		fh.Close()
+	}
+	f.Add([]byte(`{"case_id": 1, "category": "cpasync", "ops": [{"thread": 40, "cp_size": 4, "form": "src_size", "src_size": 4000000000, "dst_off": 4, "src_off": 65532}], "smem": {"region_bytes": 16}}`))
+	f.Fuzz(func(t *testing.T, rec []byte) {
+		a := Replay(rec)
+		if strings.Contains(a.Error, "internal error") {
+			t.Fatalf("%s", a.Error)
+		}
+	})
+}
