@@ -1,0 +1,629 @@
+package hw
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/gocute/cute/numeric"
+)
+
+// This file executes cp.async.bulk.tensor (tile mode) the way the H200 does,
+// as measured in the hw-copy records: loads (with multicast), stores and
+// reduce-adds through a [TensorMap], between a byte-addressed global memory
+// ([DeviceMemory]) and the shared memory of the CTAs of a [Cluster].
+
+// The TMA unit's rules; a violation is the fault the H200 raises (the CUDA
+// error is named in the rule).
+const (
+	RuleCoords          Rule = "the copy gives one coordinate per tensor dimension"
+	RuleCoord0Align     Rule = "coords[0] * element bytes is a multiple of 16 (else 715 cudaErrorIllegalInstruction)"
+	RuleDstAlign        Rule = "the shared-memory box address is 128-byte aligned (else 716 cudaErrorMisalignedAddress)"
+	RuleSmemRange       Rule = "the box lies inside the CTA's shared memory (else 700 cudaErrorIllegalAddress)"
+	RuleGlobalRange     Rule = "every in-bounds element lies in mapped global memory (else 700 cudaErrorIllegalAddress)"
+	RuleStoreNegative   Rule = "a TMA store or reduce-add has no negative coordinate (else 715 cudaErrorIllegalInstruction)"
+	RuleReduceType      Rule = "reduce-add supports f32, f16, bf16, u32, s32, u64, f64 (and the f32 variants); s64, u8 and u16 fault (715 cudaErrorIllegalInstruction)"
+	RuleMulticastMask   Rule = "every ctaMask bit names a CTA of the cluster (else 719 cudaErrorLaunchFailure)"
+	RuleProxyFence      Rule = "shared memory written by generic stores is fenced (fence.proxy.async) before a TMA reads it"
+	RuleInterleaveModel Rule = "interleaved loads are not modelled (the H200's footprint and tx counts for them are not reproducible)"
+	RuleCluster         Rule = "a cluster has 1..16 CTAs of at most 228 KiB shared memory each"
+)
+
+// A DeviceMemory is a byte-addressed global memory made of mapped segments.
+// The zero value maps nothing.
+type DeviceMemory struct {
+	segs []deviceSegment
+}
+
+type deviceSegment struct {
+	base uint64
+	data []byte
+}
+
+// Map makes data (used in place, not copied) the global memory at
+// [base, base+len(data)). Segments may not overlap.
+func (g *DeviceMemory) Map(base uint64, data []byte) error {
+	end := base + uint64(len(data))
+	if len(data) == 0 || end < base {
+		return ruleErr("DeviceMemory.Map", "a non-empty segment inside the 64-bit address space", fmt.Sprintf("%#x+%d", base, len(data)))
+	}
+	for _, s := range g.segs {
+		if base < s.base+uint64(len(s.data)) && s.base < end {
+			return ruleErr("DeviceMemory.Map", "segments do not overlap", fmt.Sprintf("[%#x, %#x)", base, end),
+				fmt.Sprintf("[%#x, %#x)", s.base, s.base+uint64(len(s.data))))
+		}
+	}
+	g.segs = append(g.segs, deviceSegment{base, data})
+	return nil
+}
+
+// bytes returns the n mapped bytes at addr, or nil.
+func (g *DeviceMemory) bytes(addr uint64, n int) []byte {
+	for _, s := range g.segs {
+		if addr >= s.base && addr-s.base <= uint64(len(s.data)) && uint64(n) <= uint64(len(s.data))-(addr-s.base) {
+			o := addr - s.base
+			return s.data[o : o+uint64(n)]
+		}
+	}
+	return nil
+}
+
+// Read copies the global bytes at addr into p.
+func (g *DeviceMemory) Read(addr uint64, p []byte) error {
+	b := g.bytes(addr, len(p))
+	if b == nil {
+		return ruleErr("DeviceMemory.Read", RuleGlobalRange, fmt.Sprintf("[%#x, %#x)", addr, addr+uint64(len(p))))
+	}
+	copy(p, b)
+	return nil
+}
+
+// Write copies p to the global bytes at addr.
+func (g *DeviceMemory) Write(addr uint64, p []byte) error {
+	b := g.bytes(addr, len(p))
+	if b == nil {
+		return ruleErr("DeviceMemory.Write", RuleGlobalRange, fmt.Sprintf("[%#x, %#x)", addr, addr+uint64(len(p))))
+	}
+	copy(b, p)
+	return nil
+}
+
+// A Cluster is a launch of CTAs sharing one distributed shared memory: CTA
+// rank r sees its shared memory at the shared::cluster addresses
+// [r<<24, r<<24 + size) (the H200 puts the rank in bit 24).
+type Cluster struct {
+	ctas []CTA
+}
+
+// SmemMaxBytes is the largest shared memory of one CTA on the H200.
+const SmemMaxBytes = 233472
+
+// NewCluster launches n CTAs (1..16) with smemBytes of shared memory each,
+// zeroed.
+func NewCluster(n, smemBytes int) (*Cluster, error) {
+	if n < 1 || n > 16 || smemBytes < 16 || smemBytes > SmemMaxBytes {
+		return nil, ruleErr("NewCluster", RuleCluster, fmt.Sprintf("%d CTAs", n), fmt.Sprintf("%d bytes", smemBytes))
+	}
+	c := &Cluster{ctas: make([]CTA, n)}
+	for r := range c.ctas {
+		c.ctas[r] = CTA{rank: r, base: uint32(r) << 24, smem: make([]byte, smemBytes),
+			dirty: make([]uint64, (smemBytes/16+63)/64), cluster: c}
+	}
+	return c, nil
+}
+
+// Size returns the number of CTAs.
+func (c *Cluster) Size() int { return len(c.ctas) }
+
+// CTA returns the CTA of the given rank (nil when out of range).
+func (c *Cluster) CTA(rank int) *CTA {
+	if rank < 0 || rank >= len(c.ctas) {
+		return nil
+	}
+	return &c.ctas[rank]
+}
+
+// A CTA is one thread block's view of the model: its shared memory, the
+// mbarriers in it, and the TMA operations it issues. Shared addresses are the
+// CTA's own absolute addresses (base + offset, see [Cluster]).
+type CTA struct {
+	rank    int
+	base    uint32
+	smem    []byte
+	bars    []mbarrier
+	pending []pendingWrite
+	dirty   []uint64 // one bit per 16-byte chunk written by generic stores since the last fence.proxy.async
+	cluster *Cluster
+}
+
+// Rank returns the CTA's rank in its cluster.
+func (c *CTA) Rank() int { return c.rank }
+
+// Base returns the shared address of the CTA's first shared-memory byte.
+func (c *CTA) Base() uint32 { return c.base }
+
+// Size returns the CTA's shared-memory size in bytes.
+func (c *CTA) Size() int { return len(c.smem) }
+
+func (c *CTA) inWindow(addr uint32, n int) bool {
+	return addr >= c.base && uint64(addr-c.base)+uint64(n) <= uint64(len(c.smem))
+}
+
+func (c *CTA) windowString() string {
+	return fmt.Sprintf("shared memory [%#x, %#x)", c.base, uint64(c.base)+uint64(len(c.smem)))
+}
+
+// Write is a generic-proxy store of p at addr. Writing bytes that a TMA copy
+// still writes is a race (RuleSmemWriteRace).
+func (c *CTA) Write(addr uint32, p []byte) error {
+	const op = "st.shared"
+	if !c.inWindow(addr, len(p)) {
+		return ruleErr(op, RuleSmemRange, fmt.Sprintf("[%#x, %#x)", addr, uint64(addr)+uint64(len(p))), c.windowString())
+	}
+	if w, ok := c.inFlight(addr, len(p)); ok {
+		return ruleErr(op, RuleSmemWriteRace, fmt.Sprintf("[%#x, %#x)", addr, uint64(addr)+uint64(len(p))),
+			fmt.Sprintf("TMA writes [%#x, %#x) until phase %d of the mbarrier at %#x is observed", w.lo, w.hi, w.phase, w.bar))
+	}
+	o := addr - c.base
+	copy(c.smem[o:], p)
+	if len(p) > 0 {
+		for ch := o / 16; ch <= (o+uint32(len(p))-1)/16; ch++ {
+			c.dirty[ch/64] |= 1 << (ch % 64)
+		}
+	}
+	return nil
+}
+
+// Fill is [CTA.Write] of n copies of byte v.
+func (c *CTA) Fill(addr uint32, n int, v byte) error {
+	if !c.inWindow(addr, n) {
+		return ruleErr("st.shared", RuleSmemRange, fmt.Sprintf("[%#x, %#x)", addr, uint64(addr)+uint64(n)), c.windowString())
+	}
+	var chunk [256]byte
+	for i := range chunk {
+		chunk[i] = v
+	}
+	for n > 0 {
+		k := min(n, len(chunk))
+		if err := c.Write(addr, chunk[:k]); err != nil {
+			return err
+		}
+		addr += uint32(k)
+		n -= k
+	}
+	return nil
+}
+
+// Read is a generic-proxy load of len(p) bytes at addr. Reading bytes that a
+// TMA copy writes before a wait has observed its mbarrier phase is the
+// hazard RuleSmemInFlight.
+func (c *CTA) Read(addr uint32, p []byte) error {
+	const op = "ld.shared"
+	if !c.inWindow(addr, len(p)) {
+		return ruleErr(op, RuleSmemRange, fmt.Sprintf("[%#x, %#x)", addr, uint64(addr)+uint64(len(p))), c.windowString())
+	}
+	if w, ok := c.inFlight(addr, len(p)); ok {
+		return ruleErr(op, RuleSmemInFlight, fmt.Sprintf("[%#x, %#x)", addr, uint64(addr)+uint64(len(p))),
+			fmt.Sprintf("TMA writes [%#x, %#x): wait on phase %d (parity %d) of the mbarrier at %#x first", w.lo, w.hi, w.phase, w.phase&1, w.bar))
+	}
+	copy(p, c.smem[addr-c.base:])
+	return nil
+}
+
+// Peek copies shared memory at addr into p without any hazard check: the
+// debugger's view, not a thread's.
+func (c *CTA) Peek(addr uint32, p []byte) error {
+	if !c.inWindow(addr, len(p)) {
+		return ruleErr("Peek", RuleSmemRange, fmt.Sprintf("[%#x, %#x)", addr, uint64(addr)+uint64(len(p))), c.windowString())
+	}
+	copy(p, c.smem[addr-c.base:])
+	return nil
+}
+
+// FenceProxyAsync is fence.proxy.async.shared::cta: generic stores made so
+// far become visible to TMA reads.
+func (c *CTA) FenceProxyAsync() { clear(c.dirty) }
+
+// tmaOp names the instructions in errors.
+const (
+	tmaLoadOp      = "cp.async.bulk.tensor.shared::cluster.global.tile"
+	tmaMulticastOp = "cp.async.bulk.tensor.shared::cluster.global.tile.multicast::cluster"
+	tmaStoreOp     = "cp.async.bulk.tensor.global.shared::cta.tile"
+	tmaReduceOp    = "cp.reduce.async.bulk.tensor.global.shared::cta.add.tile"
+)
+
+// boxWalk is the geometry of one box: counts per dim, the smem row pitch and
+// footprint, all fixed by the map.
+type boxWalk struct {
+	n     [5]int // elements per dim: boxDim[0], then ceil(boxDim[i]/elementStrides[i])
+	rows  int    // ∏ n[1..]
+	eb    int
+	pitch int // bytes per smem row: max(inner box bytes, swizzle span)
+	span  int
+}
+
+func (m *TensorMap) walk() boxWalk {
+	w := boxWalk{eb: int(m.stride[0]), span: m.swizzle.Span(), rows: 1}
+	for i := 0; i < 5; i++ {
+		w.n[i] = 1
+	}
+	w.n[0] = int(m.box[0])
+	for i := 1; i < m.rank; i++ {
+		w.n[i] = int((m.box[i] + m.estride[i] - 1) / m.estride[i])
+		w.rows *= w.n[i]
+	}
+	w.pitch = max(w.n[0]*w.eb, w.span)
+	return w
+}
+
+// bytes is the box's data size: the transaction bytes of a load.
+func (w *boxWalk) bytes() int { return w.rows * w.n[0] * w.eb }
+
+// footprint is the smem extent of the box, padding included.
+func (w *boxWalk) footprint() int { return w.rows * w.pitch }
+
+// swizzleAddr is the TMA swizzle, taken on the absolute shared address.
+func swizzleAddr(a uint32, span int) uint32 {
+	if span == 0 {
+		return a
+	}
+	return a ^ (a>>7&uint32(span/16-1))<<4
+}
+
+// checkCoords checks the coordinates common to all TMA copies.
+func (m *TensorMap) checkCoords(op string, coords []int32) error {
+	if m.rank == 0 || len(coords) != m.rank {
+		return ruleErr(op, RuleCoords, fmt.Sprintf("%d coordinates", len(coords)), fmt.Sprintf("rank %d", m.rank))
+	}
+	if int64(coords[0])*int64(m.stride[0])%16 != 0 {
+		return ruleErr(op, RuleCoord0Align, fmt.Sprintf("coords[0] = %d", coords[0]), fmt.Sprintf("%d-byte elements", m.stride[0]))
+	}
+	return nil
+}
+
+// rowOrigin returns, for box row r (the linear index over dims 1..rank-1),
+// the global byte offset of the row's element 0 relative to the tensor base
+// and whether the row's outer coordinates are all in bounds.
+func (m *TensorMap) rowOrigin(w *boxWalk, coords []int32, r int) (off int64, in bool) {
+	in = true
+	for d := 1; d < m.rank; d++ {
+		k := r % w.n[d]
+		r /= w.n[d]
+		e := int64(coords[d]) + int64(k)*int64(m.estride[d])
+		if e < 0 || e >= int64(m.dim[d]) {
+			in = false
+		}
+		off += e * int64(m.stride[d])
+	}
+	return off, in
+}
+
+// TMALoad is cp.async.bulk.tensor.Nd.shared::cluster.global.tile.
+// mbarrier::complete_tx::bytes [dst], [map, coords], [mbar]: the box at
+// coords lands in this CTA's shared memory at dst and the barrier at mbar
+// receives its transaction bytes, which TMALoad returns (the full box data,
+// out-of-bounds elements included, padding excluded).
+//
+// Placement: box element (k0..k4) goes to swz(dst + row*pitch + k0*e), row
+// the linear index of (k1..k4), pitch = max(inner box bytes, swizzle span);
+// outer dims load ceil(box/elementStride) elements at coords + k*stride
+// (elementStrides[0] is ignored); out-of-bounds elements are zero, or 0x7FF7
+// per 16-bit lane with the NaN fill; TFLOAT32 types round to nearest even
+// at the tf32 mantissa. Faults: coords[0] not 16-byte aligned (715), dst not
+// 128-byte aligned (716).
+func (c *CTA) TMALoad(m *TensorMap, g *DeviceMemory, dst, mbar uint32, coords []int32) (int, error) {
+	return c.tmaLoad(tmaLoadOp, m, g, dst, mbar, coords, 1<<c.rank)
+}
+
+// TMALoadMulticast is the .multicast::cluster form: the box lands at the same
+// CTA-relative offsets of dst and mbar in every CTA of ctaMask (the issuing
+// CTA need not be one of them), and each destination barrier receives the
+// full box bytes, which it returns. A mask bit beyond the cluster kills the
+// launch (719); mask 0 delivers nothing.
+func (c *CTA) TMALoadMulticast(m *TensorMap, g *DeviceMemory, dst, mbar uint32, coords []int32, ctaMask uint16) (int, error) {
+	if n := c.cluster.Size(); n < 16 && ctaMask>>n != 0 {
+		return 0, ruleErr(tmaMulticastOp, RuleMulticastMask, fmt.Sprintf("ctaMask %#b", ctaMask), fmt.Sprintf("cluster of %d", n))
+	}
+	return c.tmaLoad(tmaMulticastOp, m, g, dst, mbar, coords, ctaMask)
+}
+
+func (c *CTA) tmaLoad(op string, m *TensorMap, g *DeviceMemory, dst, mbar uint32, coords []int32, mask uint16) (int, error) {
+	if err := m.checkCoords(op, coords); err != nil {
+		return 0, err
+	}
+	if m.interleave != InterleaveNone && m.box[0]*uint32(m.stride[0]) != uint32(m.interleave.Bytes()) {
+		return 0, ruleErr(op, RuleInterleaveModel, m.interleave, fmt.Sprintf("inner box %d bytes", m.box[0]*uint32(m.stride[0])))
+	}
+	if dst%128 != 0 {
+		return 0, ruleErr(op, RuleDstAlign, fmt.Sprintf("dst %#x", dst))
+	}
+	w := m.walk()
+	off := dst - c.base
+	barOff := mbar - c.base
+	// Check every destination before writing anything.
+	for r := range c.cluster.ctas {
+		if mask>>r&1 == 0 {
+			continue
+		}
+		t := &c.cluster.ctas[r]
+		if !c.inWindow(dst, 0) || !t.inWindow(t.base+off, w.footprint()) {
+			return 0, ruleErr(op, RuleSmemRange, fmt.Sprintf("box [%#x, %#x) in CTA %d", t.base+off, uint64(t.base+off)+uint64(w.footprint()), r), t.windowString())
+		}
+		if _, err := t.barrier(op, t.base+barOff); err != nil {
+			return 0, err
+		}
+	}
+	if err := m.checkGlobal(op, &w, g, coords); err != nil {
+		return 0, err
+	}
+	tx := w.bytes()
+	for r := range c.cluster.ctas {
+		if mask>>r&1 == 0 {
+			continue
+		}
+		t := &c.cluster.ctas[r]
+		m.loadBox(&w, g, t.smem, t.base+off, t.base, coords)
+		b, _ := t.barrier(op, t.base+barOff)
+		phase := b.Phase
+		if err := b.addTx(op, -int64(tx)); err != nil {
+			return 0, err
+		}
+		b.Delivered += uint64(tx)
+		b.complete()
+		t.pending = append(t.pending, pendingWrite{lo: t.base + off, hi: t.base + off + uint32(w.footprint()), bar: b.addr, phase: phase})
+	}
+	return tx, nil
+}
+
+// checkGlobal checks that every in-bounds element of the box is mapped.
+func (m *TensorMap) checkGlobal(op string, w *boxWalk, g *DeviceMemory, coords []int32) error {
+	lo, hi := m.innerRange(w, coords, false)
+	if lo >= hi {
+		return nil
+	}
+	for r := 0; r < w.rows; r++ {
+		roff, in := m.rowOrigin(w, coords, r)
+		if !in {
+			continue
+		}
+		a := m.addr + uint64(roff+(int64(coords[0])+int64(lo))*int64(w.eb))
+		if g.bytes(a, (hi-lo)*w.eb) == nil {
+			return ruleErr(op, RuleGlobalRange, fmt.Sprintf("[%#x, %#x)", a, a+uint64((hi-lo)*w.eb)))
+		}
+	}
+	return nil
+}
+
+// innerRange is the range [lo, hi) of k0 whose dim-0 coordinate is in
+// bounds; a store rounds the row end up to its 16-byte chunk.
+func (m *TensorMap) innerRange(w *boxWalk, coords []int32, store bool) (lo, hi int) {
+	c0 := int64(coords[0])
+	end := int64(m.dim[0])
+	if store {
+		per := int64(16 / w.eb)
+		end = (end + per - 1) / per * per
+	}
+	l := max(0, -c0)
+	h := min(int64(w.n[0]), end-c0)
+	if h < l {
+		return 0, 0
+	}
+	return int(l), int(h)
+}
+
+// loadBox writes the box into smem (whose first byte has shared address
+// base) at dst. Global bytes were checked by checkGlobal.
+func (m *TensorMap) loadBox(w *boxWalk, g *DeviceMemory, smem []byte, dst, base uint32, coords []int32) {
+	lo, hi := m.innerRange(w, coords, false)
+	var fill [8]byte
+	if m.oob == OOBFillNaNRequestZeroFMA {
+		for i := 0; i < 8; i += 2 {
+			fill[i], fill[i+1] = 0xf7, 0x7f
+		}
+	}
+	tf32 := m.dtype == TensorTFloat32 || m.dtype == TensorTFloat32FTZ
+	eb := w.eb
+	for r := 0; r < w.rows; r++ {
+		row := dst + uint32(r*w.pitch)
+		roff, in := m.rowOrigin(w, coords, r)
+		var src []byte
+		if in && lo < hi {
+			src = g.bytes(m.addr+uint64(roff+(int64(coords[0])+int64(lo))*int64(eb)), (hi-lo)*eb)
+		}
+		for k := 0; k < w.n[0]; k++ {
+			a := swizzleAddr(row+uint32(k*eb), w.span) - base
+			d := smem[a : a+uint32(eb)]
+			if src != nil && k >= lo && k < hi {
+				s := src[(k-lo)*eb : (k-lo+1)*eb]
+				if tf32 {
+					putU32(d, roundTF32(getU32(s)))
+				} else {
+					copy(d, s)
+				}
+			} else {
+				copy(d, fill[:eb])
+			}
+		}
+	}
+}
+
+// roundTF32 rounds f32 bits to the tf32 mantissa, nearest even; denormals
+// round the same way, NaN and Inf are unchanged.
+func roundTF32(b uint32) uint32 {
+	if b&0x7f800000 == 0x7f800000 {
+		return b
+	}
+	return (b + 0xfff + (b >> 13 & 1)) &^ 0x1fff
+}
+
+func getU32(b []byte) uint32 {
+	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
+}
+
+func putU32(b []byte, v uint32) {
+	b[0], b[1], b[2], b[3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
+}
+
+func getU64(b []byte) uint64 { return uint64(getU32(b)) | uint64(getU32(b[4:]))<<32 }
+
+func putU64(b []byte, v uint64) { putU32(b, uint32(v)); putU32(b[4:], uint32(v>>32)) }
+
+// TMAStore is cp.async.bulk.tensor.Nd.global.shared::cta.tile.bulk_group
+// [map, coords], [src]: the box read from this CTA's shared memory at src
+// (the load's placement) is written to global memory. Dim 0 is clipped at
+// 16-byte granularity (elements past globalDim[0] inside the row's last
+// 16-byte chunk are written); outer dims are clipped exactly. Nothing is
+// converted. Any negative coordinate faults (715). The model completes the
+// store at once (commit_group / wait_group have nothing left to wait for).
+func (c *CTA) TMAStore(m *TensorMap, g *DeviceMemory, src uint32, coords []int32) error {
+	return c.tmaStore(tmaStoreOp, m, g, src, coords, nil)
+}
+
+// TMAReduceAdd is cp.reduce.async.bulk.tensor.Nd.global.shared::cta.add:
+// like [CTA.TMAStore] but each element is added into global memory: integers
+// wrap, f16/bf16/f32/f64 sums are correctly rounded (nearest even), the FTZ
+// types flush denormal operands and results to zero. s64, u8 and u16 fault
+// (715).
+func (c *CTA) TMAReduceAdd(m *TensorMap, g *DeviceMemory, src uint32, coords []int32) error {
+	add := reduceAdder(m.dtype)
+	if add == nil {
+		return ruleErr(tmaReduceOp, RuleReduceType, m.dtype)
+	}
+	return c.tmaStore(tmaReduceOp, m, g, src, coords, add)
+}
+
+func (c *CTA) tmaStore(op string, m *TensorMap, g *DeviceMemory, src uint32, coords []int32, add func(dst, src []byte)) error {
+	if err := m.checkCoords(op, coords); err != nil {
+		return err
+	}
+	for i, x := range coords {
+		if x < 0 {
+			return ruleErr(op, RuleStoreNegative, fmt.Sprintf("coords[%d] = %d", i, x))
+		}
+	}
+	if m.interleave != InterleaveNone && m.box[0]*uint32(m.stride[0]) != uint32(m.interleave.Bytes()) {
+		return ruleErr(op, RuleInterleaveModel, m.interleave, fmt.Sprintf("inner box %d bytes", m.box[0]*uint32(m.stride[0])))
+	}
+	if src%128 != 0 {
+		return ruleErr(op, RuleDstAlign, fmt.Sprintf("src %#x", src))
+	}
+	w := m.walk()
+	if !c.inWindow(src, w.footprint()) {
+		return ruleErr(op, RuleSmemRange, fmt.Sprintf("box [%#x, %#x)", src, uint64(src)+uint64(w.footprint())), c.windowString())
+	}
+	if p, ok := c.inFlight(src, w.footprint()); ok {
+		return ruleErr(op, RuleSmemInFlight, fmt.Sprintf("box [%#x, %#x)", src, uint64(src)+uint64(w.footprint())),
+			fmt.Sprintf("TMA writes [%#x, %#x): wait on phase %d of the mbarrier at %#x first", p.lo, p.hi, p.phase, p.bar))
+	}
+	o := src - c.base
+	for ch := o / 16; ch < (o+uint32(w.footprint())+15)/16; ch++ {
+		if c.dirty[ch/64]>>(ch%64)&1 != 0 {
+			return ruleErr(op, RuleProxyFence, fmt.Sprintf("box [%#x, %#x)", src, uint64(src)+uint64(w.footprint())),
+				fmt.Sprintf("generic stores to [%#x, %#x) not fenced", c.base+ch*16, c.base+ch*16+16))
+		}
+	}
+	lo, hi := m.innerRange(&w, coords, true)
+	if lo >= hi {
+		return nil
+	}
+	eb := w.eb
+	// Check every destination row before writing anything.
+	for r := 0; r < w.rows; r++ {
+		roff, in := m.rowOrigin(&w, coords, r)
+		if !in {
+			continue
+		}
+		a := m.addr + uint64(roff+(int64(coords[0])+int64(lo))*int64(eb))
+		if g.bytes(a, (hi-lo)*eb) == nil {
+			return ruleErr(op, RuleGlobalRange, fmt.Sprintf("[%#x, %#x)", a, a+uint64((hi-lo)*eb)))
+		}
+	}
+	for r := 0; r < w.rows; r++ {
+		roff, in := m.rowOrigin(&w, coords, r)
+		if !in {
+			continue
+		}
+		dst := g.bytes(m.addr+uint64(roff+(int64(coords[0])+int64(lo))*int64(eb)), (hi-lo)*eb)
+		row := src + uint32(r*w.pitch)
+		for k := lo; k < hi; k++ {
+			a := swizzleAddr(row+uint32(k*eb), w.span) - c.base
+			s := c.smem[a : a+uint32(eb)]
+			d := dst[(k-lo)*eb : (k-lo+1)*eb]
+			if add == nil {
+				copy(d, s)
+			} else {
+				add(d, s)
+			}
+		}
+	}
+	return nil
+}
+
+// reduceAdder returns the element adder of a reduce-add on type t, or nil
+// for the types the H200 faults on.
+func reduceAdder(t TensorMapDataType) func(dst, src []byte) {
+	switch t {
+	case TensorUInt32, TensorInt32:
+		return func(d, s []byte) { putU32(d, getU32(d)+getU32(s)) }
+	case TensorUInt64:
+		return func(d, s []byte) { putU64(d, getU64(d)+getU64(s)) }
+	case TensorFloat32, TensorTFloat32:
+		return func(d, s []byte) { putU32(d, addF32(getU32(d), getU32(s), false)) }
+	case TensorFloat32FTZ, TensorTFloat32FTZ:
+		return func(d, s []byte) { putU32(d, addF32(getU32(d), getU32(s), true)) }
+	case TensorFloat64:
+		return func(d, s []byte) {
+			r := math.Float64frombits(getU64(d)) + math.Float64frombits(getU64(s))
+			if r != r {
+				putU64(d, 0x7fffffffffffffff)
+				return
+			}
+			putU64(d, math.Float64bits(r))
+		}
+	case TensorFloat16:
+		return func(d, s []byte) {
+			x := numeric.Float16FromBits(uint16(d[0]) | uint16(d[1])<<8).Float64()
+			y := numeric.Float16FromBits(uint16(s[0]) | uint16(s[1])<<8).Float64()
+			r := numeric.Float16FromFloat64(x + y).Bits()
+			if x+y != x+y {
+				r = 0x7fff
+			}
+			d[0], d[1] = byte(r), byte(r>>8)
+		}
+	case TensorBFloat16:
+		return func(d, s []byte) {
+			x := numeric.BFloat16FromBits(uint16(d[0]) | uint16(d[1])<<8).Float64()
+			y := numeric.BFloat16FromBits(uint16(s[0]) | uint16(s[1])<<8).Float64()
+			r := numeric.BFloat16FromFloat64(x + y).Bits()
+			if x+y != x+y {
+				r = 0x7fff
+			}
+			d[0], d[1] = byte(r), byte(r>>8)
+		}
+	}
+	return nil
+}
+
+// addF32 adds two f32 patterns, correctly rounded; ftz flushes denormal
+// operands and result to (signed) zero. NaN results are the canonical
+// 0x7fffffff.
+func addF32(a, b uint32, ftz bool) uint32 {
+	if ftz {
+		a, b = flushF32(a), flushF32(b)
+	}
+	r := math.Float32frombits(a) + math.Float32frombits(b)
+	if r != r {
+		return 0x7fffffff
+	}
+	rb := math.Float32bits(r)
+	if ftz {
+		rb = flushF32(rb)
+	}
+	return rb
+}
+
+func flushF32(b uint32) uint32 {
+	if b&0x7f800000 == 0 {
+		return b & 0x80000000
+	}
+	return b
+}
