@@ -422,6 +422,9 @@ func (m *TensorMap) loadBox(w *boxWalk, g *DeviceMemory, smem []byte, dst, base 
 	}
 	tf32 := m.dtype == TensorTFloat32 || m.dtype == TensorTFloat32FTZ
 	eb := w.eb
+	inner := w.n[0] * eb
+	// The swizzle permutes whole 16-byte chunks and rows start 16-byte
+	// aligned, so the row moves chunk by chunk.
 	for r := 0; r < w.rows; r++ {
 		row := dst + uint32(r*w.pitch)
 		roff, in := m.rowOrigin(w, coords, r)
@@ -429,18 +432,31 @@ func (m *TensorMap) loadBox(w *boxWalk, g *DeviceMemory, smem []byte, dst, base 
 		if in && lo < hi {
 			src = g.bytes(m.addr+uint64(roff+(int64(coords[0])+int64(lo))*int64(eb)), (hi-lo)*eb)
 		}
-		for k := 0; k < w.n[0]; k++ {
-			a := swizzleAddr(row+uint32(k*eb), w.span) - base
-			d := smem[a : a+uint32(eb)]
-			if src != nil && k >= lo && k < hi {
-				s := src[(k-lo)*eb : (k-lo+1)*eb]
+		for cb := 0; cb < inner; cb += 16 {
+			a := swizzleAddr(row+uint32(cb), w.span) - base
+			d := smem[a : a+16]
+			k0, k1 := cb/eb, (cb+16)/eb
+			if src != nil && k0 >= lo && k1 <= hi {
+				copy(d, src[(k0-lo)*eb:(k1-lo)*eb])
 				if tf32 {
-					putU32(d, roundTF32(getU32(s)))
-				} else {
-					copy(d, s)
+					for i := 0; i < 16; i += 4 {
+						putU32(d[i:], roundTF32(getU32(d[i:])))
+					}
 				}
-			} else {
-				copy(d, fill[:eb])
+				continue
+			}
+			for k := k0; k < k1; k++ {
+				e := d[(k-k0)*eb : (k-k0+1)*eb]
+				if src != nil && k >= lo && k < hi {
+					s := src[(k-lo)*eb : (k-lo+1)*eb]
+					if tf32 {
+						putU32(e, roundTF32(getU32(s)))
+					} else {
+						copy(e, s)
+					}
+				} else {
+					copy(e, fill[:eb])
+				}
 			}
 		}
 	}
@@ -544,14 +560,19 @@ func (c *CTA) tmaStore(op string, m *TensorMap, g *DeviceMemory, src uint32, coo
 		}
 		dst := g.bytes(m.addr+uint64(roff+(int64(coords[0])+int64(lo))*int64(eb)), (hi-lo)*eb)
 		row := src + uint32(r*w.pitch)
-		for k := lo; k < hi; k++ {
+		// Chunk by chunk, as the load: [lo, hi) is 16-byte aligned at lo
+		// (c0 is) and ends at a chunk boundary or the box's end.
+		for k := lo; k < hi; k += 16 / eb {
 			a := swizzleAddr(row+uint32(k*eb), w.span) - c.base
-			s := c.smem[a : a+uint32(eb)]
-			d := dst[(k-lo)*eb : (k-lo+1)*eb]
+			n := min(16/eb, hi-k) * eb
+			s := c.smem[a : a+uint32(n)]
+			d := dst[(k-lo)*eb : (k-lo)*eb+n]
 			if add == nil {
 				copy(d, s)
-			} else {
-				add(d, s)
+				continue
+			}
+			for i := 0; i < n; i += eb {
+				add(d[i:i+eb], s[i:i+eb])
 			}
 		}
 	}
