@@ -15,17 +15,16 @@ import (
 // The TMA unit's rules; a violation is the fault the H200 raises (the CUDA
 // error is named in the rule).
 const (
-	RuleCoords          Rule = "the copy gives one coordinate per tensor dimension"
-	RuleCoord0Align     Rule = "coords[0] * element bytes is a multiple of 16 (else 715 cudaErrorIllegalInstruction)"
-	RuleDstAlign        Rule = "the shared-memory box address is 128-byte aligned (else 716 cudaErrorMisalignedAddress)"
-	RuleSmemRange       Rule = "the box lies inside the CTA's shared memory (else 700 cudaErrorIllegalAddress)"
-	RuleGlobalRange     Rule = "every in-bounds element lies in mapped global memory (else 700 cudaErrorIllegalAddress)"
-	RuleStoreNegative   Rule = "a TMA store or reduce-add has no negative coordinate (else 715 cudaErrorIllegalInstruction)"
-	RuleReduceType      Rule = "reduce-add supports f32, f16, bf16, u32, s32, u64, f64 (and the f32 variants); s64, u8 and u16 fault (715 cudaErrorIllegalInstruction)"
-	RuleMulticastMask   Rule = "every ctaMask bit names a CTA of the cluster (else 719 cudaErrorLaunchFailure)"
-	RuleProxyFence      Rule = "shared memory written by generic stores is fenced (fence.proxy.async) before a TMA reads it"
-	RuleInterleaveModel Rule = "interleaved loads are not modelled (the H200's footprint and tx counts for them are not reproducible)"
-	RuleCluster         Rule = "a cluster has 1..16 CTAs of at most 228 KiB shared memory each"
+	RuleCoords        Rule = "the copy gives one coordinate per tensor dimension"
+	RuleCoord0Align   Rule = "coords[0] * element bytes is a multiple of 16 (else 715 cudaErrorIllegalInstruction)"
+	RuleDstAlign      Rule = "the shared-memory box address is 128-byte aligned (else 716 cudaErrorMisalignedAddress)"
+	RuleSmemRange     Rule = "the box lies inside the CTA's shared memory (else 700 cudaErrorIllegalAddress)"
+	RuleGlobalRange   Rule = "every in-bounds element lies in mapped global memory (else 700 cudaErrorIllegalAddress)"
+	RuleStoreNegative Rule = "a TMA store or reduce-add has no negative coordinate (else 715 cudaErrorIllegalInstruction)"
+	RuleReduceType    Rule = "reduce-add supports f32, f16, bf16, u32, s32, u64, f64 (and the f32 variants); s64, u8 and u16 fault (715 cudaErrorIllegalInstruction)"
+	RuleMulticastMask Rule = "every ctaMask bit names a CTA of the cluster (else 719 cudaErrorLaunchFailure)"
+	RuleProxyFence    Rule = "shared memory written by generic stores is fenced (fence.proxy.async) before a TMA reads it"
+	RuleCluster       Rule = "a cluster has 1..16 CTAs of at most 228 KiB shared memory each"
 )
 
 // A DeviceMemory is a byte-addressed global memory made of mapped segments.
@@ -310,6 +309,12 @@ func (m *TensorMap) rowOrigin(w *boxWalk, coords []int32, r int) (off int64, in 
 // per 16-bit lane with the NaN fill; TFLOAT32 types round to nearest even
 // at the tf32 mantissa. Faults: coords[0] not 16-byte aligned (715), dst not
 // 128-byte aligned (716).
+//
+// Interleaved maps are placed the same way. That is an approximation: the
+// H200 agrees with it only for some interleaved boxes (2 of the 16 public
+// interleaved records; it writes box0 × interleave bytes per outer plane and
+// can signal its tx bytes in pieces, nondeterministically), so interleaved
+// loads are not scored against the records.
 func (c *CTA) TMALoad(m *TensorMap, g *DeviceMemory, dst, mbar uint32, coords []int32) (int, error) {
 	return c.tmaLoad(tmaLoadOp, m, g, dst, mbar, coords, 1<<c.rank)
 }
@@ -329,9 +334,6 @@ func (c *CTA) TMALoadMulticast(m *TensorMap, g *DeviceMemory, dst, mbar uint32, 
 func (c *CTA) tmaLoad(op string, m *TensorMap, g *DeviceMemory, dst, mbar uint32, coords []int32, mask uint16) (int, error) {
 	if err := m.checkCoords(op, coords); err != nil {
 		return 0, err
-	}
-	if m.interleave != InterleaveNone && m.box[0]*uint32(m.stride[0]) != uint32(m.interleave.Bytes()) {
-		return 0, ruleErr(op, RuleInterleaveModel, m.interleave, fmt.Sprintf("inner box %d bytes", m.box[0]*uint32(m.stride[0])))
 	}
 	if dst%128 != 0 {
 		return 0, ruleErr(op, RuleDstAlign, fmt.Sprintf("dst %#x", dst))
@@ -515,9 +517,6 @@ func (c *CTA) tmaStore(op string, m *TensorMap, g *DeviceMemory, src uint32, coo
 		if x < 0 {
 			return ruleErr(op, RuleStoreNegative, fmt.Sprintf("coords[%d] = %d", i, x))
 		}
-	}
-	if m.interleave != InterleaveNone && m.box[0]*uint32(m.stride[0]) != uint32(m.interleave.Bytes()) {
-		return ruleErr(op, RuleInterleaveModel, m.interleave, fmt.Sprintf("inner box %d bytes", m.box[0]*uint32(m.stride[0])))
 	}
 	if src%128 != 0 {
 		return ruleErr(op, RuleDstAlign, fmt.Sprintf("src %#x", src))

@@ -215,13 +215,6 @@ func TestTMAHazards(t *testing.T) {
 		_, err := f.cta.TMALoadMulticast(&f.m, &f.g, 0x400, 0, []int32{0, 0}, 0b101)
 		wantRule(t, "mask 0b101 in a cluster of 2", err, RuleMulticastMask)
 	})
-	t.Run("interleave not modelled", func(t *testing.T) {
-		a := TensorMapArgs{DataType: TensorUInt16, Rank: 3, GlobalDim: []uint64{16, 8, 4}, GlobalStrides: []uint64{32, 256},
-			BoxDim: []uint32{16, 4, 2}, ElementStrides: []uint32{1, 1, 1}, Interleave: Interleave16B}
-		f := newFixture(t, 1, a)
-		_, err := f.cta.TMALoad(&f.m, &f.g, 0x400, 0, []int32{0, 0, 0})
-		wantRule(t, "16B interleave of a 32-byte inner box", err, RuleInterleaveModel)
-	})
 }
 
 // loadAndWait runs one load into CTA 0 at dst and waits for it.
