@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
 
 	"github.com/gocute/cute/internal/jsonl"
 )
@@ -191,4 +192,43 @@ func TestTensorMapString(t *testing.T) {
 	if _, err := DecodeTensorMap(b); err == nil {
 		t.Error("DecodeTensorMap accepted a map with a stray bit")
 	}
+}
+
+// TestEncodeDecodeProperty: any map the driver accepts decodes from its 128
+// bytes to the same arguments, and any rejection names a rule.
+func TestEncodeDecodeProperty(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		r := rapid.IntRange(1, 5).Draw(t, "rank")
+		a := TensorMapArgs{
+			DataType:      TensorMapDataType(rapid.IntRange(0, 13).Draw(t, "dtype")),
+			Rank:          uint32(r),
+			GlobalAddress: uint64(rapid.IntRange(0, 1<<20).Draw(t, "addr16")) * 16,
+			Interleave:    TensorMapInterleave(rapid.IntRange(0, 2).Draw(t, "interleave")),
+			Swizzle:       TensorMapSwizzle(rapid.IntRange(0, 3).Draw(t, "swizzle")),
+			L2Promotion:   TensorMapL2Promotion(rapid.IntRange(0, 3).Draw(t, "l2")),
+			OOBFill:       TensorMapOOBFill(rapid.IntRange(0, 1).Draw(t, "oob")),
+		}
+		for i := 0; i < r; i++ {
+			a.GlobalDim = append(a.GlobalDim, rapid.Uint64Range(1, 1<<32).Draw(t, "dim"))
+			a.BoxDim = append(a.BoxDim, uint32(rapid.IntRange(1, 256).Draw(t, "box")))
+			a.ElementStrides = append(a.ElementStrides, uint32(rapid.IntRange(1, 8).Draw(t, "es")))
+			if i > 0 {
+				a.GlobalStrides = append(a.GlobalStrides, 16*rapid.Uint64Range(0, 1<<36-1).Draw(t, "stride16"))
+			}
+		}
+		m, err := EncodeTiled(a)
+		if err != nil {
+			if RuleOf(err) == "" {
+				t.Fatalf("EncodeTiled(%v): %v names no rule", a, err)
+			}
+			return
+		}
+		back, err := DecodeTensorMap(m.Bytes())
+		if err != nil {
+			t.Fatalf("DecodeTensorMap(%v): %v", a, err)
+		}
+		if diff := cmp.Diff(a, back.Args()); diff != "" {
+			t.Fatalf("round trip (-want +got):\n%s", diff)
+		}
+	})
 }

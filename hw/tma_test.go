@@ -484,3 +484,19 @@ func BenchmarkTMALoad128x64Swizzle128B(b *testing.B) {
 		phase ^= 1
 	}
 }
+
+// TestTMAStoreAllocs: stores and reduce-adds allocate nothing.
+func TestTMAStoreAllocs(t *testing.T) {
+	a := u16Map()
+	a.DataType = TensorFloat16
+	f := newFixture(t, 1, a)
+	f.cta.FenceProxyAsync()
+	coords := []int32{16, 3}
+	n := testing.AllocsPerRun(100, func() {
+		f.cta.TMAStore(&f.m, &f.g, 0x400, coords)
+		f.cta.TMAReduceAdd(&f.m, &f.g, 0x400, coords)
+	})
+	if n != 0 {
+		t.Errorf("TMAStore + TMAReduceAdd allocate %v times", n)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/gocute/cute/hw"
 )
@@ -166,7 +167,7 @@ func mapBuffer(g *hw.DeviceMemory, a hw.TensorMapArgs, off int64, size int64) ([
 	return buf, base, nil
 }
 
-var noteDst = regexp.MustCompile(`A0\+(\d+)`)
+var noteDst = regexp.MustCompile(`A0\s*\+\s*(0[xX][0-9a-fA-F]+|\d+)`)
 
 // tmaLoadRec is a tma_load record's inputs.
 type tmaLoadRec struct {
@@ -231,7 +232,13 @@ func tmaLoad(rec json.RawMessage) (map[string]any, error) {
 		// A faulted record keeps its destination only in its note ("A0+16").
 		dstOff = 0
 		if sm := noteDst.FindStringSubmatch(r.Note); sm != nil {
-			dstOff, _ = strconv.ParseInt(sm[1], 10, 64)
+			num, base := strings.ToLower(sm[1]), 10
+			if strings.HasPrefix(num, "0x") {
+				num, base = num[2:], 16
+			}
+			if v, err := strconv.ParseUint(num, base, 31); err == nil {
+				dstOff = int64(v)
+			}
 		}
 	}
 	cl, err := hw.NewCluster(1, int(dyn+loadDynLen))
