@@ -165,6 +165,22 @@ func (c *CTA) arrive(op string, addr uint32, tx uint32) (uint32, error) {
 	return parity, nil
 }
 
+// MBarrierArriveCluster is mbarrier.arrive.release.cluster.shared::cluster
+// on a barrier of any CTA of the cluster: addr is a shared::cluster address
+// (the owning CTA's rank in bits 24 and up, see [Cluster]), as mapa gives.
+// It is how a consumer releases a stage to a producer in another CTA.
+func (c *CTA) MBarrierArriveCluster(addr uint32) (parity uint32, err error) {
+	const op = "mbarrier.arrive.shared::cluster"
+	if c.cluster == nil {
+		return 0, ruleErr(op, RuleMBarrierAddress, fmt.Sprintf("%#x", addr), "a CTA outside any cluster")
+	}
+	t := c.cluster.CTA(int(addr >> 24))
+	if t == nil {
+		return 0, ruleErr(op, RuleMBarrierAddress, fmt.Sprintf("%#x", addr), fmt.Sprintf("cluster of %d", c.cluster.Size()))
+	}
+	return t.arrive(op, addr, 0)
+}
+
 // MBarrierTryWait is mbarrier.try_wait.parity: it reports whether the phase
 // of the given parity has completed, i.e. whether the barrier's current
 // phase has the other parity. A true answer makes the bytes of the TMA

@@ -15,6 +15,7 @@ import (
 // The TMA unit's rules; a violation is the fault the H200 raises (the CUDA
 // error is named in the rule).
 const (
+	RuleTensorMap     Rule = "the copy uses a tensor map the driver encoded, in a CTA of a launched cluster"
 	RuleCoords        Rule = "the copy gives one coordinate per tensor dimension"
 	RuleCoord0Align   Rule = "coords[0] * element bytes is a multiple of 16 (else 715 cudaErrorIllegalInstruction)"
 	RuleDstAlign      Rule = "the shared-memory box address is 128-byte aligned (else 716 cudaErrorMisalignedAddress)"
@@ -57,6 +58,9 @@ func (g *DeviceMemory) Map(base uint64, data []byte) error {
 
 // bytes returns the n mapped bytes at addr, or nil.
 func (g *DeviceMemory) bytes(addr uint64, n int) []byte {
+	if g == nil {
+		return nil
+	}
 	for _, s := range g.segs {
 		if addr >= s.base && addr-s.base <= uint64(len(s.data)) && uint64(n) <= uint64(len(s.data))-(addr-s.base) {
 			o := addr - s.base
@@ -270,7 +274,10 @@ func swizzleAddr(a uint32, span int) uint32 {
 
 // checkCoords checks the coordinates common to all TMA copies.
 func (m *TensorMap) checkCoords(op string, coords []int32) error {
-	if m.rank == 0 || len(coords) != m.rank {
+	if m == nil || m.rank == 0 {
+		return ruleErr(op, RuleTensorMap, m)
+	}
+	if len(coords) != m.rank {
 		return ruleErr(op, RuleCoords, fmt.Sprintf("%d coordinates", len(coords)), fmt.Sprintf("rank %d", m.rank))
 	}
 	if int64(coords[0])*int64(m.stride[0])%16 != 0 {
@@ -325,6 +332,9 @@ func (c *CTA) TMALoad(m *TensorMap, g *DeviceMemory, dst, mbar uint32, coords []
 // full box bytes, which it returns. A mask bit beyond the cluster kills the
 // launch (719); mask 0 delivers nothing.
 func (c *CTA) TMALoadMulticast(m *TensorMap, g *DeviceMemory, dst, mbar uint32, coords []int32, ctaMask uint16) (int, error) {
+	if c.cluster == nil {
+		return 0, ruleErr(tmaMulticastOp, RuleTensorMap, "a CTA outside any cluster")
+	}
 	if n := c.cluster.Size(); n < 16 && ctaMask>>n != 0 {
 		return 0, ruleErr(tmaMulticastOp, RuleMulticastMask, fmt.Sprintf("ctaMask %#b", ctaMask), fmt.Sprintf("cluster of %d", n))
 	}
@@ -332,6 +342,9 @@ func (c *CTA) TMALoadMulticast(m *TensorMap, g *DeviceMemory, dst, mbar uint32, 
 }
 
 func (c *CTA) tmaLoad(op string, m *TensorMap, g *DeviceMemory, dst, mbar uint32, coords []int32, mask uint16) (int, error) {
+	if c.cluster == nil {
+		return 0, ruleErr(op, RuleTensorMap, "a CTA outside any cluster")
+	}
 	if err := m.checkCoords(op, coords); err != nil {
 		return 0, err
 	}

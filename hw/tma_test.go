@@ -500,3 +500,24 @@ func TestTMAStoreAllocs(t *testing.T) {
 		t.Errorf("TMAStore + TMAReduceAdd allocate %v times", n)
 	}
 }
+
+func TestMBarrierArriveCluster(t *testing.T) {
+	cl, _ := NewCluster(2, 1024)
+	c0, c1 := cl.CTA(0), cl.CTA(1)
+	c1.MBarrierInit(c1.Base()+8, 2)
+	c1.MBarrierArrive(c1.Base() + 8)
+	if _, err := c0.MBarrierArriveCluster(c1.Base() + 8); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := c1.MBarrierTryWait(c1.Base()+8, 0); !ok || err != nil {
+		t.Errorf("the remote arrival did not complete phase 0: %v", err)
+	}
+	_, err := c0.MBarrierArriveCluster(2<<24 + 8)
+	wantRule(t, "arrive on CTA 2 of a cluster of 2", err, RuleMBarrierAddress)
+	var zero CTA
+	_, err = zero.TMALoad(nil, nil, 0, 0, nil)
+	wantRule(t, "zero CTA", err, RuleTensorMap)
+	_, err = c0.TMALoad(nil, nil, 0, 0, nil)
+	wantRule(t, "nil map", err, RuleTensorMap)
+	wantRule(t, "zero map store", c0.TMAStore(&TensorMap{}, nil, 0, nil), RuleTensorMap)
+}
