@@ -15,17 +15,18 @@ import (
 // The TMA unit's rules; a violation is the fault the H200 raises (the CUDA
 // error is named in the rule).
 const (
-	RuleTensorMap     Rule = "the copy uses a tensor map the driver encoded, in a CTA of a launched cluster"
-	RuleCoords        Rule = "the copy gives one coordinate per tensor dimension"
-	RuleCoord0Align   Rule = "coords[0] * element bytes is a multiple of 16 (else 715 cudaErrorIllegalInstruction)"
-	RuleDstAlign      Rule = "the shared-memory box address is 128-byte aligned (else 716 cudaErrorMisalignedAddress)"
-	RuleSmemRange     Rule = "the box lies inside the CTA's shared memory (else 700 cudaErrorIllegalAddress)"
-	RuleGlobalRange   Rule = "every in-bounds element lies in mapped global memory (else 700 cudaErrorIllegalAddress)"
-	RuleStoreNegative Rule = "a TMA store or reduce-add has no negative coordinate (else 715 cudaErrorIllegalInstruction)"
-	RuleReduceType    Rule = "reduce-add supports f32, f16, bf16, u32, s32, u64, f64 (and the f32 variants); s64, u8 and u16 fault (715 cudaErrorIllegalInstruction)"
-	RuleMulticastMask Rule = "every ctaMask bit names a CTA of the cluster (else 719 cudaErrorLaunchFailure)"
-	RuleProxyFence    Rule = "shared memory written by generic stores is fenced (fence.proxy.async) before a TMA reads it"
-	RuleCluster       Rule = "a cluster has 1..16 CTAs of at most 228 KiB shared memory each"
+	RuleTensorMap       Rule = "the copy uses a tensor map the driver encoded, in a CTA of a launched cluster"
+	RuleCoords          Rule = "the copy gives one coordinate per tensor dimension"
+	RuleCoord0Align     Rule = "coords[0] * element bytes is a multiple of 16 (else 715 cudaErrorIllegalInstruction)"
+	RuleDstAlign        Rule = "the shared-memory box address is 128-byte aligned (else 716 cudaErrorMisalignedAddress)"
+	RuleSmemRange       Rule = "the box lies inside the CTA's shared memory (else 700 cudaErrorIllegalAddress)"
+	RuleGlobalRange     Rule = "every in-bounds element lies in mapped global memory (else 700 cudaErrorIllegalAddress)"
+	RuleStoreNegative   Rule = "a TMA store or reduce-add has no negative coordinate (else 715 cudaErrorIllegalInstruction)"
+	RuleReduceType      Rule = "reduce-add supports f32, f16, bf16, u32, s32, u64, f64 (and the f32 variants); s64, u8 and u16 fault (715 cudaErrorIllegalInstruction)"
+	RuleMulticastMask   Rule = "every ctaMask bit names a CTA of the cluster (else 719 cudaErrorLaunchFailure)"
+	RuleProxyFence      Rule = "shared memory written by generic stores is fenced (fence.proxy.async) before a TMA reads it"
+	RuleInterleaveStore Rule = "interleaved TMA stores and reduce-adds are not modelled (no H200 record measures them)"
+	RuleCluster         Rule = "a cluster has 1..16 CTAs of at most 228 KiB shared memory each"
 )
 
 // A DeviceMemory is a byte-addressed global memory made of mapped segments.
@@ -317,11 +318,17 @@ func (m *TensorMap) rowOrigin(w *boxWalk, coords []int32, r int) (off int64, in 
 // at the tf32 mantissa. Faults: coords[0] not 16-byte aligned (715), dst not
 // 128-byte aligned (716).
 //
-// Interleaved maps are placed the same way. That is an approximation: the
-// H200 agrees with it only for some interleaved boxes (2 of the 16 public
-// interleaved records; it writes box0 × interleave bytes per outer plane and
-// can signal its tx bytes in pieces, nondeterministically), so interleaved
-// loads are not scored against the records.
+// Interleaved maps (16B/32B) move whole interleave chunks instead, as the
+// H200 showed (15 of the 16 public interleaved records bit-exact, the 16th
+// snapshotted before its last chunks landed): for each plane of the outer
+// dims 2.. (ceil(box/elementStride) planes each, exact bounds, out-of-bounds
+// planes zero-filled) it copies ceil(boxDim[0]/elementStrides[0]) chunks of
+// I bytes, chunk j from plane + coords[1]*globalStrides[0] + coords[0]*e +
+// j*elementStrides[0]*I, packed at dst (no padding, swizzled on the absolute
+// address). Box dim 1 and the bounds of dims 0 and 1 play no part; tx is the
+// bytes copied. The H200 may signal those bytes in pieces (a phase armed with
+// fewer completes early), which the records measured nondeterministically; the
+// model completes them at once.
 func (c *CTA) TMALoad(m *TensorMap, g *DeviceMemory, dst, mbar uint32, coords []int32) (int, error) {
 	return c.tmaLoad(tmaLoadOp, m, g, dst, mbar, coords, 1<<c.rank)
 }
@@ -352,6 +359,9 @@ func (c *CTA) tmaLoad(op string, m *TensorMap, g *DeviceMemory, dst, mbar uint32
 		return 0, ruleErr(op, RuleDstAlign, fmt.Sprintf("dst %#x", dst))
 	}
 	w := m.walk()
+	if m.interleave != InterleaveNone {
+		w = m.walkInterleaved()
+	}
 	off := dst - c.base
 	barOff := mbar - c.base
 	// Check every destination before writing anything.
@@ -367,7 +377,11 @@ func (c *CTA) tmaLoad(op string, m *TensorMap, g *DeviceMemory, dst, mbar uint32
 			return 0, err
 		}
 	}
-	if err := m.checkGlobal(op, &w, g, coords); err != nil {
+	if m.interleave != InterleaveNone {
+		if err := m.checkInterleaved(op, &w, g, coords); err != nil {
+			return 0, err
+		}
+	} else if err := m.checkGlobal(op, &w, g, coords); err != nil {
 		return 0, err
 	}
 	tx := w.bytes()
@@ -376,7 +390,11 @@ func (c *CTA) tmaLoad(op string, m *TensorMap, g *DeviceMemory, dst, mbar uint32
 			continue
 		}
 		t := &c.cluster.ctas[r]
-		m.loadBox(&w, g, t.smem, t.base+off, t.base, coords)
+		if m.interleave != InterleaveNone {
+			m.loadInterleaved(&w, g, t.smem, t.base+off, t.base, coords)
+		} else {
+			m.loadBox(&w, g, t.smem, t.base+off, t.base, coords)
+		}
 		b, _ := t.barrier(op, t.base+barOff)
 		phase := b.Phase
 		if err := b.addTx(op, -int64(tx)); err != nil {
@@ -387,6 +405,80 @@ func (c *CTA) tmaLoad(op string, m *TensorMap, g *DeviceMemory, dst, mbar uint32
 		t.pending = append(t.pending, pendingWrite{lo: t.base + off, hi: t.base + off + uint32(w.footprint()), bar: b.addr, phase: phase})
 	}
 	return tx, nil
+}
+
+// walkInterleaved is the geometry of an interleaved box: rows are the planes
+// of dims 2.., each n[0] chunks of eb = interleave bytes, packed.
+func (m *TensorMap) walkInterleaved() boxWalk {
+	w := boxWalk{eb: m.interleave.Bytes(), span: m.swizzle.Span(), rows: 1}
+	for i := 0; i < 5; i++ {
+		w.n[i] = 1
+	}
+	w.n[0] = int((m.box[0] + m.estride[0] - 1) / m.estride[0])
+	for i := 2; i < m.rank; i++ {
+		w.n[i] = int((m.box[i] + m.estride[i] - 1) / m.estride[i])
+		w.rows *= w.n[i]
+	}
+	w.pitch = w.n[0] * w.eb
+	return w
+}
+
+// planeOrigin returns the global byte offset of interleaved plane p (the
+// linear index over dims 2..) and whether its coordinates are in bounds.
+func (m *TensorMap) planeOrigin(w *boxWalk, coords []int32, p int) (off int64, in bool) {
+	in = true
+	off = int64(coords[0])*int64(m.stride[0]) + int64(coords[1])*int64(m.stride[1])
+	for d := 2; d < m.rank; d++ {
+		k := p % w.n[d]
+		p /= w.n[d]
+		e := int64(coords[d]) + int64(k)*int64(m.estride[d])
+		if e < 0 || e >= int64(m.dim[d]) {
+			in = false
+		}
+		off += e * int64(m.stride[d])
+	}
+	return off, in
+}
+
+// chunkStep is the global distance between the chunks of an interleaved
+// plane.
+func (m *TensorMap) chunkStep(w *boxWalk) int64 { return int64(m.estride[0]) * int64(w.eb) }
+
+func (m *TensorMap) checkInterleaved(op string, w *boxWalk, g *DeviceMemory, coords []int32) error {
+	for p := 0; p < w.rows; p++ {
+		off, in := m.planeOrigin(w, coords, p)
+		if !in {
+			continue
+		}
+		for j := 0; j < w.n[0]; j++ {
+			a := m.addr + uint64(off+int64(j)*m.chunkStep(w))
+			if g.bytes(a, w.eb) == nil {
+				return ruleErr(op, RuleGlobalRange, fmt.Sprintf("[%#x, %#x)", a, a+uint64(w.eb)))
+			}
+		}
+	}
+	return nil
+}
+
+// loadInterleaved writes an interleaved box (see [CTA.TMALoad]).
+func (m *TensorMap) loadInterleaved(w *boxWalk, g *DeviceMemory, smem []byte, dst, base uint32, coords []int32) {
+	for p := 0; p < w.rows; p++ {
+		off, in := m.planeOrigin(w, coords, p)
+		for j := 0; j < w.n[0]; j++ {
+			var src []byte
+			if in {
+				src = g.bytes(m.addr+uint64(off+int64(j)*m.chunkStep(w)), w.eb)
+			}
+			for h := 0; h < w.eb; h += 16 {
+				a := swizzleAddr(dst+uint32((p*w.n[0]+j)*w.eb+h), w.span) - base
+				if src != nil {
+					copy(smem[a:a+16], src[h:h+16])
+				} else {
+					clear(smem[a : a+16])
+				}
+			}
+		}
+	}
 }
 
 // checkGlobal checks that every in-bounds element of the box is mapped.
@@ -530,6 +622,9 @@ func (c *CTA) tmaStore(op string, m *TensorMap, g *DeviceMemory, src uint32, coo
 		if x < 0 {
 			return ruleErr(op, RuleStoreNegative, fmt.Sprintf("coords[%d] = %d", i, x))
 		}
+	}
+	if m.interleave != InterleaveNone {
+		return ruleErr(op, RuleInterleaveStore, m.interleave)
 	}
 	if src%128 != 0 {
 		return ruleErr(op, RuleDstAlign, fmt.Sprintf("src %#x", src))

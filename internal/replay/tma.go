@@ -190,10 +190,11 @@ type tmaLoadRec struct {
 // 0x800 (a static 8-byte mbarrier took the first 1024-aligned slot, at 0),
 // holds 66560 bytes of 0xEE, and a0 = align_up(dyn_base, 1024).
 const (
-	loadDynBase = 0x800
-	loadDynLen  = 66560
-	storeDyn    = 0x400
-	mbarAddr    = 0
+	loadDynBase     = 0x800
+	loadDynLen      = 66560
+	storeDyn        = 0x400
+	mbarAddr        = 0
+	interleaveSlack = 1 << 16
 )
 
 func alignUp(x, a int64) int64 { return (x + a - 1) / a * a }
@@ -247,7 +248,13 @@ func tmaLoad(rec json.RawMessage) (map[string]any, error) {
 	}
 	cta := cl.CTA(0)
 	var g hw.DeviceMemory
-	buf, _, err := mapBuffer(&g, a, r.Encode.AddressOffset, r.Global.Bytes)
+	// The harness's buffer holds the pattern past the tensor's span too:
+	// interleaved loads read whole chunks regardless of dims 0 and 1.
+	span := r.Global.Bytes
+	if a.Interleave != hw.InterleaveNone {
+		span += interleaveSlack
+	}
+	buf, _, err := mapBuffer(&g, a, r.Encode.AddressOffset, span)
 	if err != nil {
 		return nil, err
 	}

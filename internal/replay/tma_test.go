@@ -94,7 +94,7 @@ func sameValue(path string, got, want any) bool {
 	return fmt.Sprint(got) == fmt.Sprint(want)
 }
 
-type tmaTally struct{ ok, fail, faultOK, skipped int }
+type tmaTally struct{ ok, fail, faultOK, skipped, unscoredOK int }
 
 func replayTMAFile(t *testing.T, cat string) tmaTally {
 	t.Helper()
@@ -112,7 +112,17 @@ func replayTMAFile(t *testing.T, cat string) tmaTally {
 		id := rec["case_id"]
 		status, _ := rec["status"].(string)
 		if cat == "tma_load" && status == "ok" && rec["model_match"] == false {
-			tally.skipped++ // interleaved loads the H200 measured nondeterministically: not scored
+			// Interleaved loads the H200 measured nondeterministically: not
+			// scored. Their windows are still compared (their tx counts,
+			// measured with phases that completed early, are not).
+			tally.skipped++
+			got, err := tmaLoad(line)
+			want, _ := lookup(rec, "smem.window_hex")
+			if err == nil && sameValue("smem.window_hex", got["smem.window_hex"], want) {
+				tally.unscoredOK++
+			} else {
+				t.Logf("tma_load case %v (%v): unscored interleaved window differs (%v)", id, rec["note"], err)
+			}
 			return nil
 		}
 		in := map[string]any{}
@@ -178,7 +188,13 @@ func TestReplayTMA(t *testing.T) {
 	for _, cat := range []string{"tma_encode", "tma_load", "tma_store", "tma_reduce", "tma_multicast"} {
 		t.Run(cat, func(t *testing.T) {
 			n := replayTMAFile(t, cat)
-			t.Logf("%s: %d ok, %d faults reproduced, %d wrong, %d not scored", cat, n.ok, n.faultOK, n.fail, n.skipped)
+			t.Logf("%s: %d ok, %d faults reproduced, %d wrong; %d not scored (%d of their windows match)",
+				cat, n.ok, n.faultOK, n.fail, n.skipped, n.unscoredOK)
+			// 14 public interleaved loads are unscored; all but case 810
+			// (snapshotted before its last chunks landed) match the model.
+			if n.unscoredOK < n.skipped-1 {
+				t.Errorf("only %d of %d unscored interleaved windows match", n.unscoredOK, n.skipped)
+			}
 		})
 	}
 }
