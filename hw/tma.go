@@ -26,6 +26,7 @@ const (
 	RuleMulticastMask   Rule = "every ctaMask bit names a CTA of the cluster (else 719 cudaErrorLaunchFailure)"
 	RuleProxyFence      Rule = "shared memory written by generic stores is fenced (fence.proxy.async) before a TMA reads it"
 	RuleInterleaveStore Rule = "interleaved TMA stores and reduce-adds are not modelled (no H200 record measures them)"
+	RuleSmemStoreRace   Rule = "shared memory that a TMA store or reduce-add still reads is not overwritten before cp.async.bulk.wait_group.read retires it"
 	RuleCluster         Rule = "a cluster has 1..16 CTAs of at most 228 KiB shared memory each"
 )
 
@@ -136,7 +137,42 @@ type CTA struct {
 	bars    []mbarrier
 	pending []pendingWrite
 	dirty   []uint64 // one bit per 16-byte chunk written by generic stores since the last fence.proxy.async
+	reads   []bulkRead
+	groups  int64 // bulk async-groups committed
 	cluster *Cluster
+}
+
+// A bulkRead is a range of shared memory that a TMA store or reduce-add
+// reads until a cp.async.bulk.wait_group.read retires its bulk async-group
+// (group -1: not committed yet).
+type bulkRead struct {
+	lo, hi uint32
+	group  int64
+}
+
+// BulkCommitGroup is cp.async.bulk.commit_group: the TMA stores and
+// reduce-adds issued since the last commit form a bulk async-group.
+func (c *CTA) BulkCommitGroup() {
+	for i := range c.reads {
+		if c.reads[i].group < 0 {
+			c.reads[i].group = c.groups
+		}
+	}
+	c.groups++
+}
+
+// BulkWaitGroup is cp.async.bulk.wait_group[.read] n: all but the n most
+// recent committed groups are done (the model completes the global writes at
+// issue, so .read and the full wait coincide); their shared-memory sources
+// may be overwritten again.
+func (c *CTA) BulkWaitGroup(n int) {
+	out := c.reads[:0]
+	for _, r := range c.reads {
+		if r.group < 0 || r.group >= c.groups-int64(max(n, 0)) {
+			out = append(out, r)
+		}
+	}
+	c.reads = out
 }
 
 // Rank returns the CTA's rank in its cluster.
@@ -166,6 +202,17 @@ func (c *CTA) Write(addr uint32, p []byte) error {
 	if w, ok := c.inFlight(addr, len(p)); ok {
 		return ruleErr(op, RuleSmemWriteRace, fmt.Sprintf("[%#x, %#x)", addr, uint64(addr)+uint64(len(p))),
 			fmt.Sprintf("TMA writes [%#x, %#x) until phase %d of the mbarrier at %#x is observed", w.lo, w.hi, w.phase, w.bar))
+	}
+	end := uint64(addr) + uint64(len(p))
+	for _, r := range c.reads {
+		if uint64(r.lo) < end && uint64(addr) < uint64(r.hi) {
+			state := "not committed yet"
+			if r.group >= 0 {
+				state = fmt.Sprintf("bulk group %d of %d committed", r.group, c.groups)
+			}
+			return ruleErr(op, RuleSmemStoreRace, fmt.Sprintf("[%#x, %#x)", addr, end),
+				fmt.Sprintf("a TMA store reads [%#x, %#x) (%s): cp.async.bulk.wait_group.read first", r.lo, r.hi, state))
+		}
 	}
 	o := addr - c.base
 	copy(c.smem[o:], p)
@@ -644,6 +691,7 @@ func (c *CTA) tmaStore(op string, m *TensorMap, g *DeviceMemory, src uint32, coo
 				fmt.Sprintf("generic stores to [%#x, %#x) not fenced", c.base+ch*16, c.base+ch*16+16))
 		}
 	}
+	c.reads = append(c.reads, bulkRead{lo: src, hi: src + uint32(w.footprint()), group: -1})
 	lo, hi := m.innerRange(&w, coords, true)
 	if lo >= hi {
 		return nil

@@ -159,6 +159,22 @@ func TestTMAHazards(t *testing.T) {
 			t.Error(err)
 		}
 	})
+	t.Run("overwriting a store's source before wait_group.read", func(t *testing.T) {
+		f := newFixture(t, 1, u16Map())
+		f.cta.FenceProxyAsync()
+		if err := f.cta.TMAStore(&f.m, &f.g, 0x400, []int32{0, 0}); err != nil {
+			t.Fatal(err)
+		}
+		var p [16]byte
+		wantRule(t, "write before commit", f.cta.Write(0x400, p[:]), RuleSmemStoreRace)
+		f.cta.BulkCommitGroup()
+		f.cta.BulkWaitGroup(1)
+		wantRule(t, "write after wait_group 1", f.cta.Write(0x400, p[:]), RuleSmemStoreRace)
+		f.cta.BulkWaitGroup(0)
+		if err := f.cta.Write(0x400, p[:]); err != nil {
+			t.Errorf("after wait_group 0: %v", err)
+		}
+	})
 	t.Run("mbarrier misuse", func(t *testing.T) {
 		f := newFixture(t, 1, u16Map())
 		_, err := f.cta.MBarrierArrive(64)
@@ -495,6 +511,8 @@ func TestTMAStoreAllocs(t *testing.T) {
 	n := testing.AllocsPerRun(100, func() {
 		f.cta.TMAStore(&f.m, &f.g, 0x400, coords)
 		f.cta.TMAReduceAdd(&f.m, &f.g, 0x400, coords)
+		f.cta.BulkCommitGroup()
+		f.cta.BulkWaitGroup(0)
 	})
 	if n != 0 {
 		t.Errorf("TMAStore + TMAReduceAdd allocate %v times", n)

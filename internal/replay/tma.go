@@ -361,6 +361,8 @@ func tmaStoreOrReduce(rec json.RawMessage, reduce bool) (map[string]any, error) 
 	if err != nil {
 		return nil, err
 	}
+	cta.BulkCommitGroup()
+	cta.BulkWaitGroup(0)
 	return map[string]any{"global.after_hex": hex.EncodeToString(buf[:r.Global.Bytes])}, nil
 }
 
