@@ -431,6 +431,26 @@ func (m TensorMap) Swizzle() TensorMapSwizzle { return m.swizzle }
 // Interleave returns the interleave mode.
 func (m TensorMap) Interleave() TensorMapInterleave { return m.interleave }
 
+// GlobalAddress returns the tensor's global address.
+func (m TensorMap) GlobalAddress() uint64 { return m.addr }
+
+// TxBytes returns the transaction bytes one load of a box delivers to its
+// mbarrier (what arrive.expect_tx must announce): ∏ ceil(boxDim[i] /
+// elementStrides[i]) over the outer dims × boxDim[0] × element bytes, out-of-
+// bounds elements included, swizzle padding excluded; for interleaved maps
+// the chunks copied.
+func (m TensorMap) TxBytes() int {
+	if m.rank == 0 {
+		return 0
+	}
+	if m.interleave != InterleaveNone {
+		w := m.walkInterleaved()
+		return w.bytes()
+	}
+	w := m.walk()
+	return w.bytes()
+}
+
 // String prints the cuTensorMapEncodeTiled call that made m.
 func (m TensorMap) String() string {
 	if m.rank == 0 {

@@ -272,6 +272,9 @@ func TestTMALoadSemantics(t *testing.T) {
 		a.BoxDim[0], a.Swizzle = 16, Swizzle128B // 32-byte rows, 128-byte pitch
 		f := newFixture(t, 1, a)
 		got := f.loadAndWait(t, 0x480, 0, 0) // 0x480: address bit 7 set, so row 0 lands at chunk 1
+		if f.m.TxBytes() != 16*8*2 {
+			t.Errorf("TxBytes %d", f.m.TxBytes())
+		}
 		if len(got) != 8*128 {
 			t.Fatalf("footprint %d, want 1024", len(got))
 		}

@@ -70,7 +70,7 @@ func (e *tmaEncodeRec) args() (hw.TensorMapArgs, error) {
 	addr := defaultBuffer + uint64(e.AddressOffset)
 	if e.GlobalAddress != nil {
 		var err error
-		if addr, err = strconv.ParseUint(*e.GlobalAddress, 16, 64); err != nil {
+		if addr, err = strconv.ParseUint(strings.TrimPrefix(*e.GlobalAddress, "0x"), 16, 64); err != nil {
 			return hw.TensorMapArgs{}, fmt.Errorf("encode.global_address %q: %w", *e.GlobalAddress, err)
 		}
 	}
