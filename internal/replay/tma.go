@@ -11,8 +11,8 @@ import (
 	"github.com/gocute/cute/hw"
 )
 
-// This file replays the TMA records of the hw-copy set (tma_encode,
-// tma_load, tma_store, tma_reduce, tma_multicast) on the hw package's model:
+// This file replays the TMA records of the hw-copy set (tmaEncode,
+// tmaLoad, tmaStore, tmaReduce, tmaMulticast) on the hw package's model:
 // each function reads a record's inputs and returns its outputs keyed by
 // their dotted paths, in the record's own form, or the error the hardware
 // faulted with.
@@ -34,7 +34,7 @@ type tmaEncodeRec struct {
 	OOBFill        int64   `json:"oob_fill"`
 }
 
-func u64s(v []int64) []uint64 {
+func tmaU64s(v []int64) []uint64 {
 	out := make([]uint64, len(v))
 	for i, x := range v {
 		out[i] = uint64(x)
@@ -42,8 +42,8 @@ func u64s(v []int64) []uint64 {
 	return out
 }
 
-// u32s converts, mapping values outside uint32 to one the driver rejects.
-func u32s(v []int64) []uint32 {
+// tmaU32s converts, mapping values outside uint32 to one the driver rejects.
+func tmaU32s(v []int64) []uint32 {
 	out := make([]uint32, len(v))
 	for i, x := range v {
 		if x < 0 || x > 1<<32-1 {
@@ -54,20 +54,20 @@ func u32s(v []int64) []uint32 {
 	return out
 }
 
-func enum(x int64) uint32 {
+func tmaEnum(x int64) uint32 {
 	if x < 0 || x > 1<<32-1 {
 		return 1<<32 - 1
 	}
 	return uint32(x)
 }
 
-// defaultBuffer is where a replay maps the global buffer of a record that
+// tmaDefaultBuffer is where a replay maps the global buffer of a record that
 // does not say (the records of faulted cases have no address): any
 // 16-byte aligned address serves, the harness's came from cudaMalloc.
-const defaultBuffer = 0x7f0000000000
+const tmaDefaultBuffer = 0x7f0000000000
 
 func (e *tmaEncodeRec) args() (hw.TensorMapArgs, error) {
-	addr := defaultBuffer + uint64(e.AddressOffset)
+	addr := tmaDefaultBuffer + uint64(e.AddressOffset)
 	if e.GlobalAddress != nil {
 		var err error
 		if addr, err = strconv.ParseUint(strings.TrimPrefix(*e.GlobalAddress, "0x"), 16, 64); err != nil {
@@ -75,17 +75,17 @@ func (e *tmaEncodeRec) args() (hw.TensorMapArgs, error) {
 		}
 	}
 	return hw.TensorMapArgs{
-		DataType:       hw.TensorMapDataType(enum(e.DType)),
-		Rank:           enum(e.Rank),
+		DataType:       hw.TensorMapDataType(tmaEnum(e.DType)),
+		Rank:           tmaEnum(e.Rank),
 		GlobalAddress:  addr,
-		GlobalDim:      u64s(e.GlobalDim),
-		GlobalStrides:  u64s(e.GlobalStrides),
-		BoxDim:         u32s(e.BoxDim),
-		ElementStrides: u32s(e.ElementStrides),
-		Interleave:     hw.TensorMapInterleave(enum(e.Interleave)),
-		Swizzle:        hw.TensorMapSwizzle(enum(e.Swizzle)),
-		L2Promotion:    hw.TensorMapL2Promotion(enum(e.L2Promotion)),
-		OOBFill:        hw.TensorMapOOBFill(enum(e.OOBFill)),
+		GlobalDim:      tmaU64s(e.GlobalDim),
+		GlobalStrides:  tmaU64s(e.GlobalStrides),
+		BoxDim:         tmaU32s(e.BoxDim),
+		ElementStrides: tmaU32s(e.ElementStrides),
+		Interleave:     hw.TensorMapInterleave(tmaEnum(e.Interleave)),
+		Swizzle:        hw.TensorMapSwizzle(tmaEnum(e.Swizzle)),
+		L2Promotion:    hw.TensorMapL2Promotion(tmaEnum(e.L2Promotion)),
+		OOBFill:        hw.TensorMapOOBFill(tmaEnum(e.OOBFill)),
 	}, nil
 }
 
@@ -98,7 +98,7 @@ func (e *tmaEncodeRec) encode() (hw.TensorMap, hw.TensorMapArgs, error) {
 	return m, a, err
 }
 
-// tmaEncode replays a tma_encode record: encode.result is 0 (CUDA_SUCCESS)
+// tmaEncode replays a tmaEncode record: encode.result is 0 (CUDA_SUCCESS)
 // with the 128-byte map, or 1 (CUDA_ERROR_INVALID_VALUE).
 func tmaEncode(rec json.RawMessage) (map[string]any, error) {
 	var r struct {
@@ -124,10 +124,10 @@ type tmaGlobal struct {
 	Bytes   int64  `json:"bytes"`
 }
 
-// fillPattern writes the records' buffer patterns: indexN = element j of N
+// tmaFillPattern writes the records' buffer patterns: indexN = element j of N
 // bits holds j; hash32 = u32 word j holds j*0x9E3779B1; tie32 = the same
 // with the low 13 bits 0x1000.
-func fillPattern(buf []byte, pattern string) error {
+func tmaFillPattern(buf []byte, pattern string) error {
 	switch pattern {
 	case "index8", "index16", "index32", "index64":
 		eb := map[string]int{"index8": 1, "index16": 2, "index32": 4, "index64": 8}[pattern]
@@ -151,11 +151,11 @@ func fillPattern(buf []byte, pattern string) error {
 	return nil
 }
 
-// mapBuffer maps the record's global buffer: it starts global_address_offset
+// tmaMapBuffer maps the record's global buffer: it starts global_address_offset
 // bytes before the tensor's address and spans the tensor (size bytes past the
 // address, at least), rounded up to 16 bytes plus slack for the store side's
 // 16-byte clipping.
-func mapBuffer(g *hw.DeviceMemory, a hw.TensorMapArgs, off int64, size int64) ([]byte, uint64, error) {
+func tmaMapBuffer(g *hw.DeviceMemory, a hw.TensorMapArgs, off int64, size int64) ([]byte, uint64, error) {
 	if off < 0 || size < 0 || size > 1<<30 {
 		return nil, 0, fmt.Errorf("global buffer offset %d, %d bytes", off, size)
 	}
@@ -167,9 +167,9 @@ func mapBuffer(g *hw.DeviceMemory, a hw.TensorMapArgs, off int64, size int64) ([
 	return buf, base, nil
 }
 
-var noteDst = regexp.MustCompile(`A0\s*\+\s*(0[xX][0-9a-fA-F]+|\d+)`)
+var tmaNoteDst = regexp.MustCompile(`A0\s*\+\s*(0[xX][0-9a-fA-F]+|\d+)`)
 
-// tmaLoadRec is a tma_load record's inputs.
+// tmaLoadRec is a tmaLoad record's inputs.
 type tmaLoadRec struct {
 	Note   string       `json:"note"`
 	Encode tmaEncodeRec `json:"encode"`
@@ -190,16 +190,16 @@ type tmaLoadRec struct {
 // 0x800 (a static 8-byte mbarrier took the first 1024-aligned slot, at 0),
 // holds 66560 bytes of 0xEE, and a0 = align_up(dyn_base, 1024).
 const (
-	loadDynBase     = 0x800
-	loadDynLen      = 66560
-	storeDyn        = 0x400
-	mbarAddr        = 0
-	interleaveSlack = 1 << 16
+	tmaLoadDynBase     = 0x800
+	tmaLoadDynLen      = 66560
+	tmaStoreDyn        = 0x400
+	tmaMbarAddr        = 0
+	tmaInterleaveSlack = 1 << 16
 )
 
-func alignUp(x, a int64) int64 { return (x + a - 1) / a * a }
+func tmaAlignUp(x, a int64) int64 { return (x + a - 1) / a * a }
 
-// tmaLoad replays a tma_load record: smem.window_hex (bytes from a0) and
+// tmaLoad replays a tmaLoad record: smem.window_hex (bytes from a0) and
 // mbarrier.tx_bytes (the bytes the copy delivered).
 func tmaLoad(rec json.RawMessage) (map[string]any, error) {
 	var r tmaLoadRec
@@ -210,7 +210,7 @@ func tmaLoad(rec json.RawMessage) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	dyn, dstOff, winLen := int64(loadDynBase), int64(-1), int64(2048)
+	dyn, dstOff, winLen := int64(tmaLoadDynBase), int64(-1), int64(2048)
 	var a0 int64 = -1
 	if s := r.Smem; s != nil {
 		if s.DynBase != nil {
@@ -227,12 +227,12 @@ func tmaLoad(rec json.RawMessage) (map[string]any, error) {
 		}
 	}
 	if a0 < 0 {
-		a0 = alignUp(dyn, 1024)
+		a0 = tmaAlignUp(dyn, 1024)
 	}
 	if dstOff < 0 {
 		// A faulted record keeps its destination only in its note ("A0+16").
 		dstOff = 0
-		if sm := noteDst.FindStringSubmatch(r.Note); sm != nil {
+		if sm := tmaNoteDst.FindStringSubmatch(r.Note); sm != nil {
 			num, base := strings.ToLower(sm[1]), 10
 			if strings.HasPrefix(num, "0x") {
 				num, base = num[2:], 16
@@ -242,7 +242,7 @@ func tmaLoad(rec json.RawMessage) (map[string]any, error) {
 			}
 		}
 	}
-	cl, err := hw.NewCluster(1, int(dyn+loadDynLen))
+	cl, err := hw.NewCluster(1, int(dyn+tmaLoadDynLen))
 	if err != nil {
 		return nil, err
 	}
@@ -252,29 +252,29 @@ func tmaLoad(rec json.RawMessage) (map[string]any, error) {
 	// interleaved loads read whole chunks regardless of dims 0 and 1.
 	span := r.Global.Bytes
 	if a.Interleave != hw.InterleaveNone {
-		span += interleaveSlack
+		span += tmaInterleaveSlack
 	}
-	buf, _, err := mapBuffer(&g, a, r.Encode.AddressOffset, span)
+	buf, _, err := tmaMapBuffer(&g, a, r.Encode.AddressOffset, span)
 	if err != nil {
 		return nil, err
 	}
-	if err := fillPattern(buf, r.Global.Pattern); err != nil {
+	if err := tmaFillPattern(buf, r.Global.Pattern); err != nil {
 		return nil, err
 	}
-	if err := cta.Fill(uint32(dyn), loadDynLen, 0xee); err != nil {
+	if err := cta.Fill(uint32(dyn), tmaLoadDynLen, 0xee); err != nil {
 		return nil, err
 	}
-	if err := cta.MBarrierInit(mbarAddr, 1); err != nil {
+	if err := cta.MBarrierInit(tmaMbarAddr, 1); err != nil {
 		return nil, err
 	}
 	expect := int64(0)
 	if r.MBarrier != nil {
 		expect = r.MBarrier.ExpectTx
 	}
-	if _, err := cta.MBarrierArriveExpectTx(mbarAddr, uint32(expect)); err != nil {
+	if _, err := cta.MBarrierArriveExpectTx(tmaMbarAddr, uint32(expect)); err != nil {
 		return nil, err
 	}
-	tx, err := cta.TMALoad(&m, &g, uint32(a0+dstOff), mbarAddr, r.Coords)
+	tx, err := cta.TMALoad(&m, &g, uint32(a0+dstOff), tmaMbarAddr, r.Coords)
 	if err != nil {
 		return nil, err
 	}
@@ -285,7 +285,7 @@ func tmaLoad(rec json.RawMessage) (map[string]any, error) {
 	return map[string]any{"smem.window_hex": hex.EncodeToString(win), "mbarrier.tx_bytes": tx}, nil
 }
 
-// tmaStoreRec is a tma_store / tma_reduce record's inputs.
+// tmaStoreRec is a tmaStore / tmaReduce record's inputs.
 type tmaStoreRec struct {
 	Encode tmaEncodeRec `json:"encode"`
 	Coords []int32      `json:"coords"`
@@ -318,11 +318,11 @@ func tmaStoreOrReduce(rec json.RawMessage, reduce bool) (map[string]any, error) 
 	if err != nil {
 		return nil, err
 	}
-	dyn := int64(storeDyn)
+	dyn := int64(tmaStoreDyn)
 	if r.Smem.DynBase != nil {
 		dyn = *r.Smem.DynBase
 	}
-	a0 := alignUp(dyn, 1024)
+	a0 := tmaAlignUp(dyn, 1024)
 	if r.Smem.A0 != nil {
 		a0 = *r.Smem.A0
 	}
@@ -334,12 +334,12 @@ func tmaStoreOrReduce(rec json.RawMessage, reduce bool) (map[string]any, error) 
 	if err != nil {
 		return nil, fmt.Errorf("global.init_hex: %w", err)
 	}
-	cl, err := hw.NewCluster(1, int(dyn+loadDynLen))
+	cl, err := hw.NewCluster(1, int(dyn+tmaLoadDynLen))
 	if err != nil {
 		return nil, err
 	}
 	cta := cl.CTA(0)
-	if err := cta.Fill(uint32(dyn), loadDynLen, 0xee); err != nil {
+	if err := cta.Fill(uint32(dyn), tmaLoadDynLen, 0xee); err != nil {
 		return nil, err
 	}
 	if err := cta.Write(uint32(a0), img); err != nil {
@@ -347,7 +347,7 @@ func tmaStoreOrReduce(rec json.RawMessage, reduce bool) (map[string]any, error) 
 	}
 	cta.FenceProxyAsync()
 	var g hw.DeviceMemory
-	buf, _, err := mapBuffer(&g, a, r.Encode.AddressOffset, max(r.Global.Bytes, int64(len(init))))
+	buf, _, err := tmaMapBuffer(&g, a, r.Encode.AddressOffset, max(r.Global.Bytes, int64(len(init))))
 	if err != nil {
 		return nil, err
 	}
@@ -366,7 +366,7 @@ func tmaStoreOrReduce(rec json.RawMessage, reduce bool) (map[string]any, error) 
 	return map[string]any{"global.after_hex": hex.EncodeToString(buf[:r.Global.Bytes])}, nil
 }
 
-// tmaMulticastRec is a tma_multicast record's inputs.
+// tmaMulticastRec is a tmaMulticast record's inputs.
 type tmaMulticastRec struct {
 	Encode tmaEncodeRec `json:"encode"`
 	Global tmaGlobal    `json:"global"`
@@ -386,7 +386,7 @@ type tmaMulticastRec struct {
 	} `json:"ctas"`
 }
 
-// tmaMulticast replays a tma_multicast record: every CTA arms its own
+// tmaMulticast replays a tmaMulticast record: every CTA arms its own
 // barrier with the bytes it expects, then each issuing CTA runs one
 // multicast load; ctas.N.smem.window_hex and ctas.N.mbarrier.tx_bytes (the
 // bytes delivered to CTA N's barrier) are returned.
@@ -400,30 +400,30 @@ func tmaMulticast(rec json.RawMessage) (map[string]any, error) {
 		return nil, err
 	}
 	n := len(r.CTAs)
-	cl, err := hw.NewCluster(n, loadDynBase+loadDynLen)
+	cl, err := hw.NewCluster(n, tmaLoadDynBase+tmaLoadDynLen)
 	if err != nil {
 		return nil, err
 	}
 	var g hw.DeviceMemory
-	buf, _, err := mapBuffer(&g, a, r.Encode.AddressOffset, r.Global.Bytes)
+	buf, _, err := tmaMapBuffer(&g, a, r.Encode.AddressOffset, r.Global.Bytes)
 	if err != nil {
 		return nil, err
 	}
-	if err := fillPattern(buf, r.Global.Pattern); err != nil {
+	if err := tmaFillPattern(buf, r.Global.Pattern); err != nil {
 		return nil, err
 	}
 	a0s := make([]uint32, n)
 	wins := make([]int64, n)
 	for i, c := range r.CTAs {
 		cta := cl.CTA(i)
-		dyn := int64(cta.Base()) + loadDynBase
-		a0 := alignUp(dyn, 1024)
+		dyn := int64(cta.Base()) + tmaLoadDynBase
+		a0 := tmaAlignUp(dyn, 1024)
 		wins[i] = 2048
 		if c.Smem != nil {
 			if c.Smem.DynBase != nil {
 				dyn = *c.Smem.DynBase
 			}
-			a0 = alignUp(dyn, 1024)
+			a0 = tmaAlignUp(dyn, 1024)
 			if c.Smem.A0 != nil {
 				a0 = *c.Smem.A0
 			}
@@ -432,10 +432,10 @@ func tmaMulticast(rec json.RawMessage) (map[string]any, error) {
 			}
 		}
 		a0s[i] = uint32(a0)
-		if err := cta.Fill(uint32(dyn), loadDynLen, 0xee); err != nil {
+		if err := cta.Fill(uint32(dyn), tmaLoadDynLen, 0xee); err != nil {
 			return nil, err
 		}
-		bar := cta.Base() + mbarAddr
+		bar := cta.Base() + tmaMbarAddr
 		if err := cta.MBarrierInit(bar, 1); err != nil {
 			return nil, err
 		}
@@ -452,7 +452,7 @@ func tmaMulticast(rec json.RawMessage) (map[string]any, error) {
 			continue
 		}
 		cta := cl.CTA(i)
-		if _, err := cta.TMALoadMulticast(&m, &g, a0s[i]+uint32(c.DstOff), cta.Base()+mbarAddr, c.Coords, c.CTAMask); err != nil {
+		if _, err := cta.TMALoadMulticast(&m, &g, a0s[i]+uint32(c.DstOff), cta.Base()+tmaMbarAddr, c.Coords, c.CTAMask); err != nil {
 			return nil, err
 		}
 	}
@@ -463,7 +463,7 @@ func tmaMulticast(rec json.RawMessage) (map[string]any, error) {
 		if err := cta.Peek(a0s[i], win); err != nil {
 			return nil, err
 		}
-		st, err := cta.MBarrierState(cta.Base() + mbarAddr)
+		st, err := cta.MBarrierState(cta.Base() + tmaMbarAddr)
 		if err != nil {
 			return nil, err
 		}

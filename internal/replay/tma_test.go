@@ -38,8 +38,8 @@ var tmaMeasured = []string{"status", "status_name", "model_match", "model_window
 	"mbarrier.polls", "mbarrier.poll_cycles", "mbarrier.raw_words", "mbarrier.search_complete_tx_steps",
 	"mbarrier.search_expect_tx_steps"}
 
-// lookup returns the value at a dotted path (list indices are numbers).
-func lookup(v any, path string) (any, bool) {
+// tmaLookup returns the value at a dotted path (list indices are numbers).
+func tmaLookup(v any, path string) (any, bool) {
 	for _, k := range strings.Split(path, ".") {
 		switch x := v.(type) {
 		case map[string]any:
@@ -60,10 +60,10 @@ func lookup(v any, path string) (any, bool) {
 	return v, true
 }
 
-// remove deletes the value at a dotted path.
-func remove(v any, path string) {
+// tmaRemove deletes the value at a dotted path.
+func tmaRemove(v any, path string) {
 	ks := strings.Split(path, ".")
-	parent, ok := lookup(v, strings.Join(ks[:len(ks)-1], "."))
+	parent, ok := tmaLookup(v, strings.Join(ks[:len(ks)-1], "."))
 	if len(ks) == 1 {
 		parent, ok = v, true
 	}
@@ -72,24 +72,24 @@ func remove(v any, path string) {
 	}
 }
 
-// trimEE drops the trailing 0xEE prefill of a hex image.
-func trimEE(s string) string {
+// tmaTrimEE drops the trailing 0xEE prefill of a hex image.
+func tmaTrimEE(s string) string {
 	for strings.HasSuffix(s, "ee") {
 		s = s[:len(s)-2]
 	}
 	return s
 }
 
-// sameValue compares a got value with the record's, numbers by value and hex
+// tmaSameValue compares a got value with the record's, numbers by value and hex
 // images after trimming.
-func sameValue(path string, got, want any) bool {
+func tmaSameValue(path string, got, want any) bool {
 	if strings.HasSuffix(path, "_hex") {
 		gs, _ := got.(string)
 		ws, _ := want.(string)
 		if got == nil || want == nil {
 			return got == nil && want == nil
 		}
-		return trimEE(gs) == trimEE(ws)
+		return tmaTrimEE(gs) == tmaTrimEE(ws)
 	}
 	return fmt.Sprint(got) == fmt.Sprint(want)
 }
@@ -117,8 +117,8 @@ func replayTMAFile(t *testing.T, cat string) tmaTally {
 			// measured with phases that completed early, are not).
 			tally.skipped++
 			got, err := tmaLoad(line)
-			want, _ := lookup(rec, "smem.window_hex")
-			if err == nil && sameValue("smem.window_hex", got["smem.window_hex"], want) {
+			want, _ := tmaLookup(rec, "smem.window_hex")
+			if err == nil && tmaSameValue("smem.window_hex", got["smem.window_hex"], want) {
 				tally.unscoredOK++
 			} else {
 				t.Logf("tma_load case %v (%v): unscored interleaved window differs (%v)", id, rec["note"], err)
@@ -130,13 +130,13 @@ func replayTMAFile(t *testing.T, cat string) tmaTally {
 			return err
 		}
 		for _, p := range append(tmaOutputs[cat], tmaMeasured...) {
-			remove(in, p)
+			tmaRemove(in, p)
 		}
 		if ctas, ok := in["ctas"].([]any); ok {
 			for _, c := range ctas {
 				for _, p := range []string{"model_match", "smem.outside_window_changed", "mbarrier.completed", "mbarrier.completed_with_expect_tx",
 					"mbarrier.polls", "mbarrier.poll_cycles", "mbarrier.raw_words", "mbarrier.search_complete_tx_steps", "mbarrier.search_expect_tx_steps"} {
-					remove(c, p)
+					tmaRemove(c, p)
 				}
 			}
 		}
@@ -163,8 +163,8 @@ func replayTMAFile(t *testing.T, cat string) tmaTally {
 		_ = json.Unmarshal(b, &gotJSON)
 		bad := false
 		for _, p := range tmaOutputs[cat] {
-			want, _ := lookup(rec, p)
-			if !sameValue(p, gotJSON[p], want) {
+			want, _ := tmaLookup(rec, p)
+			if !tmaSameValue(p, gotJSON[p], want) {
 				bad = true
 				g := fmt.Sprint(gotJSON[p])
 				w := fmt.Sprint(want)
