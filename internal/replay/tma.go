@@ -11,8 +11,8 @@ import (
 	"github.com/gocute/cute/hw"
 )
 
-// This file replays the TMA records of the hw-copy set (tmaEncode,
-// tmaLoad, tmaStore, tmaReduce, tmaMulticast) on the hw package's model:
+// This file replays the TMA records of the hw-copy set (tma_encode,
+// tma_load, tma_store, tma_reduce, tma_multicast) on the hw package's model:
 // each function reads a record's inputs and returns its outputs keyed by
 // their dotted paths, in the record's own form, or the error the hardware
 // faulted with.
@@ -98,7 +98,7 @@ func (e *tmaEncodeRec) encode() (hw.TensorMap, hw.TensorMapArgs, error) {
 	return m, a, err
 }
 
-// tmaEncode replays a tmaEncode record: encode.result is 0 (CUDA_SUCCESS)
+// tmaEncode replays a tma_encode record: encode.result is 0 (CUDA_SUCCESS)
 // with the 128-byte map, or 1 (CUDA_ERROR_INVALID_VALUE).
 func tmaEncode(rec json.RawMessage) (map[string]any, error) {
 	var r struct {
@@ -169,7 +169,7 @@ func tmaMapBuffer(g *hw.DeviceMemory, a hw.TensorMapArgs, off int64, size int64)
 
 var tmaNoteDst = regexp.MustCompile(`A0\s*\+\s*(0[xX][0-9a-fA-F]+|\d+)`)
 
-// tmaLoadRec is a tmaLoad record's inputs.
+// tmaLoadRec is a tma_load record's inputs.
 type tmaLoadRec struct {
 	Note   string       `json:"note"`
 	Encode tmaEncodeRec `json:"encode"`
@@ -199,7 +199,7 @@ const (
 
 func tmaAlignUp(x, a int64) int64 { return (x + a - 1) / a * a }
 
-// tmaLoad replays a tmaLoad record: smem.window_hex (bytes from a0) and
+// tmaLoad replays a tma_load record: smem.window_hex (bytes from a0) and
 // mbarrier.tx_bytes (the bytes the copy delivered).
 func tmaLoad(rec json.RawMessage) (map[string]any, error) {
 	var r tmaLoadRec
@@ -285,7 +285,7 @@ func tmaLoad(rec json.RawMessage) (map[string]any, error) {
 	return map[string]any{"smem.window_hex": hex.EncodeToString(win), "mbarrier.tx_bytes": tx}, nil
 }
 
-// tmaStoreRec is a tmaStore / tmaReduce record's inputs.
+// tmaStoreRec is a tmaStore / tma_reduce record's inputs.
 type tmaStoreRec struct {
 	Encode tmaEncodeRec `json:"encode"`
 	Coords []int32      `json:"coords"`
@@ -366,7 +366,7 @@ func tmaStoreOrReduce(rec json.RawMessage, reduce bool) (map[string]any, error) 
 	return map[string]any{"global.after_hex": hex.EncodeToString(buf[:r.Global.Bytes])}, nil
 }
 
-// tmaMulticastRec is a tmaMulticast record's inputs.
+// tmaMulticastRec is a tma_multicast record's inputs.
 type tmaMulticastRec struct {
 	Encode tmaEncodeRec `json:"encode"`
 	Global tmaGlobal    `json:"global"`
@@ -386,7 +386,7 @@ type tmaMulticastRec struct {
 	} `json:"ctas"`
 }
 
-// tmaMulticast replays a tmaMulticast record: every CTA arms its own
+// tmaMulticast replays a tma_multicast record: every CTA arms its own
 // barrier with the bytes it expects, then each issuing CTA runs one
 // multicast load; ctas.N.smem.window_hex and ctas.N.mbarrier.tx_bytes (the
 // bytes delivered to CTA N's barrier) are returned.
