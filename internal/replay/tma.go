@@ -285,7 +285,7 @@ func tmaLoad(rec json.RawMessage) (map[string]any, error) {
 	return map[string]any{"smem.window_hex": hex.EncodeToString(win), "mbarrier.tx_bytes": tx}, nil
 }
 
-// tmaStoreRec is a tmaStore / tma_reduce record's inputs.
+// tmaStoreRec is a tma_store / tma_reduce record's inputs.
 type tmaStoreRec struct {
 	Encode tmaEncodeRec `json:"encode"`
 	Coords []int32      `json:"coords"`
