@@ -63,9 +63,9 @@ func (c *CTA) barrier(op string, addr uint32) (*mbarrier, error) {
 		}
 	}
 	if addr%8 != 0 || !c.inWindow(addr, 8) {
-		return nil, ruleErr(op, RuleMBarrierAddress, fmt.Sprintf("%#x", addr), c.windowString())
+		return nil, tmaErr(op, RuleMBarrierAddress, fmt.Sprintf("%#x", addr), c.windowString())
 	}
-	return nil, ruleErr(op, RuleMBarrierInit, fmt.Sprintf("%#x", addr))
+	return nil, tmaErr(op, RuleMBarrierInit, fmt.Sprintf("%#x", addr))
 }
 
 // MBarrierInit is mbarrier.init.shared::cta.b64 [addr], count: phase 0,
@@ -73,10 +73,10 @@ func (c *CTA) barrier(op string, addr uint32) (*mbarrier, error) {
 func (c *CTA) MBarrierInit(addr uint32, count uint32) error {
 	const op = "mbarrier.init"
 	if addr%8 != 0 || !c.inWindow(addr, 8) {
-		return ruleErr(op, RuleMBarrierAddress, fmt.Sprintf("%#x", addr), c.windowString())
+		return tmaErr(op, RuleMBarrierAddress, fmt.Sprintf("%#x", addr), c.windowString())
 	}
 	if count == 0 || count > mbarMaxCount {
-		return ruleErr(op, RuleMBarrierCount, count)
+		return tmaErr(op, RuleMBarrierCount, count)
 	}
 	st := MBarrierState{Expected: count, Pending: count}
 	for i := range c.bars {
@@ -102,7 +102,7 @@ func (c *CTA) MBarrierState(addr uint32) (MBarrierState, error) {
 func (b *mbarrier) addTx(op string, n int64) error {
 	t := b.Tx + n
 	if t > mbarMaxCount || t < -mbarMaxCount {
-		return ruleErr(op, RuleMBarrierTx, fmt.Sprintf("%#x", b.addr), t)
+		return tmaErr(op, RuleMBarrierTx, fmt.Sprintf("%#x", b.addr), t)
 	}
 	b.Tx = t
 	return nil
@@ -154,7 +154,7 @@ func (c *CTA) arrive(op string, addr uint32, tx uint32) (uint32, error) {
 		return 0, err
 	}
 	if b.Pending == 0 {
-		return 0, ruleErr(op, RuleMBarrierArrive, b.MBarrierState)
+		return 0, tmaErr(op, RuleMBarrierArrive, b.MBarrierState)
 	}
 	if err := b.addTx(op, int64(tx)); err != nil {
 		return 0, err
@@ -172,11 +172,11 @@ func (c *CTA) arrive(op string, addr uint32, tx uint32) (uint32, error) {
 func (c *CTA) MBarrierArriveCluster(addr uint32) (parity uint32, err error) {
 	const op = "mbarrier.arrive.shared::cluster"
 	if c.cluster == nil {
-		return 0, ruleErr(op, RuleMBarrierAddress, fmt.Sprintf("%#x", addr), "a CTA outside any cluster")
+		return 0, tmaErr(op, RuleMBarrierAddress, fmt.Sprintf("%#x", addr), "a CTA outside any cluster")
 	}
 	t := c.cluster.CTA(int(addr >> 24))
 	if t == nil {
-		return 0, ruleErr(op, RuleMBarrierAddress, fmt.Sprintf("%#x", addr), fmt.Sprintf("cluster of %d", c.cluster.Size()))
+		return 0, tmaErr(op, RuleMBarrierAddress, fmt.Sprintf("%#x", addr), fmt.Sprintf("cluster of %d", c.cluster.Size()))
 	}
 	return t.arrive(op, addr, 0)
 }
@@ -195,7 +195,7 @@ func (c *CTA) MBarrierTryWait(addr uint32, parity uint32) (bool, error) {
 	}
 	parity &= 1
 	if b.Phase == 0 && parity == 1 {
-		return false, ruleErr(op, RuleWaitParity, fmt.Sprintf("parity %d", parity), b.MBarrierState)
+		return false, tmaErr(op, RuleWaitParity, fmt.Sprintf("parity %d", parity), b.MBarrierState)
 	}
 	if uint32(b.Phase&1) == parity {
 		return false, nil
@@ -213,7 +213,7 @@ func (c *CTA) MBarrierWait(addr uint32, parity uint32) error {
 		return err
 	}
 	b, _ := c.barrier(mbarOp, addr)
-	return ruleErr("mbarrier.try_wait.parity", RuleDeadlock, fmt.Sprintf("parity %d at %#x", parity&1, addr),
+	return tmaErr("mbarrier.try_wait.parity", RuleDeadlock, fmt.Sprintf("parity %d at %#x", parity&1, addr),
 		fmt.Sprintf("%d arrival(s) and %d transaction byte(s) never arrive", b.Pending, b.Tx), b.MBarrierState)
 }
 

@@ -211,18 +211,18 @@ type TensorMapArgs struct {
 func (a TensorMapArgs) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "cuTensorMapEncodeTiled(%v, %d, %#x, ", a.DataType, a.Rank, a.GlobalAddress)
-	writeList(&b, a.GlobalDim)
+	tmaWriteList(&b, a.GlobalDim)
 	b.WriteString(", ")
-	writeList(&b, a.GlobalStrides)
+	tmaWriteList(&b, a.GlobalStrides)
 	b.WriteString(", ")
-	writeList(&b, a.BoxDim)
+	tmaWriteList(&b, a.BoxDim)
 	b.WriteString(", ")
-	writeList(&b, a.ElementStrides)
+	tmaWriteList(&b, a.ElementStrides)
 	fmt.Fprintf(&b, ", %v, %v, %v, %v)", a.Interleave, a.Swizzle, a.L2Promotion, a.OOBFill)
 	return b.String()
 }
 
-func writeList[T uint32 | uint64](b *strings.Builder, v []T) {
+func tmaWriteList[T uint32 | uint64](b *strings.Builder, v []T) {
 	b.WriteByte('{')
 	for i, x := range v {
 		if i > 0 {
@@ -278,7 +278,7 @@ func RuleOf(err error) Rule {
 	return ""
 }
 
-func ruleErr(op string, r Rule, values ...any) error {
+func tmaErr(op string, r Rule, values ...any) error {
 	return layout.Errorf(op, string(r), values...)
 }
 
@@ -310,75 +310,75 @@ const encodeOp = "cuTensorMapEncodeTiled"
 func EncodeTiled(a TensorMapArgs) (TensorMap, error) {
 	var m TensorMap
 	if a.Rank < 1 || a.Rank > 5 {
-		return m, ruleErr(encodeOp, RuleRank, a.Rank)
+		return m, tmaErr(encodeOp, RuleRank, a.Rank)
 	}
 	r := int(a.Rank)
 	if len(a.GlobalDim) < r || len(a.GlobalStrides) < r-1 || len(a.BoxDim) < r || len(a.ElementStrides) < r {
-		return m, ruleErr(encodeOp, RuleArgs, fmt.Sprintf("rank %d, globalDim %v, globalStrides %v, boxDim %v, elementStrides %v",
+		return m, tmaErr(encodeOp, RuleArgs, fmt.Sprintf("rank %d, globalDim %v, globalStrides %v, boxDim %v, elementStrides %v",
 			r, a.GlobalDim, a.GlobalStrides, a.BoxDim, a.ElementStrides))
 	}
 	if !a.DataType.Valid() {
-		return m, ruleErr(encodeOp, RuleDataType, a.DataType)
+		return m, tmaErr(encodeOp, RuleDataType, a.DataType)
 	}
 	if a.Interleave > Interleave32B {
-		return m, ruleErr(encodeOp, RuleInterleave, a.Interleave)
+		return m, tmaErr(encodeOp, RuleInterleave, a.Interleave)
 	}
 	if a.Swizzle > Swizzle128B {
-		return m, ruleErr(encodeOp, RuleSwizzle, a.Swizzle)
+		return m, tmaErr(encodeOp, RuleSwizzle, a.Swizzle)
 	}
 	if a.L2Promotion > L2Promotion256B {
-		return m, ruleErr(encodeOp, RuleL2Promotion, a.L2Promotion)
+		return m, tmaErr(encodeOp, RuleL2Promotion, a.L2Promotion)
 	}
 	if a.OOBFill > OOBFillNaNRequestZeroFMA {
-		return m, ruleErr(encodeOp, RuleOOBFill, a.OOBFill)
+		return m, tmaErr(encodeOp, RuleOOBFill, a.OOBFill)
 	}
 	if a.OOBFill == OOBFillNaNRequestZeroFMA && a.DataType.IsInteger() {
-		return m, ruleErr(encodeOp, RuleOOBFillInteger, a.OOBFill, a.DataType)
+		return m, tmaErr(encodeOp, RuleOOBFillInteger, a.OOBFill, a.DataType)
 	}
 	if a.Interleave != InterleaveNone && r < 3 {
-		return m, ruleErr(encodeOp, RuleInterleaveRank, a.Interleave, fmt.Sprintf("rank %d", r))
+		return m, tmaErr(encodeOp, RuleInterleaveRank, a.Interleave, fmt.Sprintf("rank %d", r))
 	}
 	align := uint64(16)
 	if a.Interleave == Interleave32B {
 		align = 32
 	}
 	if a.GlobalAddress%align != 0 {
-		return m, ruleErr(encodeOp, RuleAddress, fmt.Sprintf("globalAddress %#x", a.GlobalAddress), a.Interleave)
+		return m, tmaErr(encodeOp, RuleAddress, fmt.Sprintf("globalAddress %#x", a.GlobalAddress), a.Interleave)
 	}
 	for i := 0; i < r; i++ {
 		if d := a.GlobalDim[i]; d == 0 || d > 1<<32 {
-			return m, ruleErr(encodeOp, RuleGlobalDim, fmt.Sprintf("globalDim[%d] = %d", i, d))
+			return m, tmaErr(encodeOp, RuleGlobalDim, fmt.Sprintf("globalDim[%d] = %d", i, d))
 		}
 	}
 	for i := 0; i < r-1; i++ {
 		s := a.GlobalStrides[i]
 		if s%align != 0 {
-			return m, ruleErr(encodeOp, RuleStrideMultiple, fmt.Sprintf("globalStrides[%d] = %d", i, s), a.Interleave)
+			return m, tmaErr(encodeOp, RuleStrideMultiple, fmt.Sprintf("globalStrides[%d] = %d", i, s), a.Interleave)
 		}
 		if s >= 1<<40 {
-			return m, ruleErr(encodeOp, RuleStrideBound, fmt.Sprintf("globalStrides[%d] = %d", i, s))
+			return m, tmaErr(encodeOp, RuleStrideBound, fmt.Sprintf("globalStrides[%d] = %d", i, s))
 		}
 	}
 	for i := 0; i < r; i++ {
 		if b := a.BoxDim[i]; b == 0 || b > 256 {
-			return m, ruleErr(encodeOp, RuleBoxDim, fmt.Sprintf("boxDim[%d] = %d", i, b))
+			return m, tmaErr(encodeOp, RuleBoxDim, fmt.Sprintf("boxDim[%d] = %d", i, b))
 		}
 	}
 	for i := 0; i < r; i++ {
 		if e := a.ElementStrides[i]; e == 0 || e > 8 {
-			return m, ruleErr(encodeOp, RuleElementStride, fmt.Sprintf("elementStrides[%d] = %d", i, e))
+			return m, tmaErr(encodeOp, RuleElementStride, fmt.Sprintf("elementStrides[%d] = %d", i, e))
 		}
 	}
 	eb := uint64(a.DataType.Bytes())
 	inner := uint64(a.BoxDim[0]) * eb
 	if inner%16 != 0 {
-		return m, ruleErr(encodeOp, RuleInnerBoxBytes, fmt.Sprintf("boxDim[0] = %d x %d bytes = %d", a.BoxDim[0], eb, inner))
+		return m, tmaErr(encodeOp, RuleInnerBoxBytes, fmt.Sprintf("boxDim[0] = %d x %d bytes = %d", a.BoxDim[0], eb, inner))
 	}
 	if span := uint64(a.Swizzle.Span()); a.Interleave == InterleaveNone && span != 0 && inner > span {
-		return m, ruleErr(encodeOp, RuleInnerBoxSpan, fmt.Sprintf("inner box %d bytes", inner), a.Swizzle)
+		return m, tmaErr(encodeOp, RuleInnerBoxSpan, fmt.Sprintf("inner box %d bytes", inner), a.Swizzle)
 	}
-	if n := boxBytes(a.DataType, a.BoxDim[:r], a.ElementStrides[:r]); n > TensorMapMaxBoxBytes {
-		return m, ruleErr(encodeOp, RuleBoxBytes, fmt.Sprintf("boxDim %v, elementStrides %v: %d bytes", a.BoxDim[:r], a.ElementStrides[:r], n))
+	if n := tmaBoxBytes(a.DataType, a.BoxDim[:r], a.ElementStrides[:r]); n > TensorMapMaxBoxBytes {
+		return m, tmaErr(encodeOp, RuleBoxBytes, fmt.Sprintf("boxDim %v, elementStrides %v: %d bytes", a.BoxDim[:r], a.ElementStrides[:r], n))
 	}
 	m = TensorMap{dtype: a.DataType, rank: r, addr: a.GlobalAddress, interleave: a.Interleave,
 		swizzle: a.Swizzle, l2: a.L2Promotion, oob: a.OOBFill}
@@ -394,9 +394,9 @@ func EncodeTiled(a TensorMapArgs) (TensorMap, error) {
 	return m, nil
 }
 
-// boxBytes is the box size the driver bounds: ∏ floor(box/elementStride),
+// tmaBoxBytes is the box size the driver bounds: ∏ floor(box/elementStride),
 // dim 0 included, times the element size.
-func boxBytes(t TensorMapDataType, box, estride []uint32) uint64 {
+func tmaBoxBytes(t TensorMapDataType, box, estride []uint32) uint64 {
 	n := uint64(t.Bytes())
 	for i := range box {
 		n *= uint64(box[i] / estride[i])
@@ -513,7 +513,7 @@ func (m TensorMap) Bytes() [128]byte {
 	for i := 1; i < m.rank; i++ {
 		b[55+i] = byte(m.box[i] - 1)
 	}
-	le.PutUint32(b[64:], uint32(boxBytes(m.dtype, m.box[:m.rank], m.estride[:m.rank])))
+	le.PutUint32(b[64:], uint32(tmaBoxBytes(m.dtype, m.box[:m.rank], m.estride[:m.rank])))
 	span := uint32(16)
 	if s := m.swizzle.Span(); s != 0 {
 		span = uint32(8 * s)
@@ -562,7 +562,7 @@ func DecodeTensorMap(b [128]byte) (TensorMap, error) {
 		return TensorMap{}, err
 	}
 	if m.Bytes() != b {
-		return TensorMap{}, ruleErr("DecodeTensorMap", "the bytes are a map the driver writes", fmt.Sprintf("%x", b))
+		return TensorMap{}, tmaErr("DecodeTensorMap", "the bytes are a map the driver writes", fmt.Sprintf("%x", b))
 	}
 	return m, nil
 }

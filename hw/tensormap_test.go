@@ -11,9 +11,9 @@ import (
 	"github.com/gocute/cute/internal/jsonl"
 )
 
-// encodeRecord is the "encode" object every TMA record of testdata/hw-copy
+// tmaEncodeRecord is the "encode" object every TMA record of testdata/hw-copy
 // carries: the cuTensorMapEncodeTiled arguments and the driver's answer.
-type encodeRecord struct {
+type tmaEncodeRecord struct {
 	CaseID int    `json:"case_id"`
 	Note   string `json:"note"`
 	Encode struct {
@@ -33,7 +33,7 @@ type encodeRecord struct {
 	} `json:"encode"`
 }
 
-func (r *encodeRecord) args(t *testing.T) TensorMapArgs {
+func (r *tmaEncodeRecord) args(t *testing.T) TensorMapArgs {
 	e := r.Encode
 	addr, err := strconv.ParseUint(*e.GlobalAddress, 16, 64)
 	if err != nil {
@@ -51,7 +51,7 @@ func (r *encodeRecord) args(t *testing.T) TensorMapArgs {
 func TestEncodeRecords(t *testing.T) {
 	var accepted, rejected int
 	for _, f := range []string{"tma_encode", "tma_load", "tma_store", "tma_reduce", "tma_multicast"} {
-		recs, err := jsonl.Read[encodeRecord]("../testdata/hw-copy/" + f + ".jsonl.gz")
+		recs, err := jsonl.Read[tmaEncodeRecord]("../testdata/hw-copy/" + f + ".jsonl.gz")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -90,8 +90,8 @@ func TestEncodeRecords(t *testing.T) {
 	t.Logf("%d accepted maps bit-exact, %d rejections reproduced", accepted, rejected)
 }
 
-// goodArgs is a valid rank-3 u16 map that each rule test breaks one way.
-func goodArgs() TensorMapArgs {
+// tmaGoodArgs is a valid rank-3 u16 map that each rule test breaks one way.
+func tmaGoodArgs() TensorMapArgs {
 	return TensorMapArgs{DataType: TensorUInt16, Rank: 3, GlobalAddress: 0x7f0000000000,
 		GlobalDim: []uint64{64, 8, 4}, GlobalStrides: []uint64{128, 1024}, BoxDim: []uint32{32, 4, 2},
 		ElementStrides: []uint32{1, 1, 1}, L2Promotion: L2Promotion128B}
@@ -160,7 +160,7 @@ func TestEncodeRules(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			a := goodArgs()
+			a := tmaGoodArgs()
 			tc.edit(&a)
 			_, err := EncodeTiled(a)
 			if got := RuleOf(err); got != tc.want {
@@ -171,7 +171,7 @@ func TestEncodeRules(t *testing.T) {
 }
 
 func TestTensorMapString(t *testing.T) {
-	m, err := EncodeTiled(goodArgs())
+	m, err := EncodeTiled(tmaGoodArgs())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,10 +33,10 @@ const (
 // A DeviceMemory is a byte-addressed global memory made of mapped segments.
 // The zero value maps nothing.
 type DeviceMemory struct {
-	segs []deviceSegment
+	segs []tmaDeviceSegment
 }
 
-type deviceSegment struct {
+type tmaDeviceSegment struct {
 	base uint64
 	data []byte
 }
@@ -46,15 +46,15 @@ type deviceSegment struct {
 func (g *DeviceMemory) Map(base uint64, data []byte) error {
 	end := base + uint64(len(data))
 	if len(data) == 0 || end < base {
-		return ruleErr("DeviceMemory.Map", "a non-empty segment inside the 64-bit address space", fmt.Sprintf("%#x+%d", base, len(data)))
+		return tmaErr("DeviceMemory.Map", "a non-empty segment inside the 64-bit address space", fmt.Sprintf("%#x+%d", base, len(data)))
 	}
 	for _, s := range g.segs {
 		if base < s.base+uint64(len(s.data)) && s.base < end {
-			return ruleErr("DeviceMemory.Map", "segments do not overlap", fmt.Sprintf("[%#x, %#x)", base, end),
+			return tmaErr("DeviceMemory.Map", "segments do not overlap", fmt.Sprintf("[%#x, %#x)", base, end),
 				fmt.Sprintf("[%#x, %#x)", s.base, s.base+uint64(len(s.data))))
 		}
 	}
-	g.segs = append(g.segs, deviceSegment{base, data})
+	g.segs = append(g.segs, tmaDeviceSegment{base, data})
 	return nil
 }
 
@@ -76,7 +76,7 @@ func (g *DeviceMemory) bytes(addr uint64, n int) []byte {
 func (g *DeviceMemory) Read(addr uint64, p []byte) error {
 	b := g.bytes(addr, len(p))
 	if b == nil {
-		return ruleErr("DeviceMemory.Read", RuleGlobalRange, fmt.Sprintf("[%#x, %#x)", addr, addr+uint64(len(p))))
+		return tmaErr("DeviceMemory.Read", RuleGlobalRange, fmt.Sprintf("[%#x, %#x)", addr, addr+uint64(len(p))))
 	}
 	copy(p, b)
 	return nil
@@ -86,7 +86,7 @@ func (g *DeviceMemory) Read(addr uint64, p []byte) error {
 func (g *DeviceMemory) Write(addr uint64, p []byte) error {
 	b := g.bytes(addr, len(p))
 	if b == nil {
-		return ruleErr("DeviceMemory.Write", RuleGlobalRange, fmt.Sprintf("[%#x, %#x)", addr, addr+uint64(len(p))))
+		return tmaErr("DeviceMemory.Write", RuleGlobalRange, fmt.Sprintf("[%#x, %#x)", addr, addr+uint64(len(p))))
 	}
 	copy(b, p)
 	return nil
@@ -106,7 +106,7 @@ const SmemMaxBytes = 233472
 // zeroed.
 func NewCluster(n, smemBytes int) (*Cluster, error) {
 	if n < 1 || n > 16 || smemBytes < 16 || smemBytes > SmemMaxBytes {
-		return nil, ruleErr("NewCluster", RuleCluster, fmt.Sprintf("%d CTAs", n), fmt.Sprintf("%d bytes", smemBytes))
+		return nil, tmaErr("NewCluster", RuleCluster, fmt.Sprintf("%d CTAs", n), fmt.Sprintf("%d bytes", smemBytes))
 	}
 	c := &Cluster{ctas: make([]CTA, n)}
 	for r := range c.ctas {
@@ -197,10 +197,10 @@ func (c *CTA) windowString() string {
 func (c *CTA) Write(addr uint32, p []byte) error {
 	const op = "st.shared"
 	if !c.inWindow(addr, len(p)) {
-		return ruleErr(op, RuleSmemRange, fmt.Sprintf("[%#x, %#x)", addr, uint64(addr)+uint64(len(p))), c.windowString())
+		return tmaErr(op, RuleSmemRange, fmt.Sprintf("[%#x, %#x)", addr, uint64(addr)+uint64(len(p))), c.windowString())
 	}
 	if w, ok := c.inFlight(addr, len(p)); ok {
-		return ruleErr(op, RuleSmemWriteRace, fmt.Sprintf("[%#x, %#x)", addr, uint64(addr)+uint64(len(p))),
+		return tmaErr(op, RuleSmemWriteRace, fmt.Sprintf("[%#x, %#x)", addr, uint64(addr)+uint64(len(p))),
 			fmt.Sprintf("TMA writes [%#x, %#x) until phase %d of the mbarrier at %#x is observed", w.lo, w.hi, w.phase, w.bar))
 	}
 	end := uint64(addr) + uint64(len(p))
@@ -210,7 +210,7 @@ func (c *CTA) Write(addr uint32, p []byte) error {
 			if r.group >= 0 {
 				state = fmt.Sprintf("bulk group %d of %d committed", r.group, c.groups)
 			}
-			return ruleErr(op, RuleSmemStoreRace, fmt.Sprintf("[%#x, %#x)", addr, end),
+			return tmaErr(op, RuleSmemStoreRace, fmt.Sprintf("[%#x, %#x)", addr, end),
 				fmt.Sprintf("a TMA store reads [%#x, %#x) (%s): cp.async.bulk.wait_group.read first", r.lo, r.hi, state))
 		}
 	}
@@ -227,7 +227,7 @@ func (c *CTA) Write(addr uint32, p []byte) error {
 // Fill is [CTA.Write] of n copies of byte v.
 func (c *CTA) Fill(addr uint32, n int, v byte) error {
 	if !c.inWindow(addr, n) {
-		return ruleErr("st.shared", RuleSmemRange, fmt.Sprintf("[%#x, %#x)", addr, uint64(addr)+uint64(n)), c.windowString())
+		return tmaErr("st.shared", RuleSmemRange, fmt.Sprintf("[%#x, %#x)", addr, uint64(addr)+uint64(n)), c.windowString())
 	}
 	var chunk [256]byte
 	for i := range chunk {
@@ -250,10 +250,10 @@ func (c *CTA) Fill(addr uint32, n int, v byte) error {
 func (c *CTA) Read(addr uint32, p []byte) error {
 	const op = "ld.shared"
 	if !c.inWindow(addr, len(p)) {
-		return ruleErr(op, RuleSmemRange, fmt.Sprintf("[%#x, %#x)", addr, uint64(addr)+uint64(len(p))), c.windowString())
+		return tmaErr(op, RuleSmemRange, fmt.Sprintf("[%#x, %#x)", addr, uint64(addr)+uint64(len(p))), c.windowString())
 	}
 	if w, ok := c.inFlight(addr, len(p)); ok {
-		return ruleErr(op, RuleSmemInFlight, fmt.Sprintf("[%#x, %#x)", addr, uint64(addr)+uint64(len(p))),
+		return tmaErr(op, RuleSmemInFlight, fmt.Sprintf("[%#x, %#x)", addr, uint64(addr)+uint64(len(p))),
 			fmt.Sprintf("TMA writes [%#x, %#x): wait on phase %d (parity %d) of the mbarrier at %#x first", w.lo, w.hi, w.phase, w.phase&1, w.bar))
 	}
 	copy(p, c.smem[addr-c.base:])
@@ -264,7 +264,7 @@ func (c *CTA) Read(addr uint32, p []byte) error {
 // debugger's view, not a thread's.
 func (c *CTA) Peek(addr uint32, p []byte) error {
 	if !c.inWindow(addr, len(p)) {
-		return ruleErr("Peek", RuleSmemRange, fmt.Sprintf("[%#x, %#x)", addr, uint64(addr)+uint64(len(p))), c.windowString())
+		return tmaErr("Peek", RuleSmemRange, fmt.Sprintf("[%#x, %#x)", addr, uint64(addr)+uint64(len(p))), c.windowString())
 	}
 	copy(p, c.smem[addr-c.base:])
 	return nil
@@ -312,8 +312,8 @@ func (w *boxWalk) bytes() int { return w.rows * w.n[0] * w.eb }
 // footprint is the smem extent of the box, padding included.
 func (w *boxWalk) footprint() int { return w.rows * w.pitch }
 
-// swizzleAddr is the TMA swizzle, taken on the absolute shared address.
-func swizzleAddr(a uint32, span int) uint32 {
+// tmaSwizzle is the TMA swizzle, taken on the absolute shared address.
+func tmaSwizzle(a uint32, span int) uint32 {
 	if span == 0 {
 		return a
 	}
@@ -323,13 +323,13 @@ func swizzleAddr(a uint32, span int) uint32 {
 // checkCoords checks the coordinates common to all TMA copies.
 func (m *TensorMap) checkCoords(op string, coords []int32) error {
 	if m == nil || m.rank == 0 {
-		return ruleErr(op, RuleTensorMap, m)
+		return tmaErr(op, RuleTensorMap, m)
 	}
 	if len(coords) != m.rank {
-		return ruleErr(op, RuleCoords, fmt.Sprintf("%d coordinates", len(coords)), fmt.Sprintf("rank %d", m.rank))
+		return tmaErr(op, RuleCoords, fmt.Sprintf("%d coordinates", len(coords)), fmt.Sprintf("rank %d", m.rank))
 	}
 	if int64(coords[0])*int64(m.stride[0])%16 != 0 {
-		return ruleErr(op, RuleCoord0Align, fmt.Sprintf("coords[0] = %d", coords[0]), fmt.Sprintf("%d-byte elements", m.stride[0]))
+		return tmaErr(op, RuleCoord0Align, fmt.Sprintf("coords[0] = %d", coords[0]), fmt.Sprintf("%d-byte elements", m.stride[0]))
 	}
 	return nil
 }
@@ -387,23 +387,23 @@ func (c *CTA) TMALoad(m *TensorMap, g *DeviceMemory, dst, mbar uint32, coords []
 // launch (719); mask 0 delivers nothing.
 func (c *CTA) TMALoadMulticast(m *TensorMap, g *DeviceMemory, dst, mbar uint32, coords []int32, ctaMask uint16) (int, error) {
 	if c.cluster == nil {
-		return 0, ruleErr(tmaMulticastOp, RuleTensorMap, "a CTA outside any cluster")
+		return 0, tmaErr(tmaMulticastOp, RuleTensorMap, "a CTA outside any cluster")
 	}
 	if n := c.cluster.Size(); n < 16 && ctaMask>>n != 0 {
-		return 0, ruleErr(tmaMulticastOp, RuleMulticastMask, fmt.Sprintf("ctaMask %#b", ctaMask), fmt.Sprintf("cluster of %d", n))
+		return 0, tmaErr(tmaMulticastOp, RuleMulticastMask, fmt.Sprintf("ctaMask %#b", ctaMask), fmt.Sprintf("cluster of %d", n))
 	}
 	return c.tmaLoad(tmaMulticastOp, m, g, dst, mbar, coords, ctaMask)
 }
 
 func (c *CTA) tmaLoad(op string, m *TensorMap, g *DeviceMemory, dst, mbar uint32, coords []int32, mask uint16) (int, error) {
 	if c.cluster == nil {
-		return 0, ruleErr(op, RuleTensorMap, "a CTA outside any cluster")
+		return 0, tmaErr(op, RuleTensorMap, "a CTA outside any cluster")
 	}
 	if err := m.checkCoords(op, coords); err != nil {
 		return 0, err
 	}
 	if dst%128 != 0 {
-		return 0, ruleErr(op, RuleDstAlign, fmt.Sprintf("dst %#x", dst))
+		return 0, tmaErr(op, RuleDstAlign, fmt.Sprintf("dst %#x", dst))
 	}
 	w := m.walk()
 	if m.interleave != InterleaveNone {
@@ -418,7 +418,7 @@ func (c *CTA) tmaLoad(op string, m *TensorMap, g *DeviceMemory, dst, mbar uint32
 		}
 		t := &c.cluster.ctas[r]
 		if !c.inWindow(dst, 0) || !t.inWindow(t.base+off, w.footprint()) {
-			return 0, ruleErr(op, RuleSmemRange, fmt.Sprintf("box [%#x, %#x) in CTA %d", t.base+off, uint64(t.base+off)+uint64(w.footprint()), r), t.windowString())
+			return 0, tmaErr(op, RuleSmemRange, fmt.Sprintf("box [%#x, %#x) in CTA %d", t.base+off, uint64(t.base+off)+uint64(w.footprint()), r), t.windowString())
 		}
 		if _, err := t.barrier(op, t.base+barOff); err != nil {
 			return 0, err
@@ -500,7 +500,7 @@ func (m *TensorMap) checkInterleaved(op string, w *boxWalk, g *DeviceMemory, coo
 		for j := 0; j < w.n[0]; j++ {
 			a := m.addr + uint64(off+int64(j)*m.chunkStep(w))
 			if g.bytes(a, w.eb) == nil {
-				return ruleErr(op, RuleGlobalRange, fmt.Sprintf("[%#x, %#x)", a, a+uint64(w.eb)))
+				return tmaErr(op, RuleGlobalRange, fmt.Sprintf("[%#x, %#x)", a, a+uint64(w.eb)))
 			}
 		}
 	}
@@ -517,7 +517,7 @@ func (m *TensorMap) loadInterleaved(w *boxWalk, g *DeviceMemory, smem []byte, ds
 				src = g.bytes(m.addr+uint64(off+int64(j)*m.chunkStep(w)), w.eb)
 			}
 			for h := 0; h < w.eb; h += 16 {
-				a := swizzleAddr(dst+uint32((p*w.n[0]+j)*w.eb+h), w.span) - base
+				a := tmaSwizzle(dst+uint32((p*w.n[0]+j)*w.eb+h), w.span) - base
 				if src != nil {
 					copy(smem[a:a+16], src[h:h+16])
 				} else {
@@ -541,7 +541,7 @@ func (m *TensorMap) checkGlobal(op string, w *boxWalk, g *DeviceMemory, coords [
 		}
 		a := m.addr + uint64(roff+(int64(coords[0])+int64(lo))*int64(w.eb))
 		if g.bytes(a, (hi-lo)*w.eb) == nil {
-			return ruleErr(op, RuleGlobalRange, fmt.Sprintf("[%#x, %#x)", a, a+uint64((hi-lo)*w.eb)))
+			return tmaErr(op, RuleGlobalRange, fmt.Sprintf("[%#x, %#x)", a, a+uint64((hi-lo)*w.eb)))
 		}
 	}
 	return nil
@@ -587,14 +587,14 @@ func (m *TensorMap) loadBox(w *boxWalk, g *DeviceMemory, smem []byte, dst, base 
 			src = g.bytes(m.addr+uint64(roff+(int64(coords[0])+int64(lo))*int64(eb)), (hi-lo)*eb)
 		}
 		for cb := 0; cb < inner; cb += 16 {
-			a := swizzleAddr(row+uint32(cb), w.span) - base
+			a := tmaSwizzle(row+uint32(cb), w.span) - base
 			d := smem[a : a+16]
 			k0, k1 := cb/eb, (cb+16)/eb
 			if src != nil && k0 >= lo && k1 <= hi {
 				copy(d, src[(k0-lo)*eb:(k1-lo)*eb])
 				if tf32 {
 					for i := 0; i < 16; i += 4 {
-						putU32(d[i:], roundTF32(getU32(d[i:])))
+						tmaPutU32(d[i:], tmaRoundTF32(tmaGetU32(d[i:])))
 					}
 				}
 				continue
@@ -604,7 +604,7 @@ func (m *TensorMap) loadBox(w *boxWalk, g *DeviceMemory, smem []byte, dst, base 
 				if src != nil && k >= lo && k < hi {
 					s := src[(k-lo)*eb : (k-lo+1)*eb]
 					if tf32 {
-						putU32(e, roundTF32(getU32(s)))
+						tmaPutU32(e, tmaRoundTF32(tmaGetU32(s)))
 					} else {
 						copy(e, s)
 					}
@@ -616,26 +616,26 @@ func (m *TensorMap) loadBox(w *boxWalk, g *DeviceMemory, smem []byte, dst, base 
 	}
 }
 
-// roundTF32 rounds f32 bits to the tf32 mantissa, nearest even; denormals
+// tmaRoundTF32 rounds f32 bits to the tf32 mantissa, nearest even; denormals
 // round the same way, NaN and Inf are unchanged.
-func roundTF32(b uint32) uint32 {
+func tmaRoundTF32(b uint32) uint32 {
 	if b&0x7f800000 == 0x7f800000 {
 		return b
 	}
 	return (b + 0xfff + (b >> 13 & 1)) &^ 0x1fff
 }
 
-func getU32(b []byte) uint32 {
+func tmaGetU32(b []byte) uint32 {
 	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
 }
 
-func putU32(b []byte, v uint32) {
+func tmaPutU32(b []byte, v uint32) {
 	b[0], b[1], b[2], b[3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
 }
 
-func getU64(b []byte) uint64 { return uint64(getU32(b)) | uint64(getU32(b[4:]))<<32 }
+func tmaGetU64(b []byte) uint64 { return uint64(tmaGetU32(b)) | uint64(tmaGetU32(b[4:]))<<32 }
 
-func putU64(b []byte, v uint64) { putU32(b, uint32(v)); putU32(b[4:], uint32(v>>32)) }
+func tmaPutU64(b []byte, v uint64) { tmaPutU32(b, uint32(v)); tmaPutU32(b[4:], uint32(v>>32)) }
 
 // TMAStore is cp.async.bulk.tensor.Nd.global.shared::cta.tile.bulk_group
 // [map, coords], [src]: the box read from this CTA's shared memory at src
@@ -656,7 +656,7 @@ func (c *CTA) TMAStore(m *TensorMap, g *DeviceMemory, src uint32, coords []int32
 func (c *CTA) TMAReduceAdd(m *TensorMap, g *DeviceMemory, src uint32, coords []int32) error {
 	add := reduceAdder(m.dtype)
 	if add == nil {
-		return ruleErr(tmaReduceOp, RuleReduceType, m.dtype)
+		return tmaErr(tmaReduceOp, RuleReduceType, m.dtype)
 	}
 	return c.tmaStore(tmaReduceOp, m, g, src, coords, add)
 }
@@ -667,27 +667,27 @@ func (c *CTA) tmaStore(op string, m *TensorMap, g *DeviceMemory, src uint32, coo
 	}
 	for i, x := range coords {
 		if x < 0 {
-			return ruleErr(op, RuleStoreNegative, fmt.Sprintf("coords[%d] = %d", i, x))
+			return tmaErr(op, RuleStoreNegative, fmt.Sprintf("coords[%d] = %d", i, x))
 		}
 	}
 	if m.interleave != InterleaveNone {
-		return ruleErr(op, RuleInterleaveStore, m.interleave)
+		return tmaErr(op, RuleInterleaveStore, m.interleave)
 	}
 	if src%128 != 0 {
-		return ruleErr(op, RuleDstAlign, fmt.Sprintf("src %#x", src))
+		return tmaErr(op, RuleDstAlign, fmt.Sprintf("src %#x", src))
 	}
 	w := m.walk()
 	if !c.inWindow(src, w.footprint()) {
-		return ruleErr(op, RuleSmemRange, fmt.Sprintf("box [%#x, %#x)", src, uint64(src)+uint64(w.footprint())), c.windowString())
+		return tmaErr(op, RuleSmemRange, fmt.Sprintf("box [%#x, %#x)", src, uint64(src)+uint64(w.footprint())), c.windowString())
 	}
 	if p, ok := c.inFlight(src, w.footprint()); ok {
-		return ruleErr(op, RuleSmemInFlight, fmt.Sprintf("box [%#x, %#x)", src, uint64(src)+uint64(w.footprint())),
+		return tmaErr(op, RuleSmemInFlight, fmt.Sprintf("box [%#x, %#x)", src, uint64(src)+uint64(w.footprint())),
 			fmt.Sprintf("TMA writes [%#x, %#x): wait on phase %d of the mbarrier at %#x first", p.lo, p.hi, p.phase, p.bar))
 	}
 	o := src - c.base
 	for ch := o / 16; ch < (o+uint32(w.footprint())+15)/16; ch++ {
 		if c.dirty[ch/64]>>(ch%64)&1 != 0 {
-			return ruleErr(op, RuleProxyFence, fmt.Sprintf("box [%#x, %#x)", src, uint64(src)+uint64(w.footprint())),
+			return tmaErr(op, RuleProxyFence, fmt.Sprintf("box [%#x, %#x)", src, uint64(src)+uint64(w.footprint())),
 				fmt.Sprintf("generic stores to [%#x, %#x) not fenced", c.base+ch*16, c.base+ch*16+16))
 		}
 	}
@@ -705,7 +705,7 @@ func (c *CTA) tmaStore(op string, m *TensorMap, g *DeviceMemory, src uint32, coo
 		}
 		a := m.addr + uint64(roff+(int64(coords[0])+int64(lo))*int64(eb))
 		if g.bytes(a, (hi-lo)*eb) == nil {
-			return ruleErr(op, RuleGlobalRange, fmt.Sprintf("[%#x, %#x)", a, a+uint64((hi-lo)*eb)))
+			return tmaErr(op, RuleGlobalRange, fmt.Sprintf("[%#x, %#x)", a, a+uint64((hi-lo)*eb)))
 		}
 	}
 	for r := 0; r < w.rows; r++ {
@@ -718,7 +718,7 @@ func (c *CTA) tmaStore(op string, m *TensorMap, g *DeviceMemory, src uint32, coo
 		// Chunk by chunk, as the load: [lo, hi) is 16-byte aligned at lo
 		// (c0 is) and ends at a chunk boundary or the box's end.
 		for k := lo; k < hi; k += 16 / eb {
-			a := swizzleAddr(row+uint32(k*eb), w.span) - c.base
+			a := tmaSwizzle(row+uint32(k*eb), w.span) - c.base
 			n := min(16/eb, hi-k) * eb
 			s := c.smem[a : a+uint32(n)]
 			d := dst[(k-lo)*eb : (k-lo)*eb+n]
@@ -739,21 +739,21 @@ func (c *CTA) tmaStore(op string, m *TensorMap, g *DeviceMemory, src uint32, coo
 func reduceAdder(t TensorMapDataType) func(dst, src []byte) {
 	switch t {
 	case TensorUInt32, TensorInt32:
-		return func(d, s []byte) { putU32(d, getU32(d)+getU32(s)) }
+		return func(d, s []byte) { tmaPutU32(d, tmaGetU32(d)+tmaGetU32(s)) }
 	case TensorUInt64:
-		return func(d, s []byte) { putU64(d, getU64(d)+getU64(s)) }
+		return func(d, s []byte) { tmaPutU64(d, tmaGetU64(d)+tmaGetU64(s)) }
 	case TensorFloat32, TensorTFloat32:
-		return func(d, s []byte) { putU32(d, addF32(getU32(d), getU32(s), false)) }
+		return func(d, s []byte) { tmaPutU32(d, tmaAddF32(tmaGetU32(d), tmaGetU32(s), false)) }
 	case TensorFloat32FTZ, TensorTFloat32FTZ:
-		return func(d, s []byte) { putU32(d, addF32(getU32(d), getU32(s), true)) }
+		return func(d, s []byte) { tmaPutU32(d, tmaAddF32(tmaGetU32(d), tmaGetU32(s), true)) }
 	case TensorFloat64:
 		return func(d, s []byte) {
-			r := math.Float64frombits(getU64(d)) + math.Float64frombits(getU64(s))
+			r := math.Float64frombits(tmaGetU64(d)) + math.Float64frombits(tmaGetU64(s))
 			if r != r {
-				putU64(d, 0x7fffffffffffffff)
+				tmaPutU64(d, 0x7fffffffffffffff)
 				return
 			}
-			putU64(d, math.Float64bits(r))
+			tmaPutU64(d, math.Float64bits(r))
 		}
 	case TensorFloat16:
 		return func(d, s []byte) {
@@ -779,12 +779,12 @@ func reduceAdder(t TensorMapDataType) func(dst, src []byte) {
 	return nil
 }
 
-// addF32 adds two f32 patterns, correctly rounded; ftz flushes denormal
+// tmaAddF32 adds two f32 patterns, correctly rounded; ftz flushes denormal
 // operands and result to (signed) zero. NaN results are the canonical
 // 0x7fffffff.
-func addF32(a, b uint32, ftz bool) uint32 {
+func tmaAddF32(a, b uint32, ftz bool) uint32 {
 	if ftz {
-		a, b = flushF32(a), flushF32(b)
+		a, b = tmaFlushF32(a), tmaFlushF32(b)
 	}
 	r := math.Float32frombits(a) + math.Float32frombits(b)
 	if r != r {
@@ -792,12 +792,12 @@ func addF32(a, b uint32, ftz bool) uint32 {
 	}
 	rb := math.Float32bits(r)
 	if ftz {
-		rb = flushF32(rb)
+		rb = tmaFlushF32(rb)
 	}
 	return rb
 }
 
-func flushF32(b uint32) uint32 {
+func tmaFlushF32(b uint32) uint32 {
 	if b&0x7f800000 == 0 {
 		return b & 0x80000000
 	}

@@ -20,9 +20,9 @@ type tmaFixture struct {
 	m   TensorMap
 }
 
-const fixtureBase = 0x7f0000000000
+const tmaFixtureBase = 0x7f0000000000
 
-func newFixture(t testing.TB, ctas int, a TensorMapArgs) *tmaFixture {
+func newTMAFixture(t testing.TB, ctas int, a TensorMapArgs) *tmaFixture {
 	t.Helper()
 	f := &tmaFixture{}
 	var err error
@@ -30,7 +30,7 @@ func newFixture(t testing.TB, ctas int, a TensorMapArgs) *tmaFixture {
 		t.Fatal(err)
 	}
 	f.cta = f.cl.CTA(0)
-	a.GlobalAddress = fixtureBase
+	a.GlobalAddress = tmaFixtureBase
 	if f.m, err = EncodeTiled(a); err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +42,7 @@ func newFixture(t testing.TB, ctas int, a TensorMapArgs) *tmaFixture {
 	for j := 0; 2*j+1 < len(f.buf); j++ {
 		binary.LittleEndian.PutUint16(f.buf[2*j:], uint16(j))
 	}
-	if err := f.g.Map(fixtureBase, f.buf); err != nil {
+	if err := f.g.Map(tmaFixtureBase, f.buf); err != nil {
 		t.Fatal(err)
 	}
 	for r := 0; r < ctas; r++ {
@@ -54,12 +54,12 @@ func newFixture(t testing.TB, ctas int, a TensorMapArgs) *tmaFixture {
 	return f
 }
 
-func u16Map() TensorMapArgs {
+func tmaU16Map() TensorMapArgs {
 	return TensorMapArgs{DataType: TensorUInt16, Rank: 2, GlobalDim: []uint64{64, 32}, GlobalStrides: []uint64{128},
 		BoxDim: []uint32{32, 8}, ElementStrides: []uint32{1, 1}}
 }
 
-func wantRule(t *testing.T, what string, err error, r Rule) {
+func wantTMARule(t *testing.T, what string, err error, r Rule) {
 	t.Helper()
 	if got := RuleOf(err); got != r {
 		t.Errorf("%s: got %v, want rule %q", what, err, r)
@@ -110,36 +110,36 @@ func TestMBarrierPhases(t *testing.T) {
 // TestTMAHazards produces each hazard and each fault as its named error.
 func TestTMAHazards(t *testing.T) {
 	t.Run("wrong parity", func(t *testing.T) {
-		f := newFixture(t, 1, u16Map())
+		f := newTMAFixture(t, 1, tmaU16Map())
 		_, err := f.cta.MBarrierTryWait(0, 1)
-		wantRule(t, "try_wait.parity 1 on a fresh barrier", err, RuleWaitParity)
+		wantTMARule(t, "try_wait.parity 1 on a fresh barrier", err, RuleWaitParity)
 	})
 	t.Run("deadlock: expect_tx larger than the box", func(t *testing.T) {
-		f := newFixture(t, 1, u16Map())
+		f := newTMAFixture(t, 1, tmaU16Map())
 		f.cta.MBarrierArriveExpectTx(0, 1024)
 		if _, err := f.cta.TMALoad(&f.m, &f.g, 0x400, 0, []int32{0, 0}); err != nil {
 			t.Fatal(err)
 		}
 		err := f.cta.MBarrierWait(0, 0)
-		wantRule(t, "wait", err, RuleDeadlock)
+		wantTMARule(t, "wait", err, RuleDeadlock)
 		if err == nil || !strings.Contains(err.Error(), "512 transaction byte(s) never arrive") {
 			t.Errorf("deadlock report %v does not say what is missing", err)
 		}
 	})
 	t.Run("deadlock: no arrival", func(t *testing.T) {
-		f := newFixture(t, 1, u16Map())
+		f := newTMAFixture(t, 1, tmaU16Map())
 		f.cta.MBarrierExpectTx(0, 512)
 		f.cta.TMALoad(&f.m, &f.g, 0x400, 0, []int32{0, 0})
-		wantRule(t, "wait", f.cta.MBarrierWait(0, 0), RuleDeadlock)
+		wantTMARule(t, "wait", f.cta.MBarrierWait(0, 0), RuleDeadlock)
 	})
 	t.Run("read before the wait", func(t *testing.T) {
-		f := newFixture(t, 1, u16Map())
+		f := newTMAFixture(t, 1, tmaU16Map())
 		f.cta.MBarrierArriveExpectTx(0, 512)
 		f.cta.TMALoad(&f.m, &f.g, 0x400, 0, []int32{0, 0})
 		var p [16]byte
-		wantRule(t, "read", f.cta.Read(0x400+64, p[:]), RuleSmemInFlight)
-		wantRule(t, "store from it", f.cta.TMAStore(&f.m, &f.g, 0x400, []int32{0, 0}), RuleSmemInFlight)
-		wantRule(t, "write", f.cta.Write(0x400, p[:]), RuleSmemWriteRace)
+		wantTMARule(t, "read", f.cta.Read(0x400+64, p[:]), RuleSmemInFlight)
+		wantTMARule(t, "store from it", f.cta.TMAStore(&f.m, &f.g, 0x400, []int32{0, 0}), RuleSmemInFlight)
+		wantTMARule(t, "write", f.cta.Write(0x400, p[:]), RuleSmemWriteRace)
 		if err := f.cta.Read(0x400+512, p[:]); err != nil {
 			t.Errorf("bytes past the box: %v", err)
 		}
@@ -151,71 +151,71 @@ func TestTMAHazards(t *testing.T) {
 		}
 	})
 	t.Run("store without fence.proxy.async", func(t *testing.T) {
-		f := newFixture(t, 1, u16Map())
+		f := newTMAFixture(t, 1, tmaU16Map())
 		f.cta.Fill(0x400, 512, 1)
-		wantRule(t, "store", f.cta.TMAStore(&f.m, &f.g, 0x400, []int32{0, 0}), RuleProxyFence)
+		wantTMARule(t, "store", f.cta.TMAStore(&f.m, &f.g, 0x400, []int32{0, 0}), RuleProxyFence)
 		f.cta.FenceProxyAsync()
 		if err := f.cta.TMAStore(&f.m, &f.g, 0x400, []int32{0, 0}); err != nil {
 			t.Error(err)
 		}
 	})
 	t.Run("overwriting a store's source before wait_group.read", func(t *testing.T) {
-		f := newFixture(t, 1, u16Map())
+		f := newTMAFixture(t, 1, tmaU16Map())
 		f.cta.FenceProxyAsync()
 		if err := f.cta.TMAStore(&f.m, &f.g, 0x400, []int32{0, 0}); err != nil {
 			t.Fatal(err)
 		}
 		var p [16]byte
-		wantRule(t, "write before commit", f.cta.Write(0x400, p[:]), RuleSmemStoreRace)
+		wantTMARule(t, "write before commit", f.cta.Write(0x400, p[:]), RuleSmemStoreRace)
 		f.cta.BulkCommitGroup()
 		f.cta.BulkWaitGroup(1)
-		wantRule(t, "write after wait_group 1", f.cta.Write(0x400, p[:]), RuleSmemStoreRace)
+		wantTMARule(t, "write after wait_group 1", f.cta.Write(0x400, p[:]), RuleSmemStoreRace)
 		f.cta.BulkWaitGroup(0)
 		if err := f.cta.Write(0x400, p[:]); err != nil {
 			t.Errorf("after wait_group 0: %v", err)
 		}
 	})
 	t.Run("mbarrier misuse", func(t *testing.T) {
-		f := newFixture(t, 1, u16Map())
+		f := newTMAFixture(t, 1, tmaU16Map())
 		_, err := f.cta.MBarrierArrive(64)
-		wantRule(t, "arrive on an uninitialized barrier", err, RuleMBarrierInit)
+		wantTMARule(t, "arrive on an uninitialized barrier", err, RuleMBarrierInit)
 		_, err = f.cta.TMALoad(&f.m, &f.g, 0x400, 64, []int32{0, 0})
-		wantRule(t, "load signalling an uninitialized barrier", err, RuleMBarrierInit)
-		wantRule(t, "init misaligned", f.cta.MBarrierInit(4, 1), RuleMBarrierAddress)
-		wantRule(t, "init outside smem", f.cta.MBarrierInit(0x10000, 1), RuleMBarrierAddress)
-		wantRule(t, "init count 0", f.cta.MBarrierInit(8, 0), RuleMBarrierCount)
-		wantRule(t, "expect_tx 2^20", f.cta.MBarrierExpectTx(0, 1<<20), RuleMBarrierTx)
+		wantTMARule(t, "load signalling an uninitialized barrier", err, RuleMBarrierInit)
+		wantTMARule(t, "init misaligned", f.cta.MBarrierInit(4, 1), RuleMBarrierAddress)
+		wantTMARule(t, "init outside smem", f.cta.MBarrierInit(0x10000, 1), RuleMBarrierAddress)
+		wantTMARule(t, "init count 0", f.cta.MBarrierInit(8, 0), RuleMBarrierCount)
+		wantTMARule(t, "expect_tx 2^20", f.cta.MBarrierExpectTx(0, 1<<20), RuleMBarrierTx)
 		f.cta.MBarrierExpectTx(0, 16)
 		f.cta.MBarrierArrive(0)
 		_, err = f.cta.MBarrierArrive(0)
-		wantRule(t, "arrival with none pending", err, RuleMBarrierArrive)
+		wantTMARule(t, "arrival with none pending", err, RuleMBarrierArrive)
 	})
 	t.Run("load faults", func(t *testing.T) {
-		f := newFixture(t, 1, u16Map())
+		f := newTMAFixture(t, 1, tmaU16Map())
 		_, err := f.cta.TMALoad(&f.m, &f.g, 0x400, 0, []int32{4, 0})
-		wantRule(t, "c0 = 4 (8 bytes)", err, RuleCoord0Align)
+		wantTMARule(t, "c0 = 4 (8 bytes)", err, RuleCoord0Align)
 		_, err = f.cta.TMALoad(&f.m, &f.g, 0x400, 0, []int32{-1, 0})
-		wantRule(t, "c0 = -1", err, RuleCoord0Align)
+		wantTMARule(t, "c0 = -1", err, RuleCoord0Align)
 		_, err = f.cta.TMALoad(&f.m, &f.g, 0x410, 0, []int32{0, 0})
-		wantRule(t, "dst 16-aligned", err, RuleDstAlign)
+		wantTMARule(t, "dst 16-aligned", err, RuleDstAlign)
 		_, err = f.cta.TMALoad(&f.m, &f.g, 0x7f80, 0, []int32{0, 0})
-		wantRule(t, "box past the end of smem", err, RuleSmemRange)
+		wantTMARule(t, "box past the end of smem", err, RuleSmemRange)
 		_, err = f.cta.TMALoad(&f.m, &f.g, 0x400, 0, []int32{0})
-		wantRule(t, "one coordinate for rank 2", err, RuleCoords)
-		a := u16Map()
+		wantTMARule(t, "one coordinate for rank 2", err, RuleCoords)
+		a := tmaU16Map()
 		a.GlobalDim[1] = 64 // the tensor claims rows past the mapped buffer
-		m, _ := EncodeTiled(TensorMapArgs{DataType: a.DataType, Rank: 2, GlobalAddress: fixtureBase, GlobalDim: a.GlobalDim,
+		m, _ := EncodeTiled(TensorMapArgs{DataType: a.DataType, Rank: 2, GlobalAddress: tmaFixtureBase, GlobalDim: a.GlobalDim,
 			GlobalStrides: a.GlobalStrides, BoxDim: a.BoxDim, ElementStrides: a.ElementStrides})
 		_, err = f.cta.TMALoad(&m, &f.g, 0x400, 0, []int32{0, 40})
-		wantRule(t, "unmapped global rows", err, RuleGlobalRange)
+		wantTMARule(t, "unmapped global rows", err, RuleGlobalRange)
 	})
 	t.Run("store faults", func(t *testing.T) {
-		f := newFixture(t, 1, u16Map())
-		wantRule(t, "outer coordinate -1", f.cta.TMAStore(&f.m, &f.g, 0x400, []int32{0, -1}), RuleStoreNegative)
-		wantRule(t, "c0 -8", f.cta.TMAStore(&f.m, &f.g, 0x400, []int32{-8, 0}), RuleStoreNegative)
-		wantRule(t, "src misaligned", f.cta.TMAStore(&f.m, &f.g, 0x440, []int32{0, 0}), RuleDstAlign)
+		f := newTMAFixture(t, 1, tmaU16Map())
+		wantTMARule(t, "outer coordinate -1", f.cta.TMAStore(&f.m, &f.g, 0x400, []int32{0, -1}), RuleStoreNegative)
+		wantTMARule(t, "c0 -8", f.cta.TMAStore(&f.m, &f.g, 0x400, []int32{-8, 0}), RuleStoreNegative)
+		wantTMARule(t, "src misaligned", f.cta.TMAStore(&f.m, &f.g, 0x440, []int32{0, 0}), RuleDstAlign)
 		for _, dt := range []TensorMapDataType{TensorInt64, TensorUInt8, TensorUInt16} {
-			a := u16Map()
+			a := tmaU16Map()
 			a.DataType = dt
 			a.BoxDim[0] = uint32(64 / dt.Bytes())
 			a.GlobalDim[0] = uint64(a.BoxDim[0])
@@ -223,13 +223,13 @@ func TestTMAHazards(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			wantRule(t, "reduce-add "+dt.String(), f.cta.TMAReduceAdd(&m, &f.g, 0x400, []int32{0, 0}), RuleReduceType)
+			wantTMARule(t, "reduce-add "+dt.String(), f.cta.TMAReduceAdd(&m, &f.g, 0x400, []int32{0, 0}), RuleReduceType)
 		}
 	})
 	t.Run("multicast mask", func(t *testing.T) {
-		f := newFixture(t, 2, u16Map())
+		f := newTMAFixture(t, 2, tmaU16Map())
 		_, err := f.cta.TMALoadMulticast(&f.m, &f.g, 0x400, 0, []int32{0, 0}, 0b101)
-		wantRule(t, "mask 0b101 in a cluster of 2", err, RuleMulticastMask)
+		wantTMARule(t, "mask 0b101 in a cluster of 2", err, RuleMulticastMask)
 	})
 }
 
@@ -256,7 +256,7 @@ func TestTMALoadSemantics(t *testing.T) {
 	t.Run("OOB NaN fill and TF32 rounding", func(t *testing.T) {
 		a := TensorMapArgs{DataType: TensorTFloat32, Rank: 1, GlobalDim: []uint64{2}, BoxDim: []uint32{4},
 			ElementStrides: []uint32{1}, OOBFill: OOBFillNaNRequestZeroFMA}
-		f := newFixture(t, 1, a)
+		f := newTMAFixture(t, 1, a)
 		binary.LittleEndian.PutUint32(f.buf[0:], 0xb54cd000)
 		binary.LittleEndian.PutUint32(f.buf[4:], 0x00001000)
 		got := f.loadAndWait(t, 0x400, 0)
@@ -268,9 +268,9 @@ func TestTMALoadSemantics(t *testing.T) {
 		}
 	})
 	t.Run("narrow rows padded to the swizzle span, swizzle on the absolute address", func(t *testing.T) {
-		a := u16Map()
+		a := tmaU16Map()
 		a.BoxDim[0], a.Swizzle = 16, Swizzle128B // 32-byte rows, 128-byte pitch
-		f := newFixture(t, 1, a)
+		f := newTMAFixture(t, 1, a)
 		got := f.loadAndWait(t, 0x480, 0, 0) // 0x480: address bit 7 set, so row 0 lands at chunk 1
 		if f.m.TxBytes() != 16*8*2 {
 			t.Errorf("TxBytes %d", f.m.TxBytes())
@@ -287,7 +287,7 @@ func TestTMALoadSemantics(t *testing.T) {
 		}
 	})
 	t.Run("multicast to the other CTA only", func(t *testing.T) {
-		f := newFixture(t, 2, u16Map())
+		f := newTMAFixture(t, 2, tmaU16Map())
 		c1 := f.cl.CTA(1)
 		c1.MBarrierArriveExpectTx(c1.Base(), 512)
 		if _, err := f.cta.TMALoadMulticast(&f.m, &f.g, 0x400, 0, []int32{0, 8}, 0b10); err != nil {
@@ -310,10 +310,10 @@ func TestTMALoadSemantics(t *testing.T) {
 func TestTMAStoreAndReduce(t *testing.T) {
 	t.Run("dim 0 clipped at 16 bytes", func(t *testing.T) {
 		a := TensorMapArgs{DataType: TensorUInt8, Rank: 1, GlobalDim: []uint64{67}, BoxDim: []uint32{32}, ElementStrides: []uint32{1}}
-		f := newFixture(t, 1, a)
+		f := newTMAFixture(t, 1, a)
 		f.buf = append(f.buf[:0], make([]byte, 144)...)
 		var g DeviceMemory
-		g.Map(fixtureBase, f.buf)
+		g.Map(tmaFixtureBase, f.buf)
 		f.cta.Fill(0x400, 32, 0xaa)
 		f.cta.FenceProxyAsync()
 		if err := f.cta.TMAStore(&f.m, &g, 0x400, []int32{48}); err != nil {
@@ -345,31 +345,31 @@ func TestTMAStoreAndReduce(t *testing.T) {
 		for _, c := range cases {
 			eb := c.dt.Bytes()
 			a := TensorMapArgs{DataType: c.dt, Rank: 1, GlobalDim: []uint64{uint64(16 / eb)}, BoxDim: []uint32{uint32(16 / eb)}, ElementStrides: []uint32{1}}
-			f := newFixture(t, 1, a)
+			f := newTMAFixture(t, 1, a)
 			img := make([]byte, 16)
 			for i := 0; i < 16; i += eb {
-				putN(f.buf[i:], c.g, eb)
-				putN(img[i:], c.s, eb)
+				tmaPutN(f.buf[i:], c.g, eb)
+				tmaPutN(img[i:], c.s, eb)
 			}
 			f.cta.Write(0x400, img)
 			f.cta.FenceProxyAsync()
 			if err := f.cta.TMAReduceAdd(&f.m, &f.g, 0x400, []int32{0}); err != nil {
 				t.Fatal(err)
 			}
-			if got := getN(f.buf, eb); got != c.out {
+			if got := tmaGetN(f.buf, eb); got != c.out {
 				t.Errorf("%v: %#x + %#x = %#x, want %#x", c.dt, c.g, c.s, got, c.out)
 			}
 		}
 	})
 }
 
-func putN(b []byte, v uint64, n int) {
+func tmaPutN(b []byte, v uint64, n int) {
 	for i := 0; i < n; i++ {
 		b[i] = byte(v >> (8 * i))
 	}
 }
 
-func getN(b []byte, n int) uint64 {
+func tmaGetN(b []byte, n int) uint64 {
 	var v uint64
 	for i := 0; i < n; i++ {
 		v |= uint64(b[i]) << (8 * i)
@@ -388,7 +388,7 @@ func TestLoadStoreRoundTrip(t *testing.T) {
 		eb := dt.Bytes()
 		rank := rapid.IntRange(1, 5).Draw(t, "rank")
 		sw := TensorMapSwizzle(rapid.IntRange(0, 3).Draw(t, "swizzle"))
-		a := TensorMapArgs{DataType: dt, Rank: uint32(rank), GlobalAddress: fixtureBase, Swizzle: sw}
+		a := TensorMapArgs{DataType: dt, Rank: uint32(rank), GlobalAddress: tmaFixtureBase, Swizzle: sw}
 		maxInner := 64
 		if sw != SwizzleNone {
 			maxInner = sw.Span()
@@ -416,8 +416,8 @@ func TestLoadStoreRoundTrip(t *testing.T) {
 		}
 		dstBuf := make([]byte, stride)
 		var gs, gd DeviceMemory
-		gs.Map(fixtureBase, src)
-		gd.Map(fixtureBase, dstBuf)
+		gs.Map(tmaFixtureBase, src)
+		gd.Map(tmaFixtureBase, dstBuf)
 		coords := make([]int32, rank)
 		per := 16 / eb
 		coords[0] = int32(per * rapid.IntRange(0, int(a.GlobalDim[0])/per).Draw(t, "c0"))
@@ -469,7 +469,7 @@ func TestLoadStoreRoundTrip(t *testing.T) {
 // TestTMALoadAllocs: a load, its wait and a read allocate nothing once the
 // CTA's bookkeeping has grown.
 func TestTMALoadAllocs(t *testing.T) {
-	f := newFixture(t, 1, u16Map())
+	f := newTMAFixture(t, 1, tmaU16Map())
 	coords := []int32{16, 3}
 	var p [64]byte
 	var phase uint32
@@ -489,7 +489,7 @@ func TestTMALoadAllocs(t *testing.T) {
 func BenchmarkTMALoad128x64Swizzle128B(b *testing.B) {
 	a := TensorMapArgs{DataType: TensorFloat16, Rank: 2, GlobalDim: []uint64{512, 512}, GlobalStrides: []uint64{1024},
 		BoxDim: []uint32{64, 128}, ElementStrides: []uint32{1, 1}, Swizzle: Swizzle128B}
-	f := newFixture(b, 1, a)
+	f := newTMAFixture(b, 1, a)
 	coords := []int32{64, 128}
 	var phase uint32
 	b.ReportAllocs()
@@ -506,9 +506,9 @@ func BenchmarkTMALoad128x64Swizzle128B(b *testing.B) {
 
 // TestTMAStoreAllocs: stores and reduce-adds allocate nothing.
 func TestTMAStoreAllocs(t *testing.T) {
-	a := u16Map()
+	a := tmaU16Map()
 	a.DataType = TensorFloat16
-	f := newFixture(t, 1, a)
+	f := newTMAFixture(t, 1, a)
 	f.cta.FenceProxyAsync()
 	coords := []int32{16, 3}
 	n := testing.AllocsPerRun(100, func() {
@@ -534,11 +534,11 @@ func TestMBarrierArriveCluster(t *testing.T) {
 		t.Errorf("the remote arrival did not complete phase 0: %v", err)
 	}
 	_, err := c0.MBarrierArriveCluster(2<<24 + 8)
-	wantRule(t, "arrive on CTA 2 of a cluster of 2", err, RuleMBarrierAddress)
+	wantTMARule(t, "arrive on CTA 2 of a cluster of 2", err, RuleMBarrierAddress)
 	var zero CTA
 	_, err = zero.TMALoad(nil, nil, 0, 0, nil)
-	wantRule(t, "zero CTA", err, RuleTensorMap)
+	wantTMARule(t, "zero CTA", err, RuleTensorMap)
 	_, err = c0.TMALoad(nil, nil, 0, 0, nil)
-	wantRule(t, "nil map", err, RuleTensorMap)
-	wantRule(t, "zero map store", c0.TMAStore(&TensorMap{}, nil, 0, nil), RuleTensorMap)
+	wantTMARule(t, "nil map", err, RuleTensorMap)
+	wantTMARule(t, "zero map store", c0.TMAStore(&TensorMap{}, nil, 0, nil), RuleTensorMap)
 }
