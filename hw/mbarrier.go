@@ -18,7 +18,7 @@ const (
 	RuleMBarrierCount   Rule = "the mbarrier arrival count is 1..2^20-1"
 	RuleMBarrierArrive  Rule = "an arrival has a pending arrival to complete in the current phase"
 	RuleMBarrierTx      Rule = "the mbarrier tx-count stays within -(2^20-1)..2^20-1"
-	RuleWaitParity      Rule = "try_wait.parity waits on a phase that exists: a fresh mbarrier is in phase 0, so parity 1 passes at once without any data"
+	RuleWaitParity      Rule = "try_wait.parity waits on the phase being filled: parity 1 on an mbarrier still in phase 0 passes at once, before the data of phase 0"
 	RuleDeadlock        Rule = "the awaited mbarrier phase completes (its arrivals and transaction bytes all arrive)"
 	RuleSmemInFlight    Rule = "shared memory that a TMA writes is read only after a wait on the mbarrier phase the TMA completes"
 	RuleSmemWriteRace   Rule = "shared memory that a TMA still writes is not written by generic stores"
@@ -184,9 +184,14 @@ func (c *CTA) MBarrierArriveCluster(addr uint32) (parity uint32, err error) {
 // MBarrierTryWait is mbarrier.try_wait.parity: it reports whether the phase
 // of the given parity has completed, i.e. whether the barrier's current
 // phase has the other parity. A true answer makes the bytes of the TMA
-// copies that completed that phase visible to the CTA. Waiting on parity 1
-// of a barrier that never completed a phase is the classic wrong-parity bug
-// (the wait passes at once, before any data): it is reported as an error.
+// copies that completed that phase visible to the CTA.
+//
+// On a barrier still in phase 0, parity 1 passes at once (the phase before
+// init counts as complete). On an untouched barrier that is the producer's
+// start state of CUTLASS pipelines ("all buffers empty"); once phase 0 has
+// arrivals or transaction bytes, somebody is filling it and a waiter on
+// parity 1 would run ahead of that data: the classic wrong-parity bug, an
+// error (RuleWaitParity).
 func (c *CTA) MBarrierTryWait(addr uint32, parity uint32) (bool, error) {
 	const op = "mbarrier.try_wait.parity"
 	b, err := c.barrier(op, addr)
@@ -195,7 +200,10 @@ func (c *CTA) MBarrierTryWait(addr uint32, parity uint32) (bool, error) {
 	}
 	parity &= 1
 	if b.Phase == 0 && parity == 1 {
-		return false, tmaErr(op, RuleWaitParity, fmt.Sprintf("parity %d", parity), b.MBarrierState)
+		if b.Tx != 0 || b.Pending != b.Expected || b.Delivered != 0 {
+			return false, tmaErr(op, RuleWaitParity, fmt.Sprintf("parity 1 at %#x", addr), b.MBarrierState)
+		}
+		return true, nil
 	}
 	if uint32(b.Phase&1) == parity {
 		return false, nil
@@ -213,7 +221,7 @@ func (c *CTA) MBarrierWait(addr uint32, parity uint32) error {
 		return err
 	}
 	b, _ := c.barrier(mbarOp, addr)
-	return tmaErr("mbarrier.try_wait.parity", RuleDeadlock, fmt.Sprintf("parity %d at %#x", parity&1, addr),
+	return tmaErr("mbarrier.try_wait.parity", RuleDeadlock, fmt.Sprintf("parity %d at %#x (the phase in progress; the last completed one has parity %d)", parity&1, addr, (parity+1)&1),
 		fmt.Sprintf("%d arrival(s) and %d transaction byte(s) never arrive", b.Pending, b.Tx), b.MBarrierState)
 }
 

@@ -65,5 +65,5 @@ func ExampleCTA_TMALoad() {
 	// ld.shared: shared memory that a TMA writes is read only after a wait on the mbarrier phase the TMA completes (got [0x400, 0x410), TMA writes [0x400, 0x600): wait on phase 0 (parity 0) of the mbarrier at 0x0 first)
 	// <nil>
 	// 424
-	// mbarrier.try_wait.parity: the awaited mbarrier phase completes (its arrivals and transaction bytes all arrive) (got parity 1 at 0x0, 0 arrival(s) and 512 transaction byte(s) never arrive, mbarrier{phase 1, 0 of 1 arrivals pending, tx-count 512, 1024 bytes delivered})
+	// mbarrier.try_wait.parity: the awaited mbarrier phase completes (its arrivals and transaction bytes all arrive) (got parity 1 at 0x0 (the phase in progress; the last completed one has parity 0), 0 arrival(s) and 512 transaction byte(s) never arrive, mbarrier{phase 1, 0 of 1 arrivals pending, tx-count 512, 1024 bytes delivered})
 }

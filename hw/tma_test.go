@@ -111,8 +111,13 @@ func TestMBarrierPhases(t *testing.T) {
 func TestTMAHazards(t *testing.T) {
 	t.Run("wrong parity", func(t *testing.T) {
 		f := newTMAFixture(t, 1, tmaU16Map())
+		if ok, err := f.cta.MBarrierTryWait(0, 1); !ok || err != nil {
+			t.Errorf("parity 1 on an untouched barrier (a producer's start state) = %v, %v; want true", ok, err)
+		}
+		f.cta.MBarrierInit(0, 2)
+		f.cta.MBarrierArriveExpectTx(0, 512) // a producer arms phase 0; one more arrival due
 		_, err := f.cta.MBarrierTryWait(0, 1)
-		wantTMARule(t, "try_wait.parity 1 on a fresh barrier", err, RuleWaitParity)
+		wantTMARule(t, "try_wait.parity 1 while phase 0 is being filled", err, RuleWaitParity)
 	})
 	t.Run("deadlock: expect_tx larger than the box", func(t *testing.T) {
 		f := newTMAFixture(t, 1, tmaU16Map())
