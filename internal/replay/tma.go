@@ -167,7 +167,7 @@ func tmaMapBuffer(g *hw.DeviceMemory, a hw.TensorMapArgs, off int64, size int64)
 	return buf, base, nil
 }
 
-var tmaNoteDst = regexp.MustCompile(`A0\s*\+\s*(0[xX][0-9a-fA-F]+|\d+)`)
+var tmaNoteDst = regexp.MustCompile(`(?i)(?:a0|dst|destination)\s*\+\s*(0x[0-9a-f]+|\d+)`)
 
 // tmaLoadRec is a tma_load record's inputs.
 type tmaLoadRec struct {
