@@ -613,3 +613,20 @@ func TestTutorialPipeline(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkTMAStore128x64Swizzle128B(b *testing.B) {
+	a := TensorMapArgs{DataType: TensorFloat16, Rank: 2, GlobalDim: []uint64{512, 512}, GlobalStrides: []uint64{1024},
+		BoxDim: []uint32{64, 128}, ElementStrides: []uint32{1, 1}, Swizzle: Swizzle128B}
+	f := newTMAFixture(b, 1, a)
+	f.cta.FenceProxyAsync()
+	coords := []int32{64, 128}
+	b.ReportAllocs()
+	b.SetBytes(64 * 128 * 2)
+	for b.Loop() {
+		if err := f.cta.TMAStore(&f.m, &f.g, 0x400, coords); err != nil {
+			b.Fatal(err)
+		}
+		f.cta.BulkCommitGroup()
+		f.cta.BulkWaitGroup(0)
+	}
+}
