@@ -207,6 +207,7 @@ func TestEncodeDecodeProperty(t *testing.T) {
 			Swizzle:       TensorMapSwizzle(rapid.IntRange(0, 3).Draw(t, "swizzle")),
 			L2Promotion:   TensorMapL2Promotion(rapid.IntRange(0, 3).Draw(t, "l2")),
 			OOBFill:       TensorMapOOBFill(rapid.IntRange(0, 1).Draw(t, "oob")),
+			GlobalStrides: []uint64{},
 		}
 		for i := 0; i < r; i++ {
 			a.GlobalDim = append(a.GlobalDim, rapid.Uint64Range(1, 1<<32).Draw(t, "dim"))
