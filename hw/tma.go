@@ -654,6 +654,9 @@ func (c *CTA) TMAStore(m *TensorMap, g *DeviceMemory, src uint32, coords []int32
 // types flush denormal operands and results to zero. s64, u8 and u16 fault
 // (715).
 func (c *CTA) TMAReduceAdd(m *TensorMap, g *DeviceMemory, src uint32, coords []int32) error {
+	if err := m.checkCoords(tmaReduceOp, coords); err != nil {
+		return err
+	}
 	add := reduceAdder(m.dtype)
 	if add == nil {
 		return tmaErr(tmaReduceOp, RuleReduceType, m.dtype)

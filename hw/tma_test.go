@@ -546,6 +546,7 @@ func TestMBarrierArriveCluster(t *testing.T) {
 	_, err = c0.TMALoad(nil, nil, 0, 0, nil)
 	wantTMARule(t, "nil map", err, RuleTensorMap)
 	wantTMARule(t, "zero map store", c0.TMAStore(&TensorMap{}, nil, 0, nil), RuleTensorMap)
+	wantTMARule(t, "nil map reduce", c0.TMAReduceAdd(nil, nil, 0, nil), RuleTensorMap)
 }
 
 // TestTutorialPipeline runs the mainloop of CUTLASS's wgmma_sm90.cu tutorial
