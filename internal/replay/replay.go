@@ -28,9 +28,12 @@ var handlers = map[string]func(rec json.RawMessage) (got map[string]any, err err
 	"cpasync":  cpasync,
 	"wgmma":    wgmma,
 	"wgmma_sp": wgmmaSparse,
-	// TMA (internal/replay/tma.go): the coordinator adds "tma_load": tmaLoad,
-	// "tma_encode": tmaEncode, "tma_store": tmaStore, "tma_reduce": tmaReduce
-	// and "tma_multicast": tmaMulticast here.
+	// TMA (tma.go)
+	"tma_encode":    tmaEncode,
+	"tma_load":      tmaLoad,
+	"tma_store":     tmaStore,
+	"tma_reduce":    tmaReduce,
+	"tma_multicast": tmaMulticast,
 }
 
 // An Answer is the reply to one record: its case_id (copied as written,

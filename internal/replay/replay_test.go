@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -221,4 +222,44 @@ func FuzzReplay(f *testing.F) {
 			t.Fatalf("%s", a.Error)
 		}
 	})
+}
+
+// TestDispatchEveryKind: every record kind of the vendored hardware files
+// reaches its handler through Replay (the path cute replay takes).
+func TestDispatchEveryKind(t *testing.T) {
+	files, _ := filepath.Glob("../../testdata/hw-copy/*.jsonl.gz")
+	if len(files) < 8 {
+		t.Fatalf("found %d hw-copy record files, want 8", len(files))
+	}
+	for _, path := range files {
+		pass, total := 0, 0
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = jsonl.Scan(f, func(n int, line []byte) error {
+			var rec struct {
+				Status     string `json:"status"`
+				ModelMatch *bool  `json:"model_match"`
+			}
+			_ = json.Unmarshal(line, &rec)
+			if rec.ModelMatch != nil && !*rec.ModelMatch {
+				return nil // interleaved TMA loads: not scored
+			}
+			total++
+			if a := Replay(line); (a.Error == "") == (rec.Status == "ok") {
+				pass++
+			} else {
+				t.Errorf("%s line %d: status %s, replay error %q", path, n, rec.Status, a.Error)
+			}
+			return nil
+		})
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if total == 0 || pass != total {
+			t.Errorf("%s: %d/%d records answered as the hardware did (ok or fault)", path, pass, total)
+		}
+	}
 }
