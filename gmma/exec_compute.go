@@ -2,48 +2,16 @@ package gmma
 
 import (
 	"math"
-	"math/bits"
 
+	"github.com/gocute/cute/internal/tensorcore"
 	"github.com/gocute/cute/numeric"
 )
 
-// The arithmetic of one wgmma, as measured on the H200 (every record of
-// testdata/hw reproduces bit for bit, the random-float ones included).
-//
-// For each element D[m][n] of a floating-point wgmma:
-//
-//  1. Each product p_k = (sa·A[m][k])·(sb·B[n][k]) is exact. Its nominal
-//     exponent is e_k = ea + eb, the sum of the operands' unbiased exponents
-//     (a subnormal operand counts with its format's minimum exponent), so
-//     that |p_k| < 2^(e_k+2). Zero products take no part.
-//  2. The old accumulator c (when scale-d is 1 and c ≠ 0) takes part with its
-//     own exponent ec (an f32, or an f16 for an f16 accumulator).
-//  3. E = max(e_k, ec). Every term is truncated toward zero to a multiple of
-//     2^(E−F), with F = 25 for f16, bf16 and tf32 inputs (24 bits of the
-//     result plus one) and F = 13 for e4m3/e5m2 inputs.
-//  4. The truncated terms are added exactly, and the sum is rounded toward
-//     zero to 24 significant bits (an f32) for f16/bf16/tf32 inputs, and to
-//     14 significant bits (e8m13) for e4m3/e5m2 inputs. An exactly zero sum
-//     is +0.
-//  5. An f16 accumulator is then rounded to f16, to nearest even, after every
-//     instruction. (Rounding the step-3 sum to f16 directly, without the
-//     truncation to 24 bits, fits the records equally well; they cannot tell
-//     the two apart.)
-//
-// All K products of one instruction form one such fused sum; a sequence of
-// wgmmas chains through the rounded accumulator.
-//
-// Not covered by the hardware records, and modelled as follows: an f32
-// result of magnitude 2^128 or more becomes ±Inf; f32 subnormal results are
-// kept (truncated to multiples of 2^-149); inputs or accumulators that are
-// Inf or NaN give the IEEE result of the exact sum (NaN as 0x7fffffff, or
-// 0x7fff for f16). Integer wgmmas are exact, modulo 2^32 (or saturated with
-// .satfinite).
-const (
-	alignBits16 = 25 // F for f16/bf16/tf32 inputs
-	alignBits8  = 13 // F for e4m3/e5m2 inputs
-	resultBits8 = 14 // significant bits of the fp8 sum
-)
+// The arithmetic of one wgmma is internal/tensorcore's datapath (its package
+// doc states the rule measured on the H200); this file feeds it the operands.
+// Inputs or accumulators that are Inf or NaN give the IEEE result of the
+// exact sum (NaN as 0x7fffffff, or 0x7fff for f16). Integer wgmmas are exact,
+// modulo 2^32 (or saturated with .satfinite).
 
 // An executor holds the scratch buffers of one warpgroup's arithmetic, so
 // that issuing a wgmma does not allocate once they have grown.
@@ -64,9 +32,8 @@ type executor struct {
 	bSpec        []bool // per row of B (column of the product)
 }
 
-// zeroExp is the exponent given to zero operands: low enough that a zero
-// product never sets E, and that shifting by the difference clears it.
-const zeroExp = -1 << 20
+// zeroExp is the exponent given to zero operands.
+const zeroExp = tensorcore.ZeroExp
 
 func grow[T any](s []T, n int) []T {
 	if cap(s) < n {
@@ -127,27 +94,6 @@ func decodeFloat(k numeric.Kind, b uint32) (sig, exp int32, special bool) {
 		sig = -sig
 	}
 	return sig, exp, false
-}
-
-// decodeValue returns the exact value of an operand pattern.
-func decodeValue(k numeric.Kind, b uint32) float64 {
-	switch k {
-	case numeric.KindF16:
-		return numeric.Float16FromBits(uint16(b)).Float64()
-	case numeric.KindBF16:
-		return numeric.BFloat16FromBits(uint16(b)).Float64()
-	case numeric.KindTF32:
-		return numeric.TFloat32FromBits(b).Float64()
-	case numeric.KindE4M3:
-		return numeric.E4M3FromBits(uint8(b)).Float64()
-	case numeric.KindE5M2:
-		return numeric.E5M2FromBits(uint8(b)).Float64()
-	case numeric.KindS8:
-		return float64(int8(b))
-	case numeric.KindU8:
-		return float64(uint8(b))
-	}
-	return math.NaN()
 }
 
 // decodeIntOperand fills sig from the raw s8/u8 patterns.
@@ -244,53 +190,12 @@ func (x *executor) compute(w *Warpgroup, m MMA, k int) {
 	}
 }
 
-// A fusedSum describes the datapath of one floating-point wgmma.
-type fusedSum struct {
-	f    int32 // alignment: terms are truncated to multiples of 2^(E−f)
-	bits int   // significant bits kept by the final truncation
-}
-
-func newFusedSum(m MMA) fusedSum {
+// newFusedSum returns the datapath of m's input types.
+func newFusedSum(m MMA) tensorcore.Datapath {
 	if is8bitFloat(m.AType) {
-		return fusedSum{f: alignBits8, bits: resultBits8}
+		return tensorcore.Narrow
 	}
-	return fusedSum{f: alignBits16, bits: 24}
-}
-
-// scaleQ returns 2^(F−emax), the reciprocal of the alignment quantum.
-func (fs *fusedSum) scaleQ(emax int32) float64 {
-	if emax == zeroExp {
-		return 0
-	}
-	return math.Float64frombits(uint64(1023+fs.f-emax) << 52)
-}
-
-// sum computes one element: the fused, truncated sum of the k products of
-// a·b (exact values av, bv with nominal exponents ae, be) and of the
-// accumulator c (value cv, nominal exponent cexp; cv = 0 for none), rounded
-// toward zero to fs.bits significant bits, as f32 bits.
-//
-// Every product and the accumulator are exact float64 values, and scaling
-// by 2^(F−emax) is exact too, so the truncation of each term toward zero to
-// a multiple of 2^(emax−F) is exactly Go's float-to-integer conversion.
-func (fs *fusedSum) sum(av, bv []float64, ae, be []int32, cv float64, cexp int32) uint32 {
-	bv, ae, be = bv[:len(av)], ae[:len(av)], be[:len(av)]
-	emax := int32(zeroExp)
-	if cv != 0 {
-		emax = cexp
-	}
-	for i := range ae {
-		emax = max(emax, ae[i]+be[i])
-	}
-	if emax == zeroExp {
-		return 0
-	}
-	q := fs.scaleQ(emax)
-	s := int64(cv * q)
-	for i := range av {
-		s += int64(av[i] * bv[i] * q)
-	}
-	return fs.finish(s, emax)
+	return tensorcore.Wide
 }
 
 // maxExp returns the largest nominal exponent of the products of rows a
@@ -312,10 +217,10 @@ func maxExp(ae, be []int32) int32 {
 // interleaves rows m and m+8 of A per k, bv rows n and n+1 of B; c holds the
 // four accumulator values and e the four exponents E (zeroExp where every
 // term is zero); out receives the four results.
-func (fs *fusedSum) sum4(av, bv []float64, c *[4]float64, e *[4]int32, out []uint32) {
+func sum4(fs tensorcore.Datapath, av, bv []float64, c *[4]float64, e *[4]int32, out []uint32) {
 	bv = bv[:len(av)]
 	out = out[:4]
-	q00, q01, q10, q11 := fs.scaleQ(e[0]), fs.scaleQ(e[1]), fs.scaleQ(e[2]), fs.scaleQ(e[3])
+	q00, q01, q10, q11 := fs.ScaleQ(e[0]), fs.ScaleQ(e[1]), fs.ScaleQ(e[2]), fs.ScaleQ(e[3])
 	s00, s01, s10, s11 := int64(c[0]*q00), int64(c[1]*q01), int64(c[2]*q10), int64(c[3]*q11)
 	// Two k per iteration (k is a multiple of 8).
 	for i := 0; i+3 < len(av); i += 4 {
@@ -328,56 +233,17 @@ func (fs *fusedSum) sum4(av, bv []float64, c *[4]float64, e *[4]int32, out []uin
 	}
 	out[0], out[1], out[2], out[3] = 0, 0, 0, 0
 	if e[0] != zeroExp {
-		out[0] = fs.finish(s00, e[0])
+		out[0] = fs.Finish(s00, e[0])
 	}
 	if e[1] != zeroExp {
-		out[1] = fs.finish(s01, e[1])
+		out[1] = fs.Finish(s01, e[1])
 	}
 	if e[2] != zeroExp {
-		out[2] = fs.finish(s10, e[2])
+		out[2] = fs.Finish(s10, e[2])
 	}
 	if e[3] != zeroExp {
-		out[3] = fs.finish(s11, e[3])
+		out[3] = fs.Finish(s11, e[3])
 	}
-}
-
-// finish takes the sum s of the truncated terms, in units of 2^(emax−F),
-// and rounds toward zero to fs.bits significant
-// bits, returning f32 bits. A zero sum is +0.
-func (fs *fusedSum) finish(s int64, emax int32) uint32 {
-	if s == 0 {
-		return 0
-	}
-	// |s| < 2^53, so v is exact, and so is the scaling by a power of two.
-	v := float64(s) * math.Float64frombits(uint64(1023+emax-fs.f)<<52)
-	b := math.Float64bits(v)
-	e := int32(b>>52&0x7ff) - 1023 // unbiased exponent of the result
-	if e >= -126 && e <= 127 {
-		// Round toward zero to fs.bits significant bits by clearing the
-		// lower fraction bits; the f32 conversion is then exact.
-		b &^= 1<<uint(53-fs.bits) - 1
-		return math.Float32bits(float32(math.Float64frombits(b)))
-	}
-	if e > 127 {
-		return uint32(b>>32)&(1<<31) | 0x7f800000
-	}
-	// Subnormal: truncate to fs.bits significant bits and to multiples of
-	// 2^-149.
-	sg := uint32(0)
-	mag := uint64(s)
-	if s < 0 {
-		sg, mag = 1<<31, uint64(-s)
-	}
-	exp := int(emax) - int(fs.f) // value = mag·2^exp
-	sh := max(bits.Len64(mag)-fs.bits, -149-exp)
-	if sh >= 64 {
-		return sg
-	}
-	if sh > 0 {
-		mag >>= uint(sh)
-		exp += sh
-	}
-	return sg | math.Float32bits(float32(math.Ldexp(float64(mag), exp)))
 }
 
 // f32Parts returns the value and nominal exponent of an f32 accumulator
@@ -483,14 +349,14 @@ func (x *executor) runF32(w *Warpgroup, m MMA, k int) {
 			}
 			a := ((mm/16)*8 + mm%8) * 2 * k
 			b := (n / 2) * 2 * k
-			fs.sum4(x.aILv[a:a+2*k], x.bILv[b:b+2*k], &c, &e, regs[r:r+4])
+			sum4(fs, x.aILv[a:a+2*k], x.bILv[b:b+2*k], &c, &e, regs[r:r+4])
 		}
 	}
 }
 
 // specialF32 computes accumulator register r (element (mm, n)) one at a
 // time, with the IEEE fallback for Inf and NaN.
-func (x *executor) specialF32(m MMA, regs []uint32, r, mm, n, k int, fs fusedSum) {
+func (x *executor) specialF32(m MMA, regs []uint32, r, mm, n, k int, fs tensorcore.Datapath) {
 	var cv float64
 	var cexp int32
 	cspec := false
@@ -510,7 +376,7 @@ func (x *executor) specialF32(m MMA, regs []uint32, r, mm, n, k int, fs fusedSum
 		}
 		return
 	}
-	regs[r] = fs.sum(x.aVal[mm*k:mm*k+k], x.bVal[n*k:n*k+k], x.aExp[mm*k:mm*k+k], x.bExp[n*k:n*k+k], cv, cexp)
+	regs[r] = fs.Sum(x.aVal[mm*k:mm*k+k], x.bVal[n*k:n*k+k], x.aExp[mm*k:mm*k+k], x.bExp[n*k:n*k+k], cv, cexp)
 }
 
 func (x *executor) runF16(w *Warpgroup, m MMA, k int) {
@@ -543,8 +409,7 @@ func (x *executor) runF16(w *Warpgroup, m MMA, k int) {
 						bits16 = numeric.Float16FromFloat64(v).Bits()
 					}
 				} else {
-					v := fs.sum(x.aVal[mm*k:mm*k+k], x.bVal[n*k:n*k+k], x.aExp[mm*k:mm*k+k], x.bExp[n*k:n*k+k], cv, cexp)
-					bits16 = numeric.Float16FromFloat32(math.Float32frombits(v)).Bits()
+					bits16 = fs.SumF16(x.aVal[mm*k:mm*k+k], x.bVal[n*k:n*k+k], x.aExp[mm*k:mm*k+k], x.bExp[n*k:n*k+k], cv, cexp)
 				}
 				out |= uint32(bits16) << (16 * h)
 			}
@@ -567,8 +432,8 @@ func (x *executor) specialSum(m MMA, mm, n, k int, c float64) float64 {
 		sb = -1
 	}
 	for kk := range k {
-		a := sa * decodeValue(m.AType, x.aRaw[mm*k+kk])
-		b := sb * decodeValue(m.BType, x.bRaw[n*k+kk])
+		a := sa * m.AType.Decode(x.aRaw[mm*k+kk])
+		b := sb * m.BType.Decode(x.bRaw[n*k+kk])
 		s += a * b
 	}
 	return s

@@ -75,7 +75,7 @@ func runProp(t *rapid.T, dt, at, bt numeric.Kind, val func(*rand.Rand, numeric.K
 		for j := range k {
 			v := val(rng, at)
 			b := encode(t, at, v)
-			pc.a[i][j] = decodeValue(at, b)
+			pc.a[i][j] = at.Decode(b)
 			if err := put(smem, interleaveAddr(aStart, i, j, e), e, b); err != nil {
 				t.Fatal(err)
 			}
@@ -86,7 +86,7 @@ func runProp(t *rapid.T, dt, at, bt numeric.Kind, val func(*rand.Rand, numeric.K
 		pc.b[i] = make([]float64, k)
 		for j := range k {
 			b := encode(t, bt, val(rng, bt))
-			pc.b[i][j] = decodeValue(bt, b)
+			pc.b[i][j] = bt.Decode(b)
 			if err := put(smem, interleaveAddr(bStart, i, j, e), e, b); err != nil {
 				t.Fatal(err)
 			}
@@ -228,10 +228,8 @@ func TestPropFloatErrorBound(t *testing.T) {
 			// Magnitudes spread over 2^-8 .. 2^4.
 			return math.Ldexp(rng.Float64()*2-1, rng.IntN(12)-7)
 		})
-		f, bits := alignBits16, 24
-		if is8bitFloat(pc.m.AType) {
-			f, bits = alignBits8, resultBits8
-		}
+		dp := newFusedSum(pc.m)
+		f, bits := int(dp.F), dp.Bits
 		for i := range pc.result {
 			for j := range pc.result[i] {
 				// Upper bound of E from the operand magnitudes.

@@ -34,3 +34,8 @@ func ExampleE4M3FromFloat64() {
 	// 448 448 0.1015625
 	// 0.09375 57344
 }
+
+func ExampleKind_Decode() {
+	fmt.Println(numeric.KindF16.Decode(0x3c00), numeric.KindTF32.Decode(0x3f801fff), numeric.KindS8.Decode(0xff))
+	// Output: 1 1 -1
+}

@@ -1,6 +1,9 @@
 package numeric
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // A Kind names a number format, with the PTX type spelling as its String.
 type Kind uint8
@@ -69,4 +72,31 @@ func ParseKind(s string) (Kind, error) {
 		}
 	}
 	return KindInvalid, fmt.Errorf("numeric.ParseKind: unknown kind %q (want one of f16 bf16 tf32 f32 e4m3 e5m2 s8 u8 s32)", s)
+}
+
+// Decode returns the exact value of an element of kind k stored in the low
+// k.Bits() bits of b (tf32 reads the 32-bit pattern with its low 13 bits
+// dropped, as the tensor cores do). An invalid kind decodes to NaN.
+func (k Kind) Decode(b uint32) float64 {
+	switch k {
+	case KindF16:
+		return Float16FromBits(uint16(b)).Float64()
+	case KindBF16:
+		return BFloat16FromBits(uint16(b)).Float64()
+	case KindTF32:
+		return TFloat32FromBits(b).Float64()
+	case KindF32:
+		return float64(math.Float32frombits(b))
+	case KindE4M3:
+		return E4M3FromBits(uint8(b)).Float64()
+	case KindE5M2:
+		return E5M2FromBits(uint8(b)).Float64()
+	case KindS8:
+		return float64(int8(b))
+	case KindU8:
+		return float64(uint8(b))
+	case KindS32:
+		return float64(int32(b))
+	}
+	return math.NaN()
 }

@@ -264,8 +264,8 @@ func (o Op) Exec(a, b, c warp.Registers, e [warp.Lanes]uint32, sel int) (warp.Re
 			for v, i := range vs {
 				m, n := i%16, i/16
 				for j := range half {
-					ra[j] = int64(warp.Decode(s.a, av[m+16*j]))
-					rb[j] = int64(warp.Decode(s.b, bv[n+8*kcol[m+16*j]]))
+					ra[j] = int64(s.a.Decode(av[m+16*j]))
+					rb[j] = int64(s.b.Decode(bv[n+8*kcol[m+16*j]]))
 				}
 				cv := int64(int32(warp.Elem(c[t], s.c, v)))
 				warp.SetElem(d[t], s.c, v, warp.DotInt(ra, rb, cv, s.sat))
@@ -278,11 +278,11 @@ func (o Op) Exec(a, b, c warp.Registers, e [warp.Lanes]uint32, sel int) (warp.Re
 		for v, i := range vs {
 			m, n := i%16, i/16
 			for j := range half {
-				ra[j] = warp.Decode(s.a, av[m+16*j])
-				rb[j] = warp.Decode(s.b, bv[n+8*kcol[m+16*j]])
+				ra[j] = s.a.Decode(av[m+16*j])
+				rb[j] = s.b.Decode(bv[n+8*kcol[m+16*j]])
 			}
-			cv := warp.Decode(s.c, warp.Elem(c[t], s.c, v))
-			warp.SetElem(d[t], s.c, v, warp.DotFloat(s.c, ra, rb, cv))
+			cv := s.c.Decode(warp.Elem(c[t], s.c, v))
+			warp.SetElem(d[t], s.c, v, warp.DotFloat(warp.Fused, s.a, s.c, ra, rb, cv))
 		}
 	}
 	return d, nil
@@ -370,7 +370,7 @@ func (o Op) UnpackD(d warp.Registers) (warp.Matrix, error) {
 			return warp.Matrix{}, layout.Errorf("sparse.UnpackD", "wrong number of registers", s.ptx, "lane", t, len(d[t]))
 		}
 		for j, i := range vs {
-			v[(i%16)*8+i/16] = warp.Decode(s.c, warp.Elem(d[t], s.c, j))
+			v[(i%16)*8+i/16] = s.c.Decode(warp.Elem(d[t], s.c, j))
 		}
 	}
 	return warp.MustMatrix(16, 8, v), nil

@@ -14,9 +14,9 @@ import (
 	"pgregory.net/rapid"
 )
 
-func loadHW(t testing.TB) []map[string]json.RawMessage {
+func loadHW(t testing.TB, file string) []map[string]json.RawMessage {
 	t.Helper()
-	out, err := jsonl.Read[map[string]json.RawMessage]("../../testdata/sparse/mma_hw.jsonl.gz")
+	out, err := jsonl.Read[map[string]json.RawMessage]("../../testdata/sparse/" + file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,8 +49,23 @@ func regsOf(t testing.TB, raw json.RawMessage) warp.Registers {
 // selectors, plain and ::ordered_metadata, f16/bf16/s8/u8, satfinite, and
 // (plain mma.sp only) metadata with decreasing positions.
 func TestHardwareSparse(t *testing.T) {
-	n, unsorted := 0, 0
-	for _, m := range loadHW(t) {
+	if n, unsorted := replaySparse(t, "mma_hw.jsonl.gz"); n != 250 || unsorted != 50 {
+		t.Errorf("replayed %d sparse cases (%d unsorted), want 250 (50)", n, unsorted)
+	}
+}
+
+// TestHardwareRandomFloats replays the f16/bf16 mma.sp cases captured on the
+// H200 with random floats (hwcheck/run_float.sh).
+func TestHardwareRandomFloats(t *testing.T) {
+	if n, _ := replaySparse(t, "mma_float_hw.jsonl.gz"); n != 612 {
+		t.Errorf("replayed %d sparse random-float cases, want 612", n)
+	}
+}
+
+// replaySparse replays the sparse cases of a record file and returns their
+// count and how many had unsorted metadata.
+func replaySparse(t *testing.T, file string) (n, unsorted int) {
+	for _, m := range loadHW(t, file) {
 		var sp, sorted bool
 		var ptx string
 		var sel int
@@ -83,9 +98,7 @@ func TestHardwareSparse(t *testing.T) {
 			unsorted++
 		}
 	}
-	if n != 250 || unsorted != 50 {
-		t.Errorf("replayed %d sparse cases (%d unsorted), want 250 (50)", n, unsorted)
-	}
+	return n, unsorted
 }
 
 func rand24(r *rand.Rand, rows, cols int, lo, hi int) warp.Matrix {

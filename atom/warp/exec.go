@@ -107,10 +107,10 @@ func (o Op) compute(g int, am, bm []uint32, c, d Registers) {
 		ai := make([]int64, M*K)
 		bi := make([]int64, N*K)
 		for i, x := range am {
-			ai[i] = int64(Decode(s.a, x))
+			ai[i] = int64(s.a.Decode(x))
 		}
 		for i, x := range bm {
-			bi[i] = int64(Decode(s.b, x))
+			bi[i] = int64(s.b.Decode(x))
 		}
 		ra, rb := make([]int64, K), make([]int64, K)
 		for t, vs := range s.idxC {
@@ -129,10 +129,10 @@ func (o Op) compute(g int, am, bm []uint32, c, d Registers) {
 	af := make([]float64, M*K)
 	bf := make([]float64, N*K)
 	for i, x := range am {
-		af[i] = Decode(s.a, x)
+		af[i] = s.a.Decode(x)
 	}
 	for i, x := range bm {
-		bf[i] = Decode(s.b, x)
+		bf[i] = s.b.Decode(x)
 	}
 	ra, rb := make([]float64, K), make([]float64, K)
 	for t, vs := range s.idxC {
@@ -142,8 +142,8 @@ func (o Op) compute(g int, am, bm []uint32, c, d Registers) {
 			for k := range K {
 				ra[k], rb[k] = af[m+M*k], bf[n+N*k]
 			}
-			cv := Decode(s.c, elem(c[l], s.c, v))
-			setElem(d[l], s.c, v, DotFloat(s.c, ra, rb, cv))
+			cv := s.c.Decode(elem(c[l], s.c, v))
+			setElem(d[l], s.c, v, DotFloat(s.path, s.a, s.c, ra, rb, cv))
 		}
 	}
 }
@@ -207,7 +207,7 @@ func (o Op) UnpackD(d Registers) ([]Matrix, error) {
 		for t, vs := range s.idxC {
 			l := s.lane[g][t]
 			for j, i := range vs {
-				v[(i%s.m)*s.n+i/s.m] = Decode(s.c, elem(d[l], s.c, j))
+				v[(i%s.m)*s.n+i/s.m] = s.c.Decode(elem(d[l], s.c, j))
 			}
 		}
 		out[g] = Matrix{s.m, s.n, v}

@@ -2,33 +2,11 @@ package warp
 
 import (
 	"math"
-	"math/big"
 
+	"github.com/gocute/cute/internal/tensorcore"
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/numeric"
 )
-
-// Decode returns the value of an element of kind k stored in the low
-// k.Bits() bits of bits. tf32 drops the low 13 bits of the 32-bit pattern.
-func Decode(k numeric.Kind, bits uint32) float64 {
-	switch k {
-	case numeric.KindF16:
-		return numeric.Float16FromBits(uint16(bits)).Float64()
-	case numeric.KindBF16:
-		return numeric.BFloat16FromBits(uint16(bits)).Float64()
-	case numeric.KindTF32:
-		return numeric.TFloat32FromBits(bits).Float64()
-	case numeric.KindF32:
-		return float64(math.Float32frombits(bits))
-	case numeric.KindS8:
-		return float64(int8(bits))
-	case numeric.KindU8:
-		return float64(uint8(bits))
-	case numeric.KindS32:
-		return float64(int32(bits))
-	}
-	return math.NaN()
-}
 
 // Encode returns the bit pattern of v as an element of kind k. v must be
 // exactly representable (a NaN encodes as the canonical NaN); anything else
@@ -83,46 +61,90 @@ func canonicalNaN(k numeric.Kind) uint32 {
 	return 0x7fffffff
 }
 
+// A Datapath is the accumulation of one family of warp-level instructions,
+// as measured on the H200 with random floats over a spread of exponents,
+// zeros and subnormals (testdata/sparse/mma_float_hw.jsonl.gz, replayed bit
+// for bit by TestHardwareRandomFloats).
+type Datapath uint8
+
+const (
+	// Fused is the datapath of SM75/SM80 mma.sync, mma.sp and WMMA: all K
+	// products and the accumulator form one fused, truncated sum, the rule
+	// of internal/tensorcore that wgmma follows too.
+	Fused Datapath = iota
+	// Chained is the datapath of SM70 mma.sync.m8n8k4 on sm_90: with an f32
+	// accumulator, (((p0+p1)+p2)+p3)+c with every addition rounded to
+	// nearest even in f32; with an f16 accumulator, the products are added
+	// pairwise in f32, ((p0+p1)+(p2+p3))+c, rounded to nearest even at each
+	// step, and the result rounded to f16. (Summing the products exactly and
+	// rounding once to f32 fits the f16 records equally well.)
+	Chained
+)
+
+// minExp returns the smallest normal exponent of a floating-point kind.
+func minExp(k numeric.Kind) int {
+	if k == numeric.KindF16 {
+		return -14
+	}
+	return -126
+}
+
 // DotFloat returns the bit pattern, in accumulator kind acc (f32 or f16), of
-// c + Σ a[i]·b[i] computed exactly and rounded once to nearest even.
-func DotFloat(acc numeric.Kind, a, b []float64, c float64) uint32 {
-	// Fast path: float64 sum with an error-free transformation; exact
-	// whenever every compensation term is zero.
-	s := c
-	exact := true
+// c + Σ a[i]·b[i] for inputs of kind ka, computed as datapath p computes it.
+// An Inf or NaN among the inputs gives the IEEE result of the exact sum
+// (a NaN as the canonical NaN the tensor cores write).
+func DotFloat(p Datapath, ka, acc numeric.Kind, a, b []float64, c float64) uint32 {
+	if p == Chained {
+		return chainedDot(acc, a, b, c)
+	}
 	finite := !math.IsInf(c, 0) && !math.IsNaN(c)
 	for i := range a {
-		p := a[i] * b[i] // exact: at most 2×24 significant bits
-		if math.IsInf(p, 0) || math.IsNaN(p) || math.IsInf(a[i], 0) || math.IsInf(b[i], 0) {
-			finite = false
-		}
-		t := s + p
-		if finite {
-			// TwoSum: err is the rounding error of s+p.
-			bp := t - s
-			err := (s - (t - bp)) + (p - bp)
-			if err != 0 {
-				exact = false
-			}
-		}
-		s = t
+		finite = finite && !math.IsInf(a[i], 0) && !math.IsNaN(a[i]) && !math.IsInf(b[i], 0) && !math.IsNaN(b[i])
 	}
 	if !finite {
+		s := c
+		for i := range a {
+			s += a[i] * b[i]
+		}
 		if math.IsNaN(s) {
 			return canonicalNaN(acc)
 		}
 		return roundBits(acc, s)
 	}
-	if exact {
-		return roundBits(acc, s)
+	dp := tensorcore.Wide
+	s, emax := dp.AlignedValues(a, b, minExp(ka), c, minExp(acc))
+	if acc == numeric.KindF16 {
+		return uint32(dp.FinishF16(s, emax))
 	}
-	x := new(big.Float).SetPrec(2200).SetFloat64(c)
-	for i := range a {
-		p := new(big.Float).SetPrec(2200).SetFloat64(a[i])
-		p.Mul(p, new(big.Float).SetFloat64(b[i]))
-		x.Add(x, p)
+	return dp.Finish(s, emax)
+}
+
+// chainedDot is the Chained datapath.
+func chainedDot(acc numeric.Kind, a, b []float64, c float64) uint32 {
+	f := func(x float64) float64 { return float64(float32(x)) }
+	var s float64
+	if acc == numeric.KindF16 {
+		s = f(pairwise(a, b, f) + c)
+	} else {
+		for i := range a {
+			s = f(s + a[i]*b[i])
+		}
+		s = f(s + c)
 	}
-	return roundBig(acc, x)
+	if math.IsNaN(s) {
+		return canonicalNaN(acc)
+	}
+	return roundBits(acc, s)
+}
+
+// pairwise adds the products a[i]·b[i] as a balanced tree, rounding each
+// addition with f.
+func pairwise(a, b []float64, f func(float64) float64) float64 {
+	if len(a) == 1 {
+		return a[0] * b[0]
+	}
+	h := len(a) / 2
+	return f(pairwise(a[:h], b[:h], f) + pairwise(a[h:], b[h:], f))
 }
 
 // roundBits rounds the float64 v (taken as exact) to acc.
@@ -131,36 +153,6 @@ func roundBits(acc numeric.Kind, v float64) uint32 {
 		return uint32(numeric.Float16FromFloat64(v).Bits())
 	}
 	return math.Float32bits(float32(v))
-}
-
-// roundBig rounds the exact value x to acc with a single rounding.
-func roundBig(acc numeric.Kind, x *big.Float) uint32 {
-	if acc != numeric.KindF16 {
-		f, _ := x.Float32()
-		return math.Float32bits(f)
-	}
-	// f16: quantize to 11 significant bits, or to 2^-24 below 2^-14.
-	if x.Sign() == 0 {
-		return 0
-	}
-	e := x.MantExp(nil) - 1 // x = 1.f × 2^e
-	q := max(e, -14) - 10
-	y := new(big.Float).SetPrec(2200).SetMantExp(x, -q)
-	// Round y to an integer, ties to even.
-	i, _ := y.Int(nil)
-	fr := new(big.Float).Sub(y, new(big.Float).SetInt(i))
-	half := big.NewFloat(0.5)
-	abs := new(big.Float).Abs(fr)
-	switch c := abs.Cmp(half); {
-	case c > 0, c == 0 && i.Bit(0) == 1:
-		if fr.Sign() > 0 {
-			i.Add(i, big.NewInt(1))
-		} else {
-			i.Sub(i, big.NewInt(1))
-		}
-	}
-	v, _ := new(big.Float).SetMantExp(new(big.Float).SetInt(i), q).Float64()
-	return uint32(numeric.Float16FromFloat64(v).Bits())
 }
 
 // DotInt returns c + Σ a[i]·b[i] as an s32 register: wrapped modulo 2^32, or

@@ -13,13 +13,13 @@
 //
 // # Numerics
 //
-// Products and sums are computed exactly and rounded once to the accumulator
-// type (round to nearest even). That is what the hardware returns whenever
-// the exact result is representable, in particular for all integer-valued
-// inputs of moderate size; for float inputs whose sum needs rounding the
-// tensor cores truncate internally (see package gmma's notes) and may differ
-// from this executor in the last place. tf32 operands are read by dropping
-// the low 13 bits of the 32-bit register, as the H200 does. Integer
+// Each float instruction follows the datapath measured on the H200 (see
+// Datapath): SM75/SM80 mma.sync fuse all K products and the accumulator into
+// one aligned, truncated sum exactly as wgmma does (internal/tensorcore);
+// SM70 m8n8k4 adds in f32 with rounding at every step. 384 random-float cases
+// (testdata/sparse/mma_float_hw.jsonl.gz) replay bit for bit, as do the 138
+// small-integer ones. tf32 operands are read by dropping the low 13 bits of
+// the 32-bit register, as the H200 does. Integer
 // accumulators wrap modulo 2^32, or saturate for the .satfinite ops. A NaN
 // anywhere in a dot product gives the canonical NaN (0x7fffffff for f32,
 // 0x7fff for f16).
@@ -100,6 +100,7 @@ type opSpec struct {
 	sat        bool
 	m, n, k    int
 	groups     int // independent MMAs per warp: 4 for SM70 quad pairs
+	path       Datapath
 	na, nb, nc int // registers per lane
 	// lane[g][t] is the lane of logical thread t of group g.
 	lane [][]int
@@ -277,6 +278,9 @@ func build(e regEntry) (Op, error) {
 	thr := at.ThrID()
 	nthr := thr.Size().Value()
 	s.groups = Lanes / nthr
+	if strings.Contains(e.ptx, ".m8n8k4.") {
+		s.path = Chained
+	}
 	span := 0 // lanes spanned by one group's threads
 	for t := range nthr {
 		span = max(span, thr.Eval(t)+1)

@@ -3,6 +3,7 @@ package warp
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strconv"
 	"testing"
@@ -12,9 +13,9 @@ import (
 	"pgregory.net/rapid"
 )
 
-func loadHW(t testing.TB) []map[string]json.RawMessage {
+func loadHW(t testing.TB, file string) []map[string]json.RawMessage {
 	t.Helper()
-	out, err := jsonl.Read[map[string]json.RawMessage]("../../testdata/sparse/mma_hw.jsonl.gz")
+	out, err := jsonl.Read[map[string]json.RawMessage]("../../testdata/sparse/" + file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,10 +41,30 @@ func regsOf(t testing.TB, raw json.RawMessage) Registers {
 	return r
 }
 
-// TestHardwareDense replays every mma.sync case captured on the H200.
+// TestHardwareDense replays every mma.sync case captured on the H200 with
+// small integers.
 func TestHardwareDense(t *testing.T) {
+	if n := replayDense(t, "mma_hw.jsonl.gz"); n != 138 {
+		t.Errorf("replayed %d dense cases, want 138", n)
+	}
+}
+
+// TestHardwareRandomFloats replays the mma.sync cases captured on the H200
+// with random floats (hwcheck/run_float.sh): every float instruction, 24
+// cases each, operands over a spread of exponents with zeros and
+// subnormals, so that the datapath's alignment, truncation and rounding
+// order all show.
+func TestHardwareRandomFloats(t *testing.T) {
+	if n := replayDense(t, "mma_float_hw.jsonl.gz"); n != 16*24 {
+		t.Errorf("replayed %d dense random-float cases, want %d", n, 16*24)
+	}
+}
+
+// replayDense replays the dense cases of a record file and returns their
+// count.
+func replayDense(t *testing.T, file string) int {
 	n := 0
-	for _, m := range loadHW(t) {
+	for _, m := range loadHW(t, file) {
 		var sparse bool
 		var ptx string
 		json.Unmarshal(m["sparse"], &sparse)
@@ -65,9 +86,7 @@ func TestHardwareDense(t *testing.T) {
 		}
 		n++
 	}
-	if n != 138 {
-		t.Errorf("replayed %d dense cases, want 138", n)
-	}
+	return n
 }
 
 // valueRange returns integer bounds for random exact inputs of kind k.
@@ -197,25 +216,37 @@ func TestErrors(t *testing.T) {
 	}
 }
 
-func TestDotFloatRounding(t *testing.T) {
-	// 1 + 2^-30 + 2^-30·... : float64 fast path stays exact; a sum needing
-	// more than 53 bits takes the big path and still rounds once.
-	a := []float64{1, 0x1p-60}
-	b := []float64{0x1p40, 1}
-	got := DotFloat(numeric.KindF32, a, b, 0x1p-80)
-	if want := uint32(0x53800000); got != want { // 2^40 exactly
-		t.Errorf("DotFloat = %#x, want %#x", got, want)
+func TestDotFloatDatapaths(t *testing.T) {
+	f16, f32 := numeric.KindF16, numeric.KindF32
+	for _, c := range []struct {
+		name    string
+		p       Datapath
+		acc     numeric.Kind
+		a, b    []float64
+		c, want float64
+	}{
+		// Fused: 2^-30 is below 2^(E-25) with E = 0, so it is truncated away.
+		{"fused drops terms below the alignment", Fused, f32, []float64{1, 0x1p-30}, []float64{1, 1}, 0, 1},
+		// Fused truncates toward zero: 1 + 2^-23 - 2^-25 is 1 + 2^-24·... → 1.
+		{"fused truncates", Fused, f32, []float64{1, 0x1p-24, 0x1p-25}, []float64{1, 1, 1}, 0, 1},
+		{"fused keeps aligned terms", Fused, f32, []float64{1, 0x1p-23}, []float64{1, 1}, 0, 1 + 0x1p-23},
+		// f16 accumulator: the f32 sum is rounded to nearest even: 2049 → 2048.
+		{"fused f16 tie to even", Fused, f16, []float64{2049}, []float64{1}, 0, 2048},
+		{"fused f16 tie up", Fused, f16, []float64{2051}, []float64{1}, 0, 2052},
+		// Chained f32: (1 + 2^-24) rounds to 1, then + 2^-24 rounds to 1 again.
+		{"chained rounds each addition", Chained, f32, []float64{1, 0x1p-24, 0x1p-24, 0}, []float64{1, 1, 1, 1}, 0, 1},
+		// Chained f16: pairwise, (2^-24 + 2^-24) survives before meeting 1.
+		{"chained f16 pairs", Chained, f16, []float64{0x1p-24, 0x1p-24, 1, 0}, []float64{1, 1, 1, 1}, 0, 1},
+		{"inf", Fused, f32, []float64{math.Inf(1), 1}, []float64{1, 1}, 0, math.Inf(1)},
+	} {
+		got := DotFloat(c.p, f16, c.acc, c.a, c.b, c.c)
+		want, _ := Encode(c.acc, c.want)
+		if got != want {
+			t.Errorf("%s: DotFloat = %#x, want %#x", c.name, got, want)
+		}
 	}
-	// Tie in f16: 2049 rounds to 2048 (even), 2051 to 2052.
-	if got := DotFloat(numeric.KindF16, []float64{2049}, []float64{1}, 0); got != 0x6800 {
-		t.Errorf("f16 tie: %#x", got)
-	}
-	if got := DotFloat(numeric.KindF16, []float64{2051}, []float64{1}, 0); got != 0x6802 {
-		t.Errorf("f16 tie up: %#x", got)
-	}
-	// big path for f16: 2049 + 2^-70 rounds up to 2050.
-	if got := DotFloat(numeric.KindF16, []float64{2049, 0x1p-70}, []float64{1, 1}, 0); got != 0x6801 {
-		t.Errorf("f16 big path: %#x", got)
+	if got := DotFloat(Fused, f16, f32, []float64{math.Inf(1)}, []float64{0}, 0); got != 0x7fffffff {
+		t.Errorf("inf·0: %#x, want the canonical NaN", got)
 	}
 }
 

@@ -14,8 +14,9 @@
 //
 // Values are float64, exact for every element type; a value that the
 // fragment's element type cannot represent exactly is an error, not a
-// rounding. MMASync computes each dot product exactly and rounds once to the
-// accumulator type (package warp's numerics); tf32 operands are read with
+// rounding. MMASync computes each dot product as the H200's mma.sync
+// does (package warp's Fused datapath, the one measured for the m16n8k*
+// instructions that WMMA compiles to); tf32 operands are read with
 // their low 13 bits dropped, as the tensor cores do.
 package wmma
 
@@ -480,7 +481,7 @@ func MMASync(a, b, c Fragment) (Fragment, error) {
 	conv := func(v float64) float64 {
 		if a.kind == numeric.KindTF32 {
 			bits, _ := warp.Encode(numeric.KindF32, v)
-			return warp.Decode(numeric.KindTF32, bits)
+			return numeric.KindTF32.Decode(bits)
 		}
 		return v
 	}
@@ -490,7 +491,7 @@ func MMASync(a, b, c Fragment) (Fragment, error) {
 			for k := range K {
 				ra[k], rb[k] = conv(A.At(m, k)), conv(B.At(k, n))
 			}
-			d.x[l][i] = warp.Decode(c.kind, warp.DotFloat(c.kind, ra, rb, c.x[l][i]))
+			d.x[l][i] = c.kind.Decode(warp.DotFloat(warp.Fused, a.kind, c.kind, ra, rb, c.x[l][i]))
 		}
 	}
 	return d, nil

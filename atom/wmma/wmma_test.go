@@ -272,7 +272,7 @@ func TestHardwareMMA(t *testing.T) {
 				for l := range x {
 					for _, h := range s[l] {
 						v, _ := strconv.ParseUint(h, 16, 32)
-						x[l] = append(x[l], warp.Decode(k, uint32(v)))
+						x[l] = append(x[l], k.Decode(uint32(v)))
 					}
 				}
 				g, err := FromElements(f, x)

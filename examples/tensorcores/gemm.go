@@ -161,7 +161,7 @@ func warpGEMM(tm atom.TiledMMA, p *problem) ([]float64, int, error) {
 				for n := range mmaN {
 					for m := range mmaM {
 						for v := range nv {
-							tC[l].SetElem(warp.Decode(kc, warp.Elem(acc[m+mmaM*n][l], kc, v)), v, m, n)
+							tC[l].SetElem(kc.Decode(warp.Elem(acc[m+mmaM*n][l], kc, v)), v, m, n)
 						}
 					}
 				}

@@ -1,0 +1,30 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/gocute/cute/internal/replay"
+)
+
+func init() {
+	commands["replay"] = command{
+		summary: "replay H200 records of any kind (hw/, hw-copy/; JSON Lines, optionally gzipped) on stdin through the hardware model",
+		run:     runReplay,
+	}
+}
+
+// runReplay reads hardware records and writes one answer per record, in
+// order: {"case_id": N, "got": {output field: value, ...}} or
+// {"case_id": N, "error": "..."} (a record the model faults on, as the
+// hardware did, or a line that is not a record; the run goes on). It exits
+// 0 unless stdin cannot be read (2) or stdout fails (1).
+func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) != 0 {
+		fmt.Fprintln(stderr, "usage: cute replay < records.jsonl[.gz]")
+		return 2
+	}
+	return serveLines("replay", stdin, stdout, stderr, func(line []byte) (any, error) {
+		return replay.Replay(line), nil
+	})
+}

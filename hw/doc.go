@@ -1,0 +1,58 @@
+// Package hw is the CPU model of the H200's data movement between global
+// memory, shared memory and registers: the instructions CuTe's copy atoms
+// issue (ldmatrix, stmatrix, cp.async), executed per lane, bit for bit as an
+// H200 executes them.
+//
+// The package sits above the CuTe API (layout … gmma): it may import those
+// packages, none of them imports hw. Its [SharedMemory] is the same byte
+// image as gmma's ([SharedMemory.Gmma]), so data staged with cp.async or
+// stmatrix can feed a gmma.Warpgroup.
+//
+// # What was measured
+//
+// Every rule below was observed on an NVIDIA H200 (cc 9.0, driver
+// 580.159.04, CUDA 13.0, sm_90a, raw inline PTX; the records are in
+// testdata/hw-copy and replayed by the tests, 100%):
+//
+//   - ldmatrix.sync.aligned.x{1,2,4}{,.trans}.m8n8.shared.b16 (74/74 cases)
+//     and stmatrix of the same shapes (58/58): row r of matrix i is the 16
+//     bytes at the address supplied by lane 8i+r; lane t holds, in register
+//     i, row t/4, columns 2(t%4) (low 16 bits) and 2(t%4)+1 (high); .trans
+//     swaps to rows 2(t%4), 2(t%4)+1 of column t/4. The addresses of lanes
+//     >= 8·num are ignored (invalid addresses there do not fault).
+//   - A row address that is not 16-byte aligned (8- or 4-byte aligned
+//     probes, x1, x4, x4.trans, stmatrix x4) faults with cudaError 716
+//     "misaligned address": [ErrMisaligned].
+//   - stmatrix rows that share an address (undefined in the ISA): a later
+//     matrix overwrites an earlier one, and within one matrix the lowest row
+//     wins (all 4 duplicate cases).
+//   - cp.async.{ca,cg}.shared.global of 4, 8 and 16 bytes (100/100 cases):
+//     with src-size < cp-size that many bytes are copied and the rest of
+//     the cp-size bytes are zero-filled; ignore-src true writes cp-size
+//     zeros; .cg and the .L2::64B/128B/256B prefetch hints change nothing
+//     visible. src-size > cp-size (undefined in the ISA) copies
+//     ((src_size − 1) mod cp_size) + 1 bytes (cp-size 4 with src-size 5..8
+//     copies 1..4 bytes, cp-size 16 with 17..32 copies 1..16).
+//   - A 16-byte cp.async from an 8-byte aligned source or to an 8-byte
+//     aligned destination faults with 716 "misaligned address".
+//   - Copies issued to the same bytes land in issue order (the same thread
+//     twice in one group, and all 32 lanes of a warp to one 16-byte chunk:
+//     the highest lane, issued last, wins).
+//   - After cp.async.wait_group N and a barrier the shared memory already
+//     held the final bytes in all 100 cases: no group was caught in
+//     flight. The PTX memory model does not promise this, so the model
+//     reports reading or overwriting bytes of a copy whose group has not
+//     been waited for as an [ErrHazard]; [SharedMemory.Peek] reads them
+//     anyway and returns what the H200 showed.
+//
+// Not measured, and so modelled by the PTX ISA only: the .b8 forms (they are
+// sm_100a; ptxas rejects them for sm_90a, and so does this package with
+// [ErrUnsupported]), cp-sizes other than 4/8/16 and .cg with a cp-size other
+// than 16 (ptxas rejects them), the alignment of 4- and 8-byte cp.async
+// (required by the ISA, faulted only 16-byte probes), and addresses outside
+// the shared memory (an [ErrIllegalAddress] here).
+//
+// The model executes each instruction when it is issued; what stays
+// asynchronous is the bookkeeping of which bytes are still being written.
+// A [Warp] is not safe for concurrent use.
+package hw
