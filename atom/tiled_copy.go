@@ -121,6 +121,8 @@ func MakeTiledCopyCAtom(a Copy, mma TiledMMA) (tc TiledCopy, err error) {
 	if copyV > cTV.Mode(1).Size().Value() {
 		return TiledCopy{}, layout.Errorf(op, "static assertion failed: copy_V <= size<1>(layoutC_TV)", copyV, cTV)
 	}
+	var tv layout.Layout
+	var tiler layout.Tiler
 	err = layout.Try(func() {
 		must := func(l layout.Layout, err error) layout.Layout {
 			if err != nil {
@@ -136,13 +138,15 @@ func MakeTiledCopyCAtom(a Copy, mma TiledMMA) (tc TiledCopy, err error) {
 			proj := layout.MustMake(mmaTiler, st)
 			modes[i] = layout.LayoutTiler(layout.Filter(must(layout.Compose(proj, layoutTV))))
 		}
-		tiler := layout.TupleTiler(modes...)
+		tiler = layout.TupleTiler(modes...)
 		tile2mma := must(layout.Composition(layout.Left(mmaTiler), tiler))
 		inv := must(layout.LeftInverse(tile2mma))
-		tv := must(layout.Compose(inv, layoutTV))
-		tc, err = newTiledCopy(op, a, tv, tiler)
+		tv = must(layout.Compose(inv, layoutTV))
 	})
-	return tc, err
+	if err != nil {
+		return TiledCopy{}, err
+	}
+	return newTiledCopy(op, a, tv, tiler)
 }
 
 // MakeTiledCopyS returns make_tiled_copy_S(atom, tc): a TiledCopy of atom
@@ -271,7 +275,8 @@ func (t TiledCopy) tile2thrfrg(f swizzle.Func, ref2trg layout.Layout) (swizzle.F
 	if err != nil {
 		return nil, err
 	}
-	if trg.Rank() != 2 || trg.Mode(0).Rank() != 2 || trg.Mode(1).Rank() != 2 {
+	if sh := trg.Shape(); !sh.IsTuple() || sh.Len() != 2 || !sh.At(0).IsTuple() || sh.At(0).Len() != 2 ||
+		!sh.At(1).IsTuple() || sh.At(1).Len() != 2 {
 		return nil, layout.Errorf("tile2thrfrg", "the atom TV layout must be ((thr,val),(rest_thr,rest_val))", trg)
 	}
 	zipped := layout.Concat(
