@@ -253,3 +253,38 @@ func BenchmarkTiledCopyPartition128x8(b *testing.B) {
 		}
 	}
 }
+
+// TestCopyZeroValues: the zero values print and report errors, never panic.
+func TestCopyZeroValues(t *testing.T) {
+	var tc atom.TiledCopy
+	var c atom.Copy
+	if tc.NumThr() != 0 || tc.NumVal() != 0 || c.NumValSrc() != 0 || c.NumValDst() != 0 {
+		t.Error("zero values: want 0 threads and values")
+	}
+	_ = tc.String() + c.String() + tc.TilerString()
+	if _, err := tc.LayoutSTV(); err == nil {
+		t.Error("LayoutSTV of the zero TiledCopy: want an error")
+	}
+	if _, err := tc.Retile(layout.MustParse("(_4,_2):(_1,_4)")); err == nil {
+		t.Error("Retile of the zero TiledCopy: want an error")
+	}
+	if _, err := tc.ThreadSlice(0); err == nil {
+		t.Error("ThreadSlice of the zero TiledCopy: want an error")
+	}
+	u := atom.MustLookupCopy("UniversalCopy<half_t>", "half_t")
+	for _, mk := range []func(atom.Copy, atom.TiledMMA) (atom.TiledCopy, error){
+		atom.MakeTiledCopyA, atom.MakeTiledCopyB, atom.MakeTiledCopyC, atom.MakeTiledCopyCAtom,
+	} {
+		if _, err := mk(u, atom.TiledMMA{}); err == nil {
+			t.Error("TiledCopy of the zero TiledMMA: want an error")
+		}
+	}
+	if _, err := atom.MakeTiledCopyS(u, tc); err == nil {
+		t.Error("make_tiled_copy_S of the zero TiledCopy: want an error")
+	}
+	tc2 := atom.MustMakeTiledCopy(u, layout.MustParse("(_4,_8):(_8,_1)"), layout.MustParse("(_1,_2):(_0,_1)"))
+	want := "ThrCopy\n  ThrIdx: 3\n" + tc2.String()
+	if got := tc2.MustThreadSlice(3).String(); got != want {
+		t.Errorf("print(ThrCopy) = %q, want %q", got, want)
+	}
+}

@@ -27,7 +27,7 @@ func newTiledCopy(op string, a Copy, tv layout.Layout, tiler layout.Tiler) (Tile
 	if a.op.name == "" {
 		return TiledCopy{}, layout.Errorf(op, "the zero Copy is not a copy atom")
 	}
-	if tv.Rank() < 2 {
+	if !tv.IsTuple() || tv.Rank() < 2 {
 		return TiledCopy{}, layout.Errorf(op, "TiledLayout_TV must have a thread and a value mode", tv)
 	}
 	nthr, nval := tv.Mode(0).Size().Value(), tv.Mode(1).Size().Value()
@@ -117,6 +117,9 @@ func tileShapeTiler(m, n layout.Int) layout.Tiler {
 func MakeTiledCopyCAtom(a Copy, mma TiledMMA) (tc TiledCopy, err error) {
 	const op = "make_tiled_copy_C_atom"
 	cTV := mma.LayoutCTV()
+	if !cTV.IsTuple() || cTV.Rank() < 2 {
+		return TiledCopy{}, layout.Errorf(op, "the zero TiledMMA has no C layout")
+	}
 	copyV := a.NumValSrc()
 	if copyV > cTV.Mode(1).Size().Value() {
 		return TiledCopy{}, layout.Errorf(op, "static assertion failed: copy_V <= size<1>(layoutC_TV)", copyV, cTV)
@@ -230,10 +233,26 @@ func tilerShape(t layout.Tiler) layout.Shape {
 
 // NumThr returns TiledNumThr, size<0>(TiledLayout_TV): the threads of the
 // TiledCopy (CuTe's size(tiled_copy)).
-func (t TiledCopy) NumThr() int { return t.tv.Mode(0).Size().Value() }
+func (t TiledCopy) NumThr() int { return modeSize(t.tv, 0) }
 
 // NumVal returns TiledNumVal, size<1>(TiledLayout_TV).
-func (t TiledCopy) NumVal() int { return t.tv.Mode(1).Size().Value() }
+func (t TiledCopy) NumVal() int { return modeSize(t.tv, 1) }
+
+// modeSize is size<i>(l), or 0 when l has no mode i (the zero layout).
+func modeSize(l layout.Layout, i int) int {
+	if !l.IsTuple() || l.Rank() <= i {
+		return 0
+	}
+	return l.Mode(i).Size().Value()
+}
+
+// valid reports an error for the zero TiledCopy.
+func (t TiledCopy) valid(op string) error {
+	if t.atom.op.name == "" || !t.tv.IsTuple() {
+		return layout.Errorf(op, "the zero TiledCopy is not a TiledCopy")
+	}
+	return nil
+}
 
 // Size returns size(tiled_copy), the number of threads.
 func (t TiledCopy) Size() int { return t.NumThr() }
@@ -301,6 +320,12 @@ func (t TiledCopy) tidfrg(f swizzle.Func, dst bool) (swizzle.Func, error) {
 	if dst {
 		op = "tidfrg_D"
 	}
+	if err := t.valid(op); err != nil {
+		return nil, err
+	}
+	if f == nil {
+		return nil, layout.Errorf(op, "the layout must not be nil")
+	}
 	sh := f.Shape()
 	r := 1
 	if sh.IsTuple() {
@@ -340,6 +365,9 @@ func (t TiledCopy) layoutTV(dst bool) (layout.Layout, error) {
 	op := "get_layoutS_TV"
 	if dst {
 		op = "get_layoutD_TV"
+	}
+	if err := t.valid(op); err != nil {
+		return layout.Layout{}, err
 	}
 	ref := layout.Left(layout.Tup(t.TilerShape(), layout.I(layout.S(1))))
 	r2t, err := t.ref2trg(dst)
@@ -392,6 +420,12 @@ func (t TiledCopy) LayoutDMN() (layout.Layout, error) { return t.layoutMN(true) 
 // ((AtomVal, RestVal), M', N', ...) value order.
 func (t TiledCopy) Retile(f swizzle.Func) (r swizzle.Func, err error) {
 	const op = "retile"
+	if err := t.valid(op); err != nil {
+		return nil, err
+	}
+	if f == nil {
+		return nil, layout.Errorf(op, "the layout must not be nil")
+	}
 	sh := f.Shape()
 	if !sh.IsTuple() || sh.Len() < 1 {
 		return nil, layout.Errorf(op, "the fragment must be a tuple of modes (V,M,N,...)", f)
@@ -449,8 +483,8 @@ func (t TiledCopy) ThreadSlice(thr int) (ThrCopy, error) {
 	if thr < 0 {
 		return ThrCopy{}, layout.Errorf("get_slice", "the thread index must not be negative", thr)
 	}
-	if t.atom.op.name == "" {
-		return ThrCopy{}, layout.Errorf("get_slice", "the zero TiledCopy has no threads")
+	if err := t.valid("get_slice"); err != nil {
+		return ThrCopy{}, err
 	}
 	return ThrCopy{tiled: t, idx: thr}, nil
 }
