@@ -281,27 +281,54 @@ func (t TiledCopy) ref2trg(dst bool) (layout.Layout, error) {
 	return layout.Compose(inv, trg)
 }
 
-// tile2thrfrg is CuTe's TiledCopy::tile2thrfrg: f has shape
-// ((TileM,TileN,...),(RestM,RestN,...)); the result has shape
-// ((ThrV,ThrX),FrgV,(RestM,RestN,...)) unfolded to (Thr,Val,Rest).
-func (t TiledCopy) tile2thrfrg(f swizzle.Func, ref2trg layout.Layout) (swizzle.Func, error) {
+// thrval2mn is the layout tile2thrfrg composes the tile mode with: the
+// atom's (thread, value) order re-expressed through ref2trg and zipped with
+// the tile's rest threads and values: ((trg_tid,rest_tid),(trg_val,rest_val))
+// -> tile coordinate.
+func (t TiledCopy) thrval2mn(ref2trg layout.Layout) (layout.Layout, error) {
 	ath, av := t.atom.ref.Mode(0).Size(), t.atom.ref.Mode(1).Size()
 	atomTV, err := layout.ZippedDivide(t.tv, layout.ShapeTiler(layout.Tup(layout.I(ath), layout.I(av))))
 	if err != nil {
-		return nil, err
+		return layout.Layout{}, err
 	}
 	trg, err := layout.Composition(atomTV, layout.TupleTiler(layout.LayoutTiler(ref2trg), layout.Underscore()))
 	if err != nil {
-		return nil, err
+		return layout.Layout{}, err
 	}
 	if sh := trg.Shape(); !sh.IsTuple() || sh.Len() != 2 || !sh.At(0).IsTuple() || sh.At(0).Len() != 2 ||
 		!sh.At(1).IsTuple() || sh.At(1).Len() != 2 {
-		return nil, layout.Errorf("tile2thrfrg", "the atom TV layout must be ((thr,val),(rest_thr,rest_val))", trg)
+		return layout.Layout{}, layout.Errorf("tile2thrfrg", "the atom TV layout must be ((thr,val),(rest_thr,rest_val))", trg)
 	}
 	zipped := layout.Concat(
 		layout.Concat(trg.Mode(0, 0), trg.Mode(1, 0)),
 		layout.Concat(trg.Mode(0, 1), trg.Mode(1, 1)))
-	thrval2mn, err := layout.CoalesceProfile(zipped, layout.Tup(layout.I(layout.S(1)), layout.Statics(1, 1)))
+	return layout.CoalesceProfile(zipped, layout.Tup(layout.I(layout.S(1)), layout.Statics(1, 1)))
+}
+
+// ThrVal2MN returns the (thread, value) -> tile coordinate layout that
+// partition_S (dst false) or partition_D (dst true) composes the tile mode
+// of zipped_divide(tensor, Tiler_MN) with. Partitioning a tensor of any
+// kind (an ArithTuple coordinate tensor, say) is then:
+//
+//	z := zipped_divide(t, TilerMN())
+//	v := composition(z, <ThrVal2MN(dst), _>)     // (((thr),(val)),rest)
+//	v(make_coord(_,_),_)(thr_idx, _, repeat<rank(t)>(_))
+func (t TiledCopy) ThrVal2MN(dst bool) (layout.Layout, error) {
+	if err := t.valid("tile2thrfrg"); err != nil {
+		return layout.Layout{}, err
+	}
+	r2t, err := t.ref2trg(dst)
+	if err != nil {
+		return layout.Layout{}, err
+	}
+	return t.thrval2mn(r2t)
+}
+
+// tile2thrfrg is CuTe's TiledCopy::tile2thrfrg: f has shape
+// ((TileM,TileN,...),(RestM,RestN,...)); the result has shape
+// ((ThrV,ThrX),FrgV,(RestM,RestN,...)) unfolded to (Thr,Val,Rest).
+func (t TiledCopy) tile2thrfrg(f swizzle.Func, ref2trg layout.Layout) (swizzle.Func, error) {
+	thrval2mn, err := t.thrval2mn(ref2trg)
 	if err != nil {
 		return nil, err
 	}
@@ -527,6 +554,13 @@ func (s ThrCopy) sliceCoord(f swizzle.Func) tensor.Coord {
 	if sh := f.Shape(); sh.IsTuple() {
 		r = sh.Len()
 	}
+	return s.PartitionCoord(r)
+}
+
+// PartitionCoord returns the coordinate partition_S/D slices the
+// (Thr, Val, Rest) tiling of a rank-r tensor with: (thr_idx, _,
+// repeat<r>(_)).
+func (s ThrCopy) PartitionCoord(r int) tensor.Coord {
 	return tensor.C(tensor.I(s.idx), tensor.U, tensor.Repeat(r))
 }
 
