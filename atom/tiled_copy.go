@@ -27,7 +27,7 @@ func newTiledCopy(op string, a Copy, tv layout.Layout, tiler layout.Tiler) (Tile
 	if a.op.name == "" {
 		return TiledCopy{}, layout.Errorf(op, "the zero Copy is not a copy atom")
 	}
-	if tv.Rank() < 2 {
+	if !tv.IsTuple() || tv.Rank() < 2 {
 		return TiledCopy{}, layout.Errorf(op, "TiledLayout_TV must have a thread and a value mode", tv)
 	}
 	nthr, nval := tv.Mode(0).Size().Value(), tv.Mode(1).Size().Value()
@@ -117,10 +117,15 @@ func tileShapeTiler(m, n layout.Int) layout.Tiler {
 func MakeTiledCopyCAtom(a Copy, mma TiledMMA) (tc TiledCopy, err error) {
 	const op = "make_tiled_copy_C_atom"
 	cTV := mma.LayoutCTV()
+	if !cTV.IsTuple() || cTV.Rank() < 2 {
+		return TiledCopy{}, layout.Errorf(op, "the zero TiledMMA has no C layout")
+	}
 	copyV := a.NumValSrc()
 	if copyV > cTV.Mode(1).Size().Value() {
 		return TiledCopy{}, layout.Errorf(op, "static assertion failed: copy_V <= size<1>(layoutC_TV)", copyV, cTV)
 	}
+	var tv layout.Layout
+	var tiler layout.Tiler
 	err = layout.Try(func() {
 		must := func(l layout.Layout, err error) layout.Layout {
 			if err != nil {
@@ -136,13 +141,15 @@ func MakeTiledCopyCAtom(a Copy, mma TiledMMA) (tc TiledCopy, err error) {
 			proj := layout.MustMake(mmaTiler, st)
 			modes[i] = layout.LayoutTiler(layout.Filter(must(layout.Compose(proj, layoutTV))))
 		}
-		tiler := layout.TupleTiler(modes...)
+		tiler = layout.TupleTiler(modes...)
 		tile2mma := must(layout.Composition(layout.Left(mmaTiler), tiler))
 		inv := must(layout.LeftInverse(tile2mma))
-		tv := must(layout.Compose(inv, layoutTV))
-		tc, err = newTiledCopy(op, a, tv, tiler)
+		tv = must(layout.Compose(inv, layoutTV))
 	})
-	return tc, err
+	if err != nil {
+		return TiledCopy{}, err
+	}
+	return newTiledCopy(op, a, tv, tiler)
 }
 
 // MakeTiledCopyS returns make_tiled_copy_S(atom, tc): a TiledCopy of atom
@@ -226,10 +233,26 @@ func tilerShape(t layout.Tiler) layout.Shape {
 
 // NumThr returns TiledNumThr, size<0>(TiledLayout_TV): the threads of the
 // TiledCopy (CuTe's size(tiled_copy)).
-func (t TiledCopy) NumThr() int { return t.tv.Mode(0).Size().Value() }
+func (t TiledCopy) NumThr() int { return modeSize(t.tv, 0) }
 
 // NumVal returns TiledNumVal, size<1>(TiledLayout_TV).
-func (t TiledCopy) NumVal() int { return t.tv.Mode(1).Size().Value() }
+func (t TiledCopy) NumVal() int { return modeSize(t.tv, 1) }
+
+// modeSize is size<i>(l), or 0 when l has no mode i (the zero layout).
+func modeSize(l layout.Layout, i int) int {
+	if !l.IsTuple() || l.Rank() <= i {
+		return 0
+	}
+	return l.Mode(i).Size().Value()
+}
+
+// valid reports an error for the zero TiledCopy.
+func (t TiledCopy) valid(op string) error {
+	if t.atom.op.name == "" || !t.tv.IsTuple() {
+		return layout.Errorf(op, "the zero TiledCopy is not a TiledCopy")
+	}
+	return nil
+}
 
 // Size returns size(tiled_copy), the number of threads.
 func (t TiledCopy) Size() int { return t.NumThr() }
@@ -258,26 +281,54 @@ func (t TiledCopy) ref2trg(dst bool) (layout.Layout, error) {
 	return layout.Compose(inv, trg)
 }
 
-// tile2thrfrg is CuTe's TiledCopy::tile2thrfrg: f has shape
-// ((TileM,TileN,...),(RestM,RestN,...)); the result has shape
-// ((ThrV,ThrX),FrgV,(RestM,RestN,...)) unfolded to (Thr,Val,Rest).
-func (t TiledCopy) tile2thrfrg(f swizzle.Func, ref2trg layout.Layout) (swizzle.Func, error) {
+// thrval2mn is the layout tile2thrfrg composes the tile mode with: the
+// atom's (thread, value) order re-expressed through ref2trg and zipped with
+// the tile's rest threads and values: ((trg_tid,rest_tid),(trg_val,rest_val))
+// -> tile coordinate.
+func (t TiledCopy) thrval2mn(ref2trg layout.Layout) (layout.Layout, error) {
 	ath, av := t.atom.ref.Mode(0).Size(), t.atom.ref.Mode(1).Size()
 	atomTV, err := layout.ZippedDivide(t.tv, layout.ShapeTiler(layout.Tup(layout.I(ath), layout.I(av))))
 	if err != nil {
-		return nil, err
+		return layout.Layout{}, err
 	}
 	trg, err := layout.Composition(atomTV, layout.TupleTiler(layout.LayoutTiler(ref2trg), layout.Underscore()))
 	if err != nil {
-		return nil, err
+		return layout.Layout{}, err
 	}
-	if trg.Rank() != 2 || trg.Mode(0).Rank() != 2 || trg.Mode(1).Rank() != 2 {
-		return nil, layout.Errorf("tile2thrfrg", "the atom TV layout must be ((thr,val),(rest_thr,rest_val))", trg)
+	if sh := trg.Shape(); !sh.IsTuple() || sh.Len() != 2 || !sh.At(0).IsTuple() || sh.At(0).Len() != 2 ||
+		!sh.At(1).IsTuple() || sh.At(1).Len() != 2 {
+		return layout.Layout{}, layout.Errorf("tile2thrfrg", "the atom TV layout must be ((thr,val),(rest_thr,rest_val))", trg)
 	}
 	zipped := layout.Concat(
 		layout.Concat(trg.Mode(0, 0), trg.Mode(1, 0)),
 		layout.Concat(trg.Mode(0, 1), trg.Mode(1, 1)))
-	thrval2mn, err := layout.CoalesceProfile(zipped, layout.Tup(layout.I(layout.S(1)), layout.Statics(1, 1)))
+	return layout.CoalesceProfile(zipped, layout.Tup(layout.I(layout.S(1)), layout.Statics(1, 1)))
+}
+
+// ThrVal2MN returns the (thread, value) -> tile coordinate layout that
+// partition_S (dst false) or partition_D (dst true) composes the tile mode
+// of zipped_divide(tensor, Tiler_MN) with. Partitioning a tensor of any
+// kind (an ArithTuple coordinate tensor, say) is then:
+//
+//	z := zipped_divide(t, TilerMN())
+//	v := composition(z, <ThrVal2MN(dst), _>)     // (((thr),(val)),rest)
+//	v(make_coord(_,_),_)(thr_idx, _, repeat<rank(t)>(_))
+func (t TiledCopy) ThrVal2MN(dst bool) (layout.Layout, error) {
+	if err := t.valid("tile2thrfrg"); err != nil {
+		return layout.Layout{}, err
+	}
+	r2t, err := t.ref2trg(dst)
+	if err != nil {
+		return layout.Layout{}, err
+	}
+	return t.thrval2mn(r2t)
+}
+
+// tile2thrfrg is CuTe's TiledCopy::tile2thrfrg: f has shape
+// ((TileM,TileN,...),(RestM,RestN,...)); the result has shape
+// ((ThrV,ThrX),FrgV,(RestM,RestN,...)) unfolded to (Thr,Val,Rest).
+func (t TiledCopy) tile2thrfrg(f swizzle.Func, ref2trg layout.Layout) (swizzle.Func, error) {
+	thrval2mn, err := t.thrval2mn(ref2trg)
 	if err != nil {
 		return nil, err
 	}
@@ -295,6 +346,12 @@ func (t TiledCopy) tidfrg(f swizzle.Func, dst bool) (swizzle.Func, error) {
 	op := "tidfrg_S"
 	if dst {
 		op = "tidfrg_D"
+	}
+	if err := t.valid(op); err != nil {
+		return nil, err
+	}
+	if f == nil {
+		return nil, layout.Errorf(op, "the layout must not be nil")
 	}
 	sh := f.Shape()
 	r := 1
@@ -335,6 +392,9 @@ func (t TiledCopy) layoutTV(dst bool) (layout.Layout, error) {
 	op := "get_layoutS_TV"
 	if dst {
 		op = "get_layoutD_TV"
+	}
+	if err := t.valid(op); err != nil {
+		return layout.Layout{}, err
 	}
 	ref := layout.Left(layout.Tup(t.TilerShape(), layout.I(layout.S(1))))
 	r2t, err := t.ref2trg(dst)
@@ -387,6 +447,12 @@ func (t TiledCopy) LayoutDMN() (layout.Layout, error) { return t.layoutMN(true) 
 // ((AtomVal, RestVal), M', N', ...) value order.
 func (t TiledCopy) Retile(f swizzle.Func) (r swizzle.Func, err error) {
 	const op = "retile"
+	if err := t.valid(op); err != nil {
+		return nil, err
+	}
+	if f == nil {
+		return nil, layout.Errorf(op, "the layout must not be nil")
+	}
 	sh := f.Shape()
 	if !sh.IsTuple() || sh.Len() < 1 {
 		return nil, layout.Errorf(op, "the fragment must be a tuple of modes (V,M,N,...)", f)
@@ -444,8 +510,8 @@ func (t TiledCopy) ThreadSlice(thr int) (ThrCopy, error) {
 	if thr < 0 {
 		return ThrCopy{}, layout.Errorf("get_slice", "the thread index must not be negative", thr)
 	}
-	if t.atom.op.name == "" {
-		return ThrCopy{}, layout.Errorf("get_slice", "the zero TiledCopy has no threads")
+	if err := t.valid("get_slice"); err != nil {
+		return ThrCopy{}, err
 	}
 	return ThrCopy{tiled: t, idx: thr}, nil
 }
@@ -488,6 +554,13 @@ func (s ThrCopy) sliceCoord(f swizzle.Func) tensor.Coord {
 	if sh := f.Shape(); sh.IsTuple() {
 		r = sh.Len()
 	}
+	return s.PartitionCoord(r)
+}
+
+// PartitionCoord returns the coordinate partition_S/D slices the
+// (Thr, Val, Rest) tiling of a rank-r tensor with: (thr_idx, _,
+// repeat<r>(_)).
+func (s ThrCopy) PartitionCoord(r int) tensor.Coord {
 	return tensor.C(tensor.I(s.idx), tensor.U, tensor.Repeat(r))
 }
 

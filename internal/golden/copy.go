@@ -105,10 +105,6 @@ func init() {
 			if len(args) != n+2 {
 				return nil, fmt.Errorf("%s: want the spec, a tensor and a thread index", op)
 			}
-			t, err := parseTensorPrint(args[n])
-			if err != nil {
-				return nil, err
-			}
 			thrIdx, err := strconv.Atoi(strings.TrimSpace(args[n+1]))
 			if err != nil {
 				return nil, fmt.Errorf("%s: bad thread index %q", op, args[n+1])
@@ -117,28 +113,11 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			var p tensor.Tensor[byte]
-			if op == "partition_S" {
-				p, err = atom.PartitionS(thr, t)
-			} else {
-				p, err = atom.PartitionD(thr, t)
-			}
+			t, err := parseTensorPrint(args[n])
 			if err != nil {
 				return nil, err
 			}
-			out := map[string]any{"tensor": p.String(), "layout": p.Layout().String()}
-			// make_fragment_like of a ComposedLayout is that of its layout_b.
-			l, ok := p.Plain()
-			if !ok {
-				c, _ := swizzle.AsComposed(p.Layout())
-				l = c.Layout()
-			}
-			fl, err := layout.FragmentLike(l)
-			if err != nil {
-				return nil, err
-			}
-			out["fragment_layout"] = fl.String()
-			return out, nil
+			return partitionOut(op, thr, t)
 		})
 	}
 	for _, op := range []string{"retile_S", "retile_D"} {
@@ -256,7 +235,8 @@ func parseTensorPrint(s string) (tensor.Tensor[byte], error) {
 	}
 	it, rest := s[:i], s[i+3:]
 	if strings.HasPrefix(it, "ArithTuple") {
-		return tensor.Tensor[byte]{}, fmt.Errorf("tensor %q: ArithTuple (identity) tensors are not supported here", s)
+		// pending ArithTuple merge: identity tensors need basis strides.
+		return tensor.Tensor[byte]{}, fmt.Errorf("tensor %q: ArithTuple (identity) tensors are not supported yet", s)
 	}
 	m := ptrRE.FindStringSubmatch(it)
 	if m == nil {
@@ -294,4 +274,36 @@ func parseTensorPrint(s string) (tensor.Tensor[byte], error) {
 		return tensor.Tensor[byte]{}, err
 	}
 	return tensor.View[byte](nil, p, f), nil
+}
+
+// partitionOut answers partition_S/D of t for one thread: the partitioned
+// tensor, its layout and make_fragment_like of the layout.
+func partitionOut[T any](op string, thr atom.ThrCopy, t tensor.Tensor[T]) (any, error) {
+	var p tensor.Tensor[T]
+	var err error
+	if op == "partition_S" {
+		p, err = atom.PartitionS(thr, t)
+	} else {
+		p, err = atom.PartitionD(thr, t)
+	}
+	if err != nil {
+		return nil, err
+	}
+	ps := p.String()
+	out := map[string]any{"tensor": ps}
+	if i := strings.Index(ps, " o "); i >= 0 {
+		out["layout"] = ps[i+3:]
+	}
+	// make_fragment_like of a ComposedLayout is that of its layout_b.
+	l, ok := p.Plain()
+	if !ok {
+		c, _ := swizzle.AsComposed(p.Layout())
+		l = c.Layout()
+	}
+	fl, err := layout.FragmentLike(l)
+	if err != nil {
+		return nil, err
+	}
+	out["fragment_layout"] = fl.String()
+	return out, nil
 }
