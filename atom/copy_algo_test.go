@@ -133,20 +133,6 @@ func TestCopyIfZfill(t *testing.T) {
 	}
 }
 
-// BenchmarkPartition128x8 partitions a 128x8 float tile among the 256
-// threads of the sgemm_2 TiledCopy (UniversalCopy<uint128_t>, 32x8 threads,
-// 4x1 values): partition_S of every thread.
-func BenchmarkPartition128x8(b *testing.B) {
-	a := MustLookupCopy("UniversalCopy<uint128_t>", "float")
-	tc := MustMakeTiledCopy(a, layout.Left(layout.Statics(32, 8)), layout.Left(layout.Statics(4, 1)))
-	src, _ := gmemF32(128*8, 0x7f0000000000, layout.Left(layout.Statics(128, 8)))
-	b.ReportAllocs()
-	for b.Loop() {
-		for thr := 0; thr < tc.Size(); thr++ {
-			_, _ = PartitionS(tc.MustThreadSlice(thr), src)
-		}
-	}
-}
 
 // BenchmarkCopyTiled128x8 is one CTA's copy of a 128x8 float tile to
 // registers with that TiledCopy, the partitions made beforehand: 256
