@@ -30,14 +30,39 @@ import (
 // src and dst that differ, a value mode that matches no instruction and
 // cannot be peeled, a vector access the layouts or addresses do not allow.
 func CopyWith[T any](a Copy, src, dst tensor.Tensor[T]) error {
-	return copyIf(a, nil, src, dst)
+	return copyIf(a, nil, nil, src, dst)
+}
+
+// A CopyExecutor executes one thread-local copy instruction of a copy atom
+// on a memory model: bytes bytes from byte address src to byte address dst,
+// of which srcBytes are read from the source and the rest zero-filled
+// (srcBytes is 0 for a _ZFILL cp.async whose predicate is false, bytes
+// otherwise). A model of cp.async (package hw's Warp.CpAsync, say) issues
+// the instruction for the thread. [CopyOn] and [CopyIfOn] call it instead
+// of moving the values themselves.
+type CopyExecutor interface {
+	ExecCopy(op CopyOp, dst, src uint64, bytes, srcBytes int) error
+}
+
+// CopyOn is [CopyTiled] with every copy instruction executed by x: the
+// values of each atom call must be contiguous in both tensors (one vector
+// access, as copy_unpack recasts them), and x receives their addresses.
+func CopyOn[T any](tc TiledCopy, x CopyExecutor, src, dst tensor.Tensor[T]) error {
+	return copyIf(tc.Atom(), x, nil, src, dst)
+}
+
+// CopyIfOn is [CopyIfWith] with the instructions executed by x; for a
+// _ZFILL atom a false predicate issues the copy with srcBytes 0, for the
+// others it skips it.
+func CopyIfOn[T any](a Copy, x CopyExecutor, pred tensor.Tensor[bool], src, dst tensor.Tensor[T]) error {
+	return copyIf(a, x, &pred, src, dst)
 }
 
 // CopyTiled is CuTe's copy(tiled_copy, src, dst): the TiledCopy's atom
 // applied by [CopyWith] to one thread's partitions (a TiledCopy is a
 // Copy_Atom in CuTe).
 func CopyTiled[T any](tc TiledCopy, src, dst tensor.Tensor[T]) error {
-	return copyIf(tc.Atom(), nil, src, dst)
+	return copyIf(tc.Atom(), nil, nil, src, dst)
 }
 
 // CopyIfWith is CuTe's copy_if(copy_atom, pred, src, dst): [CopyWith]
@@ -47,17 +72,17 @@ func CopyTiled[T any](tc TiledCopy, src, dst tensor.Tensor[T]) error {
 // skip the copy but issues it with source size 0: the destination values
 // are zero-filled.
 func CopyIfWith[T any](a Copy, pred tensor.Tensor[bool], src, dst tensor.Tensor[T]) error {
-	return copyIf(a, &pred, src, dst)
+	return copyIf(a, nil, &pred, src, dst)
 }
 
-func copyIf[T any](a Copy, pred *tensor.Tensor[bool], src, dst tensor.Tensor[T]) error {
+func copyIf[T any](a Copy, x CopyExecutor, pred *tensor.Tensor[bool], src, dst tensor.Tensor[T]) error {
 	if a.op.name == "" && a.op.thrID.Rank() == 0 {
 		return layout.Errorf("copy", "a valid Copy_Atom")
 	}
 	if n := a.op.thrID.Size().Value(); n != 1 {
 		return layout.Errorf("copy", "a thread-local Copy_Atom (this one is executed by "+itoa(n)+" threads together; use the hardware model)", a.op.name)
 	}
-	if strings.HasPrefix(a.op.name, "AutoVectorizingCopy") {
+	if strings.HasPrefix(a.op.name, "AutoVectorizingCopy") && x == nil {
 		if pred != nil {
 			return tensor.CopyIf(*pred, src, dst)
 		}
@@ -69,9 +94,9 @@ func copyIf[T any](a Copy, pred *tensor.Tensor[bool], src, dst tensor.Tensor[T])
 	}
 	if r == 1 {
 		if pred != nil && !pred.Get(0) {
-			return zfill(a, dst)
+			return zfill(a, x, src, dst)
 		}
-		return callAtom(a, src, dst)
+		return callAtom(a, x, src, dst)
 	}
 	if restSize(src) == 1 && restSize(dst) == 1 {
 		// One column: src_v(_,0) is take<0,1>(src), the rank-1 tuple of
@@ -85,9 +110,9 @@ func copyIf[T any](a Copy, pred *tensor.Tensor[bool], src, dst tensor.Tensor[T])
 			return err
 		}
 		if pred != nil && !pred.Get(0) {
-			return zfill(a, d)
+			return zfill(a, x, s, d)
 		}
-		return callAtom(a, s, d)
+		return callAtom(a, x, s, d)
 	}
 	sv, err := tensor.GroupModes(src, 1, r)
 	if err != nil {
@@ -114,12 +139,12 @@ func copyIf[T any](a Copy, pred *tensor.Tensor[bool], src, dst tensor.Tensor[T])
 			return err
 		}
 		if pred != nil && !pred.Get(i) {
-			if err := zfill(a, d); err != nil {
+			if err := zfill(a, x, s, d); err != nil {
 				return err
 			}
 			continue
 		}
-		if err := callAtom(a, s, d); err != nil {
+		if err := callAtom(a, x, s, d); err != nil {
 			return err
 		}
 	}
@@ -128,25 +153,35 @@ func copyIf[T any](a Copy, pred *tensor.Tensor[bool], src, dst tensor.Tensor[T])
 
 // zfill is what a false predicate does: nothing, or, for a _ZFILL
 // cp.async, the copy with source size 0, which writes zeros.
-func zfill[T any](a Copy, dst tensor.Tensor[T]) error {
-	if strings.Contains(a.op.name, "_ZFILL") {
-		tensor.Clear(dst)
+func zfill[T any](a Copy, x CopyExecutor, src, dst tensor.Tensor[T]) error {
+	if !strings.Contains(a.op.name, "_ZFILL") {
+		return nil
 	}
+	if x != nil {
+		return execCopy(a, x, src, dst, 0)
+	}
+	tensor.Clear(dst)
 	return nil
 }
 
 // callAtom is Copy_Atom::call on rank-1 tensors.
-func callAtom[T any](a Copy, src, dst tensor.Tensor[T]) error {
+func callAtom[T any](a Copy, x CopyExecutor, src, dst tensor.Tensor[T]) error {
 	if src.Rank() != 1 || dst.Rank() != 1 {
 		return layout.Errorf("copy", "Copy_Atom::call takes rank-1 src and dst", src.Shape(), dst.Shape())
 	}
 	if src.Len() == a.NumValSrc() || dst.Len() == a.NumValDst() {
+		if x != nil {
+			if src.Len() != a.NumValSrc() || dst.Len() != a.NumValDst() {
+				return layout.Errorf("copy", "size(src) == NumValSrc && size(dst) == NumValDst", src.Shape(), a.NumValSrc(), dst.Shape(), a.NumValDst())
+			}
+			return execCopy(a, x, src, dst, -1)
+		}
 		return copyUnpack(a, src, dst)
 	}
 	ss, ds := src.Shape(), dst.Shape()
 	if ss.IsTuple() && ds.IsTuple() {
 		// ((A,B,C,...)) -> (A,B,C,...)
-		return copyIf(a, nil, src.Mode(0), dst.Mode(0))
+		return copyIf(a, x, nil, src.Mode(0), dst.Mode(0))
 	}
 	return layout.Errorf("copy", "No instruction match and no recursion possible: size(src) == NumValSrc", a.op.name, src.Shape(), a.NumValSrc())
 }
@@ -174,4 +209,41 @@ func restSize[T any](t tensor.Tensor[T]) int {
 		n *= sh.At(i).Product().Value()
 	}
 	return n
+}
+
+// execCopy hands one atom call to x: the addresses of the first values and
+// the access width, after checking that the values are contiguous.
+// srcBytes < 0 means all the bytes.
+func execCopy[T any](a Copy, x CopyExecutor, src, dst tensor.Tensor[T], srcBytes int) error {
+	sa, err := contiguous(src)
+	if err != nil {
+		return err
+	}
+	da, err := contiguous(dst)
+	if err != nil {
+		return err
+	}
+	bytes := src.Len() * src.Pointer().Bits() / 8
+	if srcBytes < 0 {
+		srcBytes = bytes
+	}
+	return x.ExecCopy(a.op, da, sa, bytes, srcBytes)
+}
+
+// contiguous returns the byte address of t's first value after checking
+// that its values are consecutive in memory (copy_unpack's recast to one
+// register).
+func contiguous[T any](t tensor.Tensor[T]) (uint64, error) {
+	p := t.Pointer()
+	bits := uint64(p.Bits())
+	a := p.ElemBitAddr(t.Offset(0))
+	for i := 1; i < t.Len(); i++ {
+		if p.ElemBitAddr(t.Offset(i)) != a+uint64(i)*bits {
+			return 0, layout.Errorf("copy", "the values of one copy instruction are contiguous (recast to its register type)", t)
+		}
+	}
+	if a%8 != 0 {
+		return 0, layout.Errorf("copy", "the values of one copy instruction start on a byte", t)
+	}
+	return a / 8, nil
 }

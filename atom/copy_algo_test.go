@@ -154,3 +154,46 @@ func BenchmarkCopyTiled128x8(b *testing.B) {
 		}
 	}
 }
+
+// recorder is a CopyExecutor that logs the instructions.
+type recorder struct{ calls [][4]uint64 }
+
+func (r *recorder) ExecCopy(op CopyOp, dst, src uint64, bytes, srcBytes int) error {
+	r.calls = append(r.calls, [4]uint64{dst, src, uint64(bytes), uint64(srcBytes)})
+	return nil
+}
+
+func TestCopyOnExecutor(t *testing.T) {
+	a := MustLookupCopy("SM80_CP_ASYNC_CACHEALWAYS_ZFILL<uint128_t>", "float")
+	tc := MustMakeTiledCopy(a, layout.Left(layout.Statics(32, 8)), layout.Left(layout.Statics(4, 1)))
+	src, _ := gmemF32(128*16, 0x7f0000000000, layout.Left(layout.Statics(128, 16)))
+	dst := tensor.View[float32](nil, tensor.SmemPtr(32, 0x400), layout.Left(layout.Statics(128, 16)))
+	thr := tc.MustThreadSlice(33) // rows 4..7, column 1
+	ts, _ := PartitionS(thr, src)
+	td, _ := PartitionD(thr, dst)
+	var r recorder
+	if err := CopyOn(tc, &r, ts, td); err != nil {
+		t.Fatal(err)
+	}
+	want := [][4]uint64{
+		{0x400 + 4*(4+128), 0x7f0000000000 + 4*(4+128), 16, 16},
+		{0x400 + 4*(4+128*9), 0x7f0000000000 + 4*(4+128*9), 16, 16},
+	}
+	if len(r.calls) != 2 || r.calls[0] != want[0] || r.calls[1] != want[1] {
+		t.Errorf("cp.async calls %x, want %x", r.calls, want)
+	}
+	pred := tensor.Make[bool](layout.MustParse("_2:_1"))
+	pred.Set(0, true)
+	r.calls = nil
+	if err := CopyIfOn(a, &r, pred, ts, td); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.calls) != 2 || r.calls[1][3] != 0 || r.calls[0][3] != 16 {
+		t.Errorf("zfill calls %x", r.calls)
+	}
+	// Values that are not contiguous cannot be one instruction.
+	row, _ := gmemF32(64, 0x7f0000000000, layout.MustParse("(_4,_16):(_16,_1)"))
+	if err := CopyIfOn(a, &r, pred, row, row); !isCopyError(err) {
+		t.Errorf("strided values: %v", err)
+	}
+}
