@@ -7,14 +7,18 @@
 // Both paths run: NT (sA = (bM,bK,bP) m-major; 128-bit cp.async, 32x8
 // m-major threads with 4x1 values) and TN (sA = tile_to_shape of the padded
 // atom (bM,bK):(_1,bM+1) to (bM,bK,bP), whose stages are (bM+1)*bK
-// elements apart; 32-bit cp.async, 32x8 k-major threads). A cp.async here
-// completes when it is issued, which is what cp_async_wait<K_PIPE_MAX-2>
-// guarantees before the stage is read, so cp_async_fence and the waits
-// have nothing left to do; the tutorial's order of copies, fences, waits
-// and __syncthreads() is kept. Every CTA's 256 threads run in lockstep,
-// one k-block at a time, which respects every barrier; CTAs run one after
-// another. The inputs are small integers, so the check against a reference
-// GEMM is exact: each case ends with "max error 0".
+// elements apart; 32-bit cp.async, 32x8 k-major threads).
+//
+// The copies run on package hw's model of the H200: A and B live in
+// hw.GlobalMemory, the CTA's shared memory is an hw.SharedMemory, and each
+// thread's copy(copy_a, ...) issues its cp.async instructions as lane t%32
+// of warp t/32 (atom.CopyOn), with cp_async_fence and cp_async_wait<N> as
+// each lane's cp.async.commit_group and cp.async.wait_group N. Threads read
+// shared memory through ld.shared, so a read of a stage whose copies were
+// not waited for is the model's hazard error. Every CTA's 256 threads run
+// in lockstep, one k-block at a time, which respects every barrier; CTAs
+// run one after another. The inputs are small integers, so the check
+// against a reference GEMM is exact: each case ends with "max error 0".
 //
 // Usage (the tutorial's arguments; without transA/transB both cases run):
 //
@@ -24,12 +28,16 @@
 package main
 
 import (
+	"encoding/binary"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"strings"
 
 	"github.com/gocute/cute/atom"
 	"github.com/gocute/cute/examples/internal/sgemm"
+	"github.com/gocute/cute/hw"
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/tensor"
 )
@@ -48,6 +56,8 @@ type config struct {
 	sA, sB, sC   layout.Layout // smem layouts
 	copyA, copyB atom.TiledCopy
 	mma          atom.TiledMMA
+	gA, gB       *hw.GlobalMemory // A and B on the hardware model
+	skipWait     bool             // leave out cp_async_wait (the model reports the hazard)
 }
 
 // configFor is gemm_nt or gemm_tn.
@@ -96,40 +106,137 @@ func configFor(c sgemm.Case) (cfg config, err error) {
 }
 
 // run is the tutorial's main() for each transpose case.
-func run(w io.Writer, args []string, m, n, k int) error {
+func run(w io.Writer, args []string, m, n, k int) error { return runWith(w, args, m, n, k, false) }
+
+// runWith runs the tutorial; skipWait leaves out the cp_async_wait before
+// the mainloop reads a stage, which the hardware model reports.
+func runWith(w io.Writer, args []string, m, n, k int, skipWait bool) error {
 	return sgemm.Run(w, args, m, n, k, [3]int{bM, bN, bK}, func(w io.Writer, p *sgemm.Problem) error {
 		cfg, err := configFor(sgemm.Case{TransA: p.TransA, TransB: p.TransB})
 		if err != nil {
 			return err
 		}
+		cfg.skipWait = skipWait
 		return gemm(w, p, cfg)
 	})
 }
 
 // gemm launches the grid of (ceil_div(M,bM), ceil_div(N,bN)) CTAs of
-// size(mma) threads; thread 0 of CTA (0,0) prints its tensors.
+// size(mma) threads; thread 0 of CTA (0,0) prints its tensors. A and B are
+// placed in hw global memories at their addresses.
 func gemm(w io.Writer, p *sgemm.Problem, cfg config) error {
 	mA, mB, mC, err := p.Tensors()
 	if err != nil {
 		return err
 	}
+	if cfg.gA, err = globalOf(p.A, sgemm.AddrA); err != nil {
+		return err
+	}
+	if cfg.gB, err = globalOf(p.B, sgemm.AddrB); err != nil {
+		return err
+	}
+	mA = tensor.View[float32](globalF32{cfg.gA}, mA.Pointer(), mA.Layout())
+	mB = tensor.View[float32](globalF32{cfg.gB}, mB.Pointer(), mB.Layout())
 	if w != nil {
 		fmt.Fprintf(w, "sA_layout : %v\nsB_layout : %v\n", cfg.sA, cfg.sB)
 	}
-	smemA := make([]float32, cfg.sA.Cosize().Value())
-	smemB := make([]float32, cfg.sB.Cosize().Value())
 	for by := 0; by < sgemm.CeilDiv(p.N, bN); by++ {
 		for bx := 0; bx < sgemm.CeilDiv(p.M, bM); bx++ {
 			var out io.Writer
 			if bx == 0 && by == 0 {
 				out = w
 			}
-			if err := gemmDevice(out, p, cfg, mA, mB, mC, smemA, smemB, bx, by); err != nil {
+			if err := gemmDevice(out, p, cfg, mA, mB, mC, bx, by); err != nil {
 				return fmt.Errorf("CTA (%d,%d): %w", bx, by, err)
 			}
 		}
 	}
 	return nil
+}
+
+// globalOf returns an hw global memory at addr holding data.
+func globalOf(data []float32, addr uint64) (*hw.GlobalMemory, error) {
+	g, err := hw.NewGlobalMemory(addr, 4*len(data))
+	if err != nil {
+		return nil, err
+	}
+	b := make([]byte, 4*len(data))
+	for i, v := range data {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(v))
+	}
+	return g, g.Write(addr, b)
+}
+
+// fault carries a memory model error out of a tensor.Memory method.
+type fault struct{ err error }
+
+func catch(err *error) {
+	if r := recover(); r != nil {
+		f, ok := r.(fault)
+		if !ok {
+			panic(r)
+		}
+		*err = f.err
+	}
+}
+
+// globalF32 is a float32 view of an hw global memory.
+type globalF32 struct{ g *hw.GlobalMemory }
+
+func (m globalF32) Load(a uint64) float32 {
+	var b [4]byte
+	if err := m.g.Read(a/8, b[:]); err != nil {
+		panic(fault{err})
+	}
+	return math.Float32frombits(binary.LittleEndian.Uint32(b[:]))
+}
+
+func (m globalF32) Store(a uint64, v float32) {
+	var b [4]byte
+	binary.LittleEndian.PutUint32(b[:], math.Float32bits(v))
+	if err := m.g.Write(a/8, b[:]); err != nil {
+		panic(fault{err})
+	}
+}
+
+// sharedF32 is the CTA's shared memory as its threads see it: ld.shared
+// and st.shared, with the model's hazard checks.
+type sharedF32 struct{ s *hw.SharedMemory }
+
+func (m sharedF32) Load(a uint64) float32 {
+	var b [4]byte
+	if err := m.s.Read(uint32(a/8), b[:]); err != nil {
+		panic(fault{err})
+	}
+	return math.Float32frombits(binary.LittleEndian.Uint32(b[:]))
+}
+
+func (m sharedF32) Store(a uint64, v float32) {
+	var b [4]byte
+	binary.LittleEndian.PutUint32(b[:], math.Float32bits(v))
+	if err := m.s.Write(uint32(a/8), b[:]); err != nil {
+		panic(fault{err})
+	}
+}
+
+// cpAsync issues a thread's cp.async instructions on its warp: the
+// atom.CopyExecutor of lane t%32 of warp t/32.
+type cpAsync struct {
+	w      *hw.Warp
+	lane   int
+	gA, gB *hw.GlobalMemory
+}
+
+func (x cpAsync) ExecCopy(op atom.CopyOp, dst, src uint64, bytes, srcBytes int) error {
+	g := x.gA
+	if src >= x.gB.Base() && src < x.gB.Base()+uint64(x.gB.Size()) {
+		g = x.gB
+	}
+	c := hw.CpAsync{Size: bytes, CacheGlobal: strings.Contains(op.Name(), "CACHEGLOBAL")}
+	if strings.Contains(op.Name(), "_ZFILL") {
+		c.ZFill, c.SrcSize = true, uint32(srcBytes)
+	}
+	return x.w.CpAsync(x.lane, c, uint32(dst), g, src)
 }
 
 // thread is one thread's partitions and the slices its loops use, taken
@@ -139,6 +246,7 @@ type thread struct {
 	tAgA, tAsA, tBgB, tBsB tensor.Tensor[float32]
 	tCsA, tCsB, tCgC       tensor.Tensor[float32]
 	tCrA, tCrB, tCrC       tensor.Tensor[float32]
+	cp                     cpAsync // the thread's lane of its warp
 
 	gA, sA, gB, sB []tensor.Tensor[float32]   // [k_tile], [k_pipe]
 	csA, csB       [][]tensor.Tensor[float32] // [k_pipe][k_block]
@@ -235,7 +343,8 @@ func partition(cfg config, t int, gA, gB, gC, sA, sB tensor.Tensor[float32]) (th
 }
 
 // gemmDevice is the tutorial's gemm_device for CTA (bx, by).
-func gemmDevice(print io.Writer, p *sgemm.Problem, cfg config, mA, mB, mC tensor.Tensor[float32], smemA, smemB []float32, bx, by int) (err error) {
+func gemmDevice(print io.Writer, p *sgemm.Problem, cfg config, mA, mB, mC tensor.Tensor[float32], bx, by int) (err error) {
+	defer catch(&err)
 	// Get the appropriate blocks for this thread block
 	tiler := layout.ShapeTiler(layout.Statics(bM, bN, bK))
 	ctaCoord := tensor.C(tensor.I(bx), tensor.I(by), tensor.U) // (m,n,k)
@@ -254,14 +363,48 @@ func gemmDevice(print io.Writer, p *sgemm.Problem, cfg config, mA, mB, mC tensor
 	}
 
 	// Shared memory buffers
-	sA := sgemm.Smem(smemA, 0x400, cfg.sA)                      // (BLK_M,BLK_K,PIPE)
-	sB := sgemm.Smem(smemB, uint64(0x400+4*len(smemA)), cfg.sB) // (BLK_N,BLK_K,PIPE)
+	// Shared memory buffers: __shared__ TA smemA[cosize_v<ASmemLayout>]; smemB after it.
+	const base = 0x400
+	cosA, cosB := cfg.sA.Cosize().Value(), cfg.sB.Cosize().Value()
+	smem, err := hw.NewSharedMemory(base, uint32(4*(cosA+cosB)+15)&^15)
+	if err != nil {
+		return err
+	}
+	sA := tensor.View[float32](sharedF32{smem}, tensor.SmemPtr(32, base), cfg.sA)                // (BLK_M,BLK_K,PIPE)
+	sB := tensor.View[float32](sharedF32{smem}, tensor.SmemPtr(32, uint64(base+4*cosA)), cfg.sB) // (BLK_N,BLK_K,PIPE)
 
 	thr := make([]thread, cfg.mma.Size())
+	warps := make([]*hw.Warp, (len(thr)+hw.WarpSize-1)/hw.WarpSize)
+	for i := range warps {
+		if warps[i], err = hw.NewWarp(smem); err != nil {
+			return err
+		}
+	}
 	for t := range thr {
 		if thr[t], err = partition(cfg, t, gA, gB, gC, sA, sB); err != nil {
 			return err
 		}
+		thr[t].cp = cpAsync{w: warps[t/hw.WarpSize], lane: t % hw.WarpSize, gA: cfg.gA, gB: cfg.gB}
+	}
+	// cp_async_fence() and cp_async_wait<N>() in every thread.
+	fence := func() error {
+		for t := range thr {
+			if err := thr[t].cp.w.CommitGroup(thr[t].cp.lane); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	wait := func(n int) error {
+		if cfg.skipWait {
+			return nil
+		}
+		for t := range thr {
+			if err := thr[t].cp.w.WaitGroup(thr[t].cp.lane, n); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 	// every thread runs f(thread); a phase of the kernel between barriers.
 	every := func(f func(th *thread) error) error {
@@ -282,14 +425,16 @@ func gemmDevice(print io.Writer, p *sgemm.Problem, cfg config, mA, mB, mC tensor
 	// Start async loads for all pipes but the last
 	for kPipe := 0; kPipe < kPipeMax-1; kPipe++ {
 		if err := every(func(th *thread) error {
-			if err := atom.CopyTiled(cfg.copyA, th.gA[kTileNext], th.sA[kPipe]); err != nil {
+			if err := atom.CopyOn(cfg.copyA, th.cp, th.gA[kTileNext], th.sA[kPipe]); err != nil {
 				return err
 			}
-			return atom.CopyTiled(cfg.copyB, th.gB[kTileNext], th.sB[kPipe])
+			return atom.CopyOn(cfg.copyB, th.cp, th.gB[kTileNext], th.sB[kPipe])
 		}); err != nil {
 			return err
 		}
-		// cp_async_fence();
+		if err := fence(); err != nil { // cp_async_fence();
+			return err
+		}
 		kTileCount--
 		if kTileCount > 0 {
 			kTileNext++
@@ -323,8 +468,10 @@ func gemmDevice(print io.Writer, p *sgemm.Problem, cfg config, mA, mB, mC tensor
 
 	// PREFETCH register pipeline
 	if kBlockMax > 1 {
-		// Wait until our first prefetched tile is loaded in:
-		// cp_async_wait<K_PIPE_MAX-2>(); __syncthreads();
+		// Wait until our first prefetched tile is loaded in
+		if err := wait(kPipeMax - 2); err != nil { // cp_async_wait<K_PIPE_MAX-2>(); __syncthreads();
+			return err
+		}
 		// Prefetch the first rmem from the first k-tile
 		if err := every(func(th *thread) error {
 			if err := tensor.Copy(th.csA[pipe][0], th.rA[0]); err != nil {
@@ -345,8 +492,10 @@ func gemmDevice(print io.Writer, p *sgemm.Problem, cfg config, mA, mB, mC tensor
 			if kBlock == kBlockMax-1 {
 				// Slice the smem_pipe_read smem
 				pipe = smemPipeRead
-				// Commit the smem for smem_pipe_read:
-				// cp_async_wait<K_PIPE_MAX-2>(); __syncthreads();
+				// Commit the smem for smem_pipe_read
+				if err := wait(kPipeMax - 2); err != nil { // cp_async_wait<K_PIPE_MAX-2>(); __syncthreads();
+					return err
+				}
 			}
 			// Load A, B shmem->regs for k_block+1
 			kBlockNext := (kBlock + 1) % kBlockMax
@@ -359,10 +508,10 @@ func gemmDevice(print io.Writer, p *sgemm.Problem, cfg config, mA, mB, mC tensor
 				}
 				// Copy gmem to smem before computing gemm on each k-pipe
 				if kBlock == 0 {
-					if err := atom.CopyTiled(cfg.copyA, th.gA[kTileNext], th.sA[smemPipeWrite]); err != nil {
+					if err := atom.CopyOn(cfg.copyA, th.cp, th.gA[kTileNext], th.sA[smemPipeWrite]); err != nil {
 						return err
 					}
-					if err := atom.CopyTiled(cfg.copyB, th.gB[kTileNext], th.sB[smemPipeWrite]); err != nil {
+					if err := atom.CopyOn(cfg.copyB, th.cp, th.gB[kTileNext], th.sB[smemPipeWrite]); err != nil {
 						return err
 					}
 				}
@@ -372,7 +521,9 @@ func gemmDevice(print io.Writer, p *sgemm.Problem, cfg config, mA, mB, mC tensor
 				return err
 			}
 			if kBlock == 0 {
-				// cp_async_fence();
+				if err := fence(); err != nil { // cp_async_fence();
+					return err
+				}
 				// Advance the gmem tile
 				kTileCount--
 				if kTileCount > 0 {

@@ -2,8 +2,11 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
+
+	"github.com/gocute/cute/hw"
 )
 
 // TestSgemmSM80 runs both transpose cases at a small size (more k-tiles
@@ -40,5 +43,18 @@ func TestSgemmSM80(t *testing.T) {
 				t.Errorf("missing line %q in\n%s", l, got)
 			}
 		}
+	}
+}
+
+// TestSgemmSM80SkipWait leaves out cp_async_wait: the first read of a stage
+// still being written by cp.async is the hardware model's hazard error.
+func TestSgemmSM80SkipWait(t *testing.T) {
+	var out bytes.Buffer
+	err := runWith(&out, []string{"128", "128", "32", "N", "T"}, 0, 0, 0, true)
+	if !errors.Is(err, hw.ErrHazard) {
+		t.Fatalf("without cp_async_wait: %v, want hw.ErrHazard", err)
+	}
+	if !strings.Contains(err.Error(), "ld.shared") {
+		t.Errorf("the hazard is a read of shared memory: %v", err)
 	}
 }
