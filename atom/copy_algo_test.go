@@ -133,7 +133,6 @@ func TestCopyIfZfill(t *testing.T) {
 	}
 }
 
-
 // BenchmarkCopyTiled128x8 is one CTA's copy of a 128x8 float tile to
 // registers with that TiledCopy, the partitions made beforehand: 256
 // threads, one 128-bit copy each.
