@@ -43,10 +43,22 @@ func Copy[T any](src, dst Tensor[T]) error {
 }
 
 // CopyIf is CuTe's copy_if(pred, src, dst): dst(i) = src(i) where pred(i),
-// for every 1-D index i of src. pred is a predicate tensor (see
-// predicate.go): it is indexed with src's 1-D indices, so it must have at
-// least size(src) elements; CuTe's idiom passes a (THR_M,THR_K) predicate
-// with a stride-0 second mode for a (THR_M) slice of the source.
+// for every 1-D index i of src. pred is a predicate tensor indexed with
+// src's 1-D indices, so it must have at least size(src) elements; CuTe's
+// idiom passes a (THR_M,THR_K) predicate with a stride-0 second mode for a
+// (THR_M) slice of the source.
+//
+// Predication (CuTe's 0y_predication.md): when a tile runs past the end of
+// a tensor, CuTe builds an identity tensor of the tile, partitions it
+// exactly as the data are partitioned, and compares each partitioned
+// coordinate with the tensor's bounds with elem_less; the booleans go into
+// a predicate tensor (Make[bool], with stride-0 modes where one predicate
+// serves a whole mode):
+//
+//	cA   = make_identity_tensor(shape(sA))      // (BLK_M,BLK_K) -> (m,k)
+//	tAcA = local_partition(cA, tA, thread_idx)  // (THR_M,THR_K) -> (m,k)
+//	tApA(m,0) = elem_less(tAcA(m,0), residue)   // tApA (THR_M,THR_K):(_1,_0)
+//	copy_if(tApA, tAgA(_,k), tAsA(_,k))
 func CopyIf[T any](pred Tensor[bool], src, dst Tensor[T]) error {
 	n := src.Len()
 	if err := sameSize("copy_if", n, dst.Len(), src.Size(), dst.Size()); err != nil {

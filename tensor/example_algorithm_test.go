@@ -22,17 +22,16 @@ func ExampleCopy_sizes() {
 	// copy: size(src) == size(dst) (got _6, _4)
 }
 
-// CopyIf with CuTe's predication idiom: an identity tensor of the tile,
-// compared with the bounds by ElemLess, masks the rows past the end.
+// CopyIf with a predicate tensor: one boolean per row of a 4x2 tile whose
+// last row is past the end of a 3x2 tensor (a stride-0 column mode shares
+// it along the row).
 func ExampleCopyIf() {
-	bounds := layout.Dyns(3, 2) // the tensor is 3x2; the tile is 4x2
 	src := tensor.FromSlice([]float32{1, 2, 3, 0, 4, 5, 6, 0}, 0x1000, layout.MustParse("(_4,_2):(_1,_4)"))
 	dst := tensor.Make[float32](layout.MustParse("(_4,_2):(_1,_4)"))
 	tensor.Fill(dst, -1)
-	id := tensor.MakeIdentity(layout.Statics(4, 2))
-	pred := tensor.Make[bool](layout.MustParse("(_4,_2):(_1,_0)")) // one predicate per row
+	pred := tensor.Make[bool](layout.MustParse("(_4,_2):(_1,_0)"))
 	for m := 0; m < 4; m++ {
-		pred.SetElem(tensor.ElemLess(id.Elem(m, 0), bounds), m, 0)
+		pred.SetElem(m < 3, m, 0) // elem_less((m,0), (3,2))
 	}
 	_ = tensor.CopyIf(pred, src, dst)
 	fmt.Println(dst.Memory().(*tensor.SliceMemory[float32]).Data)
