@@ -84,7 +84,7 @@ func GemmThreads[TD, TA, TB, TC any](tm TiledMMA, x Executor, d []tensor.Tensor[
 	}
 	t0 := groups[0][0]
 	g, err := tensor.GemmDispatch("gemm", d[t0].Shape(), a[t0].Shape(), b[t0].Shape(), c[t0].Shape(),
-		isRegs(d[t0].Pointer()), isRegs(c[t0].Pointer()), space(a[t0].Pointer()), space(b[t0].Pointer()))
+		d[t0].Pointer().Space(), a[t0].Pointer().Space(), b[t0].Pointer().Space(), c[t0].Pointer().Space())
 	if err != nil {
 		return err
 	}
@@ -166,18 +166,6 @@ func GemmThreads[TD, TA, TB, TC any](tm TiledMMA, x Executor, d []tensor.Tensor[
 }
 
 func typeName(v any) string { return strings.TrimPrefix(fmtType(v), "main.") }
-
-func isRegs(p tensor.Pointer) bool { return p.Space() != tensor.Global && p.Space() != tensor.Shared }
-
-func space(p tensor.Pointer) byte {
-	switch p.Space() {
-	case tensor.Shared:
-		return 's'
-	case tensor.Global:
-		return 'g'
-	}
-	return 'r'
-}
 
 // bytesOf is sizeof(T) for the element types GemmThreads accepts.
 func bytesOf[T any]() int {

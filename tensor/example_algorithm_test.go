@@ -49,7 +49,8 @@ func ExampleGemm() {
 		fmt.Println(err)
 	}
 	fmt.Println(c.Elem(0, 0), c.Elem(0, 1), c.Elem(1, 0), c.Elem(1, 1))
-	g, _ := tensor.GemmDispatch("gemm", c.Shape(), a.Shape(), b.Shape(), c.Shape(), true, true, 'r', 'r')
+	r := tensor.Raw
+	g, _ := tensor.GemmDispatch("gemm", c.Shape(), a.Shape(), b.Shape(), c.Shape(), r, r, r, r)
 	fmt.Println("dispatch", g.Dispatch, "M N K", g.M, g.N, g.K)
 	// Output:
 	// 11 12 13 14

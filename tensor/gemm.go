@@ -183,8 +183,7 @@ func At[T any](f Form, t Tensor[T], v, x, y int) T { return atForm(f, t, v, x, y
 func SetAt[T any](f Form, t Tensor[T], val T, v, x, y int) { formOf[T]{f}.set(t, val, v, x, y) }
 
 func dispatch[T any](op string, d, a, b, c Tensor[T]) (dispatched[T], error) {
-	g, err := GemmDispatch(op, d.Shape(), a.Shape(), b.Shape(), c.Shape(),
-		isRmem(d.ptr), isRmem(c.ptr), operandSpace(a.ptr), operandSpace(b.ptr))
+	g, err := GemmDispatch(op, d.Shape(), a.Shape(), b.Shape(), c.Shape(), d.ptr.space, a.ptr.space, b.ptr.space, c.ptr.space)
 	if err != nil {
 		return dispatched[T]{}, err
 	}
@@ -192,25 +191,14 @@ func dispatch[T any](op string, d, a, b, c Tensor[T]) (dispatched[T], error) {
 }
 
 // isRmem is CuTe's is_rmem: any pointer that is not tagged gmem or smem.
-func isRmem(p Pointer) bool { return p.space != Global && p.space != Shared }
-
-// operandSpace classes an A or B pointer: 'r' register, 's' shared, 'g' global.
-func operandSpace(p Pointer) byte {
-	switch p.space {
-	case Shared:
-		return 's'
-	case Global:
-		return 'g'
-	}
-	return 'r'
-}
+func isRmem(s Space) bool { return s != Global && s != Shared }
 
 // GemmDispatch is CuTe's gemm overload resolution on the operand shapes:
 // which of the five dispatches applies and the extents V, M, N, K it
-// iterates over, with CuTe's static assertions as errors. dRmem and cRmem
-// say whether D and C are register tensors; aSpace and bSpace are 'r'
-// (register), 's' (shared) or 'g' (global). op names the caller in errors.
-func GemmDispatch(op string, d, a, b, c layout.Shape, dRmem, cRmem bool, aSpace, bSpace byte) (GemmShape, error) {
+// iterates over, with CuTe's static assertions as errors. The spaces are
+// those of the operands' pointers (is_rmem: neither Global nor Shared). op
+// names the caller in errors.
+func GemmDispatch(op string, d, a, b, c layout.Shape, dSpace, aSpace, bSpace, cSpace Space) (GemmShape, error) {
 	rank := func(s layout.Shape) int {
 		if !s.IsTuple() {
 			return 1
@@ -227,11 +215,11 @@ func GemmDispatch(op string, d, a, b, c layout.Shape, dRmem, cRmem bool, aSpace,
 	fail := func(cond string) (GemmShape, error) {
 		return GemmShape{}, layout.Errorf(op, cond, d, a, b, c)
 	}
-	if !dRmem || !cRmem {
+	if !isRmem(dSpace) || !isRmem(cSpace) {
 		return fail("D and C are register tensors (no gemm overload takes gmem or smem accumulators)")
 	}
-	smem := aSpace == 's' && bSpace == 's'
-	if !(aSpace == 'r' && bSpace == 'r') && !smem {
+	smem := aSpace == Shared && bSpace == Shared
+	if !(isRmem(aSpace) && isRmem(bSpace)) && !smem {
 		return fail("A and B are both register or both shared-memory tensors")
 	}
 	var g GemmShape
