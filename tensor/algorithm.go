@@ -36,10 +36,34 @@ func Copy[T any](src, dst Tensor[T]) error {
 	if err := sameSize("copy", n, dst.Len(), src.Size(), dst.Size()); err != nil {
 		return err
 	}
+	if sd, sb, ok := sliceOf(src); ok {
+		if dd, db, ok := sliceOf(dst); ok {
+			// Both are Go slices at unswizzled pointers: index them directly.
+			for i := 0; i < n; i++ {
+				dd[db+dst.eval(i)] = sd[sb+src.eval(i)]
+			}
+			return nil
+		}
+	}
 	for i := 0; i < n; i++ {
 		dst.Set(i, src.Get(i))
 	}
 	return nil
+}
+
+// sliceOf returns the Go slice behind t and the index of t's pointer in
+// it, when t's memory is a SliceMemory of t's element width and its
+// pointer has no swizzle: element offset o of t is then data[base+o].
+func sliceOf[T any](t Tensor[T]) (data []T, base int, ok bool) {
+	m, ok := t.mem.(*SliceMemory[T])
+	if !ok || m.Bits != t.ptr.Bits() || m.Bits <= 0 || !t.ptr.sw.IsIdentity() || t.ptr.bit < m.Base {
+		return nil, 0, false
+	}
+	d := t.ptr.bit - m.Base
+	if d%uint64(m.Bits) != 0 {
+		return nil, 0, false
+	}
+	return m.Data, int(d / uint64(m.Bits)), true
 }
 
 // CopyIf is CuTe's copy_if(pred, src, dst): dst(i) = src(i) where pred(i),
