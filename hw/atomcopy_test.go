@@ -183,3 +183,44 @@ func TestCopyThreadsSTSM(t *testing.T) {
 		t.Errorf("misaligned ldmatrix rows: %v, want ErrMisaligned", err)
 	}
 }
+
+// TestCopyThreadsFourWarps runs make_tiled_copy_A of ldmatrix.x4 for a
+// 2x2 TiledMMA (128 threads, four warps) over a (32,16) K-major tile.
+func TestCopyThreadsFourWarps(t *testing.T) {
+	tm := atom.MustMakeTiledMMA(atom.MustLookup("SM80_16x8x16_F16F16F16F16_TN"), atom.WithAtomLayout(layout.Left(layout.Statics(2, 2, 1))))
+	smem, _ := NewSharedMemory(0x400, 1024)
+	ws := make([]atom.WarpCopier, 4)
+	for i := range ws {
+		w, err := NewWarp(smem)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws[i] = w
+	}
+	s := tensor.View[uint16](shared16{smem}, tensor.SmemPtr(16, 0x400), layout.MustParse("(_32,_16):(_16,_1)"))
+	for i := 0; i < s.Len(); i++ {
+		s.Set(i, uint16(i))
+	}
+	tc, err := atom.MakeTiledCopyA(atom.MustLookupCopy("SM75_U32x4_LDSM_N", "half_t"), tm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := tm.Size()
+	want := make2(n, func(th int) tensor.Tensor[uint16] { p, _ := atom.PartitionA(tm.MustThreadSlice(th), s); return p })
+	frag := make2(n, func(th int) tensor.Tensor[uint16] { f, _ := tensor.MakeFragmentLike[uint16](want[th]); return f })
+	src := make2(n, func(th int) tensor.Tensor[uint16] { p, _ := atom.PartitionS(tc.MustThreadSlice(th), s); return p })
+	dst := make2(n, func(th int) tensor.Tensor[uint16] { r, _ := atom.RetileD(tc.MustThreadSlice(th), frag[th]); return r })
+	if err := atom.CopyThreads(tc, ws, src, dst); err != nil {
+		t.Fatal(err)
+	}
+	for th := range frag {
+		for v := 0; v < frag[th].Len(); v++ {
+			if frag[th].Get(v) != want[th].Get(v) {
+				t.Fatalf("thread %d value %d: %d, want %d", th, v, frag[th].Get(v), want[th].Get(v))
+			}
+		}
+	}
+	if err := atom.CopyThreads(tc, ws[:1], src, dst); err == nil {
+		t.Error("one copier for four warps: want an error")
+	}
+}
