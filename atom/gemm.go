@@ -89,16 +89,7 @@ func GemmThreads[TD, TA, TB, TC any](tm TiledMMA, x Executor, d []tensor.Tensor[
 		return err
 	}
 	va, vb, vc := tm.atom.a.Mode(1).Size().Value(), tm.atom.b.Mode(1).Size().Value(), tm.atom.c.Mode(1).Size().Value()
-	vOf := func(s layout.Shape, f tensor.Form) int {
-		switch f {
-		case tensor.FormVXY, tensor.FormV, tensor.FormVX:
-			if !s.IsTuple() {
-				return s.Int().Value()
-			}
-			return s.At(0).Product().Value()
-		}
-		return 1
-	}
+	vOf := tensor.ValueCount
 	if vOf(a[t0].Shape(), g.A) != va || vOf(b[t0].Shape(), g.B) != vb || vOf(c[t0].Shape(), g.C) != vc || vOf(d[t0].Shape(), g.D) != vc {
 		return layout.Errorf("gemm", "size<0> of the fragments is the atom's values per thread (mma_unpack)", tm.atom.name, a[t0].Shape(), b[t0].Shape(), c[t0].Shape(), va, vb, vc)
 	}

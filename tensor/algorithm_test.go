@@ -342,3 +342,11 @@ func TestGemmMatchesReferenceProperty(t *testing.T) {
 		}
 	}
 }
+
+func TestGemmFMAValueCounts(t *testing.T) {
+	a := Make[float32](layout.MustParse("_2:_1"))
+	d := Make[float32](layout.MustParse("_1:_0"))
+	if err := Gemm(a, a, d); !isLayoutError(err, "gemm") {
+		t.Errorf("UniversalFMA with two A values: %v", err)
+	}
+}

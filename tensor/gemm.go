@@ -41,7 +41,7 @@ func GemmD[T Number](d, a, b, c Tensor[T]) error {
 	if err != nil {
 		return err
 	}
-	if g.V != 1 {
+	if g.V != 1 || valueCount(a.Shape(), g.GemmShape.A) != 1 || valueCount(b.Shape(), g.GemmShape.B) != 1 {
 		return layout.Errorf("gemm", "UniversalFMA takes one value per operand: size<0> == _1", d.Shape(), a.Shape(), b.Shape())
 	}
 	var ta, tb, tc, td offsets
@@ -84,6 +84,22 @@ func GemmD[T Number](d, a, b, c Tensor[T]) error {
 		}
 	}
 	return nil
+}
+
+// ValueCount returns the size of the value mode (V) of a tensor of shape
+// s read through the form f: size<0> for the forms with a V mode, 1 for
+// the others (CuTe appends and prepends _1 modes).
+func ValueCount(s layout.Shape, f Form) int { return valueCount(s, f) }
+
+func valueCount(s layout.Shape, f Form) int {
+	switch f {
+	case FormVXY, FormV, FormVX:
+		if !s.IsTuple() {
+			return s.Int().Value()
+		}
+		return s.At(0).Product().Value()
+	}
+	return 1
 }
 
 // maxTable bounds the mode extents GemmD tabulates.
@@ -241,9 +257,10 @@ func GemmDispatch(op string, d, a, b, c layout.Shape, dSpace, aSpace, bSpace, cS
 	var g GemmShape
 	switch {
 	case rd == 1 && ra == 1 && rb == 1 && rc == 1 && !smem:
+		// No static assertions on (V): the MMA checks its value counts.
 		g = GemmShape{V: size(d, 0), M: 1, N: 1, K: 1, Dispatch: 1, A: FormV, B: FormV, C: FormV, D: FormV}
-		if size(a, 0) != g.V || size(b, 0) != g.V || size(c, 0) != g.V {
-			return fail("the MMA's operands have one value count: size(A) == size(B) == size(C) == size(D)")
+		if size(c, 0) != g.V {
+			return fail("shape(C) == shape(D)")
 		}
 		return g, nil
 	case rd == 2 && ra == 1 && rb == 1 && rc == 2 && !smem:

@@ -131,3 +131,31 @@ func TestGemmThreadsErrors(t *testing.T) {
 		t.Errorf("too few threads: %v", err)
 	}
 }
+
+// TestGemmThreadsDispatch1 runs one instruction through dispatch [1],
+// (V)x(V)=>(V), where A, B and C have different value counts (8, 4, 4).
+func TestGemmThreadsDispatch1(t *testing.T) {
+	tm := atom.MustMakeTiledMMA(atom.MustLookup("SM80_16x8x16_F32F16F16F32_TN"))
+	one := numeric.Float16FromFloat64(1)
+	a := make([]tensor.Tensor[numeric.Float16], 32)
+	b := make([]tensor.Tensor[numeric.Float16], 32)
+	c := make([]tensor.Tensor[float32], 32)
+	for i := range a {
+		a[i] = tensor.Make[numeric.Float16](layout.MustParse("_8:_1"))
+		b[i] = tensor.Make[numeric.Float16](layout.MustParse("_4:_1"))
+		c[i] = tensor.Make[float32](layout.MustParse("_4:_1"))
+		tensor.Fill(a[i], one)
+		tensor.Fill(b[i], one)
+		tensor.Fill(c[i], 2)
+	}
+	if err := atom.GemmThreads(tm, MustLookup(tm.Atom().Name()), c, a, b, c); err != nil {
+		t.Fatal(err)
+	}
+	for i := range c {
+		for v := 0; v < 4; v++ {
+			if c[i].Get(v) != 18 {
+				t.Fatalf("thread %d value %d: %v, want 16+2", i, v, c[i].Get(v))
+			}
+		}
+	}
+}
