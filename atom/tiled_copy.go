@@ -19,6 +19,10 @@ type TiledCopy struct {
 	atom  Copy
 	tv    layout.Layout // TiledLayout_TV
 	tiler layout.Tiler  // Tiler_MN
+	// thrval2mn of the Src (0) and Dst (1) sides, computed once; CuTe
+	// computes them when partitioning, so their errors wait until then.
+	tvmn    [2]layout.Layout
+	tvmnErr [2]error
 }
 
 // newTiledCopy is make_tiled_copy_impl: the TiledCopy type, with its two
@@ -38,7 +42,15 @@ func newTiledCopy(op string, a Copy, tv layout.Layout, tiler layout.Tiler) (Tile
 	if nval%aval != 0 {
 		return TiledCopy{}, layout.Errorf(op, "TiledCopy uses too few vals for selected CopyAtom", tv, a.ref)
 	}
-	return TiledCopy{atom: a, tv: tv, tiler: tiler}, nil
+	t := TiledCopy{atom: a, tv: tv, tiler: tiler}
+	for i, dst := range []bool{false, true} {
+		r2t, err := t.ref2trg(dst)
+		if err == nil {
+			t.tvmn[i], err = t.thrval2mn(r2t)
+		}
+		t.tvmnErr[i] = err
+	}
+	return t, nil
 }
 
 // MakeTiledCopy returns make_tiled_copy(atom, thr, val): thr maps an (m,n)
@@ -317,18 +329,22 @@ func (t TiledCopy) ThrVal2MN(dst bool) (layout.Layout, error) {
 	if err := t.valid("tile2thrfrg"); err != nil {
 		return layout.Layout{}, err
 	}
-	r2t, err := t.ref2trg(dst)
-	if err != nil {
-		return layout.Layout{}, err
+	return t.cachedThrVal2MN(dst)
+}
+
+func (t TiledCopy) cachedThrVal2MN(dst bool) (layout.Layout, error) {
+	i := 0
+	if dst {
+		i = 1
 	}
-	return t.thrval2mn(r2t)
+	return t.tvmn[i], t.tvmnErr[i]
 }
 
 // tile2thrfrg is CuTe's TiledCopy::tile2thrfrg: f has shape
 // ((TileM,TileN,...),(RestM,RestN,...)); the result has shape
 // ((ThrV,ThrX),FrgV,(RestM,RestN,...)) unfolded to (Thr,Val,Rest).
-func (t TiledCopy) tile2thrfrg(f swizzle.Func, ref2trg layout.Layout) (swizzle.Func, error) {
-	thrval2mn, err := t.thrval2mn(ref2trg)
+func (t TiledCopy) tile2thrfrg(f swizzle.Func, dst bool) (swizzle.Func, error) {
+	thrval2mn, err := t.cachedThrVal2MN(dst)
 	if err != nil {
 		return nil, err
 	}
@@ -369,11 +385,7 @@ func (t TiledCopy) tidfrg(f swizzle.Func, dst bool) (swizzle.Func, error) {
 	if err != nil {
 		return nil, layout.Errorf(op, "zipped_divide(tensor, Tiler_MN) failed", f, t.TilerString(), err)
 	}
-	r2t, err := t.ref2trg(dst)
-	if err != nil {
-		return nil, layout.Errorf(op, "right_inverse(AtomLayoutRef) failed", err)
-	}
-	out, err := t.tile2thrfrg(zd, r2t)
+	out, err := t.tile2thrfrg(zd, dst)
 	if err != nil {
 		return nil, layout.Errorf(op, "tile2thrfrg failed", f, err)
 	}
@@ -397,11 +409,7 @@ func (t TiledCopy) layoutTV(dst bool) (layout.Layout, error) {
 		return layout.Layout{}, err
 	}
 	ref := layout.Left(layout.Tup(t.TilerShape(), layout.I(layout.S(1))))
-	r2t, err := t.ref2trg(dst)
-	if err != nil {
-		return layout.Layout{}, layout.Errorf(op, "right_inverse(AtomLayoutRef) failed", err)
-	}
-	f, err := t.tile2thrfrg(ref, r2t)
+	f, err := t.tile2thrfrg(ref, dst)
 	if err != nil {
 		return layout.Layout{}, layout.Errorf(op, "tile2thrfrg failed", err)
 	}
