@@ -399,3 +399,7 @@ func printCoords(b *strings.Builder, t CoordTensor) error {
 	}
 	return nil
 }
+
+// Plan returns the tensor's allocation-free evaluator: the flat integer
+// coordinate of every 1-D index ([layout.CoordPlan]).
+func (t CoordTensor) Plan() (*layout.CoordPlan, error) { return layout.NewCoordPlan(t.iter, t.lay) }
