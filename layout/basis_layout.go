@@ -422,7 +422,7 @@ func compTilerBasis(a BasisLayout, t Tiler) BasisLayout {
 	case tilerLayout:
 		return composeBasis(a, t.l)
 	case tilerInt:
-		return composeBasis(a, mk(I(t.n), I(S(1))))
+		return composeBasis(a, mk(I(t.n), I(S(1)))) // CuTe composes with n:_1, even for _1
 	case tilerUnder:
 		return a
 	}
