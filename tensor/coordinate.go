@@ -403,3 +403,11 @@ func printCoords(b *strings.Builder, t CoordTensor) error {
 // Plan returns the tensor's allocation-free evaluator: the flat integer
 // coordinate of every 1-D index ([layout.CoordPlan]).
 func (t CoordTensor) Plan() (*layout.CoordPlan, error) { return layout.NewCoordPlan(t.iter, t.lay) }
+
+// Take is CuTe's take<b,e>(t): the tensor of modes [b,e).
+func (t CoordTensor) Take(b, e int) (CoordTensor, error) {
+	if b < 0 || b > e || e > t.lay.Rank() {
+		return CoordTensor{}, layout.Errorf("take", "0 <= B <= E <= rank", b, e, t.lay)
+	}
+	return CoordTensor{t.iter, t.lay.Take(b, e)}, nil
+}
