@@ -411,3 +411,27 @@ func (t CoordTensor) Take(b, e int) (CoordTensor, error) {
 	}
 	return CoordTensor{t.iter, t.lay.Take(b, e)}, nil
 }
+
+// LocalTileProj is CuTe's local_tile(t, tiler, coord, proj) (see
+// [LocalTileProj]): the predication tutorial's
+// local_tile(make_identity_tensor(shape(mA)), cta_tiler, cta_coord, Step<_1,X,_1>{}).
+func (t CoordTensor) LocalTileProj(tiler layout.Tiler, coord, proj Coord) (CoordTensor, error) {
+	dt, err := diceTiler(proj, tiler)
+	if err != nil {
+		return CoordTensor{}, err
+	}
+	dc, err := diceCoord(proj, coord)
+	if err != nil {
+		return CoordTensor{}, err
+	}
+	return t.LocalTile(dt, dc)
+}
+
+// LocalPartitionProj is CuTe's local_partition(t, thr, index, proj).
+func (t CoordTensor) LocalPartitionProj(thr layout.Layout, index int, proj Coord) (CoordTensor, error) {
+	d, err := DiceLayout(proj, thr)
+	if err != nil {
+		return CoordTensor{}, err
+	}
+	return t.LocalPartition(d, index)
+}
