@@ -330,6 +330,9 @@ func (t CoordTensor) All() func(yield func(int, layout.ArithTuple) bool) {
 // out values, each formatted by pretty_print: a dynamic integer as %5d,
 // anything else as two spaces and its print ("  (0,1)", "  _3").
 func PrintCoordTensor(t CoordTensor) (string, error) {
+	if t.Size().Value() > maxPrintCoords {
+		return "", layout.Errorf("print_tensor", "a coordinate tensor of at most 2^20 elements", t.String())
+	}
 	var b strings.Builder
 	b.WriteString(t.String())
 	b.WriteString(":\n")
@@ -338,6 +341,9 @@ func PrintCoordTensor(t CoordTensor) (string, error) {
 	}
 	return b.String(), nil
 }
+
+// maxPrintCoords bounds the coordinates print_tensor writes.
+const maxPrintCoords = 1 << 20
 
 func prettyCoord(b *strings.Builder, v layout.ArithTuple) {
 	if !v.IsTuple() {

@@ -226,6 +226,9 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
+		if n := l.Size().Value(); n < 0 || n > 1<<20 {
+			return nil, fmt.Errorf("eval: at most 2^20 values, got size %v", l.Size())
+		}
 		var b strings.Builder
 		b.WriteByte('[')
 		for i := 0; i < l.Size().Value(); i++ {
