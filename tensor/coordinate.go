@@ -441,3 +441,32 @@ func (t CoordTensor) LocalPartitionProj(thr layout.Layout, index int, proj Coord
 	}
 	return t.LocalPartition(d, index)
 }
+
+// ParseCoordTensor parses CuTe's print of a coordinate tensor:
+// ArithTuple(_0,_0) o (4,5):(_1@0,_1@1), or ArithTuple_0 o 8:_1.
+func ParseCoordTensor(s string) (CoordTensor, error) {
+	const pre = "ArithTuple"
+	st := strings.TrimSpace(s)
+	i := strings.Index(st, " o ")
+	if !strings.HasPrefix(st, pre) || i < 0 {
+		return CoordTensor{}, &layout.ParseError{Input: s, Msg: "expected ArithTuple<coord> o <layout>"}
+	}
+	c, err := layout.ParseArithTuple(st[len(pre):i])
+	if err != nil {
+		return CoordTensor{}, err
+	}
+	l, err := layout.ParseBasisLayout(st[i+3:])
+	if err != nil {
+		return CoordTensor{}, err
+	}
+	return CoordTensor{layout.AsArithTuple(c), l}, nil
+}
+
+// MustParseCoordTensor is like ParseCoordTensor but panics on error.
+func MustParseCoordTensor(s string) CoordTensor {
+	t, err := ParseCoordTensor(s)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}

@@ -96,3 +96,23 @@ func BenchmarkIdentityPartitionPlan(b *testing.B) {
 	}
 	_ = in
 }
+
+func TestParseCoordTensor(t *testing.T) {
+	for _, s := range []string{
+		"ArithTuple(_0,_0) o (32,32):(_1@0,_1@1)",
+		"ArithTuple_0 o _8:_1",
+		"ArithTuple(0,16) o (((_32,_32),_1),(1,1)):(((_1@0,_1@1),_0),(_32@0,_32@1))",
+		"ArithTuple(_0,_0) o (64,64):(_1/_2@0,_1@1)",
+		"ArithTuple((_0,_0),_0) o ((2,3),4):((_1@0@0,_1@1@0),_1@1)",
+	} {
+		c, err := ParseCoordTensor(s)
+		if err != nil || c.String() != s {
+			t.Errorf("ParseCoordTensor(%q) = %v, %v", s, c, err)
+		}
+	}
+	for _, s := range []string{"", "ArithTuple(0,0)", "gmem_ptr[16b](0x0) o 4:_1", "ArithTuple(0 o 4:_1", "ArithTuple(0) o (4,5):(_1@0)"} {
+		if _, err := ParseCoordTensor(s); err == nil {
+			t.Errorf("ParseCoordTensor(%q) succeeded", s)
+		}
+	}
+}
