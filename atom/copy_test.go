@@ -59,7 +59,9 @@ func TestCopyBadInput(t *testing.T) {
 	}{
 		{"(_32,_8):(_1,_32)", "(_1,_1):(_1,_1)", "TiledCopy uses too few vals for selected CopyAtom"},
 		{"(_32,_8):(_1,_32)", "(_2,_1):(_1,_2)", "TiledCopy uses too few vals for selected CopyAtom"},
-		{"(_32,_8):(_1,_0)", "(_4,_1):(_1,_4)", "bijection"},
+		{"(_32,_8):(_1,_0)", "(_4,_1):(_1,_4)", "one-to-one"},
+		{"(_32,_8):(_1,_64)", "(_4,_1):(_1,_4)", "one-to-one"},
+		{"(32,8):(_1,32)", "(_4,_1):(_1,_4)", "static"},
 	}
 	for _, c := range tiledCases {
 		_, err := atom.MakeTiledCopy(u, layout.MustParse(c.thr), layout.MustParse(c.val))
