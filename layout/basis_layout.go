@@ -471,7 +471,10 @@ func logicalDivideBasis(l BasisLayout, t Tiler) BasisLayout {
 		return ConcatBasis(ms...)
 	}
 	b := t.l
-	c := complementOf(b, l.shape, true)
+	c, info := complementOf(b, l.shape)
+	if info.bad != "" {
+		throw("complement", info.bad, b, l.shape)
+	}
 	r := composeBasis(l, mk(Tup(b.shape, c.shape), Tup(b.stride, c.stride)))
 	if r.Size().v < l.Size().v {
 		throw("logical_divide", "size(result) >= size(layout) (the tiler's complement with respect to shape(layout) loses size in CuTe 3.5.1)", l, b)
