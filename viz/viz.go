@@ -203,7 +203,7 @@ func MMASVG(w io.Writer, m atom.MMA, opt Options) error {
 	if err != nil {
 		return err
 	}
-	return mmaSVG(w, []string{m.Name()}, gs, opt)
+	return mmaSVG(w, []string{m.Name()}, "ThrID: "+m.ThrID().String(), gs, opt)
 }
 
 // TiledMMASVG draws a TiledMMA's A, B and C over its whole tile, arranged
@@ -214,7 +214,7 @@ func TiledMMASVG(w io.Writer, t atom.TiledMMA, opt Options) error {
 		return err
 	}
 	title := []string{"TiledMMA of " + t.Atom().Name(), "AtomLayoutMNK: " + t.AtomLayoutMNK().String(), "PermutationMNK: " + t.PermutationMNK().String()}
-	return mmaSVG(w, title, gs, opt)
+	return mmaSVG(w, title, "ThrLayoutVMNK: "+t.ThrLayoutVMNK().String(), gs, opt)
 }
 
 func grids(f func(Operand) (TVGrid, error)) ([3]TVGrid, error) {
@@ -229,12 +229,11 @@ func grids(f func(Operand) (TVGrid, error)) ([3]TVGrid, error) {
 	return gs, nil
 }
 
-func mmaSVG(w io.Writer, title []string, gs [3]TVGrid, opt Options) error {
+func mmaSVG(w io.Writer, title []string, thr string, gs [3]TVGrid, opt Options) error {
 	ga, gb, gc := gs[A], gs[B], gs[C]
 	c := newCanvas(opt.cell(44))
 	c.titleLines = append(title,
-		"LayoutA_TV: "+ga.TV.String(), "LayoutB_TV: "+gb.TV.String(), "LayoutC_TV: "+gc.TV.String(),
-		"ThrID: "+thrIDString(ga.ThrID))
+		"LayoutA_TV: "+ga.TV.String(), "LayoutB_TV: "+gb.TV.String(), "LayoutC_TV: "+gc.TV.String(), thr)
 	K := ga.Cols
 	// Grid coordinates (in cells): A occupies columns [1, 1+K), C starts
 	// at column K+2; B occupies rows [1, 1+K), C starts at row K+2.
