@@ -255,3 +255,28 @@ func transpose(g TVGrid) TVGrid {
 	}
 	return t
 }
+
+// CopySVG draws a TiledCopy's source and destination grids side by side as
+// CuTe's print_latex(tiled_copy) lays them out: S at column 0 with its row
+// indices on the left, D at column size<1>(S)+3 with its row indices on the
+// right, each cell "T<thread> V<value>" coloured by thread mod 8. s and d
+// are the grids of get_layoutS_MN and get_layoutD_MN (see CopyTV); title
+// lines go above the picture.
+func CopySVG(w io.Writer, s, d TVGrid, title []string, opt Options) error {
+	if s.Rows != d.Rows || s.Cols != d.Cols {
+		return layout.Errorf("viz.CopySVG", "size<0>(S) == size<0>(D) and size<1>(S) == size<1>(D)", mnName(s), mnName(d))
+	}
+	c := newCanvas(opt.cell(44))
+	c.titleLines = append(append([]string(nil), title...),
+		"S: "+mnName(s)+", ThrID "+s.ThrID.String(), "D: "+mnName(d)+", ThrID "+d.ThrID.String())
+	x0, y0 := c.cell, c.cell
+	c.drawTV(s, x0, y0, true, true)
+	dx := x0 + (s.Cols+3)*c.cell
+	c.drawTV(d, dx, y0, false, true)
+	for r := 0; r < d.Rows; r++ {
+		c.label(dx+d.Cols*c.cell+c.cell/2, y0+r*c.cell+c.cell/2, fmt.Sprint(r))
+	}
+	c.label(x0+s.Cols*c.cell/2, y0+s.Rows*c.cell+c.cell/2, "S")
+	c.label(dx+d.Cols*c.cell/2, y0+d.Rows*c.cell+c.cell/2, "D")
+	return c.writeTo(w)
+}
