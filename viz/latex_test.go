@@ -68,7 +68,7 @@ func TestSM70SingleAtom(t *testing.T) {
 // whatever builds the TiledCopy.
 func TestCopyLaTeXFromHeaders(t *testing.T) {
 	type vec struct {
-		Op  string   `json:"op"`
+		Op  string                 `json:"op"`
 		Out struct{ Latex string } `json:"out"`
 	}
 	vs, err := jsonl.Read[vec]("../testdata/golden/copy/latex.jsonl")
