@@ -252,3 +252,21 @@ func CopyLaTeX(w io.Writer, s, d TVGrid) error {
 	bw.WriteString(texFooter)
 	return bw.Flush()
 }
+
+// TiledCopyLaTeX writes CuTe's print_latex(tiled_copy): print_latex_copy
+// of get_layoutS_MN and get_layoutD_MN (see TiledCopyTV).
+func TiledCopyLaTeX(w io.Writer, tc atom.TiledCopy) error {
+	s, d, err := copyGrids(tc)
+	if err != nil {
+		return err
+	}
+	return CopyLaTeX(w, s, d)
+}
+
+func copyGrids(tc atom.TiledCopy) (s, d TVGrid, err error) {
+	if s, err = TiledCopyTV(tc, false); err != nil {
+		return s, d, err
+	}
+	d, err = TiledCopyTV(tc, true)
+	return s, d, err
+}

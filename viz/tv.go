@@ -318,3 +318,33 @@ func CopyTV(tv layout.Layout, tileShape layout.Shape, threads layout.Int) (TVGri
 	g.TV = tv
 	return g, nil
 }
+
+// TiledCopyTV returns the source (dst false) or destination grid of a
+// TiledCopy as CuTe's print_latex(tiled_copy) draws it: get_layoutS_MN()
+// (or get_layoutD_MN()), numbered by make_layout(size<0>(TiledLayout_TV)).
+func TiledCopyTV(tc atom.TiledCopy, dst bool) (TVGrid, error) {
+	shape := tc.TilerShape()
+	if !shape.IsTuple() || shape.Len() != 2 {
+		return TVGrid{}, layout.Errorf("viz.TiledCopyTV", "the tile must have rank 2 (CuTe's print_latex_copy static_asserts it)", shape)
+	}
+	n := shape.Product().Value()
+	if n <= 0 || n > MaxCells {
+		return TVGrid{}, layout.Errorf("viz.TiledCopyTV", fmt.Sprintf("a picture must have at most %d cells", MaxCells), shape)
+	}
+	tv, mnf := tc.LayoutSTV, tc.LayoutSMN
+	if dst {
+		tv, mnf = tc.LayoutDTV, tc.LayoutDMN
+	}
+	mn, err := mnf()
+	if err != nil {
+		return TVGrid{}, err
+	}
+	g, err := GridFromMN(mn, layout.Left(layout.I(tc.LayoutTV().Mode(0).Size())))
+	if err != nil {
+		return TVGrid{}, err
+	}
+	if g.TV, err = tv(); err != nil {
+		return TVGrid{}, err
+	}
+	return g, nil
+}

@@ -280,3 +280,15 @@ func CopySVG(w io.Writer, s, d TVGrid, title []string, opt Options) error {
 	c.label(dx+d.Cols*c.cell/2, y0+d.Rows*c.cell+c.cell/2, "D")
 	return c.writeTo(w)
 }
+
+// TiledCopySVG draws a TiledCopy's source and destination side by side as
+// print_latex(tiled_copy) lays them out (see CopySVG), titled with the
+// copy's atom, Tiler_MN and TiledLayout_TV.
+func TiledCopySVG(w io.Writer, tc atom.TiledCopy, opt Options) error {
+	s, d, err := copyGrids(tc)
+	if err != nil {
+		return err
+	}
+	title := []string{"TiledCopy of Copy_Atom<" + tc.Atom().Op().Name() + "," + tc.Atom().ValType() + ">", "Tiler_MN: " + tc.TilerString(), "TiledLayout_TV: " + tc.LayoutTV().String()}
+	return CopySVG(w, s, d, title, opt)
+}

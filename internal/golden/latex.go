@@ -16,7 +16,7 @@ import (
 // The latex family (copy/latex.jsonl): CuTe 3.5.1's print_latex of a layout
 // (print_latex), of a (layout, thrid) pair (print_latex_tv), of an MMA atom
 // and a TiledMMA (print_latex_mma_atom, print_latex_tiled_mma) and of a
-// TiledCopy (print_latex_tiled_copy, in latex_copy.go). Each answer is
+// TiledCopy (print_latex_tiled_copy). Each answer is
 // {"latex": the whole text}.
 
 func init() {
@@ -74,5 +74,26 @@ func init() {
 			return err
 		}
 		return viz.TiledMMALaTeX(w, t)
+	})
+}
+
+func init() {
+	Register("print_latex_tiled_copy", func(raw []json.RawMessage) (any, error) {
+		args, err := Strings(raw)
+		if err != nil {
+			return nil, err
+		}
+		tc, n, err := tiledCopySpec(args)
+		if err != nil {
+			return nil, err
+		}
+		if n != len(args) {
+			return nil, fmt.Errorf("print_latex_tiled_copy: %d trailing args", len(args)-n)
+		}
+		var b bytes.Buffer
+		if err := viz.TiledCopyLaTeX(&b, tc); err != nil {
+			return nil, err
+		}
+		return map[string]any{"latex": b.String()}, nil
 	})
 }

@@ -19,7 +19,7 @@ def cpp_atom(name):
         return '%s<GMMA::Major::%s,GMMA::Major::%s>' % m.groups()
     return name
 
-def cases(cute, rng, gmma):
+def cases(cute, rng, gmma, ncopy):
     names = subprocess.run(['go', 'run', './tools/difftest/mma/listatoms'], capture_output=True, text=True, check=True).stdout.split()
     plain = [n for n in names if not n.startswith('SM90_64x')]
     big = [n for n in names if n.startswith('SM90_64x')]
@@ -51,7 +51,33 @@ def cases(cute, rng, gmma):
     for tv, thr in [('(_4,_8):(_1,_4)', '_2:_1'), ('((_2,_2),(_2,_2)):((_1,_4),(_2,_8))', '_4:_1'),
                     ('(_8,_4):(_4,_1)', '(_4,_2):(_1,_16)'), ('(_2,_8):(_8,_1)', '_4:_2')]:
         out.append(('print_latex_tv', [tv, thr]))
+    specs = []
+    for l in open('testdata/golden/copy/tiledcopy.jsonl'):
+        d = json.loads(l)
+        if d['op'].startswith('make_tiled_copy'):
+            tl = re.sub(r':\([^)]*\)|:_\d+', '', d['out']['Tiler_MN'])
+            cells = 1
+            for x in re.findall(r'\d+', tl):
+                cells *= int(x)
+            if cells <= 4096 and d['out']['Tiler_MN'].count(',') >= 1:
+                specs.append([d['op']] + d['args'])
+    out += [('print_latex_tiled_copy', a) for a in rng.sample(specs, min(ncopy, len(specs)))]
     return out
+
+def cpp_copy(spec):
+    b = spec[0]
+    atom = 'Copy_Atom<%s,%s>{}' % (spec[1], spec[2])
+    if b == 'make_tiled_copy':
+        return 'make_tiled_copy(%s, %s, %s)' % (atom, cpp_layout(spec[3]), cpp_layout(spec[4]))
+    if b in ('make_tiled_copy_S', 'make_tiled_copy_D'):
+        return '%s(%s, %s)' % (b, atom, cpp_copy(spec[3:]))
+    a, al, perm = spec[3:6]
+    s = 'make_tiled_mma(%s{}' % cpp_atom(a)
+    if al != 'default' or perm != 'default':
+        s += ', %s{}' % (al if al != 'default' else 'Layout<Shape<_1,_1,_1>>')
+    if perm != 'default':
+        s += ', %s{}' % perm
+    return '%s(%s, %s)' % (b, atom, s + ')')
 
 def cpp_expr(op, args):
     def tiled(a, al, perm):
@@ -67,6 +93,8 @@ def cpp_expr(op, args):
         return 'print_latex(%s)' % tiled(*args)
     if op == 'print_latex':
         return 'print_latex(%s)' % cpp_value(args[0])
+    if op == 'print_latex_tiled_copy':
+        return 'print_latex(%s)' % cpp_copy(args)
     if op == 'print_latex_tv':
         return 'print_latex(%s, %s)' % (cpp_value(args[0]), cpp_value(args[1]))
     raise ValueError(op)
@@ -99,7 +127,7 @@ def cpp_value(s):
         return 'composition(Swizzle<%s,%s,%s>{}, Int<0>{}, %s)' % (m[1], m[2], m[3], cpp_layout(m[4]))
     return cpp_layout(s)
 
-PRELUDE = '#include <cstdio>\n#include <cute/tensor.hpp>\n#include <cute/atom/mma_atom.hpp>\nusing namespace cute;\n'
+PRELUDE = '#include <cstdio>\n#include <cute/tensor.hpp>\n#include <cute/atom/mma_atom.hpp>\n#include <cute/atom/copy_atom.hpp>\nusing namespace cute;\n'
 
 def run_cpp(cs, inc, stub, work):
     src = PRELUDE + 'int main() {\n' + ''.join(
@@ -127,9 +155,14 @@ def main():
     ap.add_argument('--cute', default='/tmp/cute')
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--gmma', type=int, default=12)
+    ap.add_argument('--copies', type=int, default=120)
+    ap.add_argument('--only', default='', help='comma-separated ops to run')
     ap.add_argument('--batch', type=int, default=40)
     a = ap.parse_args()
-    cs = list(enumerate(cases(a.cute, random.Random(a.seed), a.gmma)))
+    cs = cases(a.cute, random.Random(a.seed), a.gmma, a.copies)
+    if a.only:
+        cs = [c for c in cs if c[0] in a.only.split(',')]
+    cs = list(enumerate(cs))
     work = tempfile.mkdtemp()
     want = {}
     for b in range(0, len(cs), a.batch):
