@@ -47,15 +47,8 @@ func LayoutLaTeX(w io.Writer, f swizzle.Func) error {
 	if err := checkCells("viz.LayoutLaTeX", M*N, f); err != nil || M > MaxCells || N > MaxCells {
 		return layout.Errorf("viz.LayoutLaTeX", fmt.Sprintf("a picture must have at most %d cells", MaxCells), f)
 	}
-	name := f.String()
-	if l, ok := f.(layout.Layout); ok && (!l.IsTuple() || l.Rank() == 1) {
-		if l.IsTuple() {
-			l = l.Mode(0)
-		}
-		name = layout.Concat(l, layout.MustParse("_1:_0")).String()
-	}
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "%% Layout: %s\n", name)
+	fmt.Fprintf(bw, "%% Layout: %s\n", append2(f))
 	bw.WriteString(texHeaderL)
 	for m := 0; m < M; m++ {
 		for n := 0; n < N; n++ {
@@ -66,6 +59,29 @@ func LayoutLaTeX(w io.Writer, f swizzle.Func) error {
 	texLabels(bw, M, N, 0)
 	bw.WriteString(texFooter)
 	return bw.Flush()
+}
+
+// append2 is CuTe's append<2>(f, Layout<_1,_0>{}) for a rank-1 layout
+// function (a composed layout appends to its inner layout); other ranks are
+// returned as they are.
+func append2(f swizzle.Func) swizzle.Func {
+	switch l := f.(type) {
+	case layout.Layout:
+		if l.IsTuple() && l.Rank() != 1 {
+			return l
+		}
+		if l.IsTuple() {
+			l = l.Mode(0)
+		}
+		return layout.Concat(l, layout.MustParse("_1:_0"))
+	case swizzle.ComposedLayout:
+		c, err := swizzle.Make(l.Swizzle(), l.Offset(), append2(l.Inner()))
+		if err != nil {
+			return l
+		}
+		return c
+	}
+	return f
 }
 
 // PositionIndependent returns the layout function CuTe's print_latex and

@@ -10,6 +10,7 @@ import (
 	"github.com/gocute/cute/atom"
 	"github.com/gocute/cute/internal/jsonl"
 	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/swizzle"
 )
 
 // The single SM70 atom tiled 1x1x1 with Tile<_8,_8,_4>: its quad pair is
@@ -167,4 +168,24 @@ func TestCopySVG(t *testing.T) {
 	golden(t, "copy_ldsm_t_8x4.svg", render(t, func(b *bytes.Buffer) error {
 		return CopySVG(b, s, d, []string{"make_tiled_copy(Copy_Atom<SM75_U16x2_LDSM_T,uint16_t>, (_8,_4):(_1,_8), (_4,_1):(_1,_4))"}, Options{})
 	}))
+}
+
+// print_latex of rank-1 layouts appends _1:_0 (to the inner layout of a
+// composed one), as CuTe 3.5.1 prints them.
+func TestLayoutLaTeXRank1Header(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"_8:_1", "% Layout: (_8,_1):(_1,_0)\n"},
+		{"(_8):(_2)", "% Layout: (_8,_1):(_2,_0)\n"},
+		{"Sw<1,1,1> o _0 o _8:_1", "% Layout: Sw<1,1,1> o _0 o (_8,_1):(_1,_0)\n"},
+		{"Sw<1,1,1> o _0 o (_8):(_1)", "% Layout: Sw<1,1,1> o _0 o (_8,_1):(_1,_0)\n"},
+		{"(4,(2,2)):(1,(4,8))", "% Layout: (4,(2,2)):(1,(4,8))\n"},
+	} {
+		var b bytes.Buffer
+		if err := LayoutLaTeX(&b, swizzle.MustParseFunc(c.in)); err != nil {
+			t.Fatal(err)
+		}
+		if got, _, _ := strings.Cut(b.String(), "\\documentclass"); got != c.want {
+			t.Errorf("%s: header %q, want %q", c.in, got, c.want)
+		}
+	}
 }
