@@ -44,7 +44,7 @@ func LayoutLaTeX(w io.Writer, f swizzle.Func) error {
 	if err != nil {
 		return err
 	}
-	if err := checkCells("viz.LayoutLaTeX", M*N, f); err != nil || M > MaxCells || N > MaxCells {
+	if M > MaxCells || N > MaxCells || M*N > MaxCells {
 		return layout.Errorf("viz.LayoutLaTeX", fmt.Sprintf("a picture must have at most %d cells", MaxCells), f)
 	}
 	bw := bufio.NewWriter(w)

@@ -189,3 +189,27 @@ func TestLayoutLaTeXRank1Header(t *testing.T) {
 		}
 	}
 }
+
+// Every entry point refuses a picture above MaxCells with a named error.
+func TestPictureLimits(t *testing.T) {
+	var b bytes.Buffer
+	huge := layout.MustParse("(1048576,1048576):(1,1048576)")
+	if err := LayoutLaTeX(&b, huge); err == nil {
+		t.Error("LayoutLaTeX: want an error")
+	}
+	if err := LayoutSVG(&b, huge, Options{}); err == nil {
+		t.Error("LayoutSVG: want an error")
+	}
+	if _, err := TVFromLayout(layout.MustParse("(_32,_4):(_1,_32)"), layout.Layout{}, 100000, 100000); err == nil {
+		t.Error("TVFromLayout: want an error")
+	}
+	if _, err := GridFromMN(huge, layout.MustParse("_32:_1")); err == nil {
+		t.Error("GridFromMN: want an error")
+	}
+	if _, err := CopyTV(layout.MustParse("(_32,_4):(_1,_32)"), layout.MustParseTuple("(4096,4096)"), layout.S(32)); err == nil {
+		t.Error("CopyTV: want an error")
+	}
+	if b.Len() != 0 {
+		t.Errorf("wrote %d bytes", b.Len())
+	}
+}

@@ -100,6 +100,9 @@ func SmemSVG(w io.Writer, s banks.Smem, opt Options) error {
 	if err != nil {
 		return err
 	}
+	if M > MaxCells || N > MaxCells || M*N > MaxCells {
+		return layout.Errorf("viz.SmemSVG", fmt.Sprintf("a picture must have at most %d cells", MaxCells), s.Func())
+	}
 	c := newCanvas(opt.cell(36))
 	c.titleLines = []string{s.Func().String()}
 	if pre := smemPrefix(s); pre != "" {
