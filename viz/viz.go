@@ -9,8 +9,17 @@
 //   - a thread-value layout (an MMA operand) as the grid of its tile with
 //     the thread and value holding each element, coloured by thread as
 //     CuTe's print_latex colours MMA layouts;
-//   - an MMA atom's three operands in CuTe's print_latex_mma arrangement:
-//     C in the middle, A to its left, B above it.
+//   - an MMA atom's or TiledMMA's three operands in CuTe's print_latex_mma
+//     arrangement: C in the middle, A to its left, B above it;
+//   - a TiledCopy's source and destination side by side, as CuTe's
+//     print_latex_copy draws them.
+//
+// The LaTeX writers are CuTe 3.5.1's print_latex family byte for byte
+// (header comments, TikZ preamble, every \node line, palettes); the thread
+// grids of MMAs and copies are built as CuTe builds them, from the MN
+// layouts right_inverse(TV).with_shape(tile) and their thread numbering
+// ([GridFromMN]), so the SVG pictures show the same cells. Every entry point
+// refuses a picture of more than [MaxCells] cells with a *layout.Error.
 //
 // Output is deterministic (same input, same bytes), so pictures can be
 // checked in as golden files.
