@@ -61,7 +61,12 @@ def cases(cute, rng, gmma, ncopy):
             cells = 1
             for x in re.findall(r'\d+', tl):
                 cells *= int(x)
-            if cells <= 4096 and d['out']['Tiler_MN'].count(',') >= 1:
+            depth, commas = 0, 0
+            for ch in tl:
+                depth += ch == '('
+                depth -= ch == ')'
+                commas += ch == ',' and depth == 1
+            if cells <= 4096 and commas == 1:  # print_latex_copy static_asserts rank 2
                 specs.append([d['op']] + d['args'])
     out += [('print_latex_tiled_copy', a) for a in rng.sample(specs, min(ncopy, len(specs)))]
     return out
