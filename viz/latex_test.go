@@ -213,3 +213,23 @@ func TestPictureLimits(t *testing.T) {
 		t.Errorf("wrote %d bytes", b.Len())
 	}
 }
+
+func BenchmarkTiledMMALaTeX(b *testing.B) {
+	tm := atom.MustMakeTiledMMA(atom.MustLookup("SM80_16x8x16_F32F16F16F32_TN"), atom.WithAtomLayout(layout.Left(layout.Statics(2, 2, 1))))
+	var buf bytes.Buffer
+	b.ReportAllocs()
+	for b.Loop() {
+		buf.Reset()
+		TiledMMALaTeX(&buf, tm)
+	}
+}
+
+func BenchmarkTiledCopyLaTeX(b *testing.B) {
+	tc := atom.MustMakeTiledCopy(atom.MustLookupCopy("SM75_U32x4_LDSM_N", "half_t"), layout.MustParse("(_32,_1):(_1,_0)"), layout.MustParse("(_1,_8):(_0,_1)"))
+	var buf bytes.Buffer
+	b.ReportAllocs()
+	for b.Loop() {
+		buf.Reset()
+		TiledCopyLaTeX(&buf, tc)
+	}
+}
