@@ -442,10 +442,10 @@ func (c Copy) ValLayoutRef() layout.Layout { return c.ref }
 
 // NumValSrc returns size<1>(ValLayoutSrc): the values one thread copies
 // from.
-func (c Copy) NumValSrc() int { return c.src.Mode(1).Size().Value() }
+func (c Copy) NumValSrc() int { return modeSize(c.src, 1) }
 
 // NumValDst returns size<1>(ValLayoutDst).
-func (c Copy) NumValDst() int { return c.dst.Mode(1).Size().Value() }
+func (c Copy) NumValDst() int { return modeSize(c.dst, 1) }
 
 // String returns print(Copy_Atom) exactly as CuTe 3.5.1 writes it: ThrID,
 // the three value layouts and the value width (the bit layouts are not

@@ -19,6 +19,10 @@ type TiledCopy struct {
 	atom  Copy
 	tv    layout.Layout // TiledLayout_TV
 	tiler layout.Tiler  // Tiler_MN
+	// thrval2mn of the Src (0) and Dst (1) sides, computed once; CuTe
+	// computes them when partitioning, so their errors wait until then.
+	tvmn    [2]layout.Layout
+	tvmnErr [2]error
 }
 
 // newTiledCopy is make_tiled_copy_impl: the TiledCopy type, with its two
@@ -27,8 +31,11 @@ func newTiledCopy(op string, a Copy, tv layout.Layout, tiler layout.Tiler) (Tile
 	if a.op.name == "" {
 		return TiledCopy{}, layout.Errorf(op, "the zero Copy is not a copy atom")
 	}
-	if tv.Rank() < 2 {
+	if !tv.IsTuple() || tv.Rank() < 2 {
 		return TiledCopy{}, layout.Errorf(op, "TiledLayout_TV must have a thread and a value mode", tv)
+	}
+	if !tv.Mode(0).Size().IsStatic() || !tv.Mode(1).Size().IsStatic() {
+		return TiledCopy{}, layout.Errorf(op, "TiledNumThr and TiledNumVal must be static (CuTe static_asserts on them)", tv)
 	}
 	nthr, nval := tv.Mode(0).Size().Value(), tv.Mode(1).Size().Value()
 	athr, aval := a.ref.Mode(0).Size().Value(), a.ref.Mode(1).Size().Value()
@@ -38,7 +45,15 @@ func newTiledCopy(op string, a Copy, tv layout.Layout, tiler layout.Tiler) (Tile
 	if nval%aval != 0 {
 		return TiledCopy{}, layout.Errorf(op, "TiledCopy uses too few vals for selected CopyAtom", tv, a.ref)
 	}
-	return TiledCopy{atom: a, tv: tv, tiler: tiler}, nil
+	t := TiledCopy{atom: a, tv: tv, tiler: tiler}
+	for i, dst := range []bool{false, true} {
+		r2t, err := t.ref2trg(dst)
+		if err == nil {
+			t.tvmn[i], err = t.thrval2mn(r2t)
+		}
+		t.tvmnErr[i] = err
+	}
+	return t, nil
 }
 
 // MakeTiledCopy returns make_tiled_copy(atom, thr, val): thr maps an (m,n)
@@ -50,6 +65,17 @@ func newTiledCopy(op string, a Copy, tv layout.Layout, tiler layout.Tiler) (Tile
 // vals for selected CopyAtom").
 func MakeTiledCopy(a Copy, thr, val layout.Layout) (TiledCopy, error) {
 	const op = "make_tiled_copy"
+	for _, l := range []struct {
+		name string
+		l    layout.Layout
+	}{{"thr_layout", thr}, {"val_layout", val}} {
+		if !l.l.Shape().IsStatic() || !l.l.Stride().IsStatic() {
+			return TiledCopy{}, layout.Errorf(op, l.name+" must be static (CuTe static_asserts on the TiledCopy's sizes)", l.l)
+		}
+		if err := checkBijection(l.l); err != nil {
+			return TiledCopy{}, layout.Errorf(op, l.name+" must map its coordinates one-to-one onto the indices 0..size-1", l.l, err)
+		}
+	}
 	mn, err := layout.RakedProduct(thr, val)
 	if err != nil {
 		return TiledCopy{}, layout.Errorf(op, "raked_product(thr_layout, val_layout) failed", thr, val, err)
@@ -75,6 +101,30 @@ func MustMakeTiledCopy(a Copy, thr, val layout.Layout) TiledCopy {
 		panic(err)
 	}
 	return t
+}
+
+// maxEnumerate bounds the layouts checkBijection enumerates.
+const maxEnumerate = 1 << 20
+
+// checkBijection reports an error unless l is a bijection from its domain
+// onto [0, size(l)).
+func checkBijection(l layout.Layout) error {
+	n := l.Size().Value()
+	if n > maxEnumerate {
+		return layout.Errorf("make_tiled_copy", "the layout is too large to check", l)
+	}
+	if l.Cosize().Value() != n {
+		return layout.Errorf("make_tiled_copy", "cosize must equal size", l)
+	}
+	seen := make([]bool, n)
+	for i := 0; i < n; i++ {
+		x := l.Eval(i)
+		if x < 0 || x >= n || seen[x] {
+			return layout.Errorf("make_tiled_copy", "two coordinates map to one index", l, x)
+		}
+		seen[x] = true
+	}
+	return nil
 }
 
 // productEach is CuTe's product_each(shape): the product of every mode.
@@ -117,6 +167,9 @@ func tileShapeTiler(m, n layout.Int) layout.Tiler {
 func MakeTiledCopyCAtom(a Copy, mma TiledMMA) (tc TiledCopy, err error) {
 	const op = "make_tiled_copy_C_atom"
 	cTV := mma.LayoutCTV()
+	if !cTV.IsTuple() || cTV.Rank() < 2 {
+		return TiledCopy{}, layout.Errorf(op, "the zero TiledMMA has no C layout")
+	}
 	copyV := a.NumValSrc()
 	if copyV > cTV.Mode(1).Size().Value() {
 		return TiledCopy{}, layout.Errorf(op, "static assertion failed: copy_V <= size<1>(layoutC_TV)", copyV, cTV)
@@ -132,21 +185,73 @@ func MakeTiledCopyCAtom(a Copy, mma TiledMMA) (tc TiledCopy, err error) {
 		}
 		layoutTV := must(layout.Compose(cTV, layout.Left(layout.Tup(layout.I(cTV.Mode(0).Size()), layout.I(layout.S(copyV))))))
 		mmaTiler := layout.Tup(layout.I(mma.TileSize(0)), layout.I(mma.TileSize(1)))
-		modes := make([]layout.Tiler, 2)
-		for i := range modes {
-			st := layout.Statics(0, 0).Replace(i, layout.I(layout.S(1)))
-			proj := layout.MustMake(mmaTiler, st)
-			modes[i] = layout.LayoutTiler(layout.Filter(must(layout.Compose(proj, layoutTV))))
-		}
-		tiler = layout.TupleTiler(modes...)
-		tile2mma := must(layout.Composition(layout.Left(mmaTiler), tiler))
-		inv := must(layout.LeftInverse(tile2mma))
-		tv = must(layout.Compose(inv, layoutTV))
+		tiler, tv = byModeTiler(op, mmaTiler, layoutTV, must)
 	})
 	if err != nil {
 		return TiledCopy{}, err
 	}
 	return newTiledCopy(op, a, tv, tiler)
+}
+
+// MakeCotiledCopy returns make_cotiled_copy(atom, atomTV, data): a
+// TiledCopy from thread and value offset maps rather than coordinates.
+// atomTV maps (thread, value) to an address (offset) of data, and data maps
+// a coordinate to an address; the TiledCopy copies, for each (thread,
+// value), the coordinate of data holding that address. Both layouts must be
+// static. It fails when an address of atomTV does not exist in data ("The
+// memory pointed to by AtomTVLayout does not exist in the DataLayout.").
+func MakeCotiledCopy(a Copy, atomTV, data layout.Layout) (tc TiledCopy, err error) {
+	const op = "make_cotiled_copy"
+	for _, l := range []layout.Layout{atomTV, data} {
+		if !l.Shape().IsStatic() || !l.Stride().IsStatic() {
+			return TiledCopy{}, layout.Errorf(op, "the layouts must be static", l)
+		}
+	}
+	if !atomTV.IsTuple() || atomTV.Rank() < 2 {
+		return TiledCopy{}, layout.Errorf(op, "AtomTVLayout must have a thread and a value mode", atomTV)
+	}
+	var tv layout.Layout
+	var tiler layout.Tiler
+	err = layout.Try(func() {
+		must := func(l layout.Layout, err error) layout.Layout {
+			if err != nil {
+				layout.Throw(op, err.Error())
+			}
+			return l
+		}
+		// data addr -> data coord; off-the-ends get stride 0.
+		inv := layout.Concat(must(layout.LeftInverse(data)), layout.MustParse("_1:_0"))
+		tvData := must(layout.Compose(inv, atomTV))
+		back := layout.Coalesce(must(layout.Compose(data, tvData.Mode(1))))
+		if !back.Equal(layout.Coalesce(atomTV.Mode(1))) {
+			layout.Throw(op, "The memory pointed to by AtomTVLayout does not exist in the DataLayout.", atomTV, data)
+		}
+		tiler, tv = byModeTiler(op, productEach(data.Shape()), tvData, must)
+	})
+	if err != nil {
+		return TiledCopy{}, err
+	}
+	return newTiledCopy(op, a, tv, tiler)
+}
+
+// byModeTiler is the tail of make_tiled_copy_C_atom and make_cotiled_copy:
+// the by-mode tiler of layouts that picks the elements of a (flat) shape
+// that layoutTV touches, and layoutTV re-expressed as (thread, value) ->
+// tile coordinate.
+func byModeTiler(op string, shape layout.Shape, layoutTV layout.Layout,
+	must func(layout.Layout, error) layout.Layout) (layout.Tiler, layout.Layout) {
+	n := shape.Len()
+	modes := make([]layout.Tiler, n)
+	for i := range modes {
+		zeros := make([]int, n)
+		st := layout.Statics(zeros...).Replace(i, layout.I(layout.S(1)))
+		proj := layout.MustMake(shape, st)
+		modes[i] = layout.LayoutTiler(layout.Filter(must(layout.Compose(proj, layoutTV))))
+	}
+	tiler := layout.TupleTiler(modes...)
+	tile2data := must(layout.Composition(layout.Left(shape), tiler))
+	inv := must(layout.LeftInverse(tile2data))
+	return tiler, must(layout.Compose(inv, layoutTV))
 }
 
 // MakeTiledCopyS returns make_tiled_copy_S(atom, tc): a TiledCopy of atom
@@ -230,10 +335,26 @@ func tilerShape(t layout.Tiler) layout.Shape {
 
 // NumThr returns TiledNumThr, size<0>(TiledLayout_TV): the threads of the
 // TiledCopy (CuTe's size(tiled_copy)).
-func (t TiledCopy) NumThr() int { return t.tv.Mode(0).Size().Value() }
+func (t TiledCopy) NumThr() int { return modeSize(t.tv, 0) }
 
 // NumVal returns TiledNumVal, size<1>(TiledLayout_TV).
-func (t TiledCopy) NumVal() int { return t.tv.Mode(1).Size().Value() }
+func (t TiledCopy) NumVal() int { return modeSize(t.tv, 1) }
+
+// modeSize is size<i>(l), or 0 when l has no mode i (the zero layout).
+func modeSize(l layout.Layout, i int) int {
+	if !l.IsTuple() || l.Rank() <= i {
+		return 0
+	}
+	return l.Mode(i).Size().Value()
+}
+
+// valid reports an error for the zero TiledCopy.
+func (t TiledCopy) valid(op string) error {
+	if t.atom.op.name == "" || !t.tv.IsTuple() {
+		return layout.Errorf(op, "the zero TiledCopy is not a TiledCopy")
+	}
+	return nil
+}
 
 // Size returns size(tiled_copy), the number of threads.
 func (t TiledCopy) Size() int { return t.NumThr() }
@@ -262,27 +383,58 @@ func (t TiledCopy) ref2trg(dst bool) (layout.Layout, error) {
 	return layout.Compose(inv, trg)
 }
 
-// tile2thrfrg is CuTe's TiledCopy::tile2thrfrg: f has shape
-// ((TileM,TileN,...),(RestM,RestN,...)); the result has shape
-// ((ThrV,ThrX),FrgV,(RestM,RestN,...)) unfolded to (Thr,Val,Rest).
-func (t TiledCopy) tile2thrfrg(f swizzle.Func, ref2trg layout.Layout) (swizzle.Func, error) {
+// thrval2mn is the layout tile2thrfrg composes the tile mode with: the
+// atom's (thread, value) order re-expressed through ref2trg and zipped with
+// the tile's rest threads and values: ((trg_tid,rest_tid),(trg_val,rest_val))
+// -> tile coordinate.
+func (t TiledCopy) thrval2mn(ref2trg layout.Layout) (layout.Layout, error) {
 	ath, av := t.atom.ref.Mode(0).Size(), t.atom.ref.Mode(1).Size()
 	atomTV, err := layout.ZippedDivide(t.tv, layout.ShapeTiler(layout.Tup(layout.I(ath), layout.I(av))))
 	if err != nil {
-		return nil, err
+		return layout.Layout{}, err
 	}
 	trg, err := layout.Composition(atomTV, layout.TupleTiler(layout.LayoutTiler(ref2trg), layout.Underscore()))
 	if err != nil {
-		return nil, err
+		return layout.Layout{}, err
 	}
 	if sh := trg.Shape(); !sh.IsTuple() || sh.Len() != 2 || !sh.At(0).IsTuple() || sh.At(0).Len() != 2 ||
 		!sh.At(1).IsTuple() || sh.At(1).Len() != 2 {
-		return nil, layout.Errorf("tile2thrfrg", "the atom TV layout must be ((thr,val),(rest_thr,rest_val))", trg)
+		return layout.Layout{}, layout.Errorf("tile2thrfrg", "the atom TV layout must be ((thr,val),(rest_thr,rest_val))", trg)
 	}
 	zipped := layout.Concat(
 		layout.Concat(trg.Mode(0, 0), trg.Mode(1, 0)),
 		layout.Concat(trg.Mode(0, 1), trg.Mode(1, 1)))
-	thrval2mn, err := layout.CoalesceProfile(zipped, layout.Tup(layout.I(layout.S(1)), layout.Statics(1, 1)))
+	return layout.CoalesceProfile(zipped, layout.Tup(layout.I(layout.S(1)), layout.Statics(1, 1)))
+}
+
+// ThrVal2MN returns the (thread, value) -> tile coordinate layout that
+// partition_S (dst false) or partition_D (dst true) composes the tile mode
+// of zipped_divide(tensor, Tiler_MN) with. Partitioning a tensor of any
+// kind (an ArithTuple coordinate tensor, say) is then:
+//
+//	z := zipped_divide(t, TilerMN())
+//	v := composition(z, <ThrVal2MN(dst), _>)     // (((thr),(val)),rest)
+//	v(make_coord(_,_),_)(thr_idx, _, repeat<rank(t)>(_))
+func (t TiledCopy) ThrVal2MN(dst bool) (layout.Layout, error) {
+	if err := t.valid("tile2thrfrg"); err != nil {
+		return layout.Layout{}, err
+	}
+	return t.cachedThrVal2MN(dst)
+}
+
+func (t TiledCopy) cachedThrVal2MN(dst bool) (layout.Layout, error) {
+	i := 0
+	if dst {
+		i = 1
+	}
+	return t.tvmn[i], t.tvmnErr[i]
+}
+
+// tile2thrfrg is CuTe's TiledCopy::tile2thrfrg: f has shape
+// ((TileM,TileN,...),(RestM,RestN,...)); the result has shape
+// ((ThrV,ThrX),FrgV,(RestM,RestN,...)) unfolded to (Thr,Val,Rest).
+func (t TiledCopy) tile2thrfrg(f swizzle.Func, dst bool) (swizzle.Func, error) {
+	thrval2mn, err := t.cachedThrVal2MN(dst)
 	if err != nil {
 		return nil, err
 	}
@@ -301,6 +453,12 @@ func (t TiledCopy) tidfrg(f swizzle.Func, dst bool) (swizzle.Func, error) {
 	if dst {
 		op = "tidfrg_D"
 	}
+	if err := t.valid(op); err != nil {
+		return nil, err
+	}
+	if f == nil {
+		return nil, layout.Errorf(op, "the layout must not be nil")
+	}
 	sh := f.Shape()
 	r := 1
 	if sh.IsTuple() {
@@ -317,11 +475,7 @@ func (t TiledCopy) tidfrg(f swizzle.Func, dst bool) (swizzle.Func, error) {
 	if err != nil {
 		return nil, layout.Errorf(op, "zipped_divide(tensor, Tiler_MN) failed", f, t.TilerString(), err)
 	}
-	r2t, err := t.ref2trg(dst)
-	if err != nil {
-		return nil, layout.Errorf(op, "right_inverse(AtomLayoutRef) failed", err)
-	}
-	out, err := t.tile2thrfrg(zd, r2t)
+	out, err := t.tile2thrfrg(zd, dst)
 	if err != nil {
 		return nil, layout.Errorf(op, "tile2thrfrg failed", f, err)
 	}
@@ -341,12 +495,11 @@ func (t TiledCopy) layoutTV(dst bool) (layout.Layout, error) {
 	if dst {
 		op = "get_layoutD_TV"
 	}
-	ref := layout.Left(layout.Tup(t.TilerShape(), layout.I(layout.S(1))))
-	r2t, err := t.ref2trg(dst)
-	if err != nil {
-		return layout.Layout{}, layout.Errorf(op, "right_inverse(AtomLayoutRef) failed", err)
+	if err := t.valid(op); err != nil {
+		return layout.Layout{}, err
 	}
-	f, err := t.tile2thrfrg(ref, r2t)
+	ref := layout.Left(layout.Tup(t.TilerShape(), layout.I(layout.S(1))))
+	f, err := t.tile2thrfrg(ref, dst)
 	if err != nil {
 		return layout.Layout{}, layout.Errorf(op, "tile2thrfrg failed", err)
 	}
@@ -392,6 +545,12 @@ func (t TiledCopy) LayoutDMN() (layout.Layout, error) { return t.layoutMN(true) 
 // ((AtomVal, RestVal), M', N', ...) value order.
 func (t TiledCopy) Retile(f swizzle.Func) (r swizzle.Func, err error) {
 	const op = "retile"
+	if err := t.valid(op); err != nil {
+		return nil, err
+	}
+	if f == nil {
+		return nil, layout.Errorf(op, "the layout must not be nil")
+	}
 	sh := f.Shape()
 	if !sh.IsTuple() || sh.Len() < 1 {
 		return nil, layout.Errorf(op, "the fragment must be a tuple of modes (V,M,N,...)", f)
@@ -449,8 +608,8 @@ func (t TiledCopy) ThreadSlice(thr int) (ThrCopy, error) {
 	if thr < 0 {
 		return ThrCopy{}, layout.Errorf("get_slice", "the thread index must not be negative", thr)
 	}
-	if t.atom.op.name == "" {
-		return ThrCopy{}, layout.Errorf("get_slice", "the zero TiledCopy has no threads")
+	if err := t.valid("get_slice"); err != nil {
+		return ThrCopy{}, err
 	}
 	return ThrCopy{tiled: t, idx: thr}, nil
 }
@@ -493,6 +652,13 @@ func (s ThrCopy) sliceCoord(f swizzle.Func) tensor.Coord {
 	if sh := f.Shape(); sh.IsTuple() {
 		r = sh.Len()
 	}
+	return s.PartitionCoord(r)
+}
+
+// PartitionCoord returns the coordinate partition_S/D slices the
+// (Thr, Val, Rest) tiling of a rank-r tensor with: (thr_idx, _,
+// repeat<r>(_)).
+func (s ThrCopy) PartitionCoord(r int) tensor.Coord {
 	return tensor.C(tensor.I(s.idx), tensor.U, tensor.Repeat(r))
 }
 
