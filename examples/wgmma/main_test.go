@@ -23,6 +23,18 @@ var tutorialLines = []string{
 	"tCrC: ptr[16b](0x7fff00000000) o ((_2,_2,_8),_2,_2):((_1,_2,_4),_32,_64)",
 }
 
+const tiledMMAPrint = `print(tiled_mma):
+TiledMMA
+  ThrLayoutVMNK:  (_128,_1,_1,_1):(_1,_0,_0,_0)
+  PermutationMNK: (_,_,_)
+MMA_Atom
+  ThrID:      _128:_1
+  Shape_MNK:  (_64,_64,_16)
+  LayoutA_TV: (_128,(_64,_16)):(_0,(_1,_64))
+  LayoutB_TV: (_128,(_64,_16)):(_0,(_1,_64))
+  LayoutC_TV: ((_4,_8,_4),(_2,_2,_8)):((_128,_1,_16),(_64,_8,_512))
+`
+
 func runOut(t *testing.T, opt Options) (string, error) {
 	t.Helper()
 	var out bytes.Buffer
@@ -52,6 +64,10 @@ func TestTutorialPrints(t *testing.T) {
 		if !hasLine(out, l) {
 			t.Errorf("missing line\n\t%s\nin\n%s", l, out)
 		}
+	}
+	// print(tiled_mma), CuTe 3.5.1's text (testdata/golden/mma/tiledmma).
+	if !strings.Contains(out, tiledMMAPrint) {
+		t.Errorf("missing print(tiled_mma)\n%s\nin\n%s", tiledMMAPrint, out)
 	}
 	if strings.Contains(out, "max error") {
 		t.Errorf("-print-only ran the GEMM:\n%s", out)
