@@ -1,0 +1,118 @@
+package tensorcore
+
+import "math"
+
+// The fast datapath. The rule of the package doc, for operands whose
+// products are exact in float32 (at most 12 significant bits per operand:
+// f16, bf16, tf32, e4m3, e5m2) and an E in [FastMinExp, FastMaxExp]:
+//
+//   - each product av·bv is exact in float32 (below 2^-126, where float32
+//     loses bits, its aligned term is less than 1/2 and truncates to 0
+//     either way);
+//   - scaling by q = 2^(F−E) is exact, or lands below 1 where it
+//     truncates to 0 either way;
+//   - float32→int32 conversion truncates toward zero, exactly as the
+//     hardware truncates each aligned term (|term| < 2^(F+2));
+//
+// so the aligned terms of Aligned are computed in float32 and added in int32,
+// which with at most 16 nonzero products per element (F = 25) or 64 (F = 13)
+// cannot overflow. Elements whose E lies outside the range (Inf/NaN operands
+// carry SpecialExp, all-zero products ZeroExp-sized exponents, extreme bf16
+// and tf32 exponents) are left to the scalar path.
+
+// SpecialExp is the nominal exponent given to an Inf or NaN operand by the
+// fast path's decoders: it puts every element it takes part in outside
+// [FastMinExp, FastMaxExp].
+const SpecialExp = 1 << 22
+
+// The range of E (the largest nominal exponent of the terms of one element)
+// that the fast path computes exactly: q = 2^(F−E) is a normal float32,
+// products below 2^-126 align to less than 1/2, and products (|p| < 2^(E+2))
+// do not overflow float32.
+const (
+	FastMinExp = -100
+	FastMaxExp = 125
+)
+
+// FastExp reports whether an element with largest exponent e is computed
+// by the fast path.
+func FastExp(e int32) bool { return e >= FastMinExp && e <= FastMaxExp }
+
+// RowTerms computes one row of elements of a matrix product with the fast
+// datapath. The row is K operands av (exact float32 values, negation
+// applied) with nominal exponents ae; the other operand is K×N, k-major:
+// bv[k·N+j], be[k·N+j]. ce[j] is the nominal exponent of the accumulator of
+// column j (ZeroExp when it is zero or unused). For every column j it sets
+//
+//	e[j] = max(ce[j], max_k ae[k]+be[k·N+j])
+//
+// and, when FastExp(e[j]), s[j] = Σ_k trunc(av[k]·bv[k·N+j]·2^(F−e[j])), the
+// product terms of Aligned (the accumulator's term is the caller's); s[j] is
+// unspecified otherwise. N must be a multiple of 8, len(ae) = len(av) = K,
+// len(bv), len(be) ≥ K·N, len(ce), len(s), len(e) ≥ N.
+func (d Datapath) RowTerms(av []float32, ae []int32, bv []float32, be []int32, ce, s, e []int32) {
+	k := len(av)
+	n := len(s)
+	if k == 0 || n == 0 {
+		copy(e[:n], ce[:n])
+		clear(s)
+		return
+	}
+	_ = ae[k-1]
+	_, _ = bv[k*n-1], be[k*n-1]
+	_, _ = ce[n-1], e[n-1]
+	if useAVX2 && n%8 == 0 {
+		rowTermsAVX2(&av[0], &ae[0], &bv[0], &be[0], &ce[0], &s[0], &e[0], k, n, int(d.F))
+		return
+	}
+	rowTermsGo(av, ae, bv, be, ce, s, e, d.F)
+}
+
+// rowTermsGo is RowTerms in plain Go.
+func rowTermsGo(av []float32, ae []int32, bv []float32, be []int32, ce, s, e []int32, f int32) {
+	n := len(s)
+	e = e[:n]
+	copy(e, ce[:n])
+	for k, a := range ae {
+		row := be[k*n : k*n+n]
+		for j, b := range row {
+			e[j] = max(e[j], a+b)
+		}
+	}
+	var qs [256]float32
+	q := qs[:0]
+	if n <= len(qs) {
+		q = qs[:n]
+	} else {
+		q = make([]float32, n)
+	}
+	for j, x := range e {
+		// Out-of-range lanes get some finite q; their s is unspecified.
+		q[j] = math.Float32frombits(uint32(min(max(127+f-x, 1), 254)) << 23)
+	}
+	s = s[:n]
+	clear(s)
+	for k, a := range av {
+		row := bv[k*n : k*n+n]
+		for j, b := range row {
+			s[j] += int32(float32(a*b) * q[j])
+		}
+	}
+}
+
+// IntRowSums computes one row of an integer matrix product: for every
+// column j, s[j] = Σ_k av[k]·bv[k·N+j] (wrapping in int32; products of 8-bit
+// integers summed over K ≤ 64 never wrap). bv is k-major, N = len(s).
+func IntRowSums(av, bv, s []int32) {
+	n := len(s)
+	clear(s)
+	for k, a := range av {
+		if a == 0 {
+			continue
+		}
+		row := bv[k*n : k*n+n]
+		for j, b := range row {
+			s[j] += a * b
+		}
+	}
+}

@@ -1,0 +1,44 @@
+package tensorcore
+
+// useAVX2 selects the AVX2 kernel of RowTerms: set when the CPU has AVX2
+// and the operating system saves the YMM registers. Tests switch it off to
+// check the pure-Go kernel against it.
+var useAVX2 = hasAVX2()
+
+// HasAVX2 reports whether RowTerms runs its AVX2 kernel.
+func HasAVX2() bool { return useAVX2 }
+
+// SetAVX2 switches the AVX2 kernel on or off (on only where the CPU has it)
+// and returns the previous setting. For tests and benchmarks; not safe for
+// concurrent use with RowTerms.
+func SetAVX2(on bool) bool {
+	old := useAVX2
+	useAVX2 = on && hasAVX2()
+	return old
+}
+
+func hasAVX2() bool {
+	maxID, _, _, _ := cpuid(0, 0)
+	if maxID < 7 {
+		return false
+	}
+	_, _, ecx1, _ := cpuid(1, 0)
+	const osxsave, avx = 1 << 27, 1 << 28
+	if ecx1&osxsave == 0 || ecx1&avx == 0 {
+		return false
+	}
+	if eax, _ := xgetbv(); eax&6 != 6 { // XMM and YMM state saved
+		return false
+	}
+	_, ebx7, _, _ := cpuid(7, 0)
+	return ebx7&(1<<5) != 0
+}
+
+func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
+
+func xgetbv() (eax, edx uint32)
+
+// rowTermsAVX2 is rowTermsGo with 8 columns per step (n a multiple of 8).
+//
+//go:noescape
+func rowTermsAVX2(av *float32, ae *int32, bv *float32, be *int32, ce, s, e *int32, k, n, f int)

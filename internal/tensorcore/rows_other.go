@@ -1,0 +1,16 @@
+//go:build !amd64
+
+package tensorcore
+
+const useAVX2 = false
+
+func rowTermsAVX2(av *float32, ae *int32, bv *float32, be *int32, ce, s, e *int32, k, n, f int) {
+	panic("unreachable")
+}
+
+// HasAVX2 reports whether RowTerms runs its AVX2 kernel: never on this
+// architecture.
+func HasAVX2() bool { return false }
+
+// SetAVX2 is a no-op on this architecture; it returns false.
+func SetAVX2(on bool) bool { return false }

@@ -1,0 +1,70 @@
+package tensorcore
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gocute/cute/numeric"
+)
+
+// randF16 returns a random f16 operand as the fast path takes it: exact
+// float32 value and nominal exponent (about a tenth zeros, some subnormals).
+func randF16(rng *rand.Rand) (float32, int32) {
+	var b uint16
+	switch rng.IntN(10) {
+	case 0:
+		return 0, ZeroExp
+	case 1:
+		b = uint16(rng.IntN(1024)) | uint16(rng.IntN(2))<<15 // subnormal
+	default:
+		b = uint16(rng.IntN(0x7c00)) | uint16(rng.IntN(2))<<15
+	}
+	v := numeric.Float16FromBits(b).Float64()
+	return float32(v), NominalExp(v, -14)
+}
+
+// TestRowTermsMatchesAligned checks RowTerms (both kernels) against
+// Aligned, the scalar rule, on random f16 rows.
+func TestRowTermsMatchesAligned(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const k, n = 16, 64
+	av, ae := make([]float32, k), make([]int32, k)
+	bv, be := make([]float32, k*n), make([]int32, k*n)
+	ce, s, e := make([]int32, n), make([]int32, n), make([]int32, n)
+	s2, e2 := make([]int32, n), make([]int32, n)
+	a64, b64 := make([]float64, k), make([]float64, k)
+	bcol := make([]int32, k)
+	for range 300 {
+		for i := range av {
+			av[i], ae[i] = randF16(rng)
+		}
+		for i := range bv {
+			bv[i], be[i] = randF16(rng)
+		}
+		for j := range ce {
+			ce[j] = ZeroExp
+		}
+		rowTermsGo(av, ae, bv, be, ce, s, e, Wide.F)
+		if useAVX2 {
+			rowTermsAVX2(&av[0], &ae[0], &bv[0], &be[0], &ce[0], &s2[0], &e2[0], k, n, int(Wide.F))
+		}
+		for j := range n {
+			for i := range k {
+				a64[i], b64[i], bcol[i] = float64(av[i]), float64(bv[i*n+j]), be[i*n+j]
+			}
+			ws, we := Wide.Aligned(a64, b64, ae, bcol, 0, 0)
+			if !FastExp(e[j]) {
+				if we != ZeroExp {
+					t.Fatalf("column %d: E %d outside the fast range, Aligned %d", j, e[j], we)
+				}
+				continue
+			}
+			if int64(s[j]) != ws || e[j] != we {
+				t.Fatalf("column %d: Go kernel (%d, %d), Aligned (%d, %d)", j, s[j], e[j], ws, we)
+			}
+			if useAVX2 && (s2[j] != s[j] || e2[j] != e[j]) {
+				t.Fatalf("column %d: AVX2 kernel (%d, %d), Go (%d, %d)", j, s2[j], e2[j], s[j], e[j])
+			}
+		}
+	}
+}
