@@ -106,6 +106,39 @@ func (s *SharedMemory) Write(addr uint32, p []byte) error {
 	return nil
 }
 
+// WriteChunks stores 16-byte chunks through the generic proxy, as a bulk
+// vectorized copy does (st.shared.v4.b32 per chunk): chunk i, the bytes
+// data[16i:16i+16], goes to shared address addrs[i], which must be 16-byte
+// aligned; len(data) must be 16·len(addrs). The rules are Write's; on error
+// nothing is stored.
+func (s *SharedMemory) WriteChunks(addrs []uint32, data []byte) error {
+	if len(data) != 16*len(addrs) {
+		return fmt.Errorf("gmma.SharedMemory.WriteChunks: %d bytes of data for %d chunks of 16 bytes", len(data), len(addrs))
+	}
+	for _, a := range addrs {
+		if a%16 != 0 {
+			return fmt.Errorf("gmma.SharedMemory.WriteChunks: chunk address %#x is not 16-byte aligned", a)
+		}
+		if err := s.checkRange("WriteChunks", a, 16); err != nil {
+			return err
+		}
+		if c := (a - s.base) / 16; s.reads[c] != 0 {
+			return fmt.Errorf("gmma.SharedMemory.WriteChunks: storing [%#x, %#x) while an in-flight wgmma reads it; wgmma.wait_group must retire it first", a, a+16)
+		}
+	}
+	for i, a := range addrs {
+		off := a - s.base
+		copy(s.data[off:off+16], data[16*i:16*i+16])
+		c := off / 16
+		w, b := c/64, uint64(1)<<(c%64)
+		if s.dirty[w]&b == 0 {
+			s.dirty[w] |= b
+			s.ndirty++
+		}
+	}
+	return nil
+}
+
 // Read copies the bytes at shared address addr into p (ld.shared). Reading
 // is allowed at any time.
 func (s *SharedMemory) Read(addr uint32, p []byte) error {

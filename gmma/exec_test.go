@@ -2,6 +2,7 @@ package gmma
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -220,35 +221,49 @@ func TestHazardOutOfWindow(t *testing.T) {
 	wantErr(t, wg.SharedMemory().Read(0x10, make([]byte, 1)), "gmma.SharedMemory.Read")
 }
 
-func BenchmarkWGMMA_m64n256k16_F32F16_SS_SW128(b *testing.B) {
-	wg, m := setup(b, 256)
-	wg.Fence()
-	// One warm-up instruction grows the scratch buffers.
-	if err := wg.MMAAsync(m); err != nil {
-		b.Fatal(err)
-	}
-	wg.CommitGroup()
-	if err := wg.WaitGroup(0); err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		if err := wg.MMAAsync(m); err != nil {
-			b.Fatal(err)
+// BenchmarkWGMMA times one SS wgmma (K-major SW128 f16 operands, random
+// in [-2, 2)) with its fence, commit and wait, per shape, accumulator type
+// and executor path. Every other instruction negates A, so that the
+// accumulators alternate between their start value and it plus A·B instead
+// of growing.
+func BenchmarkWGMMA(b *testing.B) {
+	for _, n := range []int{64, 256} {
+		for _, acc := range []numeric.Kind{numeric.KindF32, numeric.KindF16} {
+			for _, p := range execPaths() {
+				b.Run(fmt.Sprintf("m64n%dk16/%v/%s", n, acc, p.name), func(b *testing.B) {
+					defer p.use()()
+					wg, m := setup(b, n)
+					m.DType = acc
+					wg.Fence()
+					step := func() {
+						if err := wg.MMAAsync(m); err != nil {
+							b.Fatal(err)
+						}
+						wg.CommitGroup()
+						if err := wg.WaitGroup(0); err != nil {
+							b.Fatal(err)
+						}
+						m.NegA = !m.NegA
+					}
+					step() // grows the scratch buffers
+					step()
+					b.ReportAllocs()
+					c0 := cpuNanos()
+					for b.Loop() {
+						step()
+					}
+					b.ReportMetric(float64(cpuNanos()-c0)/float64(b.N), "cpu-ns/op")
+				})
+			}
 		}
-		wg.CommitGroup()
-		if err := wg.WaitGroup(0); err != nil {
-			b.Fatal(err)
-		}
 	}
-	flops := 2.0 * 64 * 256 * 16
-	b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 }
 
 // TestMMAAsyncDoesNotAllocate keeps the executor's hot path free of
 // allocations once its scratch buffers have grown: issue, commit and wait.
-func TestMMAAsyncDoesNotAllocate(t *testing.T) {
+func TestMMAAsyncDoesNotAllocate(t *testing.T) { eachPath(t, testMMAAsyncDoesNotAllocate) }
+
+func testMMAAsyncDoesNotAllocate(t *testing.T) {
 	wg, m := setup(t, 256)
 	wg.Fence()
 	step := func() {

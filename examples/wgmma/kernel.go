@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -217,6 +218,38 @@ type kernel[TC accum] struct {
 	thr   []atom.ThrMMA
 	p     *problem[TC]
 	cbits int
+	part  partitions // computed once per kernel: the same for every CTA
+}
+
+// partitions is what the tutorial's device_gemm computes per CTA that does
+// not depend on the CTA: for a GMMA atom tCsA and tCsB are the whole smem
+// tensors re-laid out, the same for every thread and CTA, so the descriptor
+// fragments tCrA/tCrB and the descriptors of every atom are computed once;
+// the 16-byte chunks of the k-tile copies (global offsets within a k-tile
+// and swizzled shared addresses per stage) likewise; and each thread's
+// accumulator fragment tCrC and C partition tCgC, which differ between CTAs
+// only by the tile's origin in C.
+type partitions struct {
+	tCrA, tCrB   gmma.DescTensor
+	descA, descB [bP][]gmma.Descriptor // [pipe][kb*MMA_M+m], [pipe][kb*MMA_N+n]
+	mmaK         int
+	dreg         [][]int // first accumulator register of atom (m, n)
+	copyA, copyB chunkPlan
+	// fragBit[i] is the bit offset of element i of tCrC in a thread's
+	// register file; fragC[t][i] the element offset in C of element i of
+	// thread t's tCgC in CTA (0,0).
+	fragBit []int
+	fragC   [][]int
+	nregs   int // registers spanned by tCrC
+	gC0     int // element index in C of CTA (0,0)'s gC(0,0)
+}
+
+// A chunkPlan is a k-tile copy global → shared as 16-byte vectors (CuTe's
+// auto-vectorizing copy: 8 fp16 contiguous on both sides).
+type chunkPlan struct {
+	src  []int        // per chunk: element offset of its first element from the k-tile's origin
+	dst  [bP][]uint32 // per stage and chunk: shared address
+	tile int          // elements per k-tile (the offset of k-tile 1 in the (bM|bN, bK, k) index)
 }
 
 // newKernel does the tutorial's host-side setup.
@@ -262,7 +295,147 @@ func newKernel[TC accum](opt Options, p *problem[TC]) (*kernel[TC], error) {
 			return nil, err
 		}
 	}
+	if err := k.partition(); err != nil {
+		return nil, err
+	}
 	return k, nil
+}
+
+// partition computes k.part from CTA (0,0)'s tensors.
+func (k *kernel[TC]) partition() error {
+	pt := &k.part
+	gA, gB, gC, err := k.ctaTiles(0, 0)
+	if err != nil {
+		return err
+	}
+	sA, sB, err := k.smemTensors(nil)
+	if err != nil {
+		return err
+	}
+	thr0 := k.thr[0]
+	tCsA, err := atom.PartitionA(thr0, sA) // (MMA,MMA_M,MMA_K,PIPE)
+	if err != nil {
+		return err
+	}
+	tCsB, err := atom.PartitionB(thr0, sB) // (MMA,MMA_N,MMA_K,PIPE)
+	if err != nil {
+		return err
+	}
+	if pt.tCrA, err = gmma.MakeFragment(k.gm.MajorA, tCsA); err != nil { // (MMA,MMA_M,MMA_K,PIPE)
+		return err
+	}
+	if pt.tCrB, err = gmma.MakeFragment(k.gm.MajorB, tCsB); err != nil { // (MMA,MMA_N,MMA_K,PIPE)
+		return err
+	}
+	mmaM := pt.tCrA.Layout.Shape().At(1).Product().Value()
+	mmaN := pt.tCrB.Layout.Shape().At(1).Product().Value()
+	pt.mmaK = pt.tCrA.Layout.Shape().At(2).Product().Value()
+	for pipe := range bP {
+		for kb := range pt.mmaK {
+			for m := range mmaM {
+				d, err := pt.tCrA.DescAt(layout.Dyns(0, m, kb, pipe))
+				if err != nil {
+					return err
+				}
+				pt.descA[pipe] = append(pt.descA[pipe], d)
+			}
+			for n := range mmaN {
+				d, err := pt.tCrB.DescAt(layout.Dyns(0, n, kb, pipe))
+				if err != nil {
+					return err
+				}
+				pt.descB[pipe] = append(pt.descB[pipe], d)
+			}
+		}
+	}
+	if pt.copyA, err = newChunkPlan(gA, sA); err != nil {
+		return err
+	}
+	if pt.copyB, err = newChunkPlan(gB, sB); err != nil {
+		return err
+	}
+	// Every thread's slice of C and its accumulator fragment.
+	pt.gC0 = elemIndex(gC.Pointer(), addrC, k.cbits) + gC.Offset(0)
+	pt.fragC = make([][]int, len(k.thr))
+	for t, thr := range k.thr {
+		tCgC, err := atom.PartitionC(thr, gC) // (MMA,MMA_M,MMA_N)
+		if err != nil {
+			return err
+		}
+		if t == 0 {
+			tCrC, err := k.fragmentC(nil, 0, tCgC) // (MMA,MMA_M,MMA_N)
+			if err != nil {
+				return err
+			}
+			if pt.dreg, err = k.accRegs(tCrC); err != nil {
+				return err
+			}
+			pt.fragBit = make([]int, tCrC.Len())
+			for i := range pt.fragBit {
+				pt.fragBit[i] = int(tCrC.Pointer().ElemBitAddr(tCrC.Offset(i)) - addrRegs*8)
+				pt.nregs = max(pt.nregs, pt.fragBit[i]/32+1)
+			}
+		}
+		origin := elemIndex(tCgC.Pointer(), addrC, k.cbits)
+		pt.fragC[t] = make([]int, tCgC.Len())
+		for i := range pt.fragC[t] {
+			pt.fragC[t][i] = origin + tCgC.Offset(i)
+		}
+	}
+	return nil
+}
+
+// elemIndex returns the index of the element p points to in the global
+// array of bits-wide elements placed at base.
+func elemIndex(p tensor.Pointer, base uint64, bits int) int {
+	return int((p.Addr() - base) * 8 / uint64(bits))
+}
+
+// newChunkPlan plans the copy of k-tile kt of g (bM|bN, bK, k) into stage
+// pipe of s (bM|bN, bK, PIPE) as 16-byte chunks: 8 consecutive elements of
+// the tile, contiguous in global memory and in one aligned 16 bytes of
+// shared memory (the swizzle permutes whole chunks).
+func newChunkPlan(g, s tensor.Tensor[numeric.Float16]) (chunkPlan, error) {
+	src, err := g.Slice(tensor.U, tensor.U, tensor.I(0))
+	if err != nil {
+		return chunkPlan{}, err
+	}
+	c := chunkPlan{tile: src.Len()}
+	for pipe := range bP {
+		dst, err := s.Slice(tensor.U, tensor.U, tensor.I(pipe))
+		if err != nil {
+			return c, err
+		}
+		for i := 0; i < src.Len(); i += 8 {
+			so, da := src.Offset(i), dst.Pointer().ElemAddr(dst.Offset(i))
+			for j := range 8 {
+				if src.Offset(i+j) != so+j || dst.Pointer().ElemAddr(dst.Offset(i+j)) != da+2*uint64(j) || da%16 != 0 {
+					return c, fmt.Errorf("k-tile copy %v -> %v: elements %d..%d are not one 16-byte vector on both sides", src, dst, i, i+7)
+				}
+			}
+			if pipe == 0 {
+				c.src = append(c.src, so)
+			}
+			c.dst[pipe] = append(c.dst[pipe], uint32(da))
+		}
+	}
+	return c, nil
+}
+
+// load copies k-tile kt of g (whose elements are data, placed at base) into
+// stage pipe of the shared memory, 16 bytes at a time through buf
+// (st.shared.v4 of every chunk, generic proxy).
+func (c *chunkPlan) load(s *gmma.SharedMemory, data []numeric.Float16, base uint64, g tensor.Tensor[numeric.Float16], kt, pipe int, buf []byte) error {
+	origin := elemIndex(g.Pointer(), base, 16) + g.Offset(kt*c.tile)
+	buf = buf[:16*len(c.src)]
+	for i, off := range c.src {
+		v := data[origin+off : origin+off+8]
+		b := buf[16*i : 16*i+16]
+		for j := range v {
+			binary.LittleEndian.PutUint16(b[2*j:], v[j].Bits())
+		}
+	}
+	return s.WriteChunks(c.dst[pipe], buf)
 }
 
 // instruction returns the wgmma that the GMMA atom wraps (its fma's inline
@@ -459,68 +632,34 @@ func (k *kernel[TC]) cta(wg *gmma.Warpgroup, bx, by int) (err error) {
 	if err != nil {
 		return err
 	}
-	sA, sB, err := k.smemTensors(wg.SharedMemory())
-	if err != nil {
-		return err
-	}
-
-	// Define A/B partitioning and C accumulators. For a GMMA atom tCsA and
-	// tCsB are the whole smem tensors re-laid out, the same for every thread,
-	// and tCrA/tCrB are descriptor "fragments" over them.
-	thr0 := k.thr[0]
-	tCsA, err := atom.PartitionA(thr0, sA) // (MMA,MMA_M,MMA_K,PIPE)
-	if err != nil {
-		return err
-	}
-	tCsB, err := atom.PartitionB(thr0, sB) // (MMA,MMA_N,MMA_K,PIPE)
-	if err != nil {
-		return err
-	}
-	tCrA, err := gmma.MakeFragment(k.gm.MajorA, tCsA) // (MMA,MMA_M,MMA_K,PIPE)
-	if err != nil {
-		return err
-	}
-	tCrB, err := gmma.MakeFragment(k.gm.MajorB, tCsB) // (MMA,MMA_N,MMA_K,PIPE)
-	if err != nil {
-		return err
-	}
-	// Every thread's slice of C and its accumulators, cleared.
-	tCgC := make([]tensor.Tensor[TC], len(k.thr))
-	tCrC := make([]tensor.Tensor[TC], len(k.thr))
-	for t, thr := range k.thr {
-		if tCgC[t], err = atom.PartitionC(thr, gC); err != nil { // (MMA,MMA_M,MMA_N)
-			return err
+	// The partitions (tCsA, tCsB, tCrA, tCrB, every thread's tCgC and
+	// tCrC) are the same for every CTA up to the tile origin: k.part holds
+	// them. Clear the accumulators of every thread.
+	pt := &k.part
+	zeros := make([]uint32, k.instr.NumAcc())
+	for t := range k.thr {
+		for _, row := range pt.dreg {
+			for _, r := range row {
+				if err := wg.SetRegs(t, r, zeros); err != nil {
+					return err
+				}
+			}
 		}
-		if tCrC[t], err = k.fragmentC(wg, t, tCgC[t]); err != nil { // (MMA,MMA_M,MMA_N)
-			return err
-		}
-		tensor.Clear(tCrC[t])
 	}
-	dreg, err := k.accRegs(tCrC[0])
-	if err != nil {
-		return err
-	}
+	buf := make([]byte, 2*max(len(pt.copyA.src), len(pt.copyB.src))*8)
 
 	kTiles := gA.Shape().At(2).Product().Value()
 	// load copies k-tile kt of A and B into stage pipe, as the tutorial's
 	// TMA copies do; here the threads store through the generic proxy, so
 	// the stores are made visible to the async proxy (wgmma) with
 	// fence.proxy.async (cutlass::arch::fence_view_async_shared).
+	smem := wg.SharedMemory()
 	load := func(kt, pipe int) error {
-		for _, c := range []struct {
-			g, s tensor.Tensor[numeric.Float16]
-		}{{gA, sA}, {gB, sB}} {
-			src, err := c.g.Slice(tensor.U, tensor.U, tensor.I(kt))
-			if err != nil {
-				return err
-			}
-			dst, err := c.s.Slice(tensor.U, tensor.U, tensor.I(pipe))
-			if err != nil {
-				return err
-			}
-			if err := copyTensor(src, dst); err != nil {
-				return err
-			}
+		if err := pt.copyA.load(smem, k.p.a, addrA, gA, kt, pipe, buf); err != nil {
+			return err
+		}
+		if err := pt.copyB.load(smem, k.p.b, addrB, gB, kt, pipe, buf); err != nil {
+			return err
 		}
 		if !k.opt.SkipProxyFence {
 			wg.FenceProxyAsync()
@@ -543,7 +682,7 @@ func (k *kernel[TC]) cta(wg *gmma.Warpgroup, bx, by int) (err error) {
 			wg.Fence() // cute::warpgroup_arrive()
 		}
 		// cute::gemm(tiled_mma, tCrA(_,_,_,read_pipe), tCrB(_,_,_,read_pipe), tCrC);
-		if err := k.gemm(wg, tCrA, tCrB, readPipe, dreg); err != nil {
+		if err := k.gemm(wg, readPipe); err != nil {
 			return fail(kt, err)
 		}
 		wg.CommitGroup() // cute::warpgroup_commit_batch()
@@ -559,13 +698,31 @@ func (k *kernel[TC]) cta(wg *gmma.Warpgroup, bx, by int) (err error) {
 			}
 		}
 	}
-	// Epilogue: axpby(alpha = 1, tCrC, beta = 0, tCgC), i.e. a copy.
-	for t := range tCrC {
-		if err := copyTensor(tCrC[t], tCgC[t]); err != nil {
+	// Epilogue: axpby(alpha = 1, tCrC, beta = 0, tCgC), i.e. a copy, of
+	// each thread's registers to its elements of C.
+	regs := make([]uint32, pt.nregs)
+	shift := elemIndex(gC.Pointer(), addrC, k.cbits) + gC.Offset(0) - pt.gC0
+	for t := range k.thr {
+		if err := wg.Regs(t, 0, regs); err != nil {
 			return fmt.Errorf("CTA (%d,%d), epilogue, thread %d: %w", bx, by, t, err)
+		}
+		for i, b := range pt.fragBit {
+			k.p.c[shift+pt.fragC[t][i]] = fromBits[TC](regs[b/32] >> (b % 32))
 		}
 	}
 	return nil
+}
+
+// fromBits returns the accumulator value held in the low bits of r.
+func fromBits[TC accum](r uint32) TC {
+	var v TC
+	switch p := any(&v).(type) {
+	case *numeric.Float16:
+		*p = numeric.Float16FromBits(uint16(r))
+	case *float32:
+		*p = math.Float32frombits(r)
+	}
+	return v
 }
 
 // copyTensor is tensor.Copy, returning the fault of a refused access.
@@ -579,26 +736,19 @@ func copyTensor[T any](src, dst tensor.Tensor[T]) (err error) {
 // (m, n) in CuTe's column-major serpentine order, each one wgmma
 // (mma_unpack → fma → wgmma.mma_async) with the descriptors tCrA(_,m,k,p)
 // and tCrB(_,n,k,p) and the accumulator registers of tCrC(_,m,n).
-func (k *kernel[TC]) gemm(wg *gmma.Warpgroup, tCrA, tCrB gmma.DescTensor, pipe int, dreg [][]int) error {
-	mmaM, mmaN := len(dreg), len(dreg[0])
-	mmaK := tCrA.Layout.Shape().At(2).Product().Value()
-	for kb := 0; kb < mmaK; kb++ {
+func (k *kernel[TC]) gemm(wg *gmma.Warpgroup, pipe int) error {
+	pt := &k.part
+	mmaM, mmaN := len(pt.dreg), len(pt.dreg[0])
+	for kb := 0; kb < pt.mmaK; kb++ {
 		for n := 0; n < mmaN; n++ {
 			for i := 0; i < mmaM; i++ {
 				m := i
 				if n&1 == 1 {
 					m = mmaM - 1 - i
 				}
-				da, err := tCrA.DescAt(layout.Dyns(0, m, kb, pipe))
-				if err != nil {
-					return err
-				}
-				db, err := tCrB.DescAt(layout.Dyns(0, n, kb, pipe))
-				if err != nil {
-					return err
-				}
 				in := k.instr
-				in.DescA, in.DescB, in.DReg = da, db, dreg[m][n]
+				// tCrA(_,m,kb,pipe) and tCrB(_,n,kb,pipe), precomputed.
+				in.DescA, in.DescB, in.DReg = pt.descA[pipe][kb*mmaM+m], pt.descB[pipe][kb*mmaN+n], pt.dreg[m][n]
 				if err := wg.MMAAsync(in); err != nil {
 					return err
 				}
