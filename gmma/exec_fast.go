@@ -210,24 +210,27 @@ func f32Fast(b uint32) (float64, int32) {
 // RowTerms sum s and exponent e and the accumulator value cv (old register
 // c), or hands it to the reference path.
 func (x *executor) finishF32(m MMA, fs tensorcore.Datapath, s, e int32, cv float64, c uint32, mm, n, k int) uint32 {
-	if e < zeroExp/2 {
-		return 0 // every term is zero
-	}
-	if !tensorcore.FastExp(e) {
+	if uint32(e-tensorcore.FastMinExp) > tensorcore.FastMaxExp-tensorcore.FastMinExp {
+		if e < zeroExp/2 {
+			return 0 // every term is zero
+		}
 		return x.refF32(m, c, mm, n, k, fs)
 	}
-	return fs.Finish(int64(s)+int64(cv*fs.ScaleQ(e)), e)
+	return fs.FinishInt(int64(s)+int64(cv*pow2(fs.F-e)), e)
 }
+
+// pow2 returns 2^e for a normal float64 exponent.
+func pow2(e int32) float64 { return math.Float64frombits(uint64(1023+e) << 52) }
 
 // finishF16 is finishF32 for an f16 accumulator half.
 func (x *executor) finishF16(m MMA, fs tensorcore.Datapath, s, e int32, cv float64, c uint16, mm, n, k int) uint16 {
-	if e < zeroExp/2 {
-		return 0
-	}
-	if !tensorcore.FastExp(e) {
+	if uint32(e-tensorcore.FastMinExp) > tensorcore.FastMaxExp-tensorcore.FastMinExp {
+		if e < zeroExp/2 {
+			return 0
+		}
 		return x.refF16(m, c, mm, n, k, fs)
 	}
-	return fs.FinishF16(int64(s)+int64(cv*fs.ScaleQ(e)), e)
+	return fs.FinishF16Int(int64(s)+int64(cv*pow2(fs.F-e)), e)
 }
 
 // computeIntFast is the fast path of an integer wgmma: int32 dot products

@@ -1,6 +1,9 @@
 package tensorcore
 
-import "math"
+import (
+	"math"
+	"math/bits"
+)
 
 // The fast datapath. The rule of the package doc, for operands whose
 // products are exact in float32 (at most 12 significant bits per operand:
@@ -115,4 +118,77 @@ func IntRowSums(av, bv, s []int32) {
 			s[j] += a * b
 		}
 	}
+}
+
+// FinishF16Int is FinishF16 in integer arithmetic: the aligned sum s (in
+// units of 2^(emax−F)) rounded to f16 bits, to nearest even, +0 for s = 0,
+// a signed zero for a nonzero sum below half the smallest subnormal, ±Inf
+// past the largest finite value. It returns the same bits as FinishF16 for
+// every s with |s| < 2^53 (TestFinishInt).
+func (d Datapath) FinishF16Int(s int64, emax int32) uint16 {
+	if s == 0 {
+		return 0
+	}
+	var sg uint16
+	mag := uint64(s)
+	if s < 0 {
+		sg, mag = 0x8000, uint64(-s)
+	}
+	x := int(emax) - int(d.F) // value = mag·2^x
+	ev := x + bits.Len64(mag) - 1
+	lsb := max(ev-10, -24) // weight of the last f16 bit at this exponent
+	var q uint64
+	switch sh := lsb - x; {
+	case sh <= 0:
+		q = mag << uint(-sh)
+	case sh < 64:
+		q = mag >> uint(sh)
+		rem, half := mag&(1<<uint(sh)-1), uint64(1)<<uint(sh-1)
+		if rem > half || rem == half && q&1 == 1 {
+			q++
+		}
+	}
+	b := q // subnormal (q ≤ 2^10; 2^10 is the smallest normal)
+	if ev >= -14 {
+		b = uint64(ev+14)<<10 + q // q ∈ [2^10, 2^11]: 2^11 carries into the exponent
+	}
+	if b >= 0x7c00 {
+		b = 0x7c00
+	}
+	return sg | uint16(b)
+}
+
+// FinishInt is Finish in integer arithmetic: the aligned sum s rounded
+// toward zero to d.Bits significant bits and to a multiple of 2^-149, as
+// f32 bits; ±Inf from 2^128. Same bits as Finish for |s| < 2^53.
+func (d Datapath) FinishInt(s int64, emax int32) uint32 {
+	if s == 0 {
+		return 0
+	}
+	var sg uint32
+	mag := uint64(s)
+	if s < 0 {
+		sg, mag = 1<<31, uint64(-s)
+	}
+	x := int(emax) - int(d.F)
+	l := bits.Len64(mag)
+	ev := x + l - 1
+	if ev > 127 {
+		return sg | 0x7f800000
+	}
+	if l > d.Bits {
+		mag &^= 1<<uint(l-d.Bits) - 1
+	}
+	lsb := max(ev-23, -149)
+	var q uint64
+	switch sh := lsb - x; {
+	case sh <= 0:
+		q = mag << uint(-sh)
+	case sh < 64:
+		q = mag >> uint(sh)
+	}
+	if ev >= -126 {
+		return sg | uint32(ev+126)<<23 + uint32(q)
+	}
+	return sg | uint32(q)
 }

@@ -68,3 +68,59 @@ func TestRowTermsMatchesAligned(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkRowTerms times the 64 rows of one m64n64k16 wgmma.
+func BenchmarkRowTerms(b *testing.B) {
+	for _, avx := range []bool{true, false} {
+		b.Run(map[bool]string{true: "avx2", false: "go"}[avx], func(b *testing.B) {
+			old := SetAVX2(avx)
+			defer SetAVX2(old)
+			rng := rand.New(rand.NewPCG(3, 4))
+			const k, n = 16, 64
+			av, ae := make([]float32, 64*k), make([]int32, 64*k)
+			bv, be := make([]float32, k*n), make([]int32, k*n)
+			ce, s, e := make([]int32, n), make([]int32, 64*n), make([]int32, 64*n)
+			for i := range av {
+				av[i], ae[i] = randF16(rng)
+			}
+			for i := range bv {
+				bv[i], be[i] = randF16(rng)
+			}
+			for j := range ce {
+				ce[j] = ZeroExp
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				for m := range 64 {
+					Wide.RowTerms(av[m*k:m*k+k], ae[m*k:m*k+k], bv, be, ce, s[m*n:m*n+n], e[m*n:m*n+n])
+				}
+			}
+		})
+	}
+}
+
+// TestFinishInt checks the integer finishes against Finish and FinishF16
+// on random sums of every magnitude and exponents of every range, ties for
+// f16 included.
+func TestFinishInt(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i := range 2_000_000 {
+		l := rng.IntN(53)
+		s := int64(rng.Uint64() >> uint(63-l))
+		if i%4 == 0 { // an f16 tie or near it: few low bits set
+			s = int64(1)<<uint(l) | int64(rng.IntN(4))<<uint(max(l-13, 0))
+		}
+		if rng.IntN(2) == 0 {
+			s = -s
+		}
+		emax := int32(rng.IntN(400) - 200)
+		for _, d := range []Datapath{Wide, Narrow} {
+			if g, w := d.FinishInt(s, emax), d.Finish(s, emax); g != w {
+				t.Fatalf("%+v FinishInt(%d, %d) = %#08x, Finish %#08x", d, s, emax, g, w)
+			}
+			if g, w := d.FinishF16Int(s, emax), d.FinishF16(s, emax); g != w {
+				t.Fatalf("%+v FinishF16Int(%d, %d) = %#04x, FinishF16 %#04x", d, s, emax, g, w)
+			}
+		}
+	}
+}
