@@ -2,6 +2,7 @@ package gmma
 
 import (
 	"math"
+	"math/bits"
 	"sync"
 
 	"github.com/gocute/cute/internal/tensorcore"
@@ -121,6 +122,26 @@ func regIndex(m, n int, f16 bool) (t, r int) {
 	return t, 4*(n/8) + 2*((m%16)/8) + n%2
 }
 
+// Register index tables: element (m, n) of an f32 (s32) accumulator is
+// register accRow[m] + accCol[n] of the register file (thread·NumRegs +
+// register, relative to DReg); the pair (n, n+1), n even, of an f16
+// accumulator is register acc16Row[m] + acc16Col[n/2], n%2 the half. These
+// invert accPos.
+var accRow, acc16Row, accCol, acc16Col = func() (r, r16 [64]int, c [256]int, c16 [128]int) {
+	for m := range 64 {
+		t := 32*(m/16) + 4*(m%8)
+		r[m] = t*NumRegs + 2*((m%16)/8)
+		r16[m] = t*NumRegs + (m%16)/8
+	}
+	for n := range 256 {
+		c[n] = ((n%8)/2)*NumRegs + 4*(n/8) + n%2
+		if n%2 == 0 {
+			c16[n/2] = ((n%8)/2)*NumRegs + 2*(n/8)
+		}
+	}
+	return
+}()
+
 // computeFast is the fast path of compute.
 func (x *executor) computeFast(w *Warpgroup, m MMA, k int) {
 	if m.AType.IsInteger() {
@@ -143,20 +164,53 @@ func (x *executor) computeFast(w *Warpgroup, m MMA, k int) {
 			f.ce[mm*n:mm*n+n], f.s[mm*n:mm*n+n], f.e[mm*n:mm*n+n])
 	}
 	regs := w.regs
+	if f16 {
+		for mm := range 64 {
+			s, e, cv := f.s[mm*n:mm*n+n], f.e[mm*n:mm*n+n], f.cv[mm*n:mm*n+n]
+			rb := acc16Row[mm] + m.DReg
+			for p, off := range acc16Col[:n/2] {
+				i := rb + off
+				lo := x.finishF16(m, fs, s[2*p], e[2*p], cv[2*p], uint16(regs[i]), mm, 2*p, k)
+				hi := x.finishF16(m, fs, s[2*p+1], e[2*p+1], cv[2*p+1], uint16(regs[i]>>16), mm, 2*p+1, k)
+				regs[i] = uint32(lo) | uint32(hi)<<16
+			}
+		}
+		return
+	}
+	const span = tensorcore.FastMaxExp - tensorcore.FastMinExp
+	bitsKept := uint(fs.Bits)
 	for mm := range 64 {
 		s, e, cv := f.s[mm*n:mm*n+n], f.e[mm*n:mm*n+n], f.cv[mm*n:mm*n+n]
-		for nn := 0; nn < n; nn += 2 {
-			t, r := regIndex(mm, nn, f16)
-			i := t*NumRegs + m.DReg + r
-			if f16 {
-				lo := x.finishF16(m, fs, s[nn], e[nn], cv[nn], uint16(regs[i]), mm, nn, k)
-				hi := x.finishF16(m, fs, s[nn+1], e[nn+1], cv[nn+1], uint16(regs[i]>>16), mm, nn+1, k)
-				regs[i] = uint32(lo) | uint32(hi)<<16
+		rb := accRow[mm] + m.DReg
+		for nn, off := range accCol[:n] {
+			i := rb + off
+			ee := e[nn]
+			if uint32(ee-tensorcore.FastMinExp) > span {
+				regs[i] = x.finishF32(m, fs, s[nn], ee, cv[nn], regs[i], mm, nn, k)
 				continue
 			}
-			// Registers r and r+1 hold columns nn and nn+1.
-			regs[i] = x.finishF32(m, fs, s[nn], e[nn], cv[nn], regs[i], mm, nn, k)
-			regs[i+1] = x.finishF32(m, fs, s[nn+1], e[nn+1], cv[nn+1], regs[i+1], mm, nn+1, k)
+			// FinishInt's normal case, inline.
+			sum := int64(s[nn]) + int64(cv[nn]*pow2(fs.F-ee))
+			var sg uint32
+			mag := uint64(sum)
+			if sum < 0 {
+				sg, mag = 1<<31, uint64(-sum)
+			}
+			l := bits.Len64(mag)
+			ev := int(ee) - int(fs.F) + l - 1
+			if sum == 0 || ev < -126 || ev > 127 {
+				regs[i] = fs.FinishInt(sum, ee)
+				continue
+			}
+			if uint(l) > bitsKept {
+				mag &^= 1<<(uint(l)-bitsKept) - 1
+			}
+			if l > 24 {
+				mag >>= uint(l - 24)
+			} else {
+				mag <<= uint(24 - l)
+			}
+			regs[i] = sg | uint32(ev+126)<<23 + uint32(mag)
 		}
 	}
 }
@@ -174,63 +228,40 @@ func (x *executor) gatherAcc(w *Warpgroup, m MMA, f16 bool) {
 		}
 		return
 	}
-	var tab []opEntry
-	if f16 {
-		tab = decodeTable(numeric.KindF16)
-	}
 	regs := w.regs
+	if f16 {
+		tab := decodeTable(numeric.KindF16)
+		for mm := range 64 {
+			cv, ce := f.cv[mm*n:mm*n+n], f.ce[mm*n:mm*n+n]
+			rb := acc16Row[mm] + m.DReg
+			for p, off := range acc16Col[:n/2] {
+				v := regs[rb+off]
+				lo, hi := tab[v&0xffff], tab[v>>16]
+				cv[2*p], ce[2*p] = float64(lo.v), lo.e
+				cv[2*p+1], ce[2*p+1] = float64(hi.v), hi.e
+			}
+		}
+		return
+	}
 	for mm := range 64 {
 		cv, ce := f.cv[mm*n:mm*n+n], f.ce[mm*n:mm*n+n]
-		for nn := 0; nn < n; nn += 2 {
-			t, r := regIndex(mm, nn, f16)
-			i := t*NumRegs + m.DReg + r
-			if f16 {
-				lo, hi := tab[regs[i]&0xffff], tab[regs[i]>>16]
-				cv[nn], ce[nn] = float64(lo.v), lo.e
-				cv[nn+1], ce[nn+1] = float64(hi.v), hi.e
-				continue
+		rb := accRow[mm] + m.DReg
+		for nn, off := range accCol[:n] {
+			b := regs[rb+off]
+			ex := int32(b>>23) & 0xff
+			cv[nn] = float64(math.Float32frombits(b))
+			switch {
+			case ex == 0xff:
+				cv[nn], ce[nn] = 0, tensorcore.SpecialExp
+			case b&0x7fffffff == 0:
+				ce[nn] = zeroExp
+			case ex == 0:
+				ce[nn] = -126
+			default:
+				ce[nn] = ex - 127
 			}
-			cv[nn], ce[nn] = f32Fast(regs[i])
-			cv[nn+1], ce[nn+1] = f32Fast(regs[i+1])
 		}
 	}
-}
-
-// f32Fast returns the value and nominal exponent of an f32 accumulator
-// (SpecialExp for Inf/NaN).
-func f32Fast(b uint32) (float64, int32) {
-	v, e, special := f32Parts(b)
-	if special {
-		return 0, tensorcore.SpecialExp
-	}
-	return v, e
-}
-
-// finishF32 completes element (mm, n) of an f32 accumulator from its
-// RowTerms sum s and exponent e and the accumulator value cv (old register
-// c), or hands it to the reference path.
-func (x *executor) finishF32(m MMA, fs tensorcore.Datapath, s, e int32, cv float64, c uint32, mm, n, k int) uint32 {
-	if uint32(e-tensorcore.FastMinExp) > tensorcore.FastMaxExp-tensorcore.FastMinExp {
-		if e < zeroExp/2 {
-			return 0 // every term is zero
-		}
-		return x.refF32(m, c, mm, n, k, fs)
-	}
-	return fs.FinishInt(int64(s)+int64(cv*pow2(fs.F-e)), e)
-}
-
-// pow2 returns 2^e for a normal float64 exponent.
-func pow2(e int32) float64 { return math.Float64frombits(uint64(1023+e) << 52) }
-
-// finishF16 is finishF32 for an f16 accumulator half.
-func (x *executor) finishF16(m MMA, fs tensorcore.Datapath, s, e int32, cv float64, c uint16, mm, n, k int) uint16 {
-	if uint32(e-tensorcore.FastMinExp) > tensorcore.FastMaxExp-tensorcore.FastMinExp {
-		if e < zeroExp/2 {
-			return 0
-		}
-		return x.refF16(m, c, mm, n, k, fs)
-	}
-	return fs.FinishF16Int(int64(s)+int64(cv*pow2(fs.F-e)), e)
 }
 
 // computeIntFast is the fast path of an integer wgmma: int32 dot products
@@ -268,4 +299,31 @@ func (x *executor) computeIntFast(w *Warpgroup, m MMA, k int) {
 			regs[i] = satS32(m, acc+int64(s[nn]))
 		}
 	}
+}
+
+// finishF32 completes element (mm, n) of an f32 accumulator from its
+// RowTerms sum s and exponent e and the accumulator value cv (old register
+// c), or hands it to the reference path.
+func (x *executor) finishF32(m MMA, fs tensorcore.Datapath, s, e int32, cv float64, c uint32, mm, n, k int) uint32 {
+	if uint32(e-tensorcore.FastMinExp) > tensorcore.FastMaxExp-tensorcore.FastMinExp {
+		if e < zeroExp/2 {
+			return 0 // every term is zero
+		}
+		return x.refF32(m, c, mm, n, k, fs)
+	}
+	return fs.FinishInt(int64(s)+int64(cv*pow2(fs.F-e)), e)
+}
+
+// pow2 returns 2^e for a normal float64 exponent.
+func pow2(e int32) float64 { return math.Float64frombits(uint64(1023+e) << 52) }
+
+// finishF16 is finishF32 for an f16 accumulator half.
+func (x *executor) finishF16(m MMA, fs tensorcore.Datapath, s, e int32, cv float64, c uint16, mm, n, k int) uint16 {
+	if uint32(e-tensorcore.FastMinExp) > tensorcore.FastMaxExp-tensorcore.FastMinExp {
+		if e < zeroExp/2 {
+			return 0
+		}
+		return x.refF16(m, c, mm, n, k, fs)
+	}
+	return fs.FinishF16Int(int64(s)+int64(cv*pow2(fs.F-e)), e)
 }
