@@ -2,7 +2,6 @@ package gmma
 
 import (
 	"math"
-	"math/bits"
 	"sync"
 
 	"github.com/gocute/cute/internal/tensorcore"
@@ -23,9 +22,10 @@ type fastScratch struct {
 	av, bv []float32 // A [m][k], B [k][n]: exact values, negation applied
 	ae, be []int32   // their nominal exponents (zeroExp, SpecialExp)
 	ai, bi []int32   // integer operands, A [m][k], B [k][n]
-	cv     []float64 // accumulator values [m][n] (0 when unused)
-	ce     []int32   // accumulator exponents [m][n] (zeroExp when unused or zero)
-	s, e   []int32   // RowTerms results [m][n]
+	cb     []uint32  // accumulators as f32 bits [m][n] (0 when unused)
+	out    []uint32  // RowFinish results [m][n]
+	e      []int32   // their largest exponents [m][n]
+	s      []int32   // integer dot products [m][n]
 }
 
 // opEntry is a decoded operand: its exact value and nominal exponent.
@@ -155,111 +155,101 @@ func (x *executor) computeFast(w *Warpgroup, m MMA, k int) {
 	f.bv, f.be = grow(f.bv, k*n), grow(f.be, k*n)
 	decodeFast(m.AType, m.NegA, x.aRaw, 64, k, f.av, f.ae, false)
 	decodeFast(m.BType, m.NegB, x.bRaw, n, k, f.bv, f.be, true)
-	f.cv, f.ce = grow(f.cv, 64*n), grow(f.ce, 64*n)
-	f.s, f.e = grow(f.s, 64*n), grow(f.e, 64*n)
+	f.cb, f.out, f.e = grow(f.cb, 64*n), grow(f.out, 64*n), grow(f.e, 64*n)
 	f16 := m.DType == numeric.KindF16
 	x.gatherAcc(w, m, f16)
 	for mm := range 64 {
-		fs.RowTerms(f.av[mm*k:mm*k+k], f.ae[mm*k:mm*k+k], f.bv, f.be,
-			f.ce[mm*n:mm*n+n], f.s[mm*n:mm*n+n], f.e[mm*n:mm*n+n])
+		fs.RowFinish(f.av[mm*k:mm*k+k], f.ae[mm*k:mm*k+k], f.bv, f.be,
+			f.cb[mm*n:mm*n+n], f.out[mm*n:mm*n+n], f.e[mm*n:mm*n+n], f16)
 	}
 	regs := w.regs
+	const span = tensorcore.FastMaxExp - tensorcore.FastMinExp
 	if f16 {
 		for mm := range 64 {
-			s, e, cv := f.s[mm*n:mm*n+n], f.e[mm*n:mm*n+n], f.cv[mm*n:mm*n+n]
+			out, e := f.out[mm*n:mm*n+n], f.e[mm*n:mm*n+n]
 			rb := acc16Row[mm] + m.DReg
 			for p, off := range acc16Col[:n/2] {
 				i := rb + off
-				lo := x.finishF16(m, fs, s[2*p], e[2*p], cv[2*p], uint16(regs[i]), mm, 2*p, k)
-				hi := x.finishF16(m, fs, s[2*p+1], e[2*p+1], cv[2*p+1], uint16(regs[i]>>16), mm, 2*p+1, k)
-				regs[i] = uint32(lo) | uint32(hi)<<16
+				lo, hi := out[2*p], out[2*p+1]
+				if uint32(e[2*p]-tensorcore.FastMinExp) > span {
+					lo = uint32(x.slowF16(m, fs, e[2*p], uint16(regs[i]), mm, 2*p, k))
+				}
+				if uint32(e[2*p+1]-tensorcore.FastMinExp) > span {
+					hi = uint32(x.slowF16(m, fs, e[2*p+1], uint16(regs[i]>>16), mm, 2*p+1, k))
+				}
+				regs[i] = lo | hi<<16
 			}
 		}
 		return
 	}
-	const span = tensorcore.FastMaxExp - tensorcore.FastMinExp
-	bitsKept := uint(fs.Bits)
 	for mm := range 64 {
-		s, e, cv := f.s[mm*n:mm*n+n], f.e[mm*n:mm*n+n], f.cv[mm*n:mm*n+n]
+		out, e := f.out[mm*n:mm*n+n], f.e[mm*n:mm*n+n]
 		rb := accRow[mm] + m.DReg
 		for nn, off := range accCol[:n] {
 			i := rb + off
-			ee := e[nn]
-			if uint32(ee-tensorcore.FastMinExp) > span {
-				regs[i] = x.finishF32(m, fs, s[nn], ee, cv[nn], regs[i], mm, nn, k)
+			if uint32(e[nn]-tensorcore.FastMinExp) > span {
+				regs[i] = x.slowF32(m, fs, e[nn], regs[i], mm, nn, k)
 				continue
 			}
-			// FinishInt's normal case, inline.
-			sum := int64(s[nn]) + int64(cv[nn]*pow2(fs.F-ee))
-			var sg uint32
-			mag := uint64(sum)
-			if sum < 0 {
-				sg, mag = 1<<31, uint64(-sum)
-			}
-			l := bits.Len64(mag)
-			ev := int(ee) - int(fs.F) + l - 1
-			if sum == 0 || ev < -126 || ev > 127 {
-				regs[i] = fs.FinishInt(sum, ee)
-				continue
-			}
-			if uint(l) > bitsKept {
-				mag &^= 1<<(uint(l)-bitsKept) - 1
-			}
-			if l > 24 {
-				mag >>= uint(l - 24)
-			} else {
-				mag <<= uint(24 - l)
-			}
-			regs[i] = sg | uint32(ev+126)<<23 + uint32(mag)
+			regs[i] = out[nn]
 		}
 	}
 }
 
-// gatherAcc fills x.fast.cv and x.fast.ce ([m][n]) from the accumulator
-// registers: value and nominal exponent (SpecialExp for Inf/NaN, zeroExp for
-// zero or when the accumulator is not used).
+// slowF32 computes element (mm, n) of an f32 accumulator (old register c)
+// that the fast kernel left out (largest exponent e): zero when every term
+// is, else through the reference path.
+func (x *executor) slowF32(m MMA, fs tensorcore.Datapath, e int32, c uint32, mm, n, k int) uint32 {
+	if e < zeroExp/2 {
+		return 0
+	}
+	return x.refF32(m, c, mm, n, k, fs)
+}
+
+// slowF16 is slowF32 for an f16 accumulator half.
+func (x *executor) slowF16(m MMA, fs tensorcore.Datapath, e int32, c uint16, mm, n, k int) uint16 {
+	if e < zeroExp/2 {
+		return 0
+	}
+	return x.refF16(m, c, mm, n, k, fs)
+}
+
+// f16F32Bits maps every f16 pattern to the f32 bits of its value.
+var f16F32Bits = sync.OnceValue(func() []uint32 {
+	t := make([]uint32, 1<<16)
+	for b := range t {
+		t[b] = math.Float32bits(float32(numeric.Float16FromBits(uint16(b)).Float64()))
+	}
+	return t
+})
+
+// gatherAcc fills x.fast.cb ([m][n]) with the accumulators as f32 bits
+// (zeros when the accumulator is not used).
 func (x *executor) gatherAcc(w *Warpgroup, m MMA, f16 bool) {
 	f := &x.fast
 	n := m.N
 	if !m.ScaleD {
-		clear(f.cv)
-		for i := range f.ce {
-			f.ce[i] = zeroExp
-		}
+		clear(f.cb)
 		return
 	}
 	regs := w.regs
 	if f16 {
-		tab := decodeTable(numeric.KindF16)
+		tab := f16F32Bits()
 		for mm := range 64 {
-			cv, ce := f.cv[mm*n:mm*n+n], f.ce[mm*n:mm*n+n]
+			cb := f.cb[mm*n : mm*n+n]
 			rb := acc16Row[mm] + m.DReg
 			for p, off := range acc16Col[:n/2] {
 				v := regs[rb+off]
-				lo, hi := tab[v&0xffff], tab[v>>16]
-				cv[2*p], ce[2*p] = float64(lo.v), lo.e
-				cv[2*p+1], ce[2*p+1] = float64(hi.v), hi.e
+				cb[2*p], cb[2*p+1] = tab[v&0xffff], tab[v>>16]
 			}
 		}
 		return
 	}
 	for mm := range 64 {
-		cv, ce := f.cv[mm*n:mm*n+n], f.ce[mm*n:mm*n+n]
+		cb := f.cb[mm*n : mm*n+n]
 		rb := accRow[mm] + m.DReg
 		for nn, off := range accCol[:n] {
-			b := regs[rb+off]
-			ex := int32(b>>23) & 0xff
-			cv[nn] = float64(math.Float32frombits(b))
-			switch {
-			case ex == 0xff:
-				cv[nn], ce[nn] = 0, tensorcore.SpecialExp
-			case b&0x7fffffff == 0:
-				ce[nn] = zeroExp
-			case ex == 0:
-				ce[nn] = -126
-			default:
-				ce[nn] = ex - 127
-			}
+			cb[nn] = regs[rb+off]
 		}
 	}
 }
@@ -299,31 +289,4 @@ func (x *executor) computeIntFast(w *Warpgroup, m MMA, k int) {
 			regs[i] = satS32(m, acc+int64(s[nn]))
 		}
 	}
-}
-
-// finishF32 completes element (mm, n) of an f32 accumulator from its
-// RowTerms sum s and exponent e and the accumulator value cv (old register
-// c), or hands it to the reference path.
-func (x *executor) finishF32(m MMA, fs tensorcore.Datapath, s, e int32, cv float64, c uint32, mm, n, k int) uint32 {
-	if uint32(e-tensorcore.FastMinExp) > tensorcore.FastMaxExp-tensorcore.FastMinExp {
-		if e < zeroExp/2 {
-			return 0 // every term is zero
-		}
-		return x.refF32(m, c, mm, n, k, fs)
-	}
-	return fs.FinishInt(int64(s)+int64(cv*pow2(fs.F-e)), e)
-}
-
-// pow2 returns 2^e for a normal float64 exponent.
-func pow2(e int32) float64 { return math.Float64frombits(uint64(1023+e) << 52) }
-
-// finishF16 is finishF32 for an f16 accumulator half.
-func (x *executor) finishF16(m MMA, fs tensorcore.Datapath, s, e int32, cv float64, c uint16, mm, n, k int) uint16 {
-	if uint32(e-tensorcore.FastMinExp) > tensorcore.FastMaxExp-tensorcore.FastMinExp {
-		if e < zeroExp/2 {
-			return 0
-		}
-		return x.refF16(m, c, mm, n, k, fs)
-	}
-	return fs.FinishF16Int(int64(s)+int64(cv*pow2(fs.F-e)), e)
 }

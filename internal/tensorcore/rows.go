@@ -192,3 +192,98 @@ func (d Datapath) FinishInt(s int64, emax int32) uint32 {
 	}
 	return sg | uint32(q)
 }
+
+// finishParams are the constants of rowFinishAVX2 (offsets fixed by the
+// assembly).
+type finishParams struct {
+	qBias      int32  // 0: 127+F
+	minExp     int32  // 4: smallest nominal exponent of the accumulator
+	_          int32  // 8
+	_          int32  // 12
+	ovf        int32  // 16: |P| above this goes to the scalar path
+	zeroExp    int32  // 20
+	specialExp int32  // 24
+	_          int32  // 28
+	lowMask    uint64 // 32: f64 fraction bits dropped
+	sticky     uint64 // 40: round-to-odd bit (f16 results), else 0
+	scaleBias  int64  // 48: 1023−F
+	f16        int64  // 56: 1 for f16 results
+}
+
+// RowFinish computes one row of elements end to end with the fast
+// datapath: RowTerms, the accumulator's term and the finish. cb[j] is the
+// accumulator of column j as f32 bits (for an f16 accumulator, the f32 bits
+// of its value; 0 when unused), f16 selects an f16 accumulator. For every
+// column with FastExp(e[j]) out[j] is the result, f32 bits or f16 bits in
+// the low half; other columns (e[j] as RowTerms, or SpecialExp where the
+// fast kernel declines) are the caller's to compute. N = len(out) must be a
+// multiple of 8 and K = len(av) even.
+func (d Datapath) RowFinish(av []float32, ae []int32, bv []float32, be []int32, cb, out []uint32, e []int32, f16 bool) {
+	k, n := len(av), len(out)
+	if k == 0 || n == 0 || k%2 != 0 || n%8 != 0 {
+		d.rowFinishGo(av, ae, bv, be, cb, out, e, f16)
+		return
+	}
+	_ = ae[k-1]
+	_, _ = bv[k*n-1], be[k*n-1]
+	_, _ = cb[n-1], e[n-1]
+	if useAVX2 && useF16C {
+		p := finishParams{
+			qBias: 127 + d.F, minExp: -126, ovf: 1 << 30,
+			zeroExp: ZeroExp, specialExp: SpecialExp,
+			lowMask: 1<<uint(53-d.Bits) - 1, scaleBias: int64(1023 - d.F),
+		}
+		if f16 {
+			p.minExp, p.lowMask, p.sticky, p.f16 = -14, 1<<29-1, 1<<29, 1
+		}
+		rowFinishAVX2(&av[0], &ae[0], &bv[0], &be[0], &cb[0], &out[0], &e[0], k, n, &p)
+		return
+	}
+	d.rowFinishGo(av, ae, bv, be, cb, out, e, f16)
+}
+
+// rowFinishGo is RowFinish in plain Go.
+func (d Datapath) rowFinishGo(av []float32, ae []int32, bv []float32, be []int32, cb, out []uint32, e []int32, f16 bool) {
+	n := len(out)
+	var ces [256]int32
+	var ss [256]int32
+	ce, s := ces[:0], ss[:0]
+	if n <= len(ces) {
+		ce, s = ces[:n], ss[:n]
+	} else {
+		ce, s = make([]int32, n), make([]int32, n)
+	}
+	minExp := int32(-126)
+	if f16 {
+		minExp = -14
+	}
+	for j, b := range cb[:n] {
+		ex := int32(b>>23) & 0xff
+		switch {
+		case ex == 0xff:
+			ce[j] = SpecialExp
+		case b&0x7fffffff == 0:
+			ce[j] = ZeroExp
+		default:
+			ce[j] = max(ex-127, minExp)
+		}
+	}
+	if len(av) == 0 {
+		copy(e[:n], ce)
+		clear(s)
+	} else {
+		rowTermsGo(av, ae, bv, be, ce, s, e, d.F)
+	}
+	for j := range out {
+		if !FastExp(e[j]) {
+			continue
+		}
+		c := float64(math.Float32frombits(cb[j]))
+		t := int64(s[j]) + int64(c*math.Float64frombits(uint64(1023+d.F-e[j])<<52))
+		if f16 {
+			out[j] = uint32(d.FinishF16Int(t, e[j]))
+		} else {
+			out[j] = d.FinishInt(t, e[j])
+		}
+	}
+}

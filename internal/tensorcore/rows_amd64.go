@@ -5,6 +5,15 @@ package tensorcore
 // check the pure-Go kernel against it.
 var useAVX2 = hasAVX2()
 
+// useF16C reports the F16C conversions (needed by the AVX2 kernel of
+// RowFinish).
+var useF16C = hasF16C()
+
+func hasF16C() bool {
+	_, _, ecx1, _ := cpuid(1, 0)
+	return ecx1&(1<<29) != 0
+}
+
 // HasAVX2 reports whether RowTerms runs its AVX2 kernel.
 func HasAVX2() bool { return useAVX2 }
 
@@ -42,3 +51,6 @@ func xgetbv() (eax, edx uint32)
 //
 //go:noescape
 func rowTermsAVX2(av *float32, ae *int32, bv *float32, be *int32, ce, s, e *int32, k, n, f int)
+
+//go:noescape
+func rowFinishAVX2(av *float32, ae *int32, bv *float32, be *int32, cb, out *uint32, e *int32, k, n int, p *finishParams)

@@ -110,3 +110,146 @@ sumdone:
 	JLT colloop
 	VZEROUPPER
 	RET
+
+// func rowFinishAVX2(av *float32, ae *int32, bv *float32, be *int32, cb, out *uint32, e *int32, k, n int, p *finishParams)
+//
+// RowTerms plus the accumulator and the finish, per block of 8 columns:
+// ce from the accumulator's f32 bits; E = max(ce, ae[k]+be[k][j]);
+// q = 2^(F-E); P = sum_k cvtt(av[k]*bv[k][j]*q); lanes with |P| > 2^30
+// get E = SpecialExp (left to the scalar path); T = P + cvtt(c*q);
+// the f64 value of T, truncated to the kept bits (or rounded to odd at 24
+// bits for an f16 result), scaled by 2^(E-F) and converted to f32 (then
+// to f16, nearest even).
+TEXT ·rowFinishAVX2(SB), NOSPLIT, $0-80
+	MOVQ av+0(FP), SI
+	MOVQ ae+8(FP), DI
+	MOVQ bv+16(FP), R8
+	MOVQ be+24(FP), R9
+	MOVQ cb+32(FP), R10
+	MOVQ out+40(FP), R11
+	MOVQ e+48(FP), R12
+	MOVQ k+56(FP), R13
+	MOVQ n+64(FP), R14
+	MOVQ p+72(FP), AX
+	MOVL $255, BX
+	MOVL BX, X12
+	VPBROADCASTD X12, Y12 // 255
+	MOVL $127, BX
+	MOVL BX, X13
+	VPBROADCASTD X13, Y13 // 127
+	VPXOR Y14, Y14, Y14   // 0
+	SHLQ $2, R14
+	XORQ DX, DX
+
+fcol:
+	// ce from the accumulator bits.
+	VMOVDQU (R10)(DX*1), Y7
+	VPSLLD $1, Y7, Y3     // bits without the sign
+	VPSRLD $24, Y3, Y0    // exponent field
+	VPSUBD Y13, Y0, Y1
+	VPBROADCASTD 4(AX), Y2
+	VPMAXSD Y2, Y1, Y1    // max(ex-127, minExp)
+	VPCMPEQD Y12, Y0, Y2  // Inf/NaN
+	VPBROADCASTD 24(AX), Y4
+	VPBLENDVB Y2, Y4, Y1, Y1
+	VPCMPEQD Y14, Y3, Y3  // zero
+	VPBROADCASTD 20(AX), Y4
+	VPBLENDVB Y3, Y4, Y1, Y0 // E = ce
+
+	MOVQ R9, BX
+	ADDQ DX, BX
+	XORQ CX, CX
+
+fexp:
+	VPBROADCASTD (DI)(CX*4), Y1
+	VPADDD (BX), Y1, Y1
+	VPMAXSD Y1, Y0, Y0
+	ADDQ R14, BX
+	INCQ CX
+	CMPQ CX, R13
+	JLT fexp
+
+	VPBROADCASTD 0(AX), Y2
+	VPSUBD Y0, Y2, Y2
+	VPSLLD $23, Y2, Y2    // q
+	VPXOR Y3, Y3, Y3
+	VPXOR Y5, Y5, Y5
+	MOVQ R8, BX
+	ADDQ DX, BX
+	XORQ CX, CX
+
+fsum:
+	VBROADCASTSS (SI)(CX*4), Y4
+	VMULPS (BX), Y4, Y4
+	VMULPS Y2, Y4, Y4
+	VCVTTPS2DQ Y4, Y4
+	VPADDD Y4, Y3, Y3
+	ADDQ R14, BX
+	VBROADCASTSS 4(SI)(CX*4), Y6
+	VMULPS (BX), Y6, Y6
+	VMULPS Y2, Y6, Y6
+	VCVTTPS2DQ Y6, Y6
+	VPADDD Y6, Y5, Y5
+	ADDQ R14, BX
+	ADDQ $2, CX
+	CMPQ CX, R13
+	JLT fsum
+
+	VPADDD Y5, Y3, Y3     // P
+	// Lanes with |P| > 2^30 could overflow int32 with the accumulator.
+	VPABSD Y3, Y6
+	VPBROADCASTD 16(AX), Y4
+	VPCMPGTD Y4, Y6, Y6
+	VPBROADCASTD 24(AX), Y4
+	VPBLENDVB Y6, Y4, Y0, Y0
+	VMOVDQU Y0, (R12)(DX*1)
+
+	VMULPS Y7, Y2, Y4
+	VCVTTPS2DQ Y4, Y4
+	VPADDD Y4, Y3, Y3     // T
+
+	// Scale factors 2^(E-F) as f64, low and high 4 lanes.
+	VPBROADCASTQ 48(AX), Y6
+	VPMOVSXDQ X0, Y10
+	VPADDQ Y6, Y10, Y10
+	VPSLLQ $52, Y10, Y10
+	VEXTRACTI128 $1, Y0, X11
+	VPMOVSXDQ X11, Y11
+	VPADDQ Y6, Y11, Y11
+	VPSLLQ $52, Y11, Y11
+
+	VCVTDQ2PD X3, Y8
+	VEXTRACTI128 $1, Y3, X9
+	VCVTDQ2PD X9, Y9
+	VPBROADCASTQ 32(AX), Y6 // low mask
+	VPBROADCASTQ 40(AX), Y5 // sticky bit
+
+	VPAND Y6, Y8, Y4
+	VPCMPEQQ Y14, Y4, Y4
+	VPANDN Y5, Y4, Y4
+	VPANDN Y8, Y6, Y8
+	VPOR Y4, Y8, Y8
+	VMULPD Y10, Y8, Y8
+	VCVTPD2PSY Y8, X8
+
+	VPAND Y6, Y9, Y4
+	VPCMPEQQ Y14, Y4, Y4
+	VPANDN Y5, Y4, Y4
+	VPANDN Y9, Y6, Y9
+	VPOR Y4, Y9, Y9
+	VMULPD Y11, Y9, Y9
+	VCVTPD2PSY Y9, X9
+
+	VINSERTF128 $1, X9, Y8, Y8
+	CMPQ 56(AX), $0
+	JEQ fstore
+	VCVTPS2PH $0, Y8, X8
+	VPMOVZXWD X8, Y8
+
+fstore:
+	VMOVDQU Y8, (R11)(DX*1)
+	ADDQ $32, DX
+	CMPQ DX, R14
+	JLT fcol
+	VZEROUPPER
+	RET

@@ -2,7 +2,7 @@
 
 package tensorcore
 
-const useAVX2 = false
+const useAVX2, useF16C = false, false
 
 func rowTermsAVX2(av *float32, ae *int32, bv *float32, be *int32, ce, s, e *int32, k, n, f int) {
 	panic("unreachable")
@@ -14,3 +14,7 @@ func HasAVX2() bool { return false }
 
 // SetAVX2 is a no-op on this architecture; it returns false.
 func SetAVX2(on bool) bool { return false }
+
+func rowFinishAVX2(av *float32, ae *int32, bv *float32, be *int32, cb, out *uint32, e *int32, k, n int, p *finishParams) {
+	panic("unreachable")
+}
