@@ -236,7 +236,11 @@ func (d Datapath) RowFinish(av []float32, ae []int32, bv []float32, be []int32, 
 		if f16 {
 			p.minExp, p.lowMask, p.sticky, p.f16 = -14, 1<<29-1, 1<<29, 1
 		}
-		rowFinishAVX2(&av[0], &ae[0], &bv[0], &be[0], &cb[0], &out[0], &e[0], k, n, &p)
+		if useAVX512 && n%16 == 0 {
+			rowFinishAVX512(&av[0], &ae[0], &bv[0], &be[0], &cb[0], &out[0], &e[0], k, n, &p)
+		} else {
+			rowFinishAVX2(&av[0], &ae[0], &bv[0], &be[0], &cb[0], &out[0], &e[0], k, n, &p)
+		}
 		return
 	}
 	d.rowFinishGo(av, ae, bv, be, cb, out, e, f16)

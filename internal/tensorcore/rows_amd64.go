@@ -9,6 +9,21 @@ var useAVX2 = hasAVX2()
 // RowFinish).
 var useF16C = hasF16C()
 
+// useAVX512 selects the AVX-512 kernel of RowFinish (16 columns per step)
+// where the CPU has AVX-512F and the operating system saves its state.
+var useAVX512 = hasAVX512()
+
+func hasAVX512() bool {
+	if !hasAVX2() {
+		return false
+	}
+	if eax, _ := xgetbv(); eax&0xe6 != 0xe6 { // XMM, YMM, opmask, ZMM state
+		return false
+	}
+	_, ebx7, _, _ := cpuid(7, 0)
+	return ebx7&(1<<16) != 0
+}
+
 func hasF16C() bool {
 	_, _, ecx1, _ := cpuid(1, 0)
 	return ecx1&(1<<29) != 0
@@ -23,6 +38,18 @@ func HasAVX2() bool { return useAVX2 }
 func SetAVX2(on bool) bool {
 	old := useAVX2
 	useAVX2 = on && hasAVX2()
+	return old
+}
+
+// HasAVX512 reports whether RowFinish runs its AVX-512 kernel (on rows of
+// a multiple of 16 columns).
+func HasAVX512() bool { return useAVX512 }
+
+// SetAVX512 switches the AVX-512 kernel on or off (on only where the CPU
+// has it) and returns the previous setting. For tests and benchmarks.
+func SetAVX512(on bool) bool {
+	old := useAVX512
+	useAVX512 = on && hasAVX512()
 	return old
 }
 
@@ -54,3 +81,6 @@ func rowTermsAVX2(av *float32, ae *int32, bv *float32, be *int32, ce, s, e *int3
 
 //go:noescape
 func rowFinishAVX2(av *float32, ae *int32, bv *float32, be *int32, cb, out *uint32, e *int32, k, n int, p *finishParams)
+
+//go:noescape
+func rowFinishAVX512(av *float32, ae *int32, bv *float32, be *int32, cb, out *uint32, e *int32, k, n int, p *finishParams)

@@ -2,7 +2,7 @@
 
 package tensorcore
 
-const useAVX2, useF16C = false, false
+const useAVX2, useF16C, useAVX512 = false, false, false
 
 func rowTermsAVX2(av *float32, ae *int32, bv *float32, be *int32, ce, s, e *int32, k, n, f int) {
 	panic("unreachable")
@@ -18,3 +18,14 @@ func SetAVX2(on bool) bool { return false }
 func rowFinishAVX2(av *float32, ae *int32, bv *float32, be *int32, cb, out *uint32, e *int32, k, n int, p *finishParams) {
 	panic("unreachable")
 }
+
+func rowFinishAVX512(av *float32, ae *int32, bv *float32, be *int32, cb, out *uint32, e *int32, k, n int, p *finishParams) {
+	panic("unreachable")
+}
+
+// HasAVX512 reports whether RowFinish runs its AVX-512 kernel: never on
+// this architecture.
+func HasAVX512() bool { return false }
+
+// SetAVX512 is a no-op on this architecture; it returns false.
+func SetAVX512(on bool) bool { return false }

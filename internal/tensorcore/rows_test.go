@@ -173,15 +173,23 @@ func TestRowFinishKernels(t *testing.T) {
 			}
 			return p
 		}()
-		rowFinishAVX2(&av[0], &ae[0], &bv[0], &be[0], &cb[0], &o2[0], &e2[0], k, n, &rowFinishParams)
-		for j := range n {
-			if FastExp(e2[j]) != FastExp(e1[j]) && e2[j] != SpecialExp {
-				t.Fatalf("it %d column %d: AVX2 E %d, Go E %d", it, j, e2[j], e1[j])
-			}
-			if FastExp(e2[j]) {
-				fast++
-				if e1[j] != e2[j] || o1[j] != o2[j] {
-					t.Fatalf("it %d (f16 %v) column %d (c %#08x): AVX2 (%#08x, E %d), Go (%#08x, E %d)", it, f16, j, cb[j], o2[j], e2[j], o1[j], e1[j])
+		kernels := []func(){func() { rowFinishAVX2(&av[0], &ae[0], &bv[0], &be[0], &cb[0], &o2[0], &e2[0], k, n, &rowFinishParams) }}
+		if useAVX512 {
+			kernels = append(kernels, func() {
+				rowFinishAVX512(&av[0], &ae[0], &bv[0], &be[0], &cb[0], &o2[0], &e2[0], k, n, &rowFinishParams)
+			})
+		}
+		for ki, kernel := range kernels {
+			kernel()
+			for j := range n {
+				if FastExp(e2[j]) != FastExp(e1[j]) && e2[j] != SpecialExp {
+					t.Fatalf("it %d column %d: AVX2 E %d, Go E %d", it, j, e2[j], e1[j])
+				}
+				if FastExp(e2[j]) {
+					fast++
+					if e1[j] != e2[j] || o1[j] != o2[j] {
+						t.Fatalf("kernel %d, it %d (f16 %v) column %d (c %#08x): asm (%#08x, E %d), Go (%#08x, E %d)", ki, it, f16, j, cb[j], o2[j], e2[j], o1[j], e1[j])
+					}
 				}
 			}
 		}
