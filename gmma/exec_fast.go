@@ -85,28 +85,38 @@ func tf32Entry(b uint32) opEntry {
 // exp, as [row][k] or, when kMajor, as [k][row].
 func decodeFast(kind numeric.Kind, neg bool, raw []uint32, rows, k int, v []float32, exp []int32, kMajor bool) {
 	raw = raw[:rows*k]
-	var tab []opEntry
-	if kind != numeric.KindTF32 {
-		tab = decodeTable(kind)
-	}
+	v, exp = v[:rows*k], exp[:rows*k]
 	sgn := float32(1)
 	if neg {
 		sgn = -1
 	}
+	if kind == numeric.KindTF32 {
+		for i, b := range raw {
+			d := tf32Entry(b)
+			j := i
+			if kMajor {
+				j = (i%k)*rows + i/k
+			}
+			v[j], exp[j] = d.v*sgn, d.e
+		}
+		return
+	}
+	tab := decodeTable(kind)
+	mask := uint32(len(tab) - 1)
+	if !kMajor {
+		for i, b := range raw {
+			d := tab[b&mask]
+			v[i], exp[i] = d.v*sgn, d.e
+		}
+		return
+	}
 	for r := range rows {
 		row := raw[r*k : r*k+k]
-		for kk, b := range row {
-			var d opEntry
-			if tab != nil {
-				d = tab[b&uint32(len(tab)-1)]
-			} else {
-				d = tf32Entry(b)
-			}
-			i := r*k + kk
-			if kMajor {
-				i = kk*rows + r
-			}
-			v[i], exp[i] = d.v*sgn, d.e
+		j := r
+		for _, b := range row {
+			d := tab[b&mask]
+			v[j], exp[j] = d.v*sgn, d.e
+			j += rows
 		}
 	}
 }
