@@ -431,9 +431,8 @@ func (c *chunkPlan) load(s *gmma.SharedMemory, data []numeric.Float16, base uint
 	for i, off := range c.src {
 		v := data[origin+off : origin+off+8]
 		b := buf[16*i : 16*i+16]
-		for j := range v {
-			binary.LittleEndian.PutUint16(b[2*j:], v[j].Bits())
-		}
+		binary.LittleEndian.PutUint64(b, uint64(v[0].Bits())|uint64(v[1].Bits())<<16|uint64(v[2].Bits())<<32|uint64(v[3].Bits())<<48)
+		binary.LittleEndian.PutUint64(b[8:], uint64(v[4].Bits())|uint64(v[5].Bits())<<16|uint64(v[6].Bits())<<32|uint64(v[7].Bits())<<48)
 	}
 	return s.WriteChunks(c.dst[pipe], buf)
 }
