@@ -167,6 +167,9 @@ func (x *executor) computeFast(w *Warpgroup, m MMA, k int) {
 	decodeFast(m.BType, m.NegB, x.bRaw, n, k, f.bv, f.be, true)
 	f.cb, f.out, f.e = grow(f.cb, 64*n), grow(f.out, 64*n), grow(f.e, 64*n)
 	f16 := m.DType == numeric.KindF16
+	if x.computeInRegs(w, m, k, fs, f16) {
+		return
+	}
 	x.gatherAcc(w, m, f16)
 	for mm := range 64 {
 		fs.RowFinish(f.av[mm*k:mm*k+k], f.ae[mm*k:mm*k+k], f.bv, f.be,
@@ -204,6 +207,75 @@ func (x *executor) computeFast(w *Warpgroup, m MMA, k int) {
 			regs[i] = out[nn]
 		}
 	}
+}
+
+// The register tables as the int32 column offsets of tensorcore.RowRegs.
+var accCol32, acc16Col32 = func() (c [256]int32, c16 [128]int32) {
+	for i, v := range accCol {
+		c[i] = int32(v)
+	}
+	for i, v := range acc16Col {
+		c16[i] = int32(v)
+	}
+	return
+}()
+
+// computeInRegs runs the rows of a floating-point wgmma through
+// tensorcore.RowRegs, which reads and writes the accumulator registers
+// itself, then computes the elements it leaves out. It reports false,
+// having done nothing, where RowRegs has no kernel.
+func (x *executor) computeInRegs(w *Warpgroup, m MMA, k int, fs tensorcore.Datapath, f16 bool) bool {
+	f := &x.fast
+	n := m.N
+	regs := w.regs
+	slow := 0
+	for mm := range 64 {
+		rb := accRow[mm] + m.DReg
+		cols := accCol32[:n]
+		if f16 {
+			rb, cols = acc16Row[mm]+m.DReg, acc16Col32[:n/2]
+		}
+		c, ok := fs.RowRegs(f.av[mm*k:mm*k+k], f.ae[mm*k:mm*k+k], f.bv, f.be, regs[rb:], cols, m.ScaleD, f16,
+			f.out[mm*n:mm*n+n], f.e[mm*n:mm*n+n])
+		if !ok {
+			return false // only ever on the first row: nothing is written
+		}
+		slow += c
+	}
+	if slow == 0 {
+		return true
+	}
+	const span = tensorcore.FastMaxExp - tensorcore.FastMinExp
+	for mm := range 64 {
+		out, e := f.out[mm*n:mm*n+n], f.e[mm*n:mm*n+n]
+		if f16 {
+			rb := acc16Row[mm] + m.DReg
+			for p, off := range acc16Col[:n/2] {
+				slowLo := uint32(e[2*p]-tensorcore.FastMinExp) > span
+				slowHi := uint32(e[2*p+1]-tensorcore.FastMinExp) > span
+				if !slowLo && !slowHi {
+					continue // written by RowRegs
+				}
+				i := rb + off
+				lo, hi := out[2*p], out[2*p+1]
+				if slowLo {
+					lo = uint32(x.slowF16(m, fs, e[2*p], uint16(regs[i]), mm, 2*p, k))
+				}
+				if slowHi {
+					hi = uint32(x.slowF16(m, fs, e[2*p+1], uint16(regs[i]>>16), mm, 2*p+1, k))
+				}
+				regs[i] = lo | hi<<16
+			}
+			continue
+		}
+		rb := accRow[mm] + m.DReg
+		for nn, off := range accCol[:n] {
+			if uint32(e[nn]-tensorcore.FastMinExp) > span {
+				regs[rb+off] = x.slowF32(m, fs, e[nn], regs[rb+off], mm, nn, k)
+			}
+		}
+	}
+	return true
 }
 
 // slowF32 computes element (mm, n) of an f32 accumulator (old register c)

@@ -198,8 +198,8 @@ func (d Datapath) FinishInt(s int64, emax int32) uint32 {
 type finishParams struct {
 	qBias      int32  // 0: 127+F
 	minExp     int32  // 4: smallest nominal exponent of the accumulator
-	_          int32  // 8
-	_          int32  // 12
+	fastMin    int32  // 8: FastMinExp
+	fastSpan   int32  // 12: FastMaxExp−FastMinExp
 	ovf        int32  // 16: |P| above this goes to the scalar path
 	zeroExp    int32  // 20
 	specialExp int32  // 24
@@ -208,6 +208,55 @@ type finishParams struct {
 	sticky     uint64 // 40: round-to-odd bit (f16 results), else 0
 	scaleBias  int64  // 48: 1023−F
 	f16        int64  // 56: 1 for f16 results
+	scaleD     int64  // 64: rowRegsAVX512: 0 when the accumulator is not read
+	slow       int64  // 72: rowRegsAVX512: count of columns left to the caller
+}
+
+// params returns the kernel constants of d for f32 or f16 results.
+func (d Datapath) params(f16 bool) finishParams {
+	p := finishParams{
+		qBias: 127 + d.F, minExp: -126, fastMin: FastMinExp, fastSpan: FastMaxExp - FastMinExp, ovf: 1 << 30,
+		zeroExp: ZeroExp, specialExp: SpecialExp,
+		lowMask: 1<<uint(53-d.Bits) - 1, scaleBias: int64(1023 - d.F),
+	}
+	if f16 {
+		p.minExp, p.lowMask, p.sticky, p.f16 = -14, 1<<29-1, 1<<29, 1
+	}
+	return p
+}
+
+// RowRegs is RowFinish on accumulators held in a register file: column j's
+// accumulator is regs[cols[j]] (an f16 accumulator: columns 2i and 2i+1 in
+// the low and high halves of regs[cols[i]]), read when scaleD, and the
+// results of the fast columns are written back there — an f16 pair only
+// when both its columns are fast. out and e are as RowFinish's; slow counts
+// the columns left to the caller (registers not written). It returns ok =
+// false, touching nothing, where it has no kernel (no AVX-512, N not a
+// multiple of 16 or K odd): the caller then uses RowFinish.
+func (d Datapath) RowRegs(av []float32, ae []int32, bv []float32, be []int32, regs []uint32, cols []int32, scaleD, f16 bool, out []uint32, e []int32) (slow int, ok bool) {
+	k, n := len(av), len(out)
+	if !useAVX512 || !useF16C || k == 0 || k%2 != 0 || n == 0 || n%16 != 0 {
+		return 0, false
+	}
+	_ = ae[k-1]
+	_, _ = bv[k*n-1], be[k*n-1]
+	_ = e[n-1]
+	nc := n
+	if f16 {
+		nc = n / 2
+	}
+	cols = cols[:nc]
+	for _, c := range cols {
+		if c < 0 || int(c) >= len(regs) {
+			return 0, false
+		}
+	}
+	p := d.params(f16)
+	if scaleD {
+		p.scaleD = 1
+	}
+	rowRegsAVX512(&av[0], &ae[0], &bv[0], &be[0], &regs[0], &cols[0], &out[0], &e[0], k, n, &p)
+	return int(p.slow), true
 }
 
 // RowFinish computes one row of elements end to end with the fast
@@ -228,14 +277,7 @@ func (d Datapath) RowFinish(av []float32, ae []int32, bv []float32, be []int32, 
 	_, _ = bv[k*n-1], be[k*n-1]
 	_, _ = cb[n-1], e[n-1]
 	if useAVX2 && useF16C {
-		p := finishParams{
-			qBias: 127 + d.F, minExp: -126, ovf: 1 << 30,
-			zeroExp: ZeroExp, specialExp: SpecialExp,
-			lowMask: 1<<uint(53-d.Bits) - 1, scaleBias: int64(1023 - d.F),
-		}
-		if f16 {
-			p.minExp, p.lowMask, p.sticky, p.f16 = -14, 1<<29-1, 1<<29, 1
-		}
+		p := d.params(f16)
 		if useAVX512 && n%16 == 0 {
 			rowFinishAVX512(&av[0], &ae[0], &bv[0], &be[0], &cb[0], &out[0], &e[0], k, n, &p)
 		} else {

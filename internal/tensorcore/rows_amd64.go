@@ -21,7 +21,8 @@ func hasAVX512() bool {
 		return false
 	}
 	_, ebx7, _, _ := cpuid(7, 0)
-	return ebx7&(1<<16) != 0
+	const avx512f, bmi2, avx512vl = 1 << 16, 1 << 8, 1 << 31
+	return ebx7&avx512f != 0 && ebx7&bmi2 != 0 && ebx7&avx512vl != 0
 }
 
 func hasF16C() bool {
@@ -84,3 +85,6 @@ func rowFinishAVX2(av *float32, ae *int32, bv *float32, be *int32, cb, out *uint
 
 //go:noescape
 func rowFinishAVX512(av *float32, ae *int32, bv *float32, be *int32, cb, out *uint32, e *int32, k, n int, p *finishParams)
+
+//go:noescape
+func rowRegsAVX512(av *float32, ae *int32, bv *float32, be *int32, regs *uint32, cols *int32, out *uint32, e *int32, k, n int, p *finishParams)

@@ -382,3 +382,181 @@ zstore:
 	JLT zcol
 	VZEROUPPER
 	RET
+
+// func rowRegsAVX512(av *float32, ae *int32, bv *float32, be *int32, regs *uint32, cols *int32, out *uint32, e *int32, k, n int, p *finishParams)
+//
+// rowFinishAVX512 reading the accumulators from regs[cols[j]] (f16: the
+// pair of columns 2i, 2i+1 at regs[cols[i]]) and writing the fast results
+// back there (masked scatter; an f16 pair only when both halves are fast),
+// counting the other columns in p.slow.
+TEXT ·rowRegsAVX512(SB), NOSPLIT, $0-88
+	MOVQ av+0(FP), SI
+	MOVQ ae+8(FP), DI
+	MOVQ bv+16(FP), R8
+	MOVQ be+24(FP), R9
+	MOVQ regs+32(FP), R10
+	MOVQ out+48(FP), R11
+	MOVQ e+56(FP), R12
+	MOVQ k+64(FP), R13
+	MOVQ n+72(FP), R14
+	MOVQ p+80(FP), AX
+	MOVL $255, BX
+	VPBROADCASTD BX, Z12  // 255
+	MOVL $127, BX
+	VPBROADCASTD BX, Z13  // 127
+	VPXORD Z14, Z14, Z14  // 0
+	VPBROADCASTD 4(AX), Z23  // minExp
+	VPBROADCASTD 24(AX), Z16 // SpecialExp
+	VPBROADCASTD 20(AX), Z17 // ZeroExp
+	VPBROADCASTD 0(AX), Z18  // 127+F
+	VPBROADCASTD 16(AX), Z19 // overflow threshold
+	VPBROADCASTQ 48(AX), Z20 // 1023-F
+	VPBROADCASTQ 32(AX), Z21 // low mask
+	VPBROADCASTQ 40(AX), Z22 // sticky bit
+	VPBROADCASTD 8(AX), Z25  // FastMinExp
+	VPBROADCASTD 12(AX), Z26 // FastMaxExp-FastMinExp
+	SHLQ $2, R14
+	XORQ DX, DX
+
+rcol:
+	MOVQ cols+40(FP), BX
+	VPXORD Z7, Z7, Z7
+	CMPQ 64(AX), $0
+	JEQ rgathered
+	KXNORW K1, K1, K1
+	CMPQ 56(AX), $0
+	JNE rgather16
+	VMOVDQU32 (BX)(DX*1), Z24
+	VPGATHERDD (R10)(Z24*4), K1, Z7
+	JMP rgathered
+
+rgather16:
+	MOVQ DX, CX
+	SHRQ $1, CX
+	VMOVDQU32 (BX)(CX*1), Y24
+	VPGATHERDD (R10)(Y24*4), K1, Y7
+	VCVTPH2PS Y7, Z7
+
+rgathered:
+	VPSLLD $1, Z7, Z3
+	VPSRLD $24, Z3, Z0
+	VPSUBD Z13, Z0, Z1
+	VPMAXSD Z23, Z1, Z1
+	VPCMPEQD Z12, Z0, K1
+	VMOVDQA32 Z16, K1, Z1
+	VPCMPEQD Z14, Z3, K1
+	VMOVDQA32 Z17, K1, Z1
+	VMOVDQA32 Z1, Z0
+
+	MOVQ R9, BX
+	ADDQ DX, BX
+	XORQ CX, CX
+
+rexp:
+	VPBROADCASTD (DI)(CX*4), Z1
+	VPADDD (BX), Z1, Z1
+	VPMAXSD Z1, Z0, Z0
+	ADDQ R14, BX
+	INCQ CX
+	CMPQ CX, R13
+	JLT rexp
+
+	VPSUBD Z0, Z18, Z2
+	VPSLLD $23, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z5, Z5, Z5
+	MOVQ R8, BX
+	ADDQ DX, BX
+	XORQ CX, CX
+
+rsum:
+	VBROADCASTSS (SI)(CX*4), Z4
+	VMULPS (BX), Z4, Z4
+	VMULPS Z2, Z4, Z4
+	VCVTTPS2DQ Z4, Z4
+	VPADDD Z4, Z3, Z3
+	ADDQ R14, BX
+	VBROADCASTSS 4(SI)(CX*4), Z6
+	VMULPS (BX), Z6, Z6
+	VMULPS Z2, Z6, Z6
+	VCVTTPS2DQ Z6, Z6
+	VPADDD Z6, Z5, Z5
+	ADDQ R14, BX
+	ADDQ $2, CX
+	CMPQ CX, R13
+	JLT rsum
+
+	VPADDD Z5, Z3, Z3
+	VPABSD Z3, Z6
+	VPCMPGTD Z19, Z6, K1
+	VMOVDQA32 Z16, K1, Z0
+	VMOVDQU32 Z0, (R12)(DX*1)
+
+	VMULPS Z7, Z2, Z4
+	VCVTTPS2DQ Z4, Z4
+	VPADDD Z4, Z3, Z3
+
+	VPMOVSXDQ Y0, Z10
+	VPADDQ Z20, Z10, Z10
+	VPSLLQ $52, Z10, Z10
+	VEXTRACTI64X4 $1, Z0, Y11
+	VPMOVSXDQ Y11, Z11
+	VPADDQ Z20, Z11, Z11
+	VPSLLQ $52, Z11, Z11
+
+	VCVTDQ2PD Y3, Z8
+	VEXTRACTI64X4 $1, Z3, Y9
+	VCVTDQ2PD Y9, Z9
+
+	VPTESTMQ Z21, Z8, K2
+	VPANDNQ Z8, Z21, Z8
+	VPORQ Z22, Z8, K2, Z8
+	VMULPD Z10, Z8, Z8
+	VCVTPD2PS Z8, Y8
+
+	VPTESTMQ Z21, Z9, K2
+	VPANDNQ Z9, Z21, Z9
+	VPORQ Z22, Z9, K2, Z9
+	VMULPD Z11, Z9, Z9
+	VCVTPD2PS Z9, Y9
+
+	VINSERTF64X4 $1, Y9, Z8, Z8
+	// Fast lanes: E - FastMinExp <= span (unsigned).
+	VPSUBD Z25, Z0, Z9
+	VPCMPUD $2, Z26, Z9, K3
+	KNOTW K3, K5
+	KMOVW K5, CX
+	POPCNTL CX, CX
+	ADDQ CX, 72(AX)
+	MOVQ cols+40(FP), BX
+	CMPQ 56(AX), $0
+	JNE rscatter16
+	VMOVDQU32 (BX)(DX*1), Z24
+	KMOVW K3, K4
+	VPSCATTERDD Z8, K4, (R10)(Z24*4)
+	JMP rstore
+
+rscatter16:
+	VCVTPS2PH $0, Z8, Y8
+	// Pair p is written when columns 2p and 2p+1 are both fast.
+	KMOVW K3, CX
+	MOVL CX, BX
+	SHRL $1, BX
+	ANDL BX, CX
+	MOVL $0x5555, BX
+	PEXTL BX, CX, CX
+	KMOVW CX, K4
+	MOVQ cols+40(FP), BX
+	MOVQ DX, CX
+	SHRQ $1, CX
+	VMOVDQU32 (BX)(CX*1), Y24
+	VPSCATTERDD Y8, K4, (R10)(Y24*4)
+	VPMOVZXWD Y8, Z8
+
+rstore:
+	VMOVDQU32 Z8, (R11)(DX*1)
+	ADDQ $64, DX
+	CMPQ DX, R14
+	JLT rcol
+	VZEROUPPER
+	RET

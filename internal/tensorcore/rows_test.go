@@ -165,14 +165,7 @@ func TestRowFinishKernels(t *testing.T) {
 			}
 		}
 		Wide.rowFinishGo(av, ae, bv, be, cb, o1, e1, f16)
-		rowFinishParams := func() finishParams {
-			p := finishParams{qBias: 127 + Wide.F, minExp: -126, ovf: 1 << 30, zeroExp: ZeroExp, specialExp: SpecialExp,
-				lowMask: 1<<uint(53-Wide.Bits) - 1, scaleBias: int64(1023 - Wide.F)}
-			if f16 {
-				p.minExp, p.lowMask, p.sticky, p.f16 = -14, 1<<29-1, 1<<29, 1
-			}
-			return p
-		}()
+		rowFinishParams := Wide.params(f16)
 		kernels := []func(){func() { rowFinishAVX2(&av[0], &ae[0], &bv[0], &be[0], &cb[0], &o2[0], &e2[0], k, n, &rowFinishParams) }}
 		if useAVX512 {
 			kernels = append(kernels, func() {
