@@ -209,14 +209,17 @@ func (x *executor) computeFast(w *Warpgroup, m MMA, k int) {
 	}
 }
 
-// The register tables as the int32 column offsets of tensorcore.RowRegs.
-var accCol32, acc16Col32 = func() (c [256]int32, c16 [128]int32) {
+// The register tables as the column tables of tensorcore.RowRegs.
+var accColTab, acc16ColTab = func() (c, c16 tensorcore.ColTable) {
+	var t [256]int32
 	for i, v := range accCol {
-		c[i] = int32(v)
+		t[i] = int32(v)
 	}
+	c, _ = tensorcore.NewColTable(t[:])
 	for i, v := range acc16Col {
-		c16[i] = int32(v)
+		t[i] = int32(v)
 	}
+	c16, _ = tensorcore.NewColTable(t[:len(acc16Col)])
 	return
 }()
 
@@ -230,10 +233,9 @@ func (x *executor) computeInRegs(w *Warpgroup, m MMA, k int, fs tensorcore.Datap
 	regs := w.regs
 	slow := 0
 	for mm := range 64 {
-		rb := accRow[mm] + m.DReg
-		cols := accCol32[:n]
+		rb, cols := accRow[mm]+m.DReg, accColTab
 		if f16 {
-			rb, cols = acc16Row[mm]+m.DReg, acc16Col32[:n/2]
+			rb, cols = acc16Row[mm]+m.DReg, acc16ColTab
 		}
 		c, ok := fs.RowRegs(f.av[mm*k:mm*k+k], f.ae[mm*k:mm*k+k], f.bv, f.be, regs[rb:], cols, m.ScaleD, f16,
 			f.out[mm*n:mm*n+n], f.e[mm*n:mm*n+n])

@@ -225,37 +225,58 @@ func (d Datapath) params(f16 bool) finishParams {
 	return p
 }
 
+// A ColTable is the register offsets of the columns of a row for RowRegs,
+// validated once.
+type ColTable struct {
+	cols []int32
+	max  []int32 // max[i] = max(cols[:i+1])
+}
+
+// NewColTable returns the table of the offsets cols (copied), or ok = false
+// if one is negative.
+func NewColTable(cols []int32) (t ColTable, ok bool) {
+	t.cols = append([]int32(nil), cols...)
+	t.max = make([]int32, len(cols))
+	m := int32(0)
+	for i, c := range cols {
+		if c < 0 {
+			return ColTable{}, false
+		}
+		m = max(m, c)
+		t.max[i] = m
+	}
+	return t, true
+}
+
+// Len returns the number of offsets.
+func (t ColTable) Len() int { return len(t.cols) }
+
 // RowRegs is RowFinish on accumulators held in a register file: column j's
 // accumulator is regs[cols[j]] (an f16 accumulator: columns 2i and 2i+1 in
 // the low and high halves of regs[cols[i]]), read when scaleD, and the
 // results of the fast columns are written back there — an f16 pair only
-// when both its columns are fast. out and e are as RowFinish's; slow counts
-// the columns left to the caller (registers not written). It returns ok =
-// false, touching nothing, where it has no kernel (no AVX-512, N not a
-// multiple of 16 or K odd): the caller then uses RowFinish.
-func (d Datapath) RowRegs(av []float32, ae []int32, bv []float32, be []int32, regs []uint32, cols []int32, scaleD, f16 bool, out []uint32, e []int32) (slow int, ok bool) {
+// when both its columns are fast. The first N (N/2 for f16) offsets of cols
+// are used. out and e are as RowFinish's; slow counts the columns left to
+// the caller (registers not written). It returns ok = false, touching
+// nothing, where it has no kernel (no AVX-512, N not a multiple of 16, K
+// odd) or cols does not fit regs: the caller then uses RowFinish.
+func (d Datapath) RowRegs(av []float32, ae []int32, bv []float32, be []int32, regs []uint32, cols ColTable, scaleD, f16 bool, out []uint32, e []int32) (slow int, ok bool) {
 	k, n := len(av), len(out)
-	if !useAVX512 || !useF16C || k == 0 || k%2 != 0 || n == 0 || n%16 != 0 {
+	nc := n
+	if f16 {
+		nc = n / 2
+	}
+	if !useAVX512 || !useF16C || k == 0 || k%2 != 0 || n == 0 || n%16 != 0 || nc > len(cols.cols) || int(cols.max[nc-1]) >= len(regs) {
 		return 0, false
 	}
 	_ = ae[k-1]
 	_, _ = bv[k*n-1], be[k*n-1]
 	_ = e[n-1]
-	nc := n
-	if f16 {
-		nc = n / 2
-	}
-	cols = cols[:nc]
-	for _, c := range cols {
-		if c < 0 || int(c) >= len(regs) {
-			return 0, false
-		}
-	}
 	p := d.params(f16)
 	if scaleD {
 		p.scaleD = 1
 	}
-	rowRegsAVX512(&av[0], &ae[0], &bv[0], &be[0], &regs[0], &cols[0], &out[0], &e[0], k, n, &p)
+	rowRegsAVX512(&av[0], &ae[0], &bv[0], &be[0], &regs[0], &cols.cols[0], &out[0], &e[0], k, n, &p)
 	return int(p.slow), true
 }
 
