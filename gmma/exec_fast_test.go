@@ -124,6 +124,7 @@ func TestFastPathMatchesReference(t *testing.T) {
 				} else {
 					m.NegA, m.NegB = rng.IntN(2) == 0, rng.IntN(2) == 0
 				}
+				m.DReg = rng.IntN(NumRegs - m.NumAcc() + 1)
 				k := m.K()
 				wild := rng.IntN(8) == 0
 				spread := rng.IntN(12)

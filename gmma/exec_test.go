@@ -280,3 +280,50 @@ func testMMAAsyncDoesNotAllocate(t *testing.T) {
 		t.Errorf("MMAAsync+CommitGroup+WaitGroup allocates %v times per instruction", n)
 	}
 }
+
+// TestWriteChunks stores 16-byte chunks at scattered addresses and checks
+// the bytes, the fence rule and the errors (misaligned, outside, length,
+// in-flight reads), which store nothing.
+func TestWriteChunks(t *testing.T) {
+	wg, m := setup(t, 64)
+	s := wg.SharedMemory()
+	data := make([]byte, 48)
+	for i := range data {
+		data[i] = byte(i + 1)
+	}
+	addrs := []uint32{0x10400, 0x10800, 0x10410}
+	if err := s.WriteChunks(addrs, data); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]byte, 16)
+	for i, a := range addrs {
+		if err := s.Read(a, got); err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(data[16*i:16*i+16]) {
+			t.Errorf("chunk %d at %#x: got % x", i, a, got)
+		}
+	}
+	wantErr(t, s.WriteChunks([]uint32{0x10408}, data[:16]), "not 16-byte aligned")
+	wantErr(t, s.WriteChunks([]uint32{0x10400}, data[:15]), "15 bytes of data for 1 chunks")
+	wantErr(t, s.WriteChunks([]uint32{0x10c00, 0x40000}, data[:32]), "outside the shared memory")
+	if err := s.Read(0x10c00, got); err != nil || got[0] != 0 {
+		t.Errorf("a refused WriteChunks stored bytes: % x", got)
+	}
+	// A wgmma reading the operand chunk refuses stores until retired.
+	wg.Fence()
+	if err := wg.MMAAsync(m); err != nil {
+		t.Fatal(err)
+	}
+	wg.CommitGroup()
+	wantErr(t, s.WriteChunks([]uint32{0x400}, data[:16]), "in-flight wgmma")
+	if err := wg.WaitGroup(0); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.WriteChunks([]uint32{0x400}, data[:16]); err != nil {
+		t.Fatal(err)
+	}
+	// Without fence.proxy.async the next wgmma refuses the stored chunk.
+	wg.Fence()
+	wantErr(t, wg.MMAAsync(m), "FenceProxyAsync")
+}
