@@ -10,7 +10,7 @@ import (
 
 // The fast path of the wgmma arithmetic: the datapath of internal/tensorcore
 // as integer fixed-point accumulation of exact float32 products
-// (tensorcore.Datapath.RowTerms), on operands decoded once per instruction
+// (tensorcore.Datapath.RowFinish and RowRegs), on operands decoded once per instruction
 // through lookup tables, B kept k-major so that a row of A meets N columns
 // at a time. An element whose largest exponent lies outside the fast range
 // (an Inf or NaN operand or accumulator, extreme bf16/tf32/f32 exponents) is

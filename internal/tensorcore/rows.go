@@ -19,9 +19,15 @@ import (
 //
 // so the aligned terms of Aligned are computed in float32 and added in int32,
 // which with at most 16 nonzero products per element (F = 25) or 64 (F = 13)
-// cannot overflow. Elements whose E lies outside the range (Inf/NaN operands
+// cannot overflow (|P| < 2^31). The accumulator's term (|C| < 2^26) is
+// added in int32 only where |P| ≤ 2^30; the sum T is exact in float64, and
+// so is its scaling by 2^(E−F), so the finish is float64 arithmetic: clear
+// the fraction bits below d.Bits (Finish; no f32 subnormal result can occur
+// for E ≥ FastMinExp) or round to odd at 24 bits and convert to f16 to
+// nearest even (FinishF16: round-to-odd with 24 ≥ 11+2 bits makes the double
+// rounding exact). Elements whose E lies outside the range (Inf/NaN operands
 // carry SpecialExp, all-zero products ZeroExp-sized exponents, extreme bf16
-// and tf32 exponents) are left to the scalar path.
+// and tf32 exponents) or whose |P| exceeds 2^30 are left to the scalar path.
 
 // SpecialExp is the nominal exponent given to an Inf or NaN operand by the
 // fast path's decoders: it puts every element it takes part in outside
@@ -41,37 +47,12 @@ const (
 // by the fast path.
 func FastExp(e int32) bool { return e >= FastMinExp && e <= FastMaxExp }
 
-// RowTerms computes one row of elements of a matrix product with the fast
-// datapath. The row is K operands av (exact float32 values, negation
-// applied) with nominal exponents ae; the other operand is K×N, k-major:
-// bv[k·N+j], be[k·N+j]. ce[j] is the nominal exponent of the accumulator of
-// column j (ZeroExp when it is zero or unused). For every column j it sets
-//
-//	e[j] = max(ce[j], max_k ae[k]+be[k·N+j])
-//
-// and, when FastExp(e[j]), s[j] = Σ_k trunc(av[k]·bv[k·N+j]·2^(F−e[j])), the
-// product terms of Aligned (the accumulator's term is the caller's); s[j] is
-// unspecified otherwise. N must be a multiple of 8, len(ae) = len(av) = K,
-// len(bv), len(be) ≥ K·N, len(ce), len(s), len(e) ≥ N.
-func (d Datapath) RowTerms(av []float32, ae []int32, bv []float32, be []int32, ce, s, e []int32) {
-	k := len(av)
-	n := len(s)
-	if k == 0 || n == 0 {
-		copy(e[:n], ce[:n])
-		clear(s)
-		return
-	}
-	_ = ae[k-1]
-	_, _ = bv[k*n-1], be[k*n-1]
-	_, _ = ce[n-1], e[n-1]
-	if useAVX2 && n%8 == 0 {
-		rowTermsAVX2(&av[0], &ae[0], &bv[0], &be[0], &ce[0], &s[0], &e[0], k, n, int(d.F))
-		return
-	}
-	rowTermsGo(av, ae, bv, be, ce, s, e, d.F)
-}
-
-// rowTermsGo is RowTerms in plain Go.
+// rowTermsGo computes the product terms of one row: the row is K operands
+// av (exact float32 values) with nominal exponents ae, the other operand
+// K×N, k-major (bv[k·N+j], be[k·N+j]); ce[j] is the nominal exponent of
+// column j's accumulator (ZeroExp when zero or unused). For every column
+// e[j] = max(ce[j], max_k ae[k]+be[k·N+j]) and, when FastExp(e[j]),
+// s[j] = Σ_k trunc(av[k]·bv[k·N+j]·2^(f−e[j])) (unspecified otherwise).
 func rowTermsGo(av []float32, ae []int32, bv []float32, be []int32, ce, s, e []int32, f int32) {
 	n := len(s)
 	e = e[:n]
@@ -281,13 +262,17 @@ func (d Datapath) RowRegs(av []float32, ae []int32, bv []float32, be []int32, re
 }
 
 // RowFinish computes one row of elements end to end with the fast
-// datapath: RowTerms, the accumulator's term and the finish. cb[j] is the
-// accumulator of column j as f32 bits (for an f16 accumulator, the f32 bits
-// of its value; 0 when unused), f16 selects an f16 accumulator. For every
-// column with FastExp(e[j]) out[j] is the result, f32 bits or f16 bits in
-// the low half; other columns (e[j] as RowTerms, or SpecialExp where the
-// fast kernel declines) are the caller's to compute. N = len(out) must be a
-// multiple of 8 and K = len(av) even.
+// datapath: the product terms, the accumulator's term and the finish. The
+// row is K operands av (exact float32 values, negation applied) with
+// nominal exponents ae; the other operand is K×N, k-major (bv[k·N+j],
+// be[k·N+j]); cb[j] is the accumulator of column j as f32 bits (for an f16
+// accumulator, the f32 bits of its value; 0 when unused); f16 selects an
+// f16 accumulator. For every column j, e[j] is set to its E, or to
+// SpecialExp where the kernel declines the column; where FastExp(e[j]),
+// out[j] is the result (f32 bits, or f16 bits in the low half), equal to
+// Finish (FinishF16) of Aligned. The other columns are the caller's to
+// compute. N = len(out); the kernels take N a multiple of 8 (16 for
+// AVX-512) and K even, the pure-Go code anything else.
 func (d Datapath) RowFinish(av []float32, ae []int32, bv []float32, be []int32, cb, out []uint32, e []int32, f16 bool) {
 	k, n := len(av), len(out)
 	if k == 0 || n == 0 || k%2 != 0 || n%8 != 0 {

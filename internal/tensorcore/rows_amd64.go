@@ -1,6 +1,6 @@
 package tensorcore
 
-// useAVX2 selects the AVX2 kernel of RowTerms: set when the CPU has AVX2
+// useAVX2 selects the AVX2 kernel of RowFinish: set when the CPU has AVX2
 // and the operating system saves the YMM registers. Tests switch it off to
 // check the pure-Go kernel against it.
 var useAVX2 = hasAVX2()
@@ -30,12 +30,12 @@ func hasF16C() bool {
 	return ecx1&(1<<29) != 0
 }
 
-// HasAVX2 reports whether RowTerms runs its AVX2 kernel.
+// HasAVX2 reports whether RowFinish runs its AVX2 kernel (with F16C).
 func HasAVX2() bool { return useAVX2 }
 
 // SetAVX2 switches the AVX2 kernel on or off (on only where the CPU has it)
 // and returns the previous setting. For tests and benchmarks; not safe for
-// concurrent use with RowTerms.
+// concurrent use with RowFinish.
 func SetAVX2(on bool) bool {
 	old := useAVX2
 	useAVX2 = on && hasAVX2()
@@ -74,11 +74,6 @@ func hasAVX2() bool {
 func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
 
 func xgetbv() (eax, edx uint32)
-
-// rowTermsAVX2 is rowTermsGo with 8 columns per step (n a multiple of 8).
-//
-//go:noescape
-func rowTermsAVX2(av *float32, ae *int32, bv *float32, be *int32, ce, s, e *int32, k, n, f int)
 
 //go:noescape
 func rowFinishAVX2(av *float32, ae *int32, bv *float32, be *int32, cb, out *uint32, e *int32, k, n int, p *finishParams)

@@ -4,11 +4,7 @@ package tensorcore
 
 const useAVX2, useF16C, useAVX512 = false, false, false
 
-func rowTermsAVX2(av *float32, ae *int32, bv *float32, be *int32, ce, s, e *int32, k, n, f int) {
-	panic("unreachable")
-}
-
-// HasAVX2 reports whether RowTerms runs its AVX2 kernel: never on this
+// HasAVX2 reports whether RowFinish runs its AVX2 kernel: never on this
 // architecture.
 func HasAVX2() bool { return false }
 
