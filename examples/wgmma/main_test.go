@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/gocute/cute/gmma"
 )
 
 // The tutorial's prints, verbatim from the article (thread 0, M=N=K=512).
@@ -162,4 +164,35 @@ func TestUsage(t *testing.T) {
 			t.Errorf("%+v: error %v, want a usage error", opt, err)
 		}
 	}
+}
+
+// TestKLoopAllocatesNothing checks that a CTA's allocations do not grow with
+// the number of k-tiles: the partitions, descriptors and copy plans are made
+// once per kernel, and the k-loop (copies, wgmmas, waits) allocates nothing.
+func TestKLoopAllocatesNothing(t *testing.T) {
+	allocs := func(kDim int) float64 {
+		opt := Options{M: 128, N: 128, K: kDim, Accum: "f32", Workers: 1}
+		k, err := newKernel(opt, newProblem[float32](128, 128, kDim, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		smem, err := gmma.NewSharedMemory(gmma.DefaultSharedBase, smemBytes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wg, err := gmma.NewWarpgroup(smem)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return testing.AllocsPerRun(3, func() {
+			if err := k.cta(wg, 0, 0); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	short, long := allocs(4*bK), allocs(12*bK)
+	if short != long {
+		t.Errorf("a CTA allocates %v times with 4 k-tiles, %v with 12", short, long)
+	}
+	t.Logf("%v allocations per CTA (setup and epilogue), whatever the number of k-tiles", short)
 }
