@@ -32,9 +32,11 @@ type SharedMemory struct {
 	dirty []uint64 // one bit per 16-byte chunk stored by the generic proxy since the last fence.proxy.async
 	// ndirty counts the set bits of dirty.
 	ndirty int
-	// reads counts, per 16-byte chunk, the reads of in-flight wgmmas.
-	reads []uint32
-	owner *Warpgroup
+	// reads counts, per 16-byte chunk, the reads of in-flight wgmmas;
+	// nreads is their sum.
+	reads  []uint32
+	nreads int
+	owner  *Warpgroup
 }
 
 // NewSharedMemory returns a zeroed shared memory of size bytes at window
@@ -122,7 +124,7 @@ func (s *SharedMemory) WriteChunks(addrs []uint32, data []byte) error {
 		if err := s.checkRange("WriteChunks", a, 16); err != nil {
 			return err
 		}
-		if c := (a - s.base) / 16; s.reads[c] != 0 {
+		if c := (a - s.base) / 16; s.nreads != 0 && s.reads[c] != 0 {
 			return fmt.Errorf("gmma.SharedMemory.WriteChunks: storing [%#x, %#x) while an in-flight wgmma reads it; wgmma.wait_group must retire it first", a, a+16)
 		}
 	}
@@ -393,6 +395,7 @@ func (w *Warpgroup) retire(op *inflightOp) {
 	for _, c := range op.chunks {
 		w.smem.reads[c]--
 	}
+	w.smem.nreads -= len(op.chunks)
 	op.chunks = op.chunks[:0]
 	w.free = append(w.free, op)
 }
@@ -453,6 +456,7 @@ func (w *Warpgroup) commitOp(m MMA, op *inflightOp, dk, ak uint32) {
 	for _, c := range op.chunks {
 		w.smem.reads[c]++
 	}
+	w.smem.nreads += len(op.chunks)
 	w.inflight = append(w.inflight, op)
 	w.uncommitted++
 }

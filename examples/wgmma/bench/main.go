@@ -7,7 +7,8 @@
 // shared machine only the ratios of one run mean anything.
 //
 // It is its own module (gonum stays out of the library's imports); kernel.go
-// is a link to the example's.
+// is a link to the example's (link any file the example's kernel comes to
+// need beside it).
 //
 //	cd examples/wgmma/bench && go run . [-rounds 7] [-n 512]
 package main
