@@ -26,6 +26,7 @@ type fastScratch struct {
 	out    []uint32  // RowFinish results [m][n]
 	e      []int32   // their largest exponents [m][n]
 	s      []int32   // integer dot products [m][n]
+	tr     []uint32  // B's patterns k-major, for the vector decoder
 }
 
 // opEntry is a decoded operand: its exact value and nominal exponent.
@@ -82,10 +83,29 @@ func tf32Entry(b uint32) opEntry {
 }
 
 // decodeFast decodes the rows×k operand patterns raw ([row][k]) into v and
-// exp, as [row][k] or, when kMajor, as [k][row].
-func decodeFast(kind numeric.Kind, neg bool, raw []uint32, rows, k int, v []float32, exp []int32, kMajor bool) {
+// exp, as [row][k] or, when kMajor, as [k][row]; f16 and bf16 through
+// tensorcore.DecodeHalves where it has a kernel (k-major operands
+// transposed first into the scratch *tr).
+func decodeFast(kind numeric.Kind, neg bool, raw []uint32, rows, k int, v []float32, exp []int32, kMajor bool, tr *[]uint32) {
 	raw = raw[:rows*k]
 	v, exp = v[:rows*k], exp[:rows*k]
+	if kind == numeric.KindF16 || kind == numeric.KindBF16 {
+		src := raw
+		if kMajor {
+			*tr = grow(*tr, rows*k)
+			src = *tr
+			for r := range rows {
+				j := r
+				for _, b := range raw[r*k : r*k+k] {
+					src[j] = b
+					j += rows
+				}
+			}
+		}
+		if tensorcore.DecodeHalves(src, kind == numeric.KindBF16, neg, v, exp) {
+			return
+		}
+	}
 	sgn := float32(1)
 	if neg {
 		sgn = -1
@@ -163,8 +183,8 @@ func (x *executor) computeFast(w *Warpgroup, m MMA, k int) {
 	fs := newFusedSum(m)
 	f.av, f.ae = grow(f.av, 64*k), grow(f.ae, 64*k)
 	f.bv, f.be = grow(f.bv, k*n), grow(f.be, k*n)
-	decodeFast(m.AType, m.NegA, x.aRaw, 64, k, f.av, f.ae, false)
-	decodeFast(m.BType, m.NegB, x.bRaw, n, k, f.bv, f.be, true)
+	decodeFast(m.AType, m.NegA, x.aRaw, 64, k, f.av, f.ae, false, &f.tr)
+	decodeFast(m.BType, m.NegB, x.bRaw, n, k, f.bv, f.be, true, &f.tr)
 	f.cb, f.out, f.e = grow(f.cb, 64*n), grow(f.out, 64*n), grow(f.e, 64*n)
 	f16 := m.DType == numeric.KindF16
 	if x.computeInRegs(w, m, k, fs, f16) {

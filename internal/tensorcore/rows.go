@@ -339,3 +339,33 @@ func (d Datapath) rowFinishGo(av []float32, ae []int32, bv []float32, be []int32
 		}
 	}
 }
+
+// decodeParams are the constants of decodeHalfAVX512 (offsets fixed by the
+// assembly).
+type decodeParams struct {
+	emask, bias, minExp, zeroExp, specialExp int32  // 0, 4, 8, 12, 16
+	sign                                     uint32 // 20: 1<<31 to negate
+	frac                                     int64  // 24: fraction bits (10 f16, 7 bf16)
+}
+
+// DecodeHalves decodes f16 (bf16 when bf is set) operand patterns, one per
+// element of raw (low 16 bits), as the fast datapath takes them: the exact
+// float32 value, negated when neg, in v, and the nominal exponent in e
+// (ZeroExp for a zero, SpecialExp for Inf and NaN, whose value is then
+// unspecified). It reports false, doing nothing, where it has no vector
+// kernel (no AVX-512, or len(raw) not a multiple of 16).
+func DecodeHalves(raw []uint32, bf, neg bool, v []float32, e []int32) bool {
+	n := len(raw)
+	if !useAVX512 || !useF16C || n == 0 || n%16 != 0 || len(v) < n || len(e) < n {
+		return false
+	}
+	p := decodeParams{emask: 0x1f, bias: 15, minExp: -14, zeroExp: ZeroExp, specialExp: SpecialExp, frac: 10}
+	if bf {
+		p.emask, p.bias, p.minExp, p.frac = 0xff, 127, -126, 7
+	}
+	if neg {
+		p.sign = 1 << 31
+	}
+	decodeHalfAVX512(&raw[0], &v[0], &e[0], n, &p)
+	return true
+}

@@ -83,3 +83,6 @@ func rowFinishAVX512(av *float32, ae *int32, bv *float32, be *int32, cb, out *ui
 
 //go:noescape
 func rowRegsAVX512(av *float32, ae *int32, bv *float32, be *int32, regs *uint32, cols *int32, out *uint32, e *int32, k, n int, p *finishParams)
+
+//go:noescape
+func decodeHalfAVX512(raw *uint32, v *float32, e *int32, n int, p *decodeParams)

@@ -468,3 +468,56 @@ rstore:
 	JLT rcol
 	VZEROUPPER
 	RET
+
+// func decodeHalfAVX512(raw *uint32, v *float32, e *int32, n int, p *decodeParams)
+//
+// Decodes n (a multiple of 16) f16 or bf16 patterns, one per uint32, into
+// exact float32 values (sign flipped by p.neg) and nominal exponents.
+TEXT ·decodeHalfAVX512(SB), NOSPLIT, $0-40
+	MOVQ raw+0(FP), SI
+	MOVQ v+8(FP), DI
+	MOVQ e+16(FP), R8
+	MOVQ n+24(FP), CX
+	MOVQ p+32(FP), AX
+	VPBROADCASTD 0(AX), Z20  // exponent field mask (after the shift)
+	VPBROADCASTD 4(AX), Z21  // bias
+	VPBROADCASTD 8(AX), Z22  // smallest normal exponent
+	VPBROADCASTD 12(AX), Z23 // ZeroExp
+	VPBROADCASTD 16(AX), Z24 // SpecialExp
+	VPBROADCASTD 20(AX), Z25 // sign flip
+	MOVL $0x7fff, BX
+	VPBROADCASTD BX, Z26
+	VPXORD Z27, Z27, Z27
+	MOVQ 24(AX), BX          // fraction bits: 10 (f16) or 7 (bf16)
+	XORQ DX, DX
+
+dloop:
+	VMOVDQU32 (SI)(DX*4), Z0
+	CMPQ BX, $10
+	JNE dbf16
+	VPMOVDW Z0, Y1
+	VCVTPH2PS Y1, Z2
+	VPSRLD $10, Z0, Z3
+	JMP dexp
+
+dbf16:
+	VPSLLD $16, Z0, Z2
+	VPSRLD $7, Z0, Z3
+
+dexp:
+	VPXORD Z25, Z2, Z2
+	VMOVDQU32 Z2, (DI)(DX*4)
+	VPANDD Z20, Z3, Z3       // exponent field
+	VPSUBD Z21, Z3, Z4
+	VPMAXSD Z22, Z4, Z4      // nominal exponent
+	VPCMPEQD Z20, Z3, K1     // Inf/NaN
+	VMOVDQA32 Z24, K1, Z4
+	VPANDD Z26, Z0, Z5
+	VPCMPEQD Z27, Z5, K1     // zero
+	VMOVDQA32 Z23, K1, Z4
+	VMOVDQU32 Z4, (R8)(DX*4)
+	ADDQ $16, DX
+	CMPQ DX, CX
+	JLT dloop
+	VZEROUPPER
+	RET

@@ -29,3 +29,7 @@ func SetAVX512(on bool) bool { return false }
 func rowRegsAVX512(av *float32, ae *int32, bv *float32, be *int32, regs *uint32, cols *int32, out *uint32, e *int32, k, n int, p *finishParams) {
 	panic("unreachable")
 }
+
+func decodeHalfAVX512(raw *uint32, v *float32, e *int32, n int, p *decodeParams) {
+	panic("unreachable")
+}

@@ -183,3 +183,39 @@ func TestRowFinishKernels(t *testing.T) {
 	}
 	t.Logf("%d fast lanes", fast)
 }
+
+// TestDecodeHalves checks the vector decoder on every f16 and bf16 pattern,
+// negated or not, against numeric.Kind.Decode and NominalExp.
+func TestDecodeHalves(t *testing.T) {
+	raw := make([]uint32, 1<<16)
+	for i := range raw {
+		raw[i] = uint32(i)
+	}
+	v, e := make([]float32, len(raw)), make([]int32, len(raw))
+	for _, c := range []struct {
+		kind   numeric.Kind
+		bf     bool
+		minExp int
+	}{{numeric.KindF16, false, -14}, {numeric.KindBF16, true, -126}} {
+		for _, neg := range []bool{false, true} {
+			if !DecodeHalves(raw, c.bf, neg, v, e) {
+				t.Skip("no AVX-512")
+			}
+			for b, r := range raw {
+				x := c.kind.Decode(r)
+				if math.IsInf(x, 0) || math.IsNaN(x) {
+					if e[b] != SpecialExp {
+						t.Fatalf("%v %#04x: exponent %d, want SpecialExp", c.kind, b, e[b])
+					}
+					continue
+				}
+				if neg {
+					x = -x
+				}
+				if float64(v[b]) != x || e[b] != NominalExp(x, c.minExp) {
+					t.Fatalf("%v %#04x (neg %v): (%g, %d), want (%g, %d)", c.kind, b, neg, v[b], e[b], x, NominalExp(x, c.minExp))
+				}
+			}
+		}
+	}
+}
