@@ -310,6 +310,15 @@ func TestWriteChunks(t *testing.T) {
 	if err := s.Read(0x10c00, got); err != nil || got[0] != 0 {
 		t.Errorf("a refused WriteChunks stored bytes: % x", got)
 	}
+	// GatherChunks reads its chunks from a byte image.
+	if err := s.GatherChunks([]uint32{0x10c00, 0x10c10}, data, 4, []int{16, 0}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Read(0x10c00, got); err != nil || got[0] != 21 {
+		t.Errorf("GatherChunks chunk 0 = % x, want it to start at data[20]", got)
+	}
+	wantErr(t, s.GatherChunks([]uint32{0x10c00}, data, 40, []int{0}), "outside the 48 source bytes")
+	wantErr(t, s.GatherChunks([]uint32{0x10c00}, data, 0, nil), "0 source offsets for 1 chunks")
 	// A wgmma reading the operand chunk refuses stores until retired.
 	wg.Fence()
 	if err := wg.MMAAsync(m); err != nil {

@@ -119,8 +119,11 @@ type problem[TC accum] struct {
 	a, b    []numeric.Float16
 	c       []TC
 	mA, mB  tensor.Tensor[numeric.Float16]
-	mC      tensor.Tensor[TC]
-	r       int // inputs are integers in [-r, r]
+	// ga and gb are the byte images of A and B in global memory (fp16,
+	// little-endian), which the k-tile copies read 16 bytes at a time.
+	ga, gb []byte
+	mC     tensor.Tensor[TC]
+	r      int // inputs are integers in [-r, r]
 }
 
 // gmemTensor places data at addr as the (rows, cols) tensor with strides
@@ -157,11 +160,21 @@ func newProblem[TC accum](m, n, k int, seed uint64) *problem[TC] {
 	for i := range p.b {
 		p.b[i] = numeric.Float16FromFloat64(float64(next() - p.r))
 	}
+	p.ga, p.gb = f16Bytes(p.a), f16Bytes(p.b)
 	cbits := codecOf[TC]().Bits
 	p.mA = gmemTensor(p.a, 16, addrA, m, k)
 	p.mB = gmemTensor(p.b, 16, addrB, n, k)
 	p.mC = gmemTensor(p.c, cbits, addrC, m, n)
 	return p
+}
+
+// f16Bytes returns the little-endian byte image of v.
+func f16Bytes(v []numeric.Float16) []byte {
+	b := make([]byte, 2*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint16(b[2*i:], x.Bits())
+	}
+	return b
 }
 
 // reference returns C = A·B computed in float64 (exact for these inputs),
@@ -247,7 +260,7 @@ type partitions struct {
 // A chunkPlan is a k-tile copy global → shared as 16-byte vectors (CuTe's
 // auto-vectorizing copy: 8 fp16 contiguous on both sides).
 type chunkPlan struct {
-	src  []int        // per chunk: element offset of its first element from the k-tile's origin
+	src  []int        // per chunk: byte offset of its first element from the k-tile's origin
 	dst  [bP][]uint32 // per stage and chunk: shared address
 	tile int          // elements per k-tile (the offset of k-tile 1 in the (bM|bN, bK, k) index)
 }
@@ -414,7 +427,7 @@ func newChunkPlan(g, s tensor.Tensor[numeric.Float16]) (chunkPlan, error) {
 				}
 			}
 			if pipe == 0 {
-				c.src = append(c.src, so)
+				c.src = append(c.src, 2*so)
 			}
 			c.dst[pipe] = append(c.dst[pipe], uint32(da))
 		}
@@ -422,19 +435,12 @@ func newChunkPlan(g, s tensor.Tensor[numeric.Float16]) (chunkPlan, error) {
 	return c, nil
 }
 
-// load copies k-tile kt of g (whose elements are data, placed at base) into
-// stage pipe of the shared memory, 16 bytes at a time through buf
-// (st.shared.v4 of every chunk, generic proxy).
-func (c *chunkPlan) load(s *gmma.SharedMemory, data []numeric.Float16, base uint64, g tensor.Tensor[numeric.Float16], kt, pipe int, buf []byte) error {
-	origin := elemIndex(g.Pointer(), base, 16) + g.Offset(kt*c.tile)
-	buf = buf[:16*len(c.src)]
-	for i, off := range c.src {
-		v := data[origin+off : origin+off+8]
-		b := buf[16*i : 16*i+16]
-		binary.LittleEndian.PutUint64(b, uint64(v[0].Bits())|uint64(v[1].Bits())<<16|uint64(v[2].Bits())<<32|uint64(v[3].Bits())<<48)
-		binary.LittleEndian.PutUint64(b[8:], uint64(v[4].Bits())|uint64(v[5].Bits())<<16|uint64(v[6].Bits())<<32|uint64(v[7].Bits())<<48)
-	}
-	return s.WriteChunks(c.dst[pipe], buf)
+// load copies k-tile kt of g (whose byte image is data, placed at base)
+// into stage pipe of the shared memory, 16 bytes at a time (st.shared.v4
+// of every chunk, generic proxy).
+func (c *chunkPlan) load(s *gmma.SharedMemory, data []byte, base uint64, g tensor.Tensor[numeric.Float16], kt, pipe int) error {
+	origin := int(g.Pointer().Addr()-base) + 2*g.Offset(kt*c.tile)
+	return s.GatherChunks(c.dst[pipe], data, origin, c.src)
 }
 
 // instruction returns the wgmma that the GMMA atom wraps (its fma's inline
@@ -645,8 +651,6 @@ func (k *kernel[TC]) cta(wg *gmma.Warpgroup, bx, by int) (err error) {
 			}
 		}
 	}
-	buf := make([]byte, 2*max(len(pt.copyA.src), len(pt.copyB.src))*8)
-
 	kTiles := gA.Shape().At(2).Product().Value()
 	// load copies k-tile kt of A and B into stage pipe, as the tutorial's
 	// TMA copies do; here the threads store through the generic proxy, so
@@ -654,10 +658,10 @@ func (k *kernel[TC]) cta(wg *gmma.Warpgroup, bx, by int) (err error) {
 	// fence.proxy.async (cutlass::arch::fence_view_async_shared).
 	smem := wg.SharedMemory()
 	load := func(kt, pipe int) error {
-		if err := pt.copyA.load(smem, k.p.a, addrA, gA, kt, pipe, buf); err != nil {
+		if err := pt.copyA.load(smem, k.p.ga, addrA, gA, kt, pipe); err != nil {
 			return err
 		}
-		if err := pt.copyB.load(smem, k.p.b, addrB, gB, kt, pipe, buf); err != nil {
+		if err := pt.copyB.load(smem, k.p.gb, addrB, gB, kt, pipe); err != nil {
 			return err
 		}
 		if !k.opt.SkipProxyFence {
@@ -705,23 +709,19 @@ func (k *kernel[TC]) cta(wg *gmma.Warpgroup, bx, by int) (err error) {
 		if err := wg.Regs(t, 0, regs); err != nil {
 			return fmt.Errorf("CTA (%d,%d), epilogue, thread %d: %w", bx, by, t, err)
 		}
-		for i, b := range pt.fragBit {
-			k.p.c[shift+pt.fragC[t][i]] = fromBits[TC](regs[b/32] >> (b % 32))
+		fc := pt.fragC[t]
+		switch c := any(k.p.c).(type) {
+		case []float32:
+			for i, b := range pt.fragBit {
+				c[shift+fc[i]] = math.Float32frombits(regs[b/32])
+			}
+		case []numeric.Float16:
+			for i, b := range pt.fragBit {
+				c[shift+fc[i]] = numeric.Float16FromBits(uint16(regs[b/32] >> (b % 32)))
+			}
 		}
 	}
 	return nil
-}
-
-// fromBits returns the accumulator value held in the low bits of r.
-func fromBits[TC accum](r uint32) TC {
-	var v TC
-	switch p := any(&v).(type) {
-	case *numeric.Float16:
-		*p = numeric.Float16FromBits(uint16(r))
-	case *float32:
-		*p = math.Float32frombits(r)
-	}
-	return v
 }
 
 // copyTensor is tensor.Copy, returning the fault of a refused access.

@@ -22,6 +22,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/gocute/cute/gmma"
 	"github.com/gocute/cute/numeric"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
@@ -79,6 +80,56 @@ func exampleGemm[TC accum](n int, accumName string) (run func() error, check fun
 		return nil
 	}
 	return run, check, nil
+}
+
+// wgmmaShare times, on one goroutine, the example's grid and then the same
+// number of its wgmmas alone (each k-tile's fence, 2×2×4 wgmma.mma_async,
+// commit and wait, on stage 0 of CTA (0,0) already in shared memory), and
+// returns the CPU seconds of both.
+func wgmmaShare[TC accum](n int, accumName string) (grid, wgmmas float64, err error) {
+	opt := Options{M: n, N: n, K: n, Accum: accumName, Workers: 1}
+	k, err := newKernel(opt, newProblem[TC](n, n, n, 1))
+	if err != nil {
+		return 0, 0, err
+	}
+	g, err := measure(func() error { return k.grid(1) })
+	if err != nil {
+		return 0, 0, err
+	}
+	smem, err := gmma.NewSharedMemory(gmma.DefaultSharedBase, smemBytes)
+	if err != nil {
+		return 0, 0, err
+	}
+	wg, err := gmma.NewWarpgroup(smem)
+	if err != nil {
+		return 0, 0, err
+	}
+	gA, gB, _, err := k.ctaTiles(0, 0)
+	if err != nil {
+		return 0, 0, err
+	}
+	if err := k.part.copyA.load(smem, k.p.ga, addrA, gA, 0, 0); err != nil {
+		return 0, 0, err
+	}
+	if err := k.part.copyB.load(smem, k.p.gb, addrB, gB, 0, 0); err != nil {
+		return 0, 0, err
+	}
+	wg.FenceProxyAsync()
+	tiles := (n / bM) * (n / bN) * (n / bK)
+	w, err := measure(func() error {
+		for range tiles {
+			wg.Fence()
+			if err := k.gemm(wg, 0); err != nil {
+				return err
+			}
+			wg.CommitGroup()
+			if err := wg.WaitGroup(0); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return g.cpu, w.cpu, err
 }
 
 func median(v []float64) float64 {
@@ -154,6 +205,26 @@ func run(rounds, n int) error {
 			w, c = append(w, m.wall), append(c, m.cpu)
 		}
 		fmt.Printf("%-10s %9.2f %9.2f %12.3f %12.3f\n", im.name, median(w)*1e3, median(c)*1e3, median(ratioWall[i]), median(ratioCPU[i]))
+	}
+	// The share of the grid's time spent outside the wgmmas (copies,
+	// partitions, epilogue), on one goroutine, median over the rounds.
+	fmt.Printf("\nnon-wgmma share of the grid (one goroutine; grid CPU time minus its wgmmas' alone)\n")
+	for _, acc := range []string{"f16", "f32"} {
+		var share []float64
+		for range max(rounds/2, 1) {
+			var g, w float64
+			var err error
+			if acc == "f16" {
+				g, w, err = wgmmaShare[numeric.Float16](n, acc)
+			} else {
+				g, w, err = wgmmaShare[float32](n, acc)
+			}
+			if err != nil {
+				return err
+			}
+			share = append(share, 1-w/g)
+		}
+		fmt.Printf("%s accumulate: %.1f%%\n", acc, 100*median(share))
 	}
 	return nil
 }
