@@ -171,7 +171,7 @@ func (s *SharedMemory) checkChunks(op string, addrs []uint32) error {
 // the generic proxy.
 func (s *SharedMemory) storeChunk(a uint32, p []byte) {
 	off := a - s.base
-	copy(s.data[off:off+16], p)
+	*(*[16]byte)(s.data[off:]) = *(*[16]byte)(p)
 	c := off / 16
 	w, b := c/64, uint64(1)<<(c%64)
 	if s.dirty[w]&b == 0 {
