@@ -10,12 +10,14 @@ import (
 
 // The fast path of the wgmma arithmetic: the datapath of internal/tensorcore
 // as integer fixed-point accumulation of exact float32 products
-// (tensorcore.Datapath.RowFinish and RowRegs), on operands decoded once per instruction
-// through lookup tables, B kept k-major so that a row of A meets N columns
-// at a time. An element whose largest exponent lies outside the fast range
-// (an Inf or NaN operand or accumulator, extreme bf16/tf32/f32 exponents) is
-// computed by the reference path of exec_compute.go; so is nothing else,
-// and the two agree bit for bit (exec_fast_test.go).
+// (tensorcore.Datapath.RowRegs and RowFinish), on operands decoded once per
+// instruction (tensorcore.DecodeHalves, or lookup tables), B kept k-major
+// so that a row of A meets N columns at a time. The elements the kernels
+// leave out — every term zero (+0), an Inf or NaN operand or accumulator,
+// extreme bf16/tf32/f32 exponents, product sums near the int32 range — are
+// computed by the reference path of exec_compute.go, which the fast path
+// matches bit for bit (exec_fast_test.go). Integer wgmmas sum exact int32
+// products.
 
 // fastScratch holds the fast path's buffers.
 type fastScratch struct {
