@@ -32,9 +32,11 @@ type SharedMemory struct {
 	dirty []uint64 // one bit per 16-byte chunk stored by the generic proxy since the last fence.proxy.async
 	// ndirty counts the set bits of dirty.
 	ndirty int
-	// reads counts, per 16-byte chunk, the reads of in-flight wgmmas.
-	reads []uint32
-	owner *Warpgroup
+	// reads counts, per 16-byte chunk, the reads of in-flight wgmmas;
+	// nreads is their sum.
+	reads  []uint32
+	nreads int
+	owner  *Warpgroup
 }
 
 // NewSharedMemory returns a zeroed shared memory of size bytes at window
@@ -104,6 +106,78 @@ func (s *SharedMemory) Write(addr uint32, p []byte) error {
 		}
 	}
 	return nil
+}
+
+// WriteChunks stores 16-byte chunks through the generic proxy, as a bulk
+// vectorized copy does (st.shared.v4.b32 per chunk): chunk i, the bytes
+// data[16i:16i+16], goes to shared address addrs[i], which must be 16-byte
+// aligned; len(data) must be 16·len(addrs). The rules are Write's; on error
+// nothing is stored.
+func (s *SharedMemory) WriteChunks(addrs []uint32, data []byte) error {
+	if len(data) != 16*len(addrs) {
+		return fmt.Errorf("gmma.SharedMemory.WriteChunks: %d bytes of data for %d chunks of 16 bytes", len(data), len(addrs))
+	}
+	if err := s.checkChunks("WriteChunks", addrs); err != nil {
+		return err
+	}
+	for i, a := range addrs {
+		s.storeChunk(a, data[16*i:16*i+16])
+	}
+	return nil
+}
+
+// GatherChunks is WriteChunks with the chunks gathered from src: chunk i is
+// src[base+offs[i] : base+offs[i]+16], stored at addrs[i] (a global→shared
+// copy of 16-byte vectors, the source given as a byte image). len(offs)
+// must be len(addrs), and every chunk inside src; on error nothing is
+// stored.
+func (s *SharedMemory) GatherChunks(addrs []uint32, src []byte, base int, offs []int) error {
+	if len(offs) != len(addrs) {
+		return fmt.Errorf("gmma.SharedMemory.GatherChunks: %d source offsets for %d chunks", len(offs), len(addrs))
+	}
+	for _, o := range offs {
+		if o += base; o < 0 || o > len(src)-16 {
+			return fmt.Errorf("gmma.SharedMemory.GatherChunks: source chunk [%d, %d) is outside the %d source bytes", o, o+16, len(src))
+		}
+	}
+	if err := s.checkChunks("GatherChunks", addrs); err != nil {
+		return err
+	}
+	for i, a := range addrs {
+		o := base + offs[i]
+		s.storeChunk(a, src[o:o+16])
+	}
+	return nil
+}
+
+// checkChunks reports the first of addrs that is not a 16-byte aligned
+// chunk of s or that an in-flight wgmma reads.
+func (s *SharedMemory) checkChunks(op string, addrs []uint32) error {
+	for _, a := range addrs {
+		if a%16 != 0 || a < s.base || uint64(a)+16 > s.end() {
+			if a%16 != 0 {
+				return fmt.Errorf("gmma.SharedMemory.%s: chunk address %#x is not 16-byte aligned", op, a)
+			}
+			return s.checkRange(op, a, 16)
+		}
+		if c := (a - s.base) / 16; s.nreads != 0 && s.reads[c] != 0 {
+			return fmt.Errorf("gmma.SharedMemory.%s: storing [%#x, %#x) while an in-flight wgmma reads it; wgmma.wait_group must retire it first", op, a, a+16)
+		}
+	}
+	return nil
+}
+
+// storeChunk stores the 16 bytes p at the checked chunk address a through
+// the generic proxy.
+func (s *SharedMemory) storeChunk(a uint32, p []byte) {
+	off := a - s.base
+	*(*[16]byte)(s.data[off:]) = *(*[16]byte)(p)
+	c := off / 16
+	w, b := c/64, uint64(1)<<(c%64)
+	if s.dirty[w]&b == 0 {
+		s.dirty[w] |= b
+		s.ndirty++
+	}
 }
 
 // Read copies the bytes at shared address addr into p (ld.shared). Reading
@@ -360,6 +434,7 @@ func (w *Warpgroup) retire(op *inflightOp) {
 	for _, c := range op.chunks {
 		w.smem.reads[c]--
 	}
+	w.smem.nreads -= len(op.chunks)
 	op.chunks = op.chunks[:0]
 	w.free = append(w.free, op)
 }
@@ -420,6 +495,7 @@ func (w *Warpgroup) commitOp(m MMA, op *inflightOp, dk, ak uint32) {
 	for _, c := range op.chunks {
 		w.smem.reads[c]++
 	}
+	w.smem.nreads += len(op.chunks)
 	w.inflight = append(w.inflight, op)
 	w.uncommitted++
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/gocute/cute/gmma"
 )
 
 // The tutorial's prints, verbatim from the article (thread 0, M=N=K=512).
@@ -145,7 +147,7 @@ func TestHazards(t *testing.T) {
 		// With more k-tiles than stages, the refill of stage 0 stores into
 		// bytes that k-tile 0's wgmmas still read.
 		{Options{M: 128, N: 128, K: 256, SkipWait: true},
-			[]string{"CTA (0,0), k-tile 3", "gmma.SharedMemory.Write", "in-flight wgmma"}},
+			[]string{"CTA (0,0), k-tile 3", "gmma.SharedMemory.", "in-flight wgmma"}},
 		// Without refills, the epilogue reads accumulators still in flight.
 		{Options{M: 128, N: 128, K: 128, SkipWait: true, Accum: "f32"},
 			[]string{"CTA (0,0), epilogue, thread 0", "committed but not waited for"}},
@@ -178,4 +180,35 @@ func TestUsage(t *testing.T) {
 			t.Errorf("%+v: error %v, want a usage error", opt, err)
 		}
 	}
+}
+
+// TestKLoopAllocatesNothing checks that a CTA's allocations do not grow with
+// the number of k-tiles: the partitions, descriptors and copy plans are made
+// once per kernel, and the k-loop (copies, wgmmas, waits) allocates nothing.
+func TestKLoopAllocatesNothing(t *testing.T) {
+	allocs := func(kDim int) float64 {
+		opt := Options{M: 128, N: 128, K: kDim, Accum: "f32", Workers: 1}
+		k, err := newKernel(opt, newProblem[float32](128, 128, kDim, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		smem, err := gmma.NewSharedMemory(gmma.DefaultSharedBase, smemBytes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wg, err := gmma.NewWarpgroup(smem)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return testing.AllocsPerRun(3, func() {
+			if err := k.cta(wg, 0, 0); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	short, long := allocs(4*bK), allocs(12*bK)
+	if short != long {
+		t.Errorf("a CTA allocates %v times with 4 k-tiles, %v with 12", short, long)
+	}
+	t.Logf("%v allocations per CTA (setup and epilogue), whatever the number of k-tiles", short)
 }
