@@ -28,20 +28,25 @@ func FlatDivide(f Func, t layout.Tiler) (Func, error) {
 }
 
 // RightInverse returns CuTe 3.5.1's right_inverse(f). For a composed layout
-// with the static offset _0 it is composition(right_inverse(Inner),
-// Swizzle): the swizzle is moved through the inverse with [LayoutCompose]
-// (CuTe: "works in simple cases"; where the moved masks are not a valid
-// swizzle, CuTe fails to compile and this is an error). A nonzero offset
-// would make CuTe build a Layout o offset o Swizzle function, which this
-// package does not represent: an error. Where the moved swizzle does not
-// give an inverse (CuTe returns it anyway), the result is checked and the
-// failure reported as an error. A plain layout is inverted as such.
+// Sw o O o L with the static offset _0 it is composition(right_inverse(L),
+// Sw): the swizzle is moved through the inverse with [LayoutCompose] (CuTe:
+// "works in simple cases"; where the moved masks are not a valid swizzle,
+// CuTe fails to compile and this is an error; where the moved swizzle does
+// not give an inverse, CuTe returns it anyway, and the result is checked and
+// the failure reported as an error). With any other offset it is the
+// [PreSwizzled] right_inverse(L) o -O o Sw, a right inverse wherever
+// right_inverse(L) is one: f(r(y)) = Sw(O + L(L⁻¹(Sw(y) - O))) = y for every
+// y with Sw(y) - O < size(right_inverse(L)). A dynamic offset is an error
+// (CuTe's right_inverse of an int is declared after its use and not found:
+// it does not compile). A plain layout is inverted as such.
 func RightInverse(f Func) (Func, error) {
 	return inverse(f, "right_inverse", layout.RightInverse)
 }
 
 // LeftInverse returns CuTe 3.5.1's left_inverse(f), defined like
-// [RightInverse] with left_inverse of the inner layout.
+// [RightInverse] with left_inverse of the inner layout; with a non-zero
+// offset it is left_inverse(L) o -O o Sw, for which
+// r(f(i)) = L⁻¹(L(i)) holds wherever left_inverse(L) is one.
 func LeftInverse(f Func) (Func, error) {
 	return inverse(f, "left_inverse", layout.LeftInverse)
 }
@@ -55,16 +60,23 @@ func inverse(f Func, op string, inv func(layout.Layout) (layout.Layout, error)) 
 		}
 		return r, nil
 	case ComposedLayout:
-		if !f.off.Is(0) {
-			return nil, layout.Errorf(op, "a composed layout with an offset other than _0 is not supported", f)
-		}
 		in, err := inverse(f.inner, op, inv)
 		if err != nil {
 			return nil, err
 		}
+		if !f.off.IsStatic() {
+			return nil, layout.Errorf(op, "the offset must be static (CuTe's inverse of a dynamic int offset is not found: it does not compile)", f)
+		}
+		if !f.off.Is(0) {
+			var neg layout.Int
+			if err := layout.Try(func() { neg = f.off.Neg() }); err != nil {
+				return nil, err
+			}
+			return PreSwizzled{a: in, off: neg, sw: f.sw}, nil
+		}
 		l, ok := in.(layout.Layout)
 		if !ok {
-			return nil, layout.Errorf(op, "nested composed layouts are not supported", f)
+			return nil, layout.Errorf(op, "nested composed layouts with the offset _0 are not supported", f)
 		}
 		r, err := LayoutCompose(l, f.sw)
 		if err != nil {

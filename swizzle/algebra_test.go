@@ -139,3 +139,58 @@ func bitsOf(n int) int {
 	}
 	return b
 }
+
+// TestInverseWithOffset: CuTe 3.5.1 inverts a swizzled layout with a
+// non-zero static offset as right_inverse(L) o -O o Sw, which inverts f on
+// its image; a dynamic offset does not compile.
+func TestInverseWithOffset(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		a := genAtom(t)
+		off := rapid.IntRange(1, 64).Draw(t, "off")
+		f := MustMake(a.Swizzle(), layout.S(off), a.Inner())
+		r, err := RightInverse(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := r.(PreSwizzled); !ok {
+			t.Fatalf("right_inverse(%v) = %v, want a layout o offset o swizzle", f, r)
+		}
+		// Right inverse on f's image.
+		for i := 0; i < f.Size().Value(); i++ {
+			y := f.Eval(i)
+			if f.Eval(r.Eval(y)) != y {
+				t.Fatalf("%v(%v(%d)) = %d", f, r, y, f.Eval(r.Eval(y)))
+			}
+		}
+		l, err := LeftInverse(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < f.Size().Value(); i++ {
+			if l.Eval(f.Eval(i)) != i {
+				t.Fatalf("%v(%v(%d)) = %d, want %d", l, f, i, l.Eval(f.Eval(i)), i)
+			}
+		}
+	})
+	for _, s := range []string{"Sw<3,4,3> o 8 o (_8,_64):(_64,_1)", "Sw<3,4,3> o 0 o (_8,_64):(_64,_1)"} {
+		if _, err := RightInverse(MustParseFunc(s)); err == nil {
+			t.Errorf("right_inverse(%s): CuTe does not compile a dynamic offset, want an error", s)
+		}
+	}
+}
+
+// TestUpcastOffsetMustDivide: CuTe's safe_div static_asserts that the offset
+// divides by N.
+func TestUpcastOffsetMustDivide(t *testing.T) {
+	c, err := ParseComposed("Sw<3,4,3> o _1 o _4:_1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err := Upcast(c, 4); err == nil {
+		t.Errorf("upcast<4>(%v) = %v, want an error", c, r)
+	}
+	c, _ = ParseComposed("Sw<3,4,3> o _8 o _64:_1")
+	if r, err := Upcast(c, 4); err != nil || r.String() != "Sw<3,2,3> o _2 o _16:_1" {
+		t.Errorf("upcast<4>(%v) = %v, %v", c, r, err)
+	}
+}
