@@ -65,7 +65,10 @@ func preconditions() []precondition {
 		{"logical_product", "unit test: rank 2, layout<0>(R) == A, compatible(B, layout<1>(R)); injective when A, B are",
 			"the structural conditions of complement (error), not its cosize bounds; R injective when A and B are: by construction when B stays in the complement's domain or its last mode lies above A, else verified",
 			func() error { _, err := LogicalProduct(L("(_2,_2,_2):(_1,_3,_9)"), lt("_2:_1")); return err },
-			func() error { _, err := LogicalProduct(L("(_1,_2):(_2,_4)"), lt("(_1,_1,_1,_4):(_1,_2,_4,_8)")); return err }},
+			func() error {
+				_, err := LogicalProduct(L("(_1,_2):(_2,_4)"), lt("(_1,_1,_1,_4):(_1,_2,_4,_8)"))
+				return err
+			}},
 		{"blocked/raked_product", "compile error: zip needs tuple-shaped modes when the common rank is 1",
 			"same (error)",
 			func() error { _, err := BlockedProduct(L("(_4):(_1)"), L("8:_3")); return err },
@@ -73,7 +76,10 @@ func preconditions() []precondition {
 		{"tile_to_shape", "static_assert: a static target needs weakly_compatible block and target (mode sizes divide)",
 			"mode sizes must divide for any target (a dynamic one too: CuTe's ceil_div then overshoots the target); rank(block) <= rank(target); a static target needs a static block shape (compile error); the product's contract as for logical_product",
 			func() error { _, err := TileToShape(L("(_3,_2):(_1,_3)"), Statics(4, 4), ColMajor); return err },
-			func() error { _, err := TileToShape(L("(_128,_8):(_1,_129)"), Statics(128, 8, 3), ColMajor); return err }},
+			func() error {
+				_, err := TileToShape(L("(_128,_8):(_1,_129)"), Statics(128, 8, 3), ColMajor)
+				return err
+			}},
 		{"max_common_vector/layout", "@post a(R(i)) == i and b(R(i)) == i for i < N (conservative _1 otherwise)",
 			"CuTe's answer (_1 where the composition is not a valid layout as a whole); the N promised points are verified unless they hold by construction",
 			nil,
