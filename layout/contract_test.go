@@ -77,3 +77,23 @@ func TestCuTeContractRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestProductAcceptsWhereComplementToRefuses pins the inputs on which
+// TestProductProperties used to fail (it assumed ComplementTo succeeds):
+// CuTe's complement there breaks the cosize bound of ComplementTo's
+// contract, which the product does not need.
+func TestProductAcceptsWhereComplementToRefuses(t *testing.T) {
+	for _, c := range []struct{ a, b, want string }{
+		{"(_1,_1,_1,_2):(_1,_1,_2,_4)", "(_1,_2):(_1,_4)", "((_1,_1,_1,_2),(_1,_2)):((_1,_1,_2,_4),(_0,_8))"},
+		{"(_1,_2):(_2,_4)", "(_1,_1,_1,_4):(_1,_2,_4,_8)", "((_1,_2),(_1,_1,_1,_4)):((_2,_4),(_0,_0,_0,_16))"},
+	} {
+		a, b := MustParse(c.a), MustParse(c.b)
+		if _, err := ComplementTo(a, I(a.Size().Mul(b.Cosize()))); err == nil {
+			t.Errorf("complement(%v, %v): want the cosize-bound error", a, a.Size().Mul(b.Cosize()))
+		}
+		r, err := LogicalProduct(a, LayoutTiler(b))
+		if err != nil || r.String() != c.want {
+			t.Errorf("logical_product(%v, %v) = %v, %v; want %s", a, b, r, err, c.want)
+		}
+	}
+}
