@@ -1,6 +1,10 @@
 package swizzle
 
-import "github.com/gocute/cute/layout"
+import (
+	"math/bits"
+
+	"github.com/gocute/cute/layout"
+)
 
 // LogicalDivide returns CuTe's logical_divide(f, t): for a composed layout,
 // composition(Swizzle, Offset, logical_divide(Inner, t)) (see
@@ -84,6 +88,24 @@ func inverse(f Func, op string, inv func(layout.Layout) (layout.Layout, error)) 
 		}
 		// Moving the swizzle through the inverse only "works in simple
 		// cases"; where it does not, CuTe quietly returns a non-inverse.
+		// Where every part is linear over GF(2) (bit permutations and
+		// swizzles on [0, 2^n)), checking the n basis points decides it;
+		// otherwise every point is checked.
+		if n, ok := bitLinearPair(f, r); ok {
+			for k := -1; k < n; k++ {
+				i := 0
+				if k >= 0 {
+					i = 1 << k
+				}
+				if op == "right_inverse" && f.Eval(r.Eval(i)) != i {
+					return nil, layout.Errorf(op, "layout(result(i)) == i for i < size(result) (CuTe's swizzle pass-through fails it here)", f, r)
+				}
+				if v := f.Eval(i); op != "right_inverse" && f.Eval(r.Eval(v)) != v {
+					return nil, layout.Errorf(op, "layout(result(layout(i))) == layout(i) for i < size(layout) (CuTe's swizzle pass-through fails it here)", f, r)
+				}
+			}
+			return r, nil
+		}
 		if op == "right_inverse" {
 			for i, n := 0, r.Size().Value(); i < n; i++ {
 				if f.Eval(r.Eval(i)) != i {
@@ -141,4 +163,64 @@ func BlockedProduct(f Func, b layout.Layout) (Func, error) {
 // RakedProduct returns CuTe's raked_product(f, b), like [LogicalProduct].
 func RakedProduct(f Func, b layout.Layout) (Func, error) {
 	return lift(f, func(l layout.Layout) (layout.Layout, error) { return layout.RakedProduct(l, b) })
+}
+
+// bitLinearPair reports whether f = Sw o _0 o L and its swizzle-passed
+// inverse r = S' o _0 o L' (or the plain L') are linear maps over GF(2) on
+// [0, 2^n), n returned: L and L' are bit permutations of [0, 2^n) (every
+// mode of extent > 1 has a power-of-two extent and stride and the modes'
+// bit ranges tile [0, n)) and both swizzles act below bit n. Then f o r and
+// f o r o f are linear too, and agree with the identity (resp. f) on
+// [0, 2^n) exactly when they do at 0 and at the n powers of two.
+func bitLinearPair(f ComposedLayout, r Func) (int, bool) {
+	l, ok := f.inner.(layout.Layout)
+	if !ok {
+		return 0, false
+	}
+	n, ok := bitPermutation(l)
+	if !ok || f.sw.Code() >= 1<<n {
+		return 0, false
+	}
+	switch r := r.(type) {
+	case layout.Layout:
+		m, ok := bitPermutation(r)
+		return n, ok && m == n
+	case ComposedLayout:
+		li, ok := r.inner.(layout.Layout)
+		if !ok || !r.off.Is(0) || r.sw.Code() >= 1<<n {
+			return 0, false
+		}
+		m, ok := bitPermutation(li)
+		return n, ok && m == n
+	}
+	return 0, false
+}
+
+// bitPermutation reports whether l maps [0, 2^n) onto [0, 2^n) by permuting
+// bits: every mode of extent > 1 has a static power-of-two extent and a
+// positive power-of-two stride, and their bit ranges tile [0, n).
+func bitPermutation(l layout.Layout) (int, bool) {
+	sh, st := l.Shape().Leaves(), l.Stride().Leaves()
+	used := uint64(0)
+	n := 0
+	for i := range sh {
+		s, d := sh[i].Value(), st[i].Value()
+		if s == 1 {
+			continue
+		}
+		if s <= 0 || s&(s-1) != 0 || d <= 0 || d&(d-1) != 0 {
+			return 0, false
+		}
+		lo, w := bits.TrailingZeros(uint(d)), bits.TrailingZeros(uint(s))
+		if lo+w > 62 {
+			return 0, false
+		}
+		m := (uint64(1)<<w - 1) << lo
+		if used&m != 0 {
+			return 0, false
+		}
+		used |= m
+		n += w
+	}
+	return n, used == uint64(1)<<n-1
 }

@@ -194,3 +194,72 @@ func TestUpcastOffsetMustDivide(t *testing.T) {
 		t.Errorf("upcast<4>(%v) = %v, %v", c, r, err)
 	}
 }
+
+// TestInverseBasisCheck: the GF(2) basis check that decides whether CuTe's
+// swizzle pass-through is an inverse (bit-permutation layouts) agrees with
+// checking every point.
+func TestInverseBasisCheck(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		b := rapid.IntRange(1, 3).Draw(t, "B")
+		m := rapid.IntRange(0, 3).Draw(t, "M")
+		sh := rapid.IntRange(b, 4).Draw(t, "S")
+		if rapid.Bool().Draw(t, "neg") {
+			sh = -sh
+		}
+		sw, err := New(b, m, sh)
+		if err != nil {
+			t.Skip()
+		}
+		// A random bit permutation of [0, 2^n): modes of 2^k in random order.
+		n := rapid.IntRange(1, 4).Draw(t, "rank")
+		ws := make([]int, n)
+		for i := range ws {
+			ws[i] = rapid.IntRange(1, 3).Draw(t, "w")
+		}
+		order := rapid.Permutation([]int{0, 1, 2, 3}[:n]).Draw(t, "order")
+		st := make([]int, n)
+		cur := 1
+		for _, k := range order {
+			st[k] = cur
+			cur <<= ws[k]
+		}
+		shp := make([]int, n)
+		for i := range shp {
+			shp[i] = 1 << ws[i]
+		}
+		f := MustMake(sw, layout.S(0), layout.MustMake(layout.Statics(shp...), layout.Statics(st...)))
+		for _, op := range []string{"right_inverse", "left_inverse"} {
+			inv := RightInverse
+			if op == "left_inverse" {
+				inv = LeftInverse
+			}
+			r, err := inv(f)
+			li, lerr := layout.RightInverse(f.Layout())
+			if op == "left_inverse" {
+				li, lerr = layout.LeftInverse(f.Layout())
+			}
+			if lerr != nil {
+				t.Fatal(lerr)
+			}
+			cr, cerr := LayoutCompose(li, f.Swizzle())
+			if cerr != nil {
+				if err == nil {
+					t.Fatalf("%s(%v) = %v, but the pass-through fails: %v", op, f, r, cerr)
+				}
+				continue
+			}
+			good := true
+			for i := 0; i < f.Size().Value(); i++ {
+				if op == "right_inverse" && f.Eval(cr.Eval(i)) != i {
+					good = false
+				}
+				if v := f.Eval(i); op == "left_inverse" && f.Eval(cr.Eval(v)) != v {
+					good = false
+				}
+			}
+			if good != (err == nil) {
+				t.Fatalf("%s(%v): CuTe's %v is an inverse: %v, but we say %v", op, f, cr, good, err)
+			}
+		}
+	})
+}
