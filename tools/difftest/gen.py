@@ -484,6 +484,12 @@ class Cases(Gen):
             B = self.inj_layout(self.mode(), retype(sh, self.mode(), r), gaps=0.0, perm=r.random() < 0.5)
             if r.random() < 0.3:
                 B = self.arb_layout(None, retype(sh, self.mode(), r))
+            if HOLES and r.random() < HOLES:
+                # shapes that need not divide each other, holes, any strides:
+                # compositions CuTe cannot make compatible
+                sh = self.shape(mode, vals=[2, 3, 4, 5, 6, 8, 12])
+                A = self.arb_layout(mode, sh)
+                B = self.inj_layout(self.mode(), retype(sh, self.mode(), r), gaps=0.4)
             if r.random() < 0.5:
                 A, B = B, A
             return case(k, [A, B], "%s(%s,%s)" % (k, A.cpp(), B.cpp()))
