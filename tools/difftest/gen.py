@@ -488,8 +488,10 @@ class Cases(Gen):
                 # shapes that need not divide each other, holes, any strides:
                 # compositions CuTe cannot make compatible
                 sh = self.shape(mode, vals=[2, 3, 4, 5, 6, 8, 12])
-                A = self.arb_layout(mode, sh)
-                B = self.inj_layout(self.mode(), retype(sh, self.mode(), r), gaps=0.4)
+                A = self.arb_layout(mode, sh) if r.random() < 0.5 else self.inj_layout(mode, sh, gaps=0.3)
+                bm = self.mode()
+                bsh = retype(sh, bm, r) if r.random() < 0.4 else self.factor_shape(size(sh), bm)
+                B = self.inj_layout(bm, bsh, gaps=0.4)
             if r.random() < 0.5:
                 A, B = B, A
             return case(k, [A, B], "%s(%s,%s)" % (k, A.cpp(), B.cpp()))
