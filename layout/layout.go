@@ -3,6 +3,7 @@ package layout
 import (
 	"fmt"
 	"iter"
+	"math"
 	"strings"
 )
 
@@ -14,10 +15,14 @@ type Layout struct {
 	shape, stride IntTuple
 }
 
-// Make returns the layout shape:stride. The two must be congruent.
+// Make returns the layout shape:stride. The two must be congruent, and the
+// layout representable (its size and offsets fit in int64; see [MaxLeaves]).
 func Make(shape Shape, stride Stride) (Layout, error) {
 	if !Congruent(shape, stride) {
 		return Layout{}, Errorf("make_layout", "shape and stride must be congruent", shape, stride)
+	}
+	if e := checkLayout("make_layout", shape, stride); e != nil {
+		return Layout{}, e
 	}
 	return Layout{shape, stride}, nil
 }
@@ -34,13 +39,16 @@ func MustMake(shape Shape, stride Stride) Layout {
 // mk builds a layout from parts known to be congruent.
 func mk(shape, stride IntTuple) Layout { return Layout{shape, stride} }
 
-// Compact returns make_layout(shape): the compact column-major layout.
+// Compact returns make_layout(shape): the compact column-major layout. The
+// shape must be representable ([CheckShape]; every shape from ParseTuple is).
 func Compact(shape Shape) Layout { return Left(shape) }
 
-// Left returns make_layout(shape, LayoutLeft{}): compact, column-major.
+// Left returns make_layout(shape, LayoutLeft{}): compact, column-major. The
+// shape must be representable ([CheckShape]).
 func Left(shape Shape) Layout { return mk(shape, CompactLeft(shape, S(1))) }
 
-// Right returns make_layout(shape, LayoutRight{}): compact, row-major.
+// Right returns make_layout(shape, LayoutRight{}): compact, row-major. The
+// shape must be representable ([CheckShape]).
 func Right(shape Shape) Layout { return mk(shape, CompactRight(shape, S(1))) }
 
 // Concat returns make_layout(l0, l1, ...): the layout whose modes are the
@@ -68,23 +76,32 @@ func CompactRight(shape Shape, current Int) Stride {
 	return st
 }
 
+// compact returns the compact strides of shape starting at cur, and the
+// stride that follows them. The following stride is computed only when a
+// later mode uses it (CuTe discards the final product; it may overflow).
 func compact(shape IntTuple, cur Int, right bool) (IntTuple, Int) {
+	st, next := compactLazy(shape, cur, right)
+	return st, next()
+}
+
+func compactLazy(shape IntTuple, cur Int, right bool) (IntTuple, func() Int) {
 	if !shape.isTup {
 		if shape.leaf.Is(1) {
-			return I(S(0)), cur
+			return I(S(0)), func() Int { return cur }
 		}
-		return I(cur), cur.Mul(shape.leaf)
+		return I(cur), func() Int { return cur.Mul(shape.leaf) }
 	}
 	n := len(shape.elems)
 	out := make([]IntTuple, n)
+	next := func() Int { return cur }
 	for k := 0; k < n; k++ {
 		i := k
 		if right {
 			i = n - 1 - k
 		}
-		out[i], cur = compact(shape.elems[i], cur, right)
+		out[i], next = compactLazy(shape.elems[i], next(), right)
 	}
-	return tup(out), cur
+	return tup(out), next
 }
 
 // Shape returns the layout's shape.
@@ -146,10 +163,15 @@ func (l Layout) String() string {
 
 // Cosize returns the size of the codomain: one more than the largest offset
 // reached, counting strides by their absolute values (CuTe 3.5.1's cosize,
-// with its typing: L_abs(size-1)+1).
+// with its typing: L_abs(size-1)+1). A size-0 layout reaches no offset: its
+// cosize is 0 (static when the layout is).
 func (l Layout) Cosize() Int {
+	size := l.Size()
+	if size.v == 0 {
+		return Int{0, l.shape.IsStatic() && l.stride.IsStatic()}
+	}
 	abs := mk(l.shape, l.stride.Map(Int.Abs))
-	last := l.Size().Sub(S(1))
+	last := size.Sub(S(1))
 	return Crd2Idx(I(last), abs.shape, abs.stride).Add(S(1))
 }
 
@@ -193,6 +215,9 @@ func crd2idxInt(c Int, shape, stride []IntTuple) Int {
 		return S(0)
 	}
 	p := shape[0].Product()
+	if p.v == 0 { // an extent-0 mode takes the whole coordinate (CuTe divides by zero)
+		return Crd2Idx(I(c), shape[0], stride[0]).Add(crd2idxInt(Int{0, both(c, p)}, shape[1:], stride[1:]))
+	}
 	div, mod := c.Div(p), c.Mod(p)
 	return Crd2Idx(I(mod), shape[0], stride[0]).Add(crd2idxInt(div, shape[1:], stride[1:]))
 }
@@ -229,8 +254,9 @@ func idx2crdInt(c Int, shape IntTuple) (IntTuple, Int) {
 			part = c
 		} else if c.Is(0) {
 			part = S(0)
+		} else if p := s.Product(); p.v == 0 { // extent 0 takes the whole index
+			part, c = c, Int{0, both(c, p)}
 		} else {
-			p := s.Product()
 			part, c = c.Mod(p), c.Div(p)
 		}
 		if s.isTup {
@@ -508,18 +534,35 @@ func LayoutLike(l Layout) Layout {
 }
 
 // PrintLayout returns CuTe's print_layout(l) text for a rank-2 layout: the
-// layout on the first line, then the table of l(m,n).
+// layout on the first line, then the table of l(m,n). Offsets are printed
+// in full (CuTe casts them to a 32-bit int; the two agree for every layout
+// whose offsets fit). A table of more than MaxTableCells cells is an error.
 func PrintLayout(l Layout) (string, error) {
 	if l.Rank() != 2 || !l.IsTuple() {
 		return "", Errorf("print_layout", "the layout must have rank 2", l)
 	}
-	return FormatTable(l.String(), l.Mode(0).Size().v, l.Mode(1).Size().v, l.Cosize().v, l.Eval2), nil
+	rows, cols := l.Mode(0).Size().v, l.Mode(1).Size().v
+	if err := CheckTable("print_layout", rows, cols); err != nil {
+		return "", err
+	}
+	return FormatTable(l.String(), rows, cols, l.Cosize().v, l.Eval2), nil
+}
+
+// CheckTable returns an *Error for op unless a rows x cols table has at most
+// MaxTableCells cells (a negative extent counts as 0).
+func CheckTable(op string, rows, cols int) error {
+	rows, cols = max(rows, 0), max(cols, 0)
+	if rows > 0 && cols > MaxTableCells/rows {
+		return Errorf(op, "at most MaxTableCells (262144) cells", rows, cols)
+	}
+	return nil
 }
 
 // FormatTable writes a table in the format of CuTe's print_layout: the title
 // line, then rows x cols cells of at(m, n), each as wide as the digits of
-// cosize plus two, values printed as C ints. It serves print_layout for every
-// kind of layout (plain, swizzled, ...).
+// cosize plus two, values printed in full. It serves print_layout for every
+// kind of layout (plain, swizzled, ...); callers bound rows*cols
+// ([CheckTable]).
 func FormatTable(title string, rows, cols, cosize int, at func(m, n int) int) string {
 	var b strings.Builder
 	w := numDigits(cosize) + 2
@@ -542,7 +585,7 @@ func FormatTable(title string, rows, cols, cosize int, at func(m, n int) int) st
 		rule()
 		fmt.Fprintf(&b, "%2d  ", m)
 		for n := 0; n < cols; n++ {
-			fmt.Fprintf(&b, "| %*d ", w-2, int32(at(m, n)))
+			fmt.Fprintf(&b, "| %*d ", w-2, at(m, n))
 		}
 		b.WriteString("|\n")
 	}
@@ -550,10 +593,15 @@ func FormatTable(title string, rows, cols, cosize int, at func(m, n int) int) st
 	return b.String()
 }
 
+// numDigits is CuTe's num_digits: the decimal digits of x (1 for x < 10),
+// extended past CuTe's 10 to every int64.
 func numDigits(x int) int {
 	d := 1
-	for t := 10; d < 10 && x >= t; t *= 10 {
+	for t := 10; x >= t; t *= 10 {
 		d++
+		if t > math.MaxInt/10 {
+			break
+		}
 	}
 	return d
 }
