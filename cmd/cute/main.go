@@ -7,14 +7,19 @@
 //	cute eval EXPR       evaluate an expression such as 'coalesce((_2,(_1,_6)):(_1,(_6,_2)))'
 //	cute table LAYOUT    print_layout of a rank-2 layout
 //
-// A bad expression or flag is reported on stderr with exit status 2.
+// A bad expression or flag is reported on stderr with exit status 2. A bug
+// of this module is never a stack trace: it is one line on stderr asking for
+// a report, with exit status 3.
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"sort"
+
+	"github.com/gocute/cute/internal/golden"
 )
 
 // A command is one subcommand of cute. It returns the process exit status.
@@ -45,7 +50,36 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		usage(stderr)
 		return 2
 	}
-	return c.run(args[1:], stdin, stdout, stderr)
+	return protect(args[0], func() int { return c.run(args[1:], stdin, stdout, stderr) }, stderr)
+}
+
+// exitInternal is the exit status of a run that met a bug of this module.
+const exitInternal = 3
+
+// protect runs a command and turns a panic (a bug) into one line on stderr
+// and exit status 3.
+func protect(name string, f func() int, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "cute %s: %s\n", name, golden.InternalError(name, r))
+			code = exitInternal
+		}
+	}()
+	return f()
+}
+
+// internalError is an error that reports a bug of this module.
+type internalError struct{ msg string }
+
+func (e *internalError) Error() string { return e.msg }
+
+// exitFor is the exit status for a command's error: 3 for a bug, else 2.
+func exitFor(err error) int {
+	var ie *internalError
+	if errors.As(err, &ie) {
+		return exitInternal
+	}
+	return 2
 }
 
 func usage(w io.Writer) {
