@@ -307,6 +307,9 @@ func verifyComposition(a, b, r Layout) {
 		throw("composition", "the result must be compatible with the right-hand layout (CuTe's algorithm fails its post-condition here: a dynamic shape_div lost divisibility or modes overlap)", a, b)
 	}
 	n := b.Size().v
+	if n < 0 {
+		throw("composition", "the right-hand layout must have a non-negative size", a, b)
+	}
 	if n > maxVerify {
 		throw("composition", "a composition whose divisibility CuTe cannot check must be small enough to verify", a, b)
 	}

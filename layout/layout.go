@@ -163,11 +163,11 @@ func (l Layout) String() string {
 
 // Cosize returns the size of the codomain: one more than the largest offset
 // reached, counting strides by their absolute values (CuTe 3.5.1's cosize,
-// with its typing: L_abs(size-1)+1). A size-0 layout reaches no offset: its
-// cosize is 0 (static when the layout is).
+// with its typing: L_abs(size-1)+1). A layout of size 0 (or of a negative
+// size) reaches no offset: its cosize is 0 (static when the layout is).
 func (l Layout) Cosize() Int {
 	size := l.Size()
-	if size.v == 0 {
+	if size.v <= 0 {
 		return Int{0, l.shape.IsStatic() && l.stride.IsStatic()}
 	}
 	abs := mk(l.shape, l.stride.Map(Int.Abs))
@@ -189,12 +189,12 @@ func Crd2Idx(c Coord, shape Shape, stride Stride) Int {
 		if len(c.elems) != len(shape.elems) {
 			throw("crd2idx", "coordinate and shape must have equal rank", c, shape)
 		}
+		if len(c.elems) == 0 {
+			return S(0)
+		}
 		sum := Crd2Idx(c.elems[0], shape.elems[0], stride.elems[0])
 		for i := 1; i < len(c.elems); i++ {
 			sum = sum.Add(Crd2Idx(c.elems[i], shape.elems[i], stride.elems[i]))
-		}
-		if len(c.elems) == 0 {
-			return S(0)
 		}
 		return sum
 	}
@@ -310,8 +310,9 @@ func (l Layout) Eval2(m, n int) int {
 	return a + b
 }
 
-// All iterates over (i, l(i)) for i in [0, size). It walks an odometer over
-// the flattened modes, so it costs one addition per step, not a division.
+// All iterates over (i, l(i)) for i in [0, size) (nothing for a size <= 0).
+// It walks an odometer over the flattened modes, so it costs one addition
+// per step, not a division.
 func (l Layout) All() iter.Seq2[int, int] {
 	return func(yield func(int, int) bool) {
 		var shBuf, stBuf, ctBuf [16]int
@@ -322,9 +323,18 @@ func (l Layout) All() iter.Seq2[int, int] {
 		for range sh {
 			cnt = append(cnt, 0)
 		}
-		size := 1
+		size, neg := 1, false
 		for _, s := range sh {
 			size *= s
+			neg = neg || s < 0
+		}
+		if neg { // negative extents (CuTe's C++ division on them): no odometer
+			for i := 0; i < size; i++ {
+				if !yield(i, l.Eval(i)) {
+					return
+				}
+			}
+			return
 		}
 		off := 0
 		for i := 0; i < size; i++ {
@@ -549,10 +559,11 @@ func PrintLayout(l Layout) (string, error) {
 }
 
 // CheckTable returns an *Error for op unless a rows x cols table has at most
-// MaxTableCells cells (a negative extent counts as 0).
+// MaxTableCells cells, counting an empty row or column extent as 1 (the
+// header and the rules are still written).
 func CheckTable(op string, rows, cols int) error {
-	rows, cols = max(rows, 0), max(cols, 0)
-	if rows > 0 && cols > MaxTableCells/rows {
+	rows, cols = max(rows, 1), max(cols, 1)
+	if cols > MaxTableCells/rows {
 		return Errorf(op, "at most MaxTableCells (262144) cells", rows, cols)
 	}
 	return nil

@@ -15,8 +15,9 @@ import (
 //   - no leaf of its shape or stride is math.MinInt (its magnitude must be an int),
 //   - the product of its shape's extents (each |s|, 0 counting as 1) fits in an int,
 //     so that size, and the size of every sub-layout, is exact,
-//   - 1 + Σ |d|·max(|s|-1, 0) over its leaves fits in an int, so that every
-//     offset of a coordinate inside the shape, and cosize, is exact,
+//   - 1 + Σ |s|·|d| over its leaves fits in an int, so that every offset of a
+//     coordinate inside the shape, cosize, and the extent s·d of every mode
+//     (which coalesce and complement compute) are exact,
 //   - size and cosize, as CuTe computes them, do not overflow, and
 //   - it has at most MaxLeaves leaves.
 //
@@ -108,11 +109,7 @@ func checkLayout(op string, shape, stride IntTuple) *Error {
 		if d == math.MinInt {
 			return Errorf(op, "every stride must have a magnitude that fits in int64", st[k])
 		}
-		ext := absMag(s.v)
-		if ext > 0 {
-			ext--
-		}
-		t, ok := mulCap(ext, absMag(d))
+		t, ok := mulCap(absMag(s.v), absMag(d))
 		if ok {
 			span, ok = addCap(span, t)
 		}
