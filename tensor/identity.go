@@ -18,7 +18,9 @@ import (
 // under every layout operation. It prints in CuTe's style,
 // ArithTuple(_0,_0) o (_4,_8):(_1@0,_1@1), reading each stride back as a
 // basis element (an approximation of CuTe's static/dynamic typing once the
-// tensor is sliced at a dynamic coordinate).
+// tensor is sliced at a dynamic coordinate). The shape must be representable
+// (layout.CheckShape; every shape from layout.ParseTuple is); the identity
+// tensor allocates nothing, whatever its size.
 func MakeIdentity(shape layout.Shape) Tensor[layout.IntTuple] {
 	p := Pointer{bits: 1, space: Counting}
 	return mk[layout.IntTuple](p, &countingMemory{shape: shape}, layout.Left(shape))
