@@ -75,6 +75,12 @@ func TVFromLayout(tv, thrID layout.Layout, rows, cols int) (TVGrid, error) {
 	if rows <= 0 || cols <= 0 {
 		return TVGrid{}, layout.Errorf("viz.TVFromLayout", "the tile must not be empty", rows, cols)
 	}
+	if err := checkCells("viz.TVFromLayout", rows, cols); err != nil {
+		return TVGrid{}, err
+	}
+	if err := layout.CheckElements("viz.TVFromLayout", tv.Size().Value()); err != nil {
+		return TVGrid{}, err
+	}
 	g := TVGrid{Rows: rows, Cols: cols, Thr: make([]int, rows*cols), Val: make([]int, rows*cols), RowName: "m", ColName: "n", TV: tv, ThrID: thrID}
 	for i := range g.Thr {
 		g.Thr[i], g.Val[i] = -1, -1
