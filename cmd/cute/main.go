@@ -13,6 +13,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -50,7 +51,52 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		usage(stderr)
 		return 2
 	}
-	return protect(args[0], func() int { return c.run(args[1:], stdin, stdout, stderr) }, stderr)
+	cw := &clipWriter{w: stderr}
+	defer cw.flush()
+	return protect(args[0], func() int { return c.run(args[1:], stdin, stdout, cw) }, cw)
+}
+
+// clipWriter passes lines through, cutting each after golden.MaxMessage
+// bytes (the cut marked), so that no message quotes an unbounded input.
+type clipWriter struct {
+	w       io.Writer
+	n       int // bytes of the current line so far
+	dropped int // bytes of the current line cut
+}
+
+func (c *clipWriter) Write(p []byte) (int, error) {
+	total := len(p)
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		seg := p
+		if i >= 0 {
+			seg = p[:i]
+		}
+		keep := min(len(seg), max(golden.MaxMessage-c.n, 0))
+		if _, err := c.w.Write(seg[:keep]); err != nil {
+			return 0, err
+		}
+		c.n += keep
+		c.dropped += len(seg) - keep
+		if i < 0 {
+			break
+		}
+		c.flush()
+		if _, err := c.w.Write([]byte{'\n'}); err != nil {
+			return 0, err
+		}
+		c.n, c.dropped = 0, 0
+		p = p[i+1:]
+	}
+	return total, nil
+}
+
+// flush marks a cut in the current line.
+func (c *clipWriter) flush() {
+	if c.dropped > 0 {
+		fmt.Fprintf(c.w, "...(%d more bytes)", c.dropped)
+		c.dropped = 0
+	}
 }
 
 // exitInternal is the exit status of a run that met a bug of this module.

@@ -189,3 +189,26 @@ func FuzzEvalExpr(f *testing.F) {
 		}
 	})
 }
+
+// Messages on stderr quote a bounded prefix of the input.
+func TestStderrLinesAreBounded(t *testing.T) {
+	long := strings.Repeat("x", 50000)
+	for _, args := range [][]string{{"desc", long}, {"wmma", long}, {"svg", long}, {"banks", long}, {"eval", "size(" + long + ")"}, {"table", long}, {"explain", long}} {
+		var out, errb bytes.Buffer
+		run(args, strings.NewReader(""), &out, &errb)
+		for _, l := range strings.Split(errb.String(), "\n") {
+			if len(l) > 1200 {
+				t.Errorf("cute %s: a stderr line of %d bytes", args[0], len(l))
+			}
+		}
+	}
+	var w bytes.Buffer
+	c := &clipWriter{w: &w}
+	if n, err := c.Write([]byte("ab\n" + long + "\ncd")); n != 6+len(long) || err != nil {
+		t.Errorf("Write = %d, %v", n, err)
+	}
+	c.flush()
+	if !strings.HasPrefix(w.String(), "ab\nxxx") || !strings.Contains(w.String(), "more bytes)\ncd") {
+		t.Errorf("clipped: %.80q...", w.String())
+	}
+}

@@ -40,6 +40,7 @@ func runWGMMA(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return wgmmaOut{CaseID: json.RawMessage("null"), Error: fmt.Sprintf("line %d is not JSON", n)}, lineBad
 		}
 		out := answerWGMMA(line)
+		out.clipError()
 		if out.internal {
 			return out, lineInternal
 		}
@@ -80,3 +81,6 @@ func answerWGMMA(b []byte) (out wgmmaOut) {
 	out.AccOut = gmma.FormatRegs(regs)
 	return out
 }
+
+// clipError bounds the error of an answer.
+func (o *wgmmaOut) clipError() { o.Error = golden.ClipMessage(o.Error) }

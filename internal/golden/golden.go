@@ -67,6 +67,7 @@ func Solve(in Case) (out Answer) {
 			out.Internal = true
 			out.Error = InternalError(in.Op, r)
 		}
+		out.Error = ClipMessage(out.Error)
 	}()
 	hs, ok := ops[in.Op]
 	if !ok {
@@ -85,8 +86,19 @@ func Solve(in Case) (out Answer) {
 		out.Got = got
 		return out
 	}
-	out.Error = fmt.Sprintf("%s: no handler for these argument kinds", in.Op)
+	out.Error = fmt.Sprintf("%s: no handler for these argument kinds", layout.Clip(in.Op))
 	return out
+}
+
+// MaxMessage bounds an error message (an answer's error, a line on stderr).
+const MaxMessage = 1024
+
+// ClipMessage returns msg cut to MaxMessage bytes, the cut marked.
+func ClipMessage(msg string) string {
+	if len(msg) <= MaxMessage {
+		return msg
+	}
+	return fmt.Sprintf("%s...(%d more bytes)", msg[:MaxMessage], len(msg)-MaxMessage)
 }
 
 // InternalError formats a recovered panic as the one-line message every
