@@ -36,7 +36,7 @@ const (
 	// MaxLeaves bounds the number of leaves of a parsed or made layout or
 	// tuple, so that the algebra's work, quadratic in the rank at worst,
 	// stays small.
-	MaxLeaves = 1024
+	MaxLeaves = 256
 	// MaxElements bounds the number of elements an entry point materialises
 	// (the offsets of eval, the cells of a picture, the threads of an
 	// analysis).
@@ -76,7 +76,7 @@ func checkTuple(op string, t IntTuple) *Error {
 		}
 		leaves++
 		if leaves > MaxLeaves {
-			bad = Errorf(op, "at most MaxLeaves (1024) leaves", leaves)
+			bad = Errorf(op, "at most MaxLeaves (256) leaves", leaves)
 			return
 		}
 		if a.v == math.MinInt {
