@@ -9,7 +9,18 @@
 //
 // A bad expression or flag is reported on stderr with exit status 2. A bug
 // of this module is never a stack trace: it is one line on stderr asking for
-// a report, with exit status 3.
+// a report, with exit status 3. golden and wgmma answer every line, a bad one
+// with an error, and go on.
+//
+// Limits (each reported with an error naming it): values parse with at most
+// layout.MaxLeaves leaves and with sizes and offsets that fit in int64; eval
+// lists at most layout.MaxElements offsets; table prints at most
+// layout.MaxTableCells cells; svg draws at most viz.MaxCells cells; banks
+// analyses at most banks.MaxRequests instructions; explain traces operands of
+// at most explain.MaxLeaves leaves into at most explain.MaxTraceBytes; a JSON
+// Lines input holds lines of at most jsonl.MaxLineBytes and, gzipped,
+// decompresses to at most jsonl.MaxDecompressedBytes. Messages quote at most
+// golden.MaxMessage bytes of a line.
 package main
 
 import (
