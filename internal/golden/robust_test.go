@@ -16,7 +16,7 @@ var robustPool = []string{
 	"(4611686018427387904,1):(1,4611686018427387904)", "(2,2):(4294967296,1)", "(12,(4,8)):(59,(13,1))",
 	"_4:_1", "0:0", "(_4):(_-1)", "(-4,-4)", "(_4,7)", "-4", "0", "2", "3", "_", "<_3:_4,_8:_2>", "<_,_>",
 	"Sw<3,3,3>", "Sw<3,3,3> o _0 o (_8,_64):(_64,_1)", "Sw<2,1,5> o _4 o (_8,_8,_8):(_8,_1,_64)", "Sw<3,4,3> o 9223372036854775000 o _4:_1",
-	"uint8_t", "uint64_t", "LayoutRight", "(_2,_1,_3)", "half_t", "Layout_K_SW128_Atom", "Layout_MN_SW128_Atom<half_t>(-128,64,3)@0x400",
+	"-9223372036854775808", "9223372036854775807", "_-9223372036854775808", "uint8_t", "uint64_t", "LayoutRight", "(_2,_1,_3)", "half_t", "Layout_K_SW128_Atom", "Layout_MN_SW128_Atom<half_t>(-128,64,3)@0x400",
 	"SM90_64x64x16_F16F16F16_SS<MN,MN>", "SM80_16x8x16_F32F16F16F32_TN", "Layout<Shape<_1,_1,_1>>", "(65536,65536,1)", "x", "",
 }
 
@@ -70,7 +70,7 @@ func TestMutatedVectorsNeverPanic(t *testing.T) {
 	var opsOf []string
 	for _, f := range files {
 		for _, v := range readVectors(t, f) {
-			if perOp[v.Op] >= 2 {
+			if perOp[v.Op] >= 1 {
 				continue
 			}
 			perOp[v.Op]++
