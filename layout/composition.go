@@ -372,6 +372,7 @@ func compTiler(a Layout, t Tiler) Layout {
 // overlapping modes of b break the distribution over b's modes).
 func Compose(a, b Layout) (r Layout, err error) {
 	defer catchIn("composition", &err)
+	checkLeaves("composition", a.shape, b.shape)
 	return compose(a, b), nil
 }
 
@@ -382,6 +383,7 @@ func Compose(a, b Layout) (r Layout, err error) {
 // is the by-mode tuple <_4,_8>.
 func Composition(a Layout, t Tiler) (r Layout, err error) {
 	defer catchIn("composition", &err)
+	checkLeaves("composition", a.shape)
 	return compTiler(a, t), nil
 }
 

@@ -150,3 +150,16 @@ func CheckElements(op string, n int) error {
 	}
 	return nil
 }
+
+// checkLeaves raises an *Error for op when an operand has more than
+// MaxLeaves leaves: checked before work quadratic in the rank (operands
+// assembled with Concat or Append are not checked at construction).
+func checkLeaves(op string, ts ...IntTuple) {
+	for _, t := range ts {
+		n := 0
+		t.walkLeaves(func(Int) { n++ })
+		if n > MaxLeaves {
+			throw(op, "an operand has at most MaxLeaves (256) leaves", n)
+		}
+	}
+}

@@ -234,3 +234,18 @@ func TestIssue20Layout(t *testing.T) {
 		t.Error("Parse accepted more than MaxLeaves leaves")
 	}
 }
+
+// Issue 20: composition checks the rank before its quadratic work.
+func TestCompositionRankLimit(t *testing.T) {
+	ms := make([]Layout, 40000)
+	for i := range ms {
+		ms[i] = MustParse("1:1")
+	}
+	big := Concat(ms...)
+	if _, err := Compose(big, big); err == nil || !strings.Contains(err.Error(), "MaxLeaves") {
+		t.Errorf("composition of rank-40000 layouts: %v", err)
+	}
+	if _, err := Composition(big, LayoutTiler(big)); err == nil {
+		t.Error("composition with a rank-40000 tiler: no error")
+	}
+}
