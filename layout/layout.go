@@ -66,42 +66,56 @@ func Concat(ls ...Layout) Layout {
 // enumerate shape column-major starting at current. Static _1 modes get a
 // static _0 stride.
 func CompactLeft(shape Shape, current Int) Stride {
-	st, _ := compact(shape, current, false)
+	c := compactor{cur: current}
+	st := c.walk(shape)
 	return st
 }
 
 // CompactRight returns CuTe's compact_row_major(shape, current).
 func CompactRight(shape Shape, current Int) Stride {
-	st, _ := compact(shape, current, true)
+	c := compactor{cur: current, right: true}
+	st := c.walk(shape)
 	return st
 }
 
-// compact returns the compact strides of shape starting at cur, and the
-// stride that follows them. The following stride is computed only when a
-// later mode uses it (CuTe discards the final product; it may overflow).
-func compact(shape IntTuple, cur Int, right bool) (IntTuple, Int) {
-	st, next := compactLazy(shape, cur, right)
-	return st, next()
+// compactor walks a shape assigning compact strides from cur on. Each mode
+// multiplies the running stride by its extent; that product is taken only
+// when a later mode needs it, because CuTe discards the last one (an
+// overflow there is no error: make_layout((2,2^62)) is (2,2^62):(_1,2)).
+// pending holds the product (a, b) not yet taken.
+type compactor struct {
+	cur     Int
+	a, b    Int
+	pending bool
+	right   bool
 }
 
-func compactLazy(shape IntTuple, cur Int, right bool) (IntTuple, func() Int) {
+func (c *compactor) next() Int {
+	if c.pending {
+		c.cur, c.pending = c.a.Mul(c.b), false
+	}
+	return c.cur
+}
+
+func (c *compactor) walk(shape IntTuple) IntTuple {
 	if !shape.isTup {
 		if shape.leaf.Is(1) {
-			return I(S(0)), func() Int { return cur }
+			return I(S(0))
 		}
-		return I(cur), func() Int { return cur.Mul(shape.leaf) }
+		d := c.next()
+		c.a, c.b, c.pending = d, shape.leaf, true
+		return I(d)
 	}
 	n := len(shape.elems)
 	out := make([]IntTuple, n)
-	next := func() Int { return cur }
 	for k := 0; k < n; k++ {
 		i := k
-		if right {
+		if c.right {
 			i = n - 1 - k
 		}
-		out[i], next = compactLazy(shape.elems[i], next(), right)
+		out[i] = c.walk(shape.elems[i])
 	}
-	return tup(out), next
+	return tup(out)
 }
 
 // Shape returns the layout's shape.
