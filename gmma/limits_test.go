@@ -86,3 +86,48 @@ func TestSparseMetaBase(t *testing.T) {
 		}
 	}
 }
+
+// Issue 20: an RS sparse record of 19 or 25 instructions (one hardware
+// record's instruction replicated) keeps every instruction's metadata off
+// every A fragment, and runs.
+func TestSparseRecordManyRS(t *testing.T) {
+	var base *SparseRecord
+	for _, r := range loadSparseHW(t) {
+		if r.ASource == "registers" && r.NInstr == 1 && r.Status == "ok" && r.Exact {
+			base = r
+			break
+		}
+	}
+	if base == nil {
+		t.Skip("no RS record")
+	}
+	for _, n := range []int{19, 25} {
+		rec := *base
+		rec.NInstr = n
+		rec.ScaleD = make([]int, n)
+		rec.DescB = make([]string, n)
+		rec.ARegs = make([][][]string, n)
+		rec.SpMeta = make([][]string, n)
+		for i := range n {
+			rec.ScaleD[i] = 1
+			rec.DescB[i], rec.ARegs[i], rec.SpMeta[i] = base.DescB[0], base.ARegs[0], base.SpMeta[0]
+		}
+		ins, err := rec.Instructions()
+		if err != nil {
+			if n > 25 {
+				continue
+			}
+			t.Fatalf("%d instructions: %v", n, err)
+		}
+		for _, s := range ins {
+			for _, o := range ins {
+				if s.MetaReg >= o.AReg && s.MetaReg < o.AReg+4 {
+					t.Fatalf("%d instructions: metadata r%d lies on the A fragment of another", n, s.MetaReg)
+				}
+			}
+		}
+		if _, err := rec.Execute(); err != nil {
+			t.Fatalf("%d instructions: %v", n, err)
+		}
+	}
+}
