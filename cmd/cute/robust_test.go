@@ -106,6 +106,9 @@ func TestGoldenBadLinesGoOn(t *testing.T) {
 // The JSON Lines reader is linear: a 64 MiB blank line in gzip is refused
 // quickly with the named limit.
 func TestHugeLineIsRefused(t *testing.T) {
+	if raceEnabled {
+		t.Skip("64 MiB through the race detector is slow")
+	}
 	var z bytes.Buffer
 	zw := gzip.NewWriter(&z)
 	blank := bytes.Repeat([]byte(" "), 1<<20)
