@@ -19,6 +19,10 @@ const (
 	// NumRegs is the number of 32-bit registers each thread has in the
 	// executor's register file.
 	NumRegs = 256
+	// MaxInFlight bounds the wgmmas in flight (issued and not retired by a
+	// WaitGroup); issuing one more is an error. The hardware stalls long
+	// before; the bound keeps the executor's counters exact.
+	MaxInFlight = 1<<16 - 1
 )
 
 // A SharedMemory is the byte image of the shared memory that a CTA may
@@ -239,7 +243,8 @@ type Warpgroup struct {
 	// asyncUse[r] is the shape-and-role key of the wgmmas that accessed
 	// register r since the last wgmma.fence (0: none).
 	asyncUse [NumRegs]uint32
-	// busy[r] counts the in-flight wgmmas that access register r.
+	// busy[r] counts the in-flight wgmmas that access register r; at most
+	// MaxInFlight, so it cannot wrap.
 	busy [NumRegs]uint16
 
 	inflight    []*inflightOp // in issue order
@@ -282,8 +287,8 @@ func (w *Warpgroup) checkRegAccess(op string, t, r, n int, write bool) error {
 	if t < 0 || t >= NumThreads {
 		return fmt.Errorf("gmma.Warpgroup.%s: thread %d is outside [0, %d)", op, t, NumThreads)
 	}
-	if r < 0 || n < 0 || r+n > NumRegs {
-		return fmt.Errorf("gmma.Warpgroup.%s: registers r%d..r%d are outside r0..r%d", op, r, r+n-1, NumRegs-1)
+	if r < 0 || n < 0 || r > NumRegs || n > NumRegs-r {
+		return fmt.Errorf("gmma.Warpgroup.%s: registers r%d..(%d registers) are outside r0..r%d", op, r, n, NumRegs-1)
 	}
 	for i := r; i < r+n; i++ {
 		if w.busy[i] != 0 {
@@ -523,6 +528,9 @@ func (w *Warpgroup) checkIssue(name string, m MMA, k int, dk, ak uint32) error {
 	shape := func() string { return fmt.Sprintf("m64n%dk%d", m.N, k) }
 	if !w.everFenced {
 		return fmt.Errorf("gmma.Warpgroup.%s: %s issued before any wgmma.fence; call Fence first", name, shape())
+	}
+	if len(w.inflight) >= MaxInFlight {
+		return fmt.Errorf("gmma.Warpgroup.%s: %s would be wgmma number %d in flight; at most MaxInFlight (%d) may be: CommitGroup and WaitGroup first", name, shape(), len(w.inflight)+1, MaxInFlight)
 	}
 	check := func(r int, role string, accumulator bool) error {
 		if t := w.touched[r]; t != 0 {

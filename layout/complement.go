@@ -83,6 +83,16 @@ func complementOf(l Layout, cotarget IntTuple) (Layout, complementInfo) {
 	var bufS, bufD [16]Int
 	sh, st := filterFlat(l, bufS[:], bufD[:])
 	r := len(sh)
+	for _, s := range sh { // CuTe divides by a zero extent; a negative one is garbage
+		if s.v <= 0 {
+			throw("complement", "the extents of filter(layout) must be positive", l)
+		}
+	}
+	for _, c := range cotarget.Leaves() {
+		if c.v < 0 {
+			throw("complement", "the cotarget must not be negative", l, cotarget)
+		}
+	}
 	if r == 1 && st[0].Is(0) {
 		return Compact(CoalesceShape(cotarget)), info
 	}

@@ -78,15 +78,30 @@ func (o Options) cell(def int) int {
 // dims2 returns the extents of a rank-1 or rank-2 shape (rank 1 is M×1, as
 // CuTe's print_latex appends a _1:_0 mode).
 func dims2(sh layout.Shape, op string) (int, int, error) {
+	var m, n int
 	switch {
 	case !sh.IsTuple():
-		return sh.Int().Value(), 1, nil
+		m, n = sh.Int().Value(), 1
 	case sh.Len() == 1:
-		return sh.At(0).Product().Value(), 1, nil
+		m, n = sh.At(0).Product().Value(), 1
 	case sh.Len() == 2:
-		return sh.At(0).Product().Value(), sh.At(1).Product().Value(), nil
+		m, n = sh.At(0).Product().Value(), sh.At(1).Product().Value()
+	default:
+		return 0, 0, layout.Errorf(op, "the layout must have rank 1 or 2", sh)
 	}
-	return 0, 0, layout.Errorf(op, "the layout must have rank 1 or 2", sh)
+	if err := checkGrid(op, m, n); err != nil {
+		return 0, 0, err
+	}
+	return max(m, 0), max(n, 0), nil
+}
+
+// checkGrid is checkCells for a rows×cols grid, without overflow.
+func checkGrid(op string, rows, cols int) error {
+	rows, cols = max(rows, 1), max(cols, 1)
+	if cols > MaxCells/rows {
+		return checkCells(op, MaxCells+1, fmt.Sprintf("%dx%d", rows, cols))
+	}
+	return nil
 }
 
 // LayoutSVG draws the rank-2 (or rank-1) layout or composed layout f as a
