@@ -169,11 +169,29 @@ func renderLayout(r Request, resp *Response) error {
 			resp.Notes = append(resp.Notes, "print_layout: "+err.Error())
 		}
 	}
+	if tooBig(resp, s) {
+		return nil
+	}
 	resp.SVG = draw(resp, "svg", func(w io.Writer) error { return viz.SmemSVG(w, s, opt) })
 	if r.LaTeXOut {
 		resp.LaTeX = draw(resp, "latex", func(w io.Writer) error { return viz.SmemLaTeX(w, s) })
 	}
 	return nil
+}
+
+// MaxPictureCells bounds the pictures the page draws (an SVG element or
+// two per cell: 32768 cells take about two seconds to show); the library's
+// own limit, viz.MaxCells, is far larger, and `cute svg` draws up to it.
+const MaxPictureCells = 1 << 15
+
+// tooBig notes a tile the page will not draw: one over viz.MaxCells is left
+// to viz, so that its message is the library's.
+func tooBig(resp *Response, s banks.Smem) bool {
+	if n := s.Size(); n > MaxPictureCells && n <= viz.MaxCells {
+		resp.Notes = append(resp.Notes, fmt.Sprintf("svg: the playground draws at most %d cells (got %d); cute svg draws up to %d", MaxPictureCells, n, viz.MaxCells))
+		return true
+	}
+	return false
 }
 
 func tiledMMA(m atom.MMA, atoms, perm string) (atom.TiledMMA, error) {
@@ -383,13 +401,24 @@ func renderGMMA(r Request, resp *Response) error {
 		return err
 	}
 	resp.Result = print
-	d, err := eval.Call("gmma_desc", []string{kind, typ, orDefault(r.Target, "(64,64,1)"), orDefault(r.Tile, "(64,16)"), orDefault(r.Coord, "(0,0,0)"), orDefault(r.Addr, "0x400")})
+	// The defaults: one wgmma's K is 256 bits; an 8-bit SW128 atom spans 128 elements.
+	bits := 16
+	if s, err := banks.ParseSmem(print, 0); err == nil {
+		bits = 8 * s.ElemBytes()
+	}
+	target, tile := "(64,64,1)", fmt.Sprintf("(64,%d)", 256/bits)
+	if bits == 8 {
+		target = "(128,128,1)"
+	}
+	args := []string{kind, typ, orDefault(r.Target, target), orDefault(r.Tile, tile), orDefault(r.Coord, "(0,0,0)"), orDefault(r.Addr, "0x400")}
+	call := "gmma_desc(" + strings.Join(args, ", ") + ")"
+	d, err := eval.Call("gmma_desc", args)
 	if err != nil {
-		resp.Notes = append(resp.Notes, "descriptor: "+err.Error())
+		resp.Notes = append(resp.Notes, call+": "+err.Error())
 	} else {
 		p, _ := jsonField(d, "print")
 		sl, _ := jsonField(d, "slice")
-		resp.Text = p + "slice: " + sl + "\n"
+		resp.Text = call + "\n" + p + "slice: " + sl + "\n"
 	}
 	opt, err := r.options()
 	if err != nil {
@@ -477,6 +506,9 @@ func renderBanks(r Request, resp *Response) error {
 	}
 	if r.Color == "" {
 		opt.By = viz.ByBank
+	}
+	if tooBig(resp, s) {
+		return nil
 	}
 	resp.SVG = draw(resp, "svg", func(w io.Writer) error { return viz.SmemSVG(w, s, opt) })
 	return nil

@@ -43,3 +43,21 @@ func TestRenderHuge(t *testing.T) {
 		t.Errorf("huge layout: %+v", got.Notes)
 	}
 }
+
+func TestRenderPictureLimit(t *testing.T) {
+	got := Render(Request{Expr: "(_256,_256):(_256,_1)"})
+	if got.Error != "" || got.Result != "(_256,_256):(_256,_1)" || got.SVG != "" || !strings.Contains(strings.Join(got.Notes, ""), "at most 32768 cells") {
+		t.Errorf("256x256: %q %q %q", got.Result, got.Error, got.Notes)
+	}
+}
+
+func TestRenderGMMADefaults(t *testing.T) {
+	for _, typ := range []string{"", "half_t", "float", "uint8_t", "tfloat32_t"} {
+		for _, kind := range []string{"Layout_K_SW128_Atom", "Layout_MN_SW128_Atom", "Layout_K_INTER_Atom", "Layout_MN_SW32_Atom"} {
+			got := Render(Request{View: "gmma", Expr: kind, Type: typ})
+			if got.Error != "" || len(got.Notes) != 0 || !strings.Contains(got.Text, "GmmaDescriptor") {
+				t.Errorf("%s %s: %q %q", kind, typ, got.Error, got.Notes)
+			}
+		}
+	}
+}

@@ -11,6 +11,7 @@ package main
 
 import (
 	"encoding/json"
+	"strings"
 	"syscall/js"
 
 	"github.com/gocute/cute/internal/playground"
@@ -26,11 +27,13 @@ func render(_ js.Value, args []js.Value) any {
 	} else {
 		resp = playground.Render(req)
 	}
-	b, err := json.Marshal(resp)
-	if err != nil {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // an SVG full of < and > stays short
+	if err := enc.Encode(resp); err != nil {
 		return `{"error":"internal error: ` + err.Error() + `"}`
 	}
-	return string(b)
+	return b.String()
 }
 
 func main() {

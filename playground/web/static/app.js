@@ -76,7 +76,9 @@ function render() {
   const t0 = performance.now();
   const req = request(false);
   const resp = call(req);
+  const t1 = performance.now();
   last = { req, resp };
+  window.cuteLast = last;
   const err = resp.error || "";
   $("error").textContent = err;
   $("expr").classList.toggle("bad", err !== "");
@@ -90,7 +92,10 @@ function render() {
   notes.innerHTML = "";
   for (const n of resp.notes || []) { const li = document.createElement("li"); li.textContent = n; notes.appendChild(li); }
   saveURL();
-  const ms = performance.now() - t0;
+  const t2 = performance.now();
+  const ms = t2 - t0;
+  window.cuteTimings.call = t1 - t0;
+  window.cuteTimings.dom = t2 - t1;
   window.cuteTimings.lastRender = ms;
   if (window.cuteTimings.firstRender === undefined) window.cuteTimings.firstRender = performance.now();
   $("status").textContent = `rendered in ${ms.toFixed(1)} ms`;
@@ -126,6 +131,7 @@ async function start() {
   $("examples").onchange = () => { if ($("examples").value) { $("expr").value = $("examples").value; render(); } };
   for (const b of document.querySelectorAll("button.copy")) b.onclick = () => copy(b.dataset.copy);
   render();
+  window.cuteRerender = render;
   document.body.dataset.ready = "1";
 }
 
