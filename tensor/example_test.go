@@ -63,7 +63,7 @@ func ExampleLocalTileProj() {
 // thread owns.
 func ExampleLocalPartition() {
 	id := tensor.MakeIdentity(layout.MustParseTuple("(_4,_4)"))
-	thr, _ := tensor.LocalPartition(id, layout.MustParse("(_2,_2):(_2,_1)"), 1)
+	thr, _ := id.LocalPartition(layout.MustParse("(_2,_2):(_2,_1)"), 1)
 	fmt.Println(thr)
 	for _, c := range thr.All() {
 		fmt.Print(c, " ")

@@ -24,9 +24,8 @@ const (
 	// Owning tensors are Raw, as in CuTe; Register is only for pointers
 	// made with make_rmem_ptr.
 	Register
-	// Counting is the counting iterator of an identity tensor
-	// ([MakeIdentity]); its "address" is an element offset, not a byte
-	// address.
+	// Counting is CuTe's counting_iterator<int> ([CountingIter]); its
+	// "address" is the integer it stands at, not a byte address.
 	Counting
 )
 
@@ -181,7 +180,7 @@ func (p Pointer) write(b *strings.Builder) {
 	if p.space == Counting {
 		// Printed by the tensor, which knows the shape; alone it is the offset.
 		b.WriteString("counting_iter(")
-		b.WriteString(strconv.FormatUint(p.bit/uint64(p.bits), 10))
+		b.WriteString(strconv.FormatInt(int64(p.bit)/int64(p.bits), 10))
 		b.WriteByte(')')
 		return
 	}

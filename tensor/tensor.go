@@ -306,10 +306,6 @@ func funcMode(f swizzle.Func, path []int) swizzle.Func {
 //	smem_ptr[16b](0x400) o Sw<3,3,3> o _0 o (_8,_64):(_64,_1)
 func (t Tensor[T]) String() string {
 	var b strings.Builder
-	if t.ptr.space == Counting {
-		writeCounting(&b, t)
-		return b.String()
-	}
 	t.ptr.write(&b)
 	b.WriteString(" o ")
 	if t.lay != nil {

@@ -145,10 +145,10 @@ func TestElementAccess(t *testing.T) {
 
 func TestIdentityTensor(t *testing.T) {
 	id := MakeIdentity(layout.MustParseTuple("(_4,_6)"))
-	if got := id.Elem(3, 5).String(); got != "(3,5)" {
+	if got := must(id.Elem(3, 5)).String(); got != "(3,5)" {
 		t.Errorf("identity(3,5) = %s", got)
 	}
-	p := must(LocalPartition(id, layout.MustParse("(_2,_3):(_3,_1)"), 4))
+	p := must(id.LocalPartition(layout.MustParse("(_2,_3):(_3,_1)"), 4))
 	// Thread 4 of a row-major 2x3 thread layout sits at (1,1).
 	if got, want := p.String(), "ArithTuple(1,1) o (_2,_2):(_2@0,_3@1)"; got != want {
 		t.Errorf("partition print %s, want %s", got, want)

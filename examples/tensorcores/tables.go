@@ -34,7 +34,15 @@ func (g grid) at(r, c int) holder { return g.cells[r*g.cols+c][0] }
 // records which (lane, value, instruction) each coordinate lands at.
 func holders(tm atom.TiledMMA, op atom.Operand, rows, cols int) (grid, error) {
 	g := grid{op: op, rows: rows, cols: cols, cells: make([][]holder, rows*cols)}
-	id := tensor.MakeIdentity(layout.Statics(rows, cols))
+	// A materialized identity tile: element (r, c) holds its coordinate,
+	// so the data partitioners of atom hand out coordinates.
+	coords := make([]layout.IntTuple, rows*cols)
+	for c := 0; c < cols; c++ {
+		for r := 0; r < rows; r++ {
+			coords[r+c*rows] = layout.Dyns(r, c)
+		}
+	}
+	id := tensor.FromSlice(coords, 0, layout.Left(layout.Statics(rows, cols)))
 	for lane := 0; lane < tm.Size(); lane++ {
 		thr, err := tm.ThreadSlice(lane)
 		if err != nil {
