@@ -6,6 +6,7 @@
 //	cute wgmma           run hardware wgmma records on stdin through the software executor
 //	cute eval EXPR       evaluate an expression such as 'coalesce((_2,(_1,_6)):(_1,(_6,_2)))'
 //	cute table LAYOUT    print_layout of a rank-2 layout
+//	cute copy ATOM [THR VAL]  print a copy atom or a TiledCopy and its picture
 //
 // A bad expression or flag is reported on stderr with exit status 2.
 package main

@@ -1,0 +1,602 @@
+package atom
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/swizzle"
+	"github.com/gocute/cute/tensor"
+)
+
+// A TiledCopy is CuTe's TiledCopy<Copy_Atom, LayoutCopy_TV, ShapeTiler_MN>:
+// a copy atom replicated over a tile. TiledLayout_TV maps (thread index,
+// value index) to a column-major coordinate of the tile Tiler_MN, which is a
+// shape (make_tiled_copy, _A, _B, _C) or a by-mode tuple of layouts
+// (make_tiled_copy_C_atom). TiledCopy values are immutable and cheap to
+// copy; the zero value is not a valid TiledCopy.
+type TiledCopy struct {
+	atom  Copy
+	tv    layout.Layout // TiledLayout_TV
+	tiler layout.Tiler  // Tiler_MN
+}
+
+// newTiledCopy is make_tiled_copy_impl: the TiledCopy type, with its two
+// static assertions.
+func newTiledCopy(op string, a Copy, tv layout.Layout, tiler layout.Tiler) (TiledCopy, error) {
+	if a.op.name == "" {
+		return TiledCopy{}, layout.Errorf(op, "the zero Copy is not a copy atom")
+	}
+	if !tv.IsTuple() || tv.Rank() < 2 {
+		return TiledCopy{}, layout.Errorf(op, "TiledLayout_TV must have a thread and a value mode", tv)
+	}
+	nthr, nval := tv.Mode(0).Size().Value(), tv.Mode(1).Size().Value()
+	athr, aval := a.ref.Mode(0).Size().Value(), a.ref.Mode(1).Size().Value()
+	if nthr%athr != 0 {
+		return TiledCopy{}, layout.Errorf(op, "TiledCopy uses too few thrs for selected CopyAtom", tv, a.ref)
+	}
+	if nval%aval != 0 {
+		return TiledCopy{}, layout.Errorf(op, "TiledCopy uses too few vals for selected CopyAtom", tv, a.ref)
+	}
+	return TiledCopy{atom: a, tv: tv, tiler: tiler}, nil
+}
+
+// MakeTiledCopy returns make_tiled_copy(atom, thr, val): thr maps an (m,n)
+// coordinate of the block of threads to a thread index and val an (m,n)
+// coordinate of one thread's block of values to a value index. The tile is
+// raked_product(thr, val) and TiledLayout_TV its right inverse with shape
+// (size(thr), size(val)). It fails where CuTe does not compile, e.g. when
+// size(val) is not a multiple of the atom's values ("TiledCopy uses too few
+// vals for selected CopyAtom").
+func MakeTiledCopy(a Copy, thr, val layout.Layout) (TiledCopy, error) {
+	const op = "make_tiled_copy"
+	mn, err := layout.RakedProduct(thr, val)
+	if err != nil {
+		return TiledCopy{}, layout.Errorf(op, "raked_product(thr_layout, val_layout) failed", thr, val, err)
+	}
+	inv, err := layout.RightInverse(mn)
+	if err != nil {
+		return TiledCopy{}, layout.Errorf(op, "right_inverse(layout_mn) failed", mn, err)
+	}
+	tv, err := layout.Compose(inv, layout.Left(layout.Tup(layout.I(thr.Size()), layout.I(val.Size()))))
+	if err != nil {
+		return TiledCopy{}, layout.Errorf(op, "with_shape(size(thr), size(val)) failed", inv, err)
+	}
+	if !tv.Size().Eq(mn.Size()) || mn.Cosize().Value() != mn.Size().Value() {
+		return TiledCopy{}, layout.Errorf(op, "raked_product(thr, val) must be a bijection onto its tile", mn)
+	}
+	return newTiledCopy(op, a, tv, layout.ShapeTiler(productEach(mn.Shape())))
+}
+
+// MustMakeTiledCopy is like MakeTiledCopy but panics on error.
+func MustMakeTiledCopy(a Copy, thr, val layout.Layout) TiledCopy {
+	t, err := MakeTiledCopy(a, thr, val)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// productEach is CuTe's product_each(shape): the product of every mode.
+func productEach(s layout.Shape) layout.Shape {
+	if !s.IsTuple() {
+		return s
+	}
+	e := make([]layout.IntTuple, s.Len())
+	for i := range e {
+		e[i] = layout.I(s.At(i).Product())
+	}
+	return layout.Tup(e...)
+}
+
+// MakeTiledCopyA returns make_tiled_copy_A(atom, mma): the TiledCopy whose
+// TV layout is the TiledMMA's get_layoutA_TV over its M×K tile.
+func MakeTiledCopyA(a Copy, mma TiledMMA) (TiledCopy, error) {
+	return newTiledCopy("make_tiled_copy_A", a, mma.LayoutATV(), tileShapeTiler(mma.TileSize(0), mma.TileSize(2)))
+}
+
+// MakeTiledCopyB returns make_tiled_copy_B(atom, mma) over the N×K tile.
+func MakeTiledCopyB(a Copy, mma TiledMMA) (TiledCopy, error) {
+	return newTiledCopy("make_tiled_copy_B", a, mma.LayoutBTV(), tileShapeTiler(mma.TileSize(1), mma.TileSize(2)))
+}
+
+// MakeTiledCopyC returns make_tiled_copy_C(atom, mma) over the M×N tile.
+func MakeTiledCopyC(a Copy, mma TiledMMA) (TiledCopy, error) {
+	return newTiledCopy("make_tiled_copy_C", a, mma.LayoutCTV(), tileShapeTiler(mma.TileSize(0), mma.TileSize(1)))
+}
+
+func tileShapeTiler(m, n layout.Int) layout.Tiler {
+	return layout.ShapeTiler(layout.Tup(layout.I(m), layout.I(n)))
+}
+
+// MakeTiledCopyCAtom returns make_tiled_copy_C_atom(atom, mma): the
+// smallest TiledCopy that retiles the TiledMMA's C layout, for epilogues
+// that store subtiles. The C TV layout is cut to the atom's NumValSrc values
+// per thread; its Tiler_MN is a by-mode tuple of layouts that picks the
+// elements those values touch, e.g. (_16:_1,(_4,_2):(_2,_1)).
+func MakeTiledCopyCAtom(a Copy, mma TiledMMA) (tc TiledCopy, err error) {
+	const op = "make_tiled_copy_C_atom"
+	cTV := mma.LayoutCTV()
+	if !cTV.IsTuple() || cTV.Rank() < 2 {
+		return TiledCopy{}, layout.Errorf(op, "the zero TiledMMA has no C layout")
+	}
+	copyV := a.NumValSrc()
+	if copyV > cTV.Mode(1).Size().Value() {
+		return TiledCopy{}, layout.Errorf(op, "static assertion failed: copy_V <= size<1>(layoutC_TV)", copyV, cTV)
+	}
+	var tv layout.Layout
+	var tiler layout.Tiler
+	err = layout.Try(func() {
+		must := func(l layout.Layout, err error) layout.Layout {
+			if err != nil {
+				layout.Throw(op, err.Error())
+			}
+			return l
+		}
+		layoutTV := must(layout.Compose(cTV, layout.Left(layout.Tup(layout.I(cTV.Mode(0).Size()), layout.I(layout.S(copyV))))))
+		mmaTiler := layout.Tup(layout.I(mma.TileSize(0)), layout.I(mma.TileSize(1)))
+		modes := make([]layout.Tiler, 2)
+		for i := range modes {
+			st := layout.Statics(0, 0).Replace(i, layout.I(layout.S(1)))
+			proj := layout.MustMake(mmaTiler, st)
+			modes[i] = layout.LayoutTiler(layout.Filter(must(layout.Compose(proj, layoutTV))))
+		}
+		tiler = layout.TupleTiler(modes...)
+		tile2mma := must(layout.Composition(layout.Left(mmaTiler), tiler))
+		inv := must(layout.LeftInverse(tile2mma))
+		tv = must(layout.Compose(inv, layoutTV))
+	})
+	if err != nil {
+		return TiledCopy{}, err
+	}
+	return newTiledCopy(op, a, tv, tiler)
+}
+
+// MakeTiledCopyS returns make_tiled_copy_S(atom, tc): a TiledCopy of atom
+// whose TV layout is tc's get_layoutS_TV, over tc's tile.
+func MakeTiledCopyS(a Copy, tc TiledCopy) (TiledCopy, error) {
+	tv, err := tc.LayoutSTV()
+	if err != nil {
+		return TiledCopy{}, err
+	}
+	return newTiledCopy("make_tiled_copy_S", a, tv, tc.tiler)
+}
+
+// MakeTiledCopyD returns make_tiled_copy_D(atom, tc), from tc's
+// get_layoutD_TV.
+func MakeTiledCopyD(a Copy, tc TiledCopy) (TiledCopy, error) {
+	tv, err := tc.LayoutDTV()
+	if err != nil {
+		return TiledCopy{}, err
+	}
+	return newTiledCopy("make_tiled_copy_D", a, tv, tc.tiler)
+}
+
+// Atom returns the copy atom.
+func (t TiledCopy) Atom() Copy { return t.atom }
+
+// LayoutTV returns TiledLayout_TV: (thread index, value index) -> tile
+// coordinate (column-major over TilerShape).
+func (t TiledCopy) LayoutTV() layout.Layout { return t.tv }
+
+// TilerMN returns Tiler_MN, the tile the TiledCopy covers: a shape tiler or
+// a by-mode tuple of layouts.
+func (t TiledCopy) TilerMN() layout.Tiler { return t.tiler }
+
+// TilerString prints Tiler_MN as CuTe does: (_128,_8) for a shape,
+// (_16:_1,(_4,_2):(_2,_1)) for a tuple of layouts.
+func (t TiledCopy) TilerString() string {
+	var b strings.Builder
+	writeTiler(&b, t.tiler)
+	return b.String()
+}
+
+func writeTiler(b *strings.Builder, t layout.Tiler) {
+	switch {
+	case t.IsInt():
+		b.WriteString(t.Int().String())
+	case t.IsLayout():
+		b.WriteString(t.Layout().String())
+	case t.IsTuple():
+		b.WriteByte('(')
+		for i := 0; i < t.Len(); i++ {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeTiler(b, t.At(i))
+		}
+		b.WriteByte(')')
+	default:
+		b.WriteByte('_')
+	}
+}
+
+// TilerShape returns shape(Tiler_MN): the tile's shape (for a tuple of
+// layouts, the tuple of their shapes).
+func (t TiledCopy) TilerShape() layout.Shape { return tilerShape(t.tiler) }
+
+func tilerShape(t layout.Tiler) layout.Shape {
+	switch {
+	case t.IsInt():
+		return layout.I(t.Int())
+	case t.IsLayout():
+		return t.Layout().Shape()
+	case t.IsTuple():
+		e := make([]layout.IntTuple, t.Len())
+		for i := range e {
+			e[i] = tilerShape(t.At(i))
+		}
+		return layout.Tup(e...)
+	}
+	return layout.I(layout.S(1))
+}
+
+// NumThr returns TiledNumThr, size<0>(TiledLayout_TV): the threads of the
+// TiledCopy (CuTe's size(tiled_copy)).
+func (t TiledCopy) NumThr() int { return modeSize(t.tv, 0) }
+
+// NumVal returns TiledNumVal, size<1>(TiledLayout_TV).
+func (t TiledCopy) NumVal() int { return modeSize(t.tv, 1) }
+
+// modeSize is size<i>(l), or 0 when l has no mode i (the zero layout).
+func modeSize(l layout.Layout, i int) int {
+	if !l.IsTuple() || l.Rank() <= i {
+		return 0
+	}
+	return l.Mode(i).Size().Value()
+}
+
+// valid reports an error for the zero TiledCopy.
+func (t TiledCopy) valid(op string) error {
+	if t.atom.op.name == "" || !t.tv.IsTuple() {
+		return layout.Errorf(op, "the zero TiledCopy is not a TiledCopy")
+	}
+	return nil
+}
+
+// Size returns size(tiled_copy), the number of threads.
+func (t TiledCopy) Size() int { return t.NumThr() }
+
+// String returns print(tiled_copy) exactly as CuTe 3.5.1 writes it.
+func (t TiledCopy) String() string {
+	var b strings.Builder
+	b.WriteString("TiledCopy\n")
+	b.WriteString("  Tiler_MN:       " + t.TilerString() + "\n")
+	b.WriteString("  TiledLayout_TV: " + t.tv.String() + "\n")
+	b.WriteString(t.atom.String())
+	return b.String()
+}
+
+// ref2trg is right_inverse(AtomLayoutRef).compose(AtomLayoutSrc|Dst):
+// (src|dst thread, value) -> (ref thread, value) of the atom.
+func (t TiledCopy) ref2trg(dst bool) (layout.Layout, error) {
+	inv, err := layout.RightInverse(t.atom.ref)
+	if err != nil {
+		return layout.Layout{}, err
+	}
+	trg := t.atom.src
+	if dst {
+		trg = t.atom.dst
+	}
+	return layout.Compose(inv, trg)
+}
+
+// thrval2mn is the layout tile2thrfrg composes the tile mode with: the
+// atom's (thread, value) order re-expressed through ref2trg and zipped with
+// the tile's rest threads and values: ((trg_tid,rest_tid),(trg_val,rest_val))
+// -> tile coordinate.
+func (t TiledCopy) thrval2mn(ref2trg layout.Layout) (layout.Layout, error) {
+	ath, av := t.atom.ref.Mode(0).Size(), t.atom.ref.Mode(1).Size()
+	atomTV, err := layout.ZippedDivide(t.tv, layout.ShapeTiler(layout.Tup(layout.I(ath), layout.I(av))))
+	if err != nil {
+		return layout.Layout{}, err
+	}
+	trg, err := layout.Composition(atomTV, layout.TupleTiler(layout.LayoutTiler(ref2trg), layout.Underscore()))
+	if err != nil {
+		return layout.Layout{}, err
+	}
+	if sh := trg.Shape(); !sh.IsTuple() || sh.Len() != 2 || !sh.At(0).IsTuple() || sh.At(0).Len() != 2 ||
+		!sh.At(1).IsTuple() || sh.At(1).Len() != 2 {
+		return layout.Layout{}, layout.Errorf("tile2thrfrg", "the atom TV layout must be ((thr,val),(rest_thr,rest_val))", trg)
+	}
+	zipped := layout.Concat(
+		layout.Concat(trg.Mode(0, 0), trg.Mode(1, 0)),
+		layout.Concat(trg.Mode(0, 1), trg.Mode(1, 1)))
+	return layout.CoalesceProfile(zipped, layout.Tup(layout.I(layout.S(1)), layout.Statics(1, 1)))
+}
+
+// ThrVal2MN returns the (thread, value) -> tile coordinate layout that
+// partition_S (dst false) or partition_D (dst true) composes the tile mode
+// of zipped_divide(tensor, Tiler_MN) with. Partitioning a tensor of any
+// kind (an ArithTuple coordinate tensor, say) is then:
+//
+//	z := zipped_divide(t, TilerMN())
+//	v := composition(z, <ThrVal2MN(dst), _>)     // (((thr),(val)),rest)
+//	v(make_coord(_,_),_)(thr_idx, _, repeat<rank(t)>(_))
+func (t TiledCopy) ThrVal2MN(dst bool) (layout.Layout, error) {
+	if err := t.valid("tile2thrfrg"); err != nil {
+		return layout.Layout{}, err
+	}
+	r2t, err := t.ref2trg(dst)
+	if err != nil {
+		return layout.Layout{}, err
+	}
+	return t.thrval2mn(r2t)
+}
+
+// tile2thrfrg is CuTe's TiledCopy::tile2thrfrg: f has shape
+// ((TileM,TileN,...),(RestM,RestN,...)); the result has shape
+// ((ThrV,ThrX),FrgV,(RestM,RestN,...)) unfolded to (Thr,Val,Rest).
+func (t TiledCopy) tile2thrfrg(f swizzle.Func, ref2trg layout.Layout) (swizzle.Func, error) {
+	thrval2mn, err := t.thrval2mn(ref2trg)
+	if err != nil {
+		return nil, err
+	}
+	tv, err := swizzle.Composition(f, layout.TupleTiler(layout.LayoutTiler(thrval2mn), layout.Underscore()))
+	if err != nil {
+		return nil, err
+	}
+	r, _, err := tensor.SliceFunc(tensor.C(tensor.C(tensor.U, tensor.U), tensor.U), tv)
+	return r, err
+}
+
+// tidfrg is tidfrg_S / tidfrg_D: zipped_divide by Tiler_MN, then
+// tile2thrfrg. The result has shape (Thr, Val, (RestM,RestN,...)).
+func (t TiledCopy) tidfrg(f swizzle.Func, dst bool) (swizzle.Func, error) {
+	op := "tidfrg_S"
+	if dst {
+		op = "tidfrg_D"
+	}
+	if err := t.valid(op); err != nil {
+		return nil, err
+	}
+	if f == nil {
+		return nil, layout.Errorf(op, "the layout must not be nil")
+	}
+	sh := f.Shape()
+	r := 1
+	if sh.IsTuple() {
+		r = sh.Len()
+	}
+	tr := 1
+	if t.tiler.IsTuple() {
+		tr = t.tiler.Len()
+	}
+	if r < tr {
+		return nil, layout.Errorf(op, "Rank of tensor to be partitioned too small.", f, t.TilerString())
+	}
+	zd, err := swizzle.ZippedDivide(f, t.tiler)
+	if err != nil {
+		return nil, layout.Errorf(op, "zipped_divide(tensor, Tiler_MN) failed", f, t.TilerString(), err)
+	}
+	r2t, err := t.ref2trg(dst)
+	if err != nil {
+		return nil, layout.Errorf(op, "right_inverse(AtomLayoutRef) failed", err)
+	}
+	out, err := t.tile2thrfrg(zd, r2t)
+	if err != nil {
+		return nil, layout.Errorf(op, "tile2thrfrg failed", f, err)
+	}
+	return out, nil
+}
+
+// TidfrgS returns tidfrg_S(f) for a layout function (a plain layout or a
+// swizzle.ComposedLayout) of shape (M,N,...): its tiling
+// (Thr, FrgV, (RestM,RestN,...)) by the Src side of the atom.
+func (t TiledCopy) TidfrgS(f swizzle.Func) (swizzle.Func, error) { return t.tidfrg(f, false) }
+
+// TidfrgD returns tidfrg_D(f), the tiling by the Dst side of the atom.
+func (t TiledCopy) TidfrgD(f swizzle.Func) (swizzle.Func, error) { return t.tidfrg(f, true) }
+
+func (t TiledCopy) layoutTV(dst bool) (layout.Layout, error) {
+	op := "get_layoutS_TV"
+	if dst {
+		op = "get_layoutD_TV"
+	}
+	if err := t.valid(op); err != nil {
+		return layout.Layout{}, err
+	}
+	ref := layout.Left(layout.Tup(t.TilerShape(), layout.I(layout.S(1))))
+	r2t, err := t.ref2trg(dst)
+	if err != nil {
+		return layout.Layout{}, layout.Errorf(op, "right_inverse(AtomLayoutRef) failed", err)
+	}
+	f, err := t.tile2thrfrg(ref, r2t)
+	if err != nil {
+		return layout.Layout{}, layout.Errorf(op, "tile2thrfrg failed", err)
+	}
+	s, _, err := tensor.SliceFunc(tensor.C(tensor.U, tensor.U, tensor.IntCoord(layout.S(0))), f)
+	if err != nil {
+		return layout.Layout{}, layout.Errorf(op, "slice (_,_,_0) failed", f, err)
+	}
+	return s.(layout.Layout), nil
+}
+
+// LayoutSTV returns get_layoutS_TV(): (thread index, value index) -> tile
+// coordinate, re-expressed through the atom's Src and Ref layouts. It is
+// what the Src picture (print_latex) shows, and in general not
+// TiledLayout_TV.
+func (t TiledCopy) LayoutSTV() (layout.Layout, error) { return t.layoutTV(false) }
+
+// LayoutDTV returns get_layoutD_TV(), for the Dst side.
+func (t TiledCopy) LayoutDTV() (layout.Layout, error) { return t.layoutTV(true) }
+
+func (t TiledCopy) layoutMN(dst bool) (layout.Layout, error) {
+	tv, err := t.layoutTV(dst)
+	if err != nil {
+		return layout.Layout{}, err
+	}
+	inv, err := layout.RightInverse(tv)
+	if err != nil {
+		return layout.Layout{}, err
+	}
+	return layout.Compose(inv, layout.Left(t.TilerShape()))
+}
+
+// LayoutSMN returns the layout of get_layoutS_MN(): (m,n) -> (thread,
+// value) index of the Src side, right_inverse(get_layoutS_TV()) with the
+// tile's shape. Its thread layout is make_layout(NumThr()).
+func (t TiledCopy) LayoutSMN() (layout.Layout, error) { return t.layoutMN(false) }
+
+// LayoutDMN returns the layout of get_layoutD_MN().
+func (t TiledCopy) LayoutDMN() (layout.Layout, error) { return t.layoutMN(true) }
+
+// Retile is CuTe's TiledCopy::retile (retile_S and retile_D are the same
+// function): it re-tiles a thread's fragment layout of shape (V, M, N, ...)
+// (e.g. a register fragment made for an MMA partition) into the copy's
+// ((AtomVal, RestVal), M', N', ...) value order.
+func (t TiledCopy) Retile(f swizzle.Func) (r swizzle.Func, err error) {
+	const op = "retile"
+	if err := t.valid(op); err != nil {
+		return nil, err
+	}
+	if f == nil {
+		return nil, layout.Errorf(op, "the layout must not be nil")
+	}
+	sh := f.Shape()
+	if !sh.IsTuple() || sh.Len() < 1 {
+		return nil, layout.Errorf(op, "the fragment must be a tuple of modes (V,M,N,...)", f)
+	}
+	rank := sh.Len()
+	v := sh.At(0).Product()
+	err = layout.Try(func() {
+		must := func(l layout.Layout, err error) layout.Layout {
+			if err != nil {
+				layout.Throw(op, err.Error(), f)
+			}
+			return l
+		}
+		inv := must(layout.RightInverse(t.tv))
+		mn := must(layout.Compose(inv, layout.Left(t.TilerShape())))
+		frgMN := must(layout.Upcast(mn, t.NumThr()*v.Value()))
+		frgV := must(layout.ZippedDivide(
+			must(layout.LogicalProduct(layout.Left(layout.I(v)), layout.LayoutTiler(must(layout.RightInverse(frgMN))))),
+			layout.LayoutTiler(layout.Left(layout.I(t.atom.ref.Mode(1).Size())))))
+		tile := productEach(frgMN.Shape()).Prepend(layout.I(v))
+		zd, err := swizzle.ZippedDivide(f, layout.ShapeTiler(tile))
+		if err != nil {
+			layout.Throw(op, err.Error(), f)
+		}
+		vt, err := swizzle.Composition(zd, layout.TupleTiler(layout.LayoutTiler(frgV), layout.Underscore()))
+		if err != nil {
+			layout.Throw(op, err.Error(), f)
+		}
+		rest := make([]tensor.Coord, rank)
+		rest[0] = tensor.IntCoord(layout.S(0))
+		for i := 1; i < rank; i++ {
+			rest[i] = tensor.U
+		}
+		r, _, err = tensor.SliceFunc(tensor.C(tensor.U, tensor.C(rest...)), vt)
+		if err != nil {
+			layout.Throw(op, err.Error(), f)
+		}
+	})
+	return r, err
+}
+
+// A ThrCopy is CuTe's ThrCopy: a TiledCopy seen by one thread, the result
+// of get_slice(thr_idx) / get_thread_slice(thr_idx).
+type ThrCopy struct {
+	tiled TiledCopy
+	idx   int
+}
+
+// ThreadSlice returns get_slice(thr) (= get_thread_slice(thr)). The thread
+// indices of a TiledCopy are 0 to NumThr()-1, except for copies built from
+// a TiledMMA whose thread indices are not contiguous (SM70 quad-pairs use
+// lanes 0-3 and 16-19 for one atom): as in CuTe, an index beyond NumThr()
+// continues the last thread mode. thr must not be negative.
+func (t TiledCopy) ThreadSlice(thr int) (ThrCopy, error) {
+	if thr < 0 {
+		return ThrCopy{}, layout.Errorf("get_slice", "the thread index must not be negative", thr)
+	}
+	if err := t.valid("get_slice"); err != nil {
+		return ThrCopy{}, err
+	}
+	return ThrCopy{tiled: t, idx: thr}, nil
+}
+
+// MustThreadSlice is like ThreadSlice but panics on error.
+func (t TiledCopy) MustThreadSlice(thr int) ThrCopy {
+	s, err := t.ThreadSlice(thr)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// Tiled returns the TiledCopy the slice was taken from.
+func (s ThrCopy) Tiled() TiledCopy { return s.tiled }
+
+// ThreadIndex returns thr_idx_.
+func (s ThrCopy) ThreadIndex() int { return s.idx }
+
+// String returns print(thr_copy): "ThrCopy", the thread index, then the
+// TiledCopy.
+func (s ThrCopy) String() string {
+	return "ThrCopy\n  ThrIdx: " + strconv.Itoa(s.idx) + "\n" + s.tiled.String()
+}
+
+// PartitionFunc is the layout part of partition_S (dst false) or
+// partition_D (dst true): the thread's slice of tidfrg_S|D(f), of shape
+// (FrgV, RestM, RestN, ...), and the offset its data pointer moves by.
+func (s ThrCopy) PartitionFunc(f swizzle.Func, dst bool) (swizzle.Func, layout.Int, error) {
+	thr, err := s.tiled.tidfrg(f, dst)
+	if err != nil {
+		return nil, layout.Int{}, err
+	}
+	return tensor.SliceFunc(s.sliceCoord(f), thr)
+}
+
+// sliceCoord is (thr_idx, _, repeat<rank(f)>(_)).
+func (s ThrCopy) sliceCoord(f swizzle.Func) tensor.Coord {
+	r := 1
+	if sh := f.Shape(); sh.IsTuple() {
+		r = sh.Len()
+	}
+	return s.PartitionCoord(r)
+}
+
+// PartitionCoord returns the coordinate partition_S/D slices the
+// (Thr, Val, Rest) tiling of a rank-r tensor with: (thr_idx, _,
+// repeat<r>(_)).
+func (s ThrCopy) PartitionCoord(r int) tensor.Coord {
+	return tensor.C(tensor.I(s.idx), tensor.U, tensor.Repeat(r))
+}
+
+func partitionCopy[T any](s ThrCopy, t tensor.Tensor[T], dst bool) (tensor.Tensor[T], error) {
+	thr, err := s.tiled.tidfrg(t.Layout(), dst)
+	if err != nil {
+		return tensor.Tensor[T]{}, err
+	}
+	return t.WithLayout(thr).Slice(s.sliceCoord(t.Layout()))
+}
+
+// PartitionS returns thr_copy.partition_S(t) for a source tensor of shape
+// (M,N,...): the view of this thread's source values, of shape (CPY,
+// CPY_M, CPY_N, ...), on t's memory. A swizzle in t's pointer stays there
+// (only the address moves); a swizzle in t's layout is sliced by CuTe's
+// rules (it may fold into thread-dependent plain strides).
+func PartitionS[T any](s ThrCopy, t tensor.Tensor[T]) (tensor.Tensor[T], error) {
+	return partitionCopy(s, t, false)
+}
+
+// PartitionD returns thr_copy.partition_D(t) for a destination tensor.
+func PartitionD[T any](s ThrCopy, t tensor.Tensor[T]) (tensor.Tensor[T], error) {
+	return partitionCopy(s, t, true)
+}
+
+// RetileS returns thr_copy.retile_S(t): t's data with the layout
+// TiledCopy.Retile(t.layout()).
+func RetileS[T any](s ThrCopy, t tensor.Tensor[T]) (tensor.Tensor[T], error) {
+	l, err := s.tiled.Retile(t.Layout())
+	if err != nil {
+		return tensor.Tensor[T]{}, err
+	}
+	return t.WithLayout(l), nil
+}
+
+// RetileD returns thr_copy.retile_D(t), the same as RetileS.
+func RetileD[T any](s ThrCopy, t tensor.Tensor[T]) (tensor.Tensor[T], error) {
+	return RetileS(s, t)
+}

@@ -1,0 +1,238 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/gocute/cute/atom"
+	"github.com/gocute/cute/layout"
+)
+
+func init() {
+	commands["copy"] = command{
+		summary: "print a copy atom or a TiledCopy and its S/D picture, e.g. cute copy 'Copy_Atom<SM75_U32x4_LDSM_N,half_t>' '(_32,_1):(_1,_0)' '(_1,_8):(_0,_1)'",
+		run:     runCopy,
+	}
+}
+
+// runCopy prints print(Copy_Atom) for ATOM, or, given thread and value
+// layouts, print(make_tiled_copy(atom, thr, val)) followed by a text
+// picture of which (thread, value) copies each element of the tile on the
+// source and on the destination side (what print_latex draws).
+//
+// ATOM is Copy_Atom<OP,T> or OP alone with --type T (default: the op's
+// own element type for UniversalCopy<S>/cp.async<S>, otherwise half_t).
+// With --mma NAME (and optionally --atom-layout, --perm in the C++ syntax of
+// the golden vectors) and --operand A|B|C|C_atom the TiledCopy is
+// make_tiled_copy_A/B/C/C_atom of that TiledMMA instead.
+func runCopy(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("cute copy", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	typ := fs.String("type", "", "value type (C++ name) when ATOM is a bare copy operation")
+	mmaName := fs.String("mma", "", "MMA atom to tile the copy for (make_tiled_copy_A/B/C/C_atom)")
+	operand := fs.String("operand", "A", "with --mma: A, B, C or C_atom")
+	atomLayout := fs.String("atom-layout", "", "with --mma: AtomLayoutMNK, e.g. 'Layout<Shape<_2,_2,_1>>'")
+	perm := fs.String("perm", "", "with --mma: PermutationMNK, e.g. 'Tile<_32,_32,_16>'")
+	noPic := fs.Bool("no-picture", false, "print the TiledCopy without its picture")
+	// Flags may follow the positional arguments.
+	var pos []string
+	rest := args
+	for len(rest) > 0 {
+		if err := fs.Parse(rest); err != nil {
+			return 2
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos = append(pos, fs.Arg(0))
+		rest = fs.Args()[1:]
+	}
+	if len(pos) != 1 && len(pos) != 3 {
+		fmt.Fprintln(stderr, "usage: cute copy ATOM [THR_LAYOUT VAL_LAYOUT] [--type T] [--mma NAME --operand A|B|C|C_atom]")
+		return 2
+	}
+	fail := func(err error) int {
+		fmt.Fprintf(stderr, "cute copy: %v\n", err)
+		return 2
+	}
+	op, t := copyAtomName(pos[0], *typ)
+	a, err := atom.LookupCopy(op, t)
+	if err != nil {
+		return fail(err)
+	}
+	var tc atom.TiledCopy
+	switch {
+	case len(pos) == 3:
+		thr, err := layout.Parse(pos[1])
+		if err != nil {
+			return fail(err)
+		}
+		val, err := layout.Parse(pos[2])
+		if err != nil {
+			return fail(err)
+		}
+		if tc, err = atom.MakeTiledCopy(a, thr, val); err != nil {
+			return fail(err)
+		}
+	case *mmaName != "":
+		m, err := atom.Lookup(*mmaName)
+		if err != nil {
+			return fail(err)
+		}
+		var opts []atom.TiledOption
+		if *atomLayout != "" {
+			l, err := parseCppLayoutFlag(*atomLayout)
+			if err != nil {
+				return fail(err)
+			}
+			opts = append(opts, atom.WithAtomLayout(l))
+		}
+		if *perm != "" {
+			p, err := layout.ParseTiler(*perm)
+			if err != nil {
+				return fail(fmt.Errorf("--perm: %v (use CuTe print syntax, e.g. '<_32,_32,_16>')", err))
+			}
+			opts = append(opts, atom.WithPermutation(p))
+		}
+		mma, err := atom.MakeTiledMMA(m, opts...)
+		if err != nil {
+			return fail(err)
+		}
+		switch *operand {
+		case "A":
+			tc, err = atom.MakeTiledCopyA(a, mma)
+		case "B":
+			tc, err = atom.MakeTiledCopyB(a, mma)
+		case "C":
+			tc, err = atom.MakeTiledCopyC(a, mma)
+		case "C_atom":
+			tc, err = atom.MakeTiledCopyCAtom(a, mma)
+		default:
+			return fail(fmt.Errorf("--operand %q: want A, B, C or C_atom", *operand))
+		}
+		if err != nil {
+			return fail(err)
+		}
+	default:
+		fmt.Fprint(stdout, a.String())
+		return 0
+	}
+	fmt.Fprint(stdout, tc.String())
+	if *noPic {
+		return 0
+	}
+	pic, err := copyPicture(tc)
+	if err != nil {
+		return fail(err)
+	}
+	fmt.Fprint(stdout, pic)
+	return 0
+}
+
+// copyAtomName splits Copy_Atom<OP,T> into OP and T; a bare OP takes typ,
+// or its own element type, or half_t.
+func copyAtomName(s, typ string) (op, t string) {
+	s = strings.Join(strings.Fields(s), "")
+	if strings.HasPrefix(s, "Copy_Atom<") && strings.HasSuffix(s, ">") {
+		inner := s[len("Copy_Atom<") : len(s)-1]
+		depth := 0
+		for i := len(inner) - 1; i >= 0; i-- {
+			switch inner[i] {
+			case '>':
+				depth++
+			case '<':
+				depth--
+			case ',':
+				if depth == 0 {
+					return inner[:i], inner[i+1:]
+				}
+			}
+		}
+	}
+	if typ != "" {
+		return s, typ
+	}
+	if i := strings.IndexByte(s, '<'); i >= 0 && (strings.HasPrefix(s, "UniversalCopy<") || strings.HasPrefix(s, "SM80_CP_ASYNC")) {
+		arg := strings.TrimSuffix(s[i+1:], ">")
+		if j := strings.IndexByte(arg, ','); j >= 0 {
+			arg = arg[:j]
+		}
+		return s, arg
+	}
+	return s, "half_t"
+}
+
+// parseCppLayoutFlag reads Layout<Shape<...>[,Stride<...>]> or CuTe print
+// syntax.
+func parseCppLayoutFlag(s string) (layout.Layout, error) {
+	if !strings.HasPrefix(s, "Layout<") {
+		return layout.Parse(s)
+	}
+	r := strings.NewReplacer("Layout<", "", "Shape<", "(", "Stride<", "(", ">", ")")
+	body := r.Replace(s)
+	body = strings.TrimSuffix(body, ")")
+	// body is now "(a,b,c)" or "(a,b,c),(x,y,z)".
+	if i := strings.Index(body, "),("); i >= 0 {
+		return layout.Parse(body[:i+1] + ":" + body[i+2:])
+	}
+	sh, err := layout.ParseTuple(body)
+	if err != nil {
+		return layout.Layout{}, err
+	}
+	return layout.Left(sh), nil
+}
+
+// copyPicture draws get_layoutS_MN and get_layoutD_MN as tables: the cell
+// (m,n) names the thread and value (T3V1) that reads it (S) or writes it
+// (D), as print_latex(tiled_copy) colours them.
+func copyPicture(tc atom.TiledCopy) (string, error) {
+	sh := tc.TilerShape()
+	if !sh.IsTuple() || sh.Len() != 2 {
+		return "(no picture: the tile is not rank 2)\n", nil
+	}
+	M, N := sh.At(0).Product().Value(), sh.At(1).Product().Value()
+	if M*N > 64*64 {
+		return fmt.Sprintf("(no picture: the %dx%d tile is larger than 64x64)\n", M, N), nil
+	}
+	var b strings.Builder
+	nthr := tc.NumThr()
+	for _, side := range []struct {
+		name string
+		mn   func() (layout.Layout, error)
+	}{{"S", tc.LayoutSMN}, {"D", tc.LayoutDMN}} {
+		l, err := side.mn()
+		if err != nil {
+			return "", err
+		}
+		cells := make([]string, M*N)
+		w := 1
+		for n := 0; n < N; n++ {
+			for m := 0; m < M; m++ {
+				x := l.Eval(m + M*n)
+				c := "T" + strconv.Itoa(x%nthr) + "V" + strconv.Itoa(x/nthr)
+				cells[m+M*n] = c
+				w = max(w, len(c))
+			}
+		}
+		fmt.Fprintf(&b, "%s: layout%s_MN %v\n", side.name, side.name, l)
+		b.WriteString("    ")
+		for n := 0; n < N; n++ {
+			fmt.Fprintf(&b, "  %*d ", w, n)
+		}
+		b.WriteByte('\n')
+		sep := "    " + strings.Repeat("+"+strings.Repeat("-", w+2), N) + "+\n"
+		for m := 0; m < M; m++ {
+			b.WriteString(sep)
+			fmt.Fprintf(&b, "%3d ", m)
+			for n := 0; n < N; n++ {
+				fmt.Fprintf(&b, "| %*s ", w, cells[m+M*n])
+			}
+			b.WriteString("|\n")
+		}
+		b.WriteString(sep)
+	}
+	return b.String(), nil
+}

@@ -1,0 +1,309 @@
+package golden
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/gocute/cute/atom"
+	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/swizzle"
+	"github.com/gocute/cute/tensor"
+)
+
+// The copy families (shared/golden/copy): atoms (copy_atom) and tiledcopy
+// (make_tiled_copy*, tiled_copy_layouts, partition_S/D, retile_S/D).
+
+func init() {
+	Register("copy_atom", func(raw []json.RawMessage) (any, error) {
+		args, err := Strings(raw)
+		if err != nil {
+			return nil, err
+		}
+		if len(args) != 2 {
+			return nil, fmt.Errorf("copy_atom: want 2 args, got %d", len(args))
+		}
+		c, err := atom.LookupCopy(args[0], args[1])
+		if err != nil {
+			return nil, err
+		}
+		op := c.Op()
+		return map[string]any{
+			"ThrID":        c.ThrID().String(),
+			"BitLayoutSrc": op.BitLayoutSrc().String(),
+			"BitLayoutDst": op.BitLayoutDst().String(),
+			"BitLayoutRef": op.BitLayoutRef().String(),
+			"ValLayoutSrc": c.ValLayoutSrc().String(),
+			"ValLayoutDst": c.ValLayoutDst().String(),
+			"ValLayoutRef": c.ValLayoutRef().String(),
+			"NumValSrc":    c.NumValSrc(),
+			"NumValDst":    c.NumValDst(),
+			"ValTypeBits":  c.ValTypeBits(),
+			"print":        c.String(),
+		}, nil
+	})
+	for _, b := range []string{"make_tiled_copy", "make_tiled_copy_A", "make_tiled_copy_B", "make_tiled_copy_C",
+		"make_tiled_copy_C_atom", "make_tiled_copy_S", "make_tiled_copy_D"} {
+		Register(b, func(raw []json.RawMessage) (any, error) {
+			args, err := Strings(raw)
+			if err != nil {
+				return nil, err
+			}
+			tc, n, err := tiledCopySpec(append([]string{b}, args...))
+			if err != nil {
+				return nil, err
+			}
+			if n != len(args)+1 {
+				return nil, fmt.Errorf("%s: %d trailing args", b, len(args)+1-n)
+			}
+			return map[string]any{
+				"Tiler_MN":       tc.TilerString(),
+				"TiledLayout_TV": tc.LayoutTV().String(),
+				"TiledNumThr":    tc.NumThr(),
+				"TiledNumVal":    tc.NumVal(),
+				"print":          tc.String(),
+			}, nil
+		})
+	}
+	Register("tiled_copy_layouts", func(raw []json.RawMessage) (any, error) {
+		args, err := Strings(raw)
+		if err != nil {
+			return nil, err
+		}
+		tc, n, err := tiledCopySpec(args)
+		if err != nil {
+			return nil, err
+		}
+		if n != len(args) {
+			return nil, fmt.Errorf("tiled_copy_layouts: %d trailing args", len(args)-n)
+		}
+		out := map[string]any{}
+		for _, f := range []struct {
+			key string
+			fn  func() (layout.Layout, error)
+		}{{"layoutS_TV", tc.LayoutSTV}, {"layoutD_TV", tc.LayoutDTV}, {"layoutS_MN", tc.LayoutSMN}, {"layoutD_MN", tc.LayoutDMN}} {
+			l, err := f.fn()
+			if err != nil {
+				return nil, err
+			}
+			out[f.key] = l.String()
+		}
+		return out, nil
+	})
+	for _, op := range []string{"partition_S", "partition_D"} {
+		Register(op, func(raw []json.RawMessage) (any, error) {
+			args, err := Strings(raw)
+			if err != nil {
+				return nil, err
+			}
+			tc, n, err := tiledCopySpec(args)
+			if err != nil {
+				return nil, err
+			}
+			if len(args) != n+2 {
+				return nil, fmt.Errorf("%s: want the spec, a tensor and a thread index", op)
+			}
+			thrIdx, err := strconv.Atoi(strings.TrimSpace(args[n+1]))
+			if err != nil {
+				return nil, fmt.Errorf("%s: bad thread index %q", op, args[n+1])
+			}
+			thr, err := tc.ThreadSlice(thrIdx)
+			if err != nil {
+				return nil, err
+			}
+			t, err := parseTensorPrint(args[n])
+			if err != nil {
+				return nil, err
+			}
+			return partitionOut(op, thr, t)
+		})
+	}
+	for _, op := range []string{"retile_S", "retile_D"} {
+		Register(op, func(raw []json.RawMessage) (any, error) {
+			args, err := Strings(raw)
+			if err != nil {
+				return nil, err
+			}
+			tc, n, err := tiledCopySpec(args)
+			if err != nil {
+				return nil, err
+			}
+			if len(args) != n+1 {
+				return nil, fmt.Errorf("%s: want the spec and a fragment layout", op)
+			}
+			l, err := layout.Parse(args[n])
+			if err != nil {
+				return nil, err
+			}
+			thr, err := tc.ThreadSlice(0)
+			if err != nil {
+				return nil, err
+			}
+			frag := tensor.View[byte](nil, tensor.Ptr(tc.Atom().ValTypeBits(), 0x1000), l)
+			var r tensor.Tensor[byte]
+			if op == "retile_S" {
+				r, err = atom.RetileS(thr, frag)
+			} else {
+				r, err = atom.RetileD(thr, frag)
+			}
+			if err != nil {
+				return nil, err
+			}
+			return map[string]any{"layout": r.Layout().String()}, nil
+		})
+	}
+}
+
+// tiledCopySpec builds the TiledCopy of a spec (see the copy README,
+// section 2) at the start of args and returns how many args it used:
+//
+//	make_tiled_copy, CopyOp, T, thr_layout, val_layout
+//	make_tiled_copy_A|_B|_C|_C_atom, CopyOp, T, mma_atom, atom_layout, perm
+//	make_tiled_copy_S|_D, CopyOp, T, <inner spec...>
+func tiledCopySpec(args []string) (atom.TiledCopy, int, error) {
+	if len(args) < 3 {
+		return atom.TiledCopy{}, 0, fmt.Errorf("TiledCopy spec: too few args %q", args)
+	}
+	a, err := atom.LookupCopy(args[1], args[2])
+	if err != nil {
+		return atom.TiledCopy{}, 0, err
+	}
+	switch args[0] {
+	case "make_tiled_copy":
+		if len(args) < 5 {
+			return atom.TiledCopy{}, 0, fmt.Errorf("make_tiled_copy: want CopyOp, T, thr, val")
+		}
+		thr, err := layout.Parse(args[3])
+		if err != nil {
+			return atom.TiledCopy{}, 0, err
+		}
+		val, err := layout.Parse(args[4])
+		if err != nil {
+			return atom.TiledCopy{}, 0, err
+		}
+		tc, err := atom.MakeTiledCopy(a, thr, val)
+		return tc, 5, err
+	case "make_tiled_copy_A", "make_tiled_copy_B", "make_tiled_copy_C", "make_tiled_copy_C_atom":
+		if len(args) < 6 {
+			return atom.TiledCopy{}, 0, fmt.Errorf("%s: want CopyOp, T, mma atom, atom layout, permutation", args[0])
+		}
+		mma, err := tiledMMAFromArgs(args[3], args[4], args[5])
+		if err != nil {
+			return atom.TiledCopy{}, 0, err
+		}
+		var tc atom.TiledCopy
+		switch args[0] {
+		case "make_tiled_copy_A":
+			tc, err = atom.MakeTiledCopyA(a, mma)
+		case "make_tiled_copy_B":
+			tc, err = atom.MakeTiledCopyB(a, mma)
+		case "make_tiled_copy_C":
+			tc, err = atom.MakeTiledCopyC(a, mma)
+		default:
+			tc, err = atom.MakeTiledCopyCAtom(a, mma)
+		}
+		return tc, 6, err
+	case "make_tiled_copy_S", "make_tiled_copy_D":
+		inner, n, err := tiledCopySpec(args[3:])
+		if err != nil {
+			return atom.TiledCopy{}, 0, err
+		}
+		var tc atom.TiledCopy
+		if args[0] == "make_tiled_copy_S" {
+			tc, err = atom.MakeTiledCopyS(a, inner)
+		} else {
+			tc, err = atom.MakeTiledCopyD(a, inner)
+		}
+		return tc, 3 + n, err
+	}
+	return atom.TiledCopy{}, 0, fmt.Errorf("unknown TiledCopy builder %q", args[0])
+}
+
+// ptrRE matches CuTe's print of a data pointer: [Sw<B,M,S>_][gmem_|smem_|
+// rmem_]ptr[Nb](0xADDR).
+var ptrRE = regexp.MustCompile(`^(?:(Sw<\d+,\d+,\d+>)_)?(gmem_|smem_|rmem_)?ptr\[(\d+)b\]\((0x[0-9a-fA-F]+|\(nil\))\)$`)
+
+// parseTensorPrint reads CuTe's print of a tensor, ITER o LAYOUT, where
+// LAYOUT is a plain or composed layout, into a tensor with no memory.
+func parseTensorPrint(s string) (tensor.Tensor[byte], error) {
+	s = strings.TrimSpace(s)
+	i := strings.Index(s, " o ")
+	if i < 0 {
+		return tensor.Tensor[byte]{}, fmt.Errorf("tensor %q: want ITER o LAYOUT", s)
+	}
+	it, rest := s[:i], s[i+3:]
+	if strings.HasPrefix(it, "ArithTuple") {
+		// pending ArithTuple merge: identity tensors need basis strides.
+		return tensor.Tensor[byte]{}, fmt.Errorf("tensor %q: ArithTuple (identity) tensors are not supported yet", s)
+	}
+	m := ptrRE.FindStringSubmatch(it)
+	if m == nil {
+		return tensor.Tensor[byte]{}, fmt.Errorf("tensor %q: cannot read the pointer %q", s, it)
+	}
+	bits, _ := strconv.Atoi(m[3])
+	var addr uint64
+	if m[4] != "(nil)" {
+		v, err := strconv.ParseUint(m[4][2:], 16, 64)
+		if err != nil {
+			return tensor.Tensor[byte]{}, err
+		}
+		addr = v
+	}
+	var p tensor.Pointer
+	switch m[2] {
+	case "gmem_":
+		p = tensor.GmemPtr(bits, addr)
+	case "smem_":
+		p = tensor.SmemPtr(bits, addr)
+	case "rmem_":
+		p = tensor.RmemPtr(bits, addr)
+	default:
+		p = tensor.Ptr(bits, addr)
+	}
+	if m[1] != "" {
+		sw, err := swizzle.Parse(m[1])
+		if err != nil {
+			return tensor.Tensor[byte]{}, err
+		}
+		p = p.WithSwizzle(sw)
+	}
+	f, err := swizzle.ParseFunc(rest)
+	if err != nil {
+		return tensor.Tensor[byte]{}, err
+	}
+	return tensor.View[byte](nil, p, f), nil
+}
+
+// partitionOut answers partition_S/D of t for one thread: the partitioned
+// tensor, its layout and make_fragment_like of the layout.
+func partitionOut[T any](op string, thr atom.ThrCopy, t tensor.Tensor[T]) (any, error) {
+	var p tensor.Tensor[T]
+	var err error
+	if op == "partition_S" {
+		p, err = atom.PartitionS(thr, t)
+	} else {
+		p, err = atom.PartitionD(thr, t)
+	}
+	if err != nil {
+		return nil, err
+	}
+	ps := p.String()
+	out := map[string]any{"tensor": ps}
+	if i := strings.Index(ps, " o "); i >= 0 {
+		out["layout"] = ps[i+3:]
+	}
+	// make_fragment_like of a ComposedLayout is that of its layout_b.
+	l, ok := p.Plain()
+	if !ok {
+		c, _ := swizzle.AsComposed(p.Layout())
+		l = c.Layout()
+	}
+	fl, err := layout.FragmentLike(l)
+	if err != nil {
+		return nil, err
+	}
+	out["fragment_layout"] = fl.String()
+	return out, nil
+}
