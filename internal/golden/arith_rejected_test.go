@@ -1,20 +1,10 @@
 package golden
 
 import (
-	"encoding/json"
 	"testing"
 
 	"github.com/gocute/cute/internal/jsonl"
 )
-
-// copyRejected is one line of the copy vectors' REJECTED.jsonl.
-type copyRejected struct {
-	Family string            `json:"family"`
-	Op     string            `json:"op"`
-	Args   []json.RawMessage `json:"args"`
-	Reason string            `json:"reason"`
-	Cute   string            `json:"cute"`
-}
 
 // TestRejectedArith runs the rejected lines of the arith and compat
 // families: CuTe does not compile any of them (bases of different nesting
