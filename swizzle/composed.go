@@ -41,7 +41,15 @@ type ComposedLayout struct {
 	sw    Swizzle
 	off   layout.Int
 	inner Func // layout.Layout or ComposedLayout
+	// mixed is the StaticFlags mask of a MixedBits offset (the bits known
+	// only at run time), 0 for a plain integer offset. Slicing a swizzled
+	// layout at a run-time coordinate yields one (see [ComposedLayout.Slice]).
+	mixed uint32
 }
+
+// MixedMask returns the run-time bit mask of a MixedBits offset, 0 when the
+// offset is a plain integer.
+func (c ComposedLayout) MixedMask() uint32 { return c.mixed }
 
 // Make returns CuTe's make_composed_layout(sw, offset, inner): always a
 // ComposedLayout, even for an identity swizzle. inner must be a
@@ -198,7 +206,7 @@ func (c ComposedLayout) Mode(path ...int) Func {
 // Equal reports whether c and d are the same composed layout: the same
 // swizzle, offset (value and typing) and inner function.
 func (c ComposedLayout) Equal(d ComposedLayout) bool {
-	if c.sw != d.sw || c.off != d.off {
+	if c.sw != d.sw || c.off != d.off || c.mixed != d.mixed {
 		return false
 	}
 	return Equal(c.inner, d.inner)
@@ -228,7 +236,13 @@ func (c ComposedLayout) String() string {
 func (c ComposedLayout) write(b *strings.Builder) {
 	b.WriteString(c.sw.String())
 	b.WriteString(" o ")
-	b.WriteString(c.off.String())
+	if c.mixed != 0 {
+		// CuTe's print(MixedBits<S,F>): M_S|(dynamic_int&F)=value.
+		v := uint32(c.off.Value())
+		fmt.Fprintf(b, "M_%d|(%d&%d)=%d", v&^c.mixed, v&c.mixed, c.mixed, v)
+	} else {
+		b.WriteString(c.off.String())
+	}
 	b.WriteString(" o ")
 	if in, ok := c.inner.(ComposedLayout); ok {
 		in.write(b)

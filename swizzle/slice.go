@@ -94,6 +94,11 @@ func (c ComposedLayout) slice(coord layout.Tiler, lb layout.Layout) (Func, layou
 	offAnti := must(dicedAnti.Offset(dcoord))
 
 	if collide {
+		if !offZY.all && offZY.dyn != 0 {
+			// make_mixed_bits: the run-time bits are those of the mask not
+			// already known statically.
+			return ComposedLayout{sw: sw, off: offZY.int(), inner: sliced, mixed: offZY.dyn}, offAnti
+		}
 		return Compose(sw, offZY.int(), sliced), offAnti
 	}
 	// Decay: the swizzle restricted to the kept modes is the layout

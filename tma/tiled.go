@@ -117,7 +117,12 @@ func partitionCoord(thr atom.ThrCopy, t tensor.CoordTensor, dst bool) (tensor.Co
 	if err != nil {
 		return tensor.CoordTensor{}, layout.Errorf(op, "zipped_divide(tensor, Tiler_MN) failed", t, err)
 	}
-	v, err := z.Composition(layout.TupleTiler(layout.LayoutTiler(tv2mn), layout.Underscore()))
+	var v tensor.CoordTensor
+	err = layout.Try(func() {
+		ms := z.Layout().Modes()
+		ms[0] = composeTreeBasis(ms[0], tv2mn)
+		v = z.WithLayout(layout.ConcatBasis(ms...))
+	})
 	if err != nil {
 		return tensor.CoordTensor{}, layout.Errorf(op, "tile2thrfrg failed", t, err)
 	}
@@ -125,28 +130,103 @@ func partitionCoord(thr atom.ThrCopy, t tensor.CoordTensor, dst bool) (tensor.Co
 	if err != nil {
 		return tensor.CoordTensor{}, err
 	}
-	r := t.Rank()
-	if !t.Layout().IsTuple() {
-		r = 1
+	return v.Slice(thr.PartitionCoord(rankOf(t.Shape())))
+}
+
+func rankOf(s layout.Shape) int {
+	if !s.IsTuple() {
+		return 1
 	}
-	return v.Slice(thr.PartitionCoord(r))
+	return s.Len()
+}
+
+// composeTreeBasis is composition(a, b) as CuTe computes it for a tuple b:
+// mode by mode down to b's leaves. A multicast TiledCopy's thread and value
+// modes overlap (each CTA starts inside the box), so the whole b is not a
+// function CuTe's result agrees with pointwise; mode by mode it is.
+func composeTreeBasis(a layout.BasisLayout, b layout.Layout) layout.BasisLayout {
+	if b.IsTuple() {
+		ms := b.Modes()
+		out := make([]layout.BasisLayout, len(ms))
+		for i, m := range ms {
+			out[i] = composeTreeBasis(a, m)
+		}
+		return layout.ConcatBasis(out...)
+	}
+	return must(layout.ComposeBasis(a, b))
+}
+
+// composeTree is composeTreeBasis for a plain layout.
+func composeTree(a layout.Layout, b layout.Layout) layout.Layout {
+	if b.IsTuple() {
+		ms := b.Modes()
+		out := make([]layout.Layout, len(ms))
+		for i, m := range ms {
+			out[i] = composeTree(a, m)
+		}
+		return layout.Concat(out...)
+	}
+	return must(layout.Compose(a, b))
+}
+
+// partitionFunc is tidfrg_S|D followed by the thread's slice, for an smem
+// layout (plain or swizzled), with composeTree for the tile mode.
+func partitionSmem[T any](thr atom.ThrCopy, t tensor.Tensor[T], dst bool) (tensor.Tensor[T], error) {
+	op := "partition_S"
+	if dst {
+		op = "partition_D"
+	}
+	tc := thr.Tiled()
+	if err := checkThreads(tc, op); err != nil {
+		return tensor.Tensor[T]{}, err
+	}
+	tv2mn, err := tc.ThrVal2MN(dst)
+	if err != nil {
+		return tensor.Tensor[T]{}, err
+	}
+	z, err := swizzle.ZippedDivide(t.Layout(), tc.TilerMN())
+	if err != nil {
+		return tensor.Tensor[T]{}, layout.Errorf(op, "zipped_divide(tensor, Tiler_MN) failed", t, err)
+	}
+	var f swizzle.Func
+	err = layout.Try(func() {
+		tile := func(l layout.Layout) layout.Layout {
+			ms := l.Modes()
+			ms[0] = composeTree(ms[0], tv2mn)
+			return layout.Concat(ms...)
+		}
+		switch v := z.(type) {
+		case layout.Layout:
+			f = tile(v)
+		case swizzle.ComposedLayout:
+			inner, ok := v.Inner().(layout.Layout)
+			if !ok {
+				layout.Throw(op, "a nested composed layout is not supported", v)
+			}
+			f = must(swizzle.Make(v.Swizzle(), v.Offset(), tile(inner)))
+		default:
+			layout.Throw(op, "unsupported layout", z)
+		}
+	})
+	if err != nil {
+		return tensor.Tensor[T]{}, layout.Errorf(op, "tile2thrfrg failed", t, err)
+	}
+	r, _, err := tensor.SliceFunc(tensor.C(tensor.C(tensor.U, tensor.U), tensor.U), f)
+	if err != nil {
+		return tensor.Tensor[T]{}, err
+	}
+	return t.WithLayout(r).Slice(thr.PartitionCoord(rankOf(t.Shape())))
 }
 
 // PartitionSmemS returns thr_copy.partition_S of an smem tensor (a store's
 // source); PartitionSmemD that of a load's destination.
 func PartitionSmemS[T any](thr atom.ThrCopy, t tensor.Tensor[T]) (tensor.Tensor[T], error) {
-	if err := checkThreads(thr.Tiled(), "partition_S"); err != nil {
-		return tensor.Tensor[T]{}, err
-	}
-	return atom.PartitionS(thr, t)
+	return partitionSmem(thr, t, false)
 }
 
 // PartitionSmemD returns thr_copy.partition_D of an smem tensor.
 func PartitionSmemD[T any](thr atom.ThrCopy, t tensor.Tensor[T]) (tensor.Tensor[T], error) {
-	if err := checkThreads(thr.Tiled(), "partition_D"); err != nil {
-		return tensor.Tensor[T]{}, err
-	}
-	return atom.PartitionD(thr, t)
+	return partitionSmem(thr, t, true)
 }
 
 // Partition is CuTe's tma_partition(atom, cta_coord, cta_layout, stensor,
