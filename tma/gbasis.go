@@ -144,7 +144,10 @@ func constructGBasis(in gbasisInputs, steps *[]Step) layout.BasisLayout {
 			*steps = append(*steps, Step{name, fmt.Sprint(v)})
 		}
 	}
-	if !sameValues(productEach(in.smem.Shape()), productEach(in.vmap.Shape())) {
+	// CUTE_STATIC_ASSERT_V: the comparison must also be static (a CTA tile
+	// that cuts a dynamic gmem mode does not compile).
+	if !sameValues(productEach(in.smem.Shape()), productEach(in.vmap.Shape())) ||
+		!productEach(in.vmap.Shape()).IsStatic() {
 		layout.Throw(op, "TMA requires CTA_Tile and SLayout top-level shape equivalence.",
 			in.smem, in.vmap)
 	}
