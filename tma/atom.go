@@ -190,15 +190,21 @@ func (a Atom) Tensor(shape layout.Shape) (tensor.CoordTensor, error) {
 // multicast size (static or dynamic).
 func MakeAtom(op Op, g Gmem, s Smem, ctaTiler layout.Tiler, cluster layout.Int, opt Options) (Atom, error) {
 	var a Atom
+	if cluster.Value() < 1 {
+		return a, layout.Errorf("make_tma_atom", "the cluster size must be positive", cluster)
+	}
 	err := layout.Try(func() {
 		vmap := must(layout.CompositionBasis(layout.IdentityLayout(g.Layout.Shape()), ctaTiler))
-		a = makeAtom(op, g, s, vmap, cluster.Value(), opt)
+		a = makeAtom(op, g, s, vmap, cluster.Value(), opt, nil)
 	})
 	return a, err
 }
 
 // makeAtom is detail::make_tma_copy_atom.
-func makeAtom(op Op, g Gmem, s Smem, vmap layout.BasisLayout, multicast int, opt Options) Atom {
+// compileCheck, if not nil, runs the caller's compile-time checks once the
+// (static) box is known, before any of the descriptor's run-time asserts:
+// a C++ compile error always wins over a run-time assert.
+func makeAtom(op Op, g Gmem, s Smem, vmap layout.BasisLayout, multicast int, opt Options, compileCheck func(numBits int)) Atom {
 	const opn = "make_tma_copy"
 	valBits := must(atom.CopyTypeBits(g.Type))
 	tmaType := opt.TmaType
@@ -216,8 +222,11 @@ func makeAtom(op Op, g Gmem, s Smem, vmap layout.BasisLayout, multicast int, opt
 		valBits: valBits, tmaBits: tmaBits, multicast: multicast}
 	a.steps = append(a.steps, Step{"smem_swizzle", sw.String()}, Step{"smem_layout", s.l.String()})
 	a.gbasis = constructGBasis(gbasisInputs{g.Layout, valBits, tmaBits, s.l, vmap}, &a.steps)
-	a.enc, a.gstride = makeDesc(g, a.gbasis, valBits, tmaBits, format, swz, multicast, &a.steps)
 	numBits := a.gbasis.Size().Value() * tmaBits
+	if compileCheck != nil {
+		compileCheck(numBits)
+	}
+	a.enc, a.gstride = makeDesc(g, a.gbasis, valBits, tmaBits, format, swz, multicast, &a.steps)
 	cop := must(atom.TMACopyOp(op.String(), numBits))
 	a.copy = must(atom.MakeCopy(cop, g.Type))
 	return a

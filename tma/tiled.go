@@ -28,10 +28,20 @@ func (t TiledCopy) String() string { return t.tc.String() }
 // thread extent that prints (and partitions) as 0.
 func MakeCopy(op Op, g Gmem, s Smem, ctaTiler layout.Tiler, cluster layout.Int, opt Options) (TiledCopy, error) {
 	var t TiledCopy
+	if cluster.Value() < 1 {
+		return t, layout.Errorf("make_tma_copy", "the cluster size must be positive", cluster)
+	}
 	err := layout.Try(func() {
 		vmap := must(layout.CompositionBasis(layout.IdentityLayout(g.Layout.Shape()), ctaTiler))
 		tmap := layout.Left(layout.I(cluster))
-		a := makeAtom(op, g, s, vmap, tmap.Cosize().Value(), opt)
+		cos := tmap.Cosize()
+		a := makeAtom(op, g, s, vmap, cos.Value(), opt, func(numBits int) {
+			bits := must(atom.CopyTypeBits(g.Type))
+			n := numBits / bits
+			if cos.IsStatic() && cos.Value() > 0 && n%cos.Value() != 0 && cos.Value()%n != 0 {
+				layout.Throw("make_tma_copy_tiled", "Static shape_div failure: shape_div(num_elems_per_tma, cosize(cta_t_map))", n, cos)
+			}
+		})
 		t = TiledCopy{Atom: a}
 		t.tc = tiledOf(a, s.l, vmap, tmap)
 	})
@@ -53,9 +63,6 @@ func tiledOf(a Atom, smem layout.Layout, vmap layout.BasisLayout, tmap layout.La
 	lv := must(layout.Compose(inv, layout.Left(layout.I(numElems))))
 	lV := must(layout.TileToShape(layout.Concat(lv), layout.I(vmap.Size()), layout.ColMajor))
 	cos := tmap.Cosize()
-	if cos.IsStatic() && numElems.Value()%cos.Value() != 0 && cos.Value()%numElems.Value() != 0 {
-		layout.Throw(op, "Static shape_div failure", numElems, cos)
-	}
 	lt := layout.MustMake(layout.I(cos), layout.I(numElems.ShapeDiv(cos)))
 	lT := must(layout.Compose(inv, must(layout.Compose(lt, tmap))))
 	tv := typeDefault(layout.Concat(lT, lV))
