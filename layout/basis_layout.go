@@ -422,7 +422,7 @@ func compTilerBasis(a BasisLayout, t Tiler) BasisLayout {
 	case tilerLayout:
 		return composeBasis(a, t.l)
 	case tilerInt:
-		return composeBasis(a, mk(I(t.n), I(S(1))))
+		return composeBasis(a, mk(I(t.n), I(S(1)))) // CuTe composes with n:_1, even for _1
 	case tilerUnder:
 		return a
 	}
@@ -553,4 +553,19 @@ func FlatDivideBasis(l BasisLayout, t Tiler) (r BasisLayout, err error) {
 // which bases do not support), so it is always an error.
 func ProductOfBasis(op string, l BasisLayout, t Tiler) (BasisLayout, error) {
 	return BasisLayout{}, Errorf(op, "the complement-based algebra does not accept basis strides (CuTe 3.5.1 does not compile it)", l, t)
+}
+
+// FragmentLikeBasis is CuTe's make_fragment_like(l) for a basis-strided
+// layout (the register fragment of a partitioned coordinate tensor): the
+// compact column-major layout of its shape. CuTe orders the modes by their
+// strides when the shape is static and of rank > 1, which bases do not
+// support (no operator<): that is an error here.
+func FragmentLikeBasis(l BasisLayout) (Layout, error) {
+	if l.Rank() > 1 && l.shape.isTup && l.shape.IsStatic() && l.stride.HasBasis() {
+		return Layout{}, Errorf("make_fragment_like", "a static shape orders its modes by stride, which scaled bases cannot (CuTe 3.5.1 does not compile it)", l)
+	}
+	if p, ok := l.Plain(); ok {
+		return FragmentLike(p)
+	}
+	return Compact(l.shape), nil
 }

@@ -330,6 +330,9 @@ func (t CoordTensor) All() func(yield func(int, layout.ArithTuple) bool) {
 // out values, each formatted by pretty_print: a dynamic integer as %5d,
 // anything else as two spaces and its print ("  (0,1)", "  _3").
 func PrintCoordTensor(t CoordTensor) (string, error) {
+	if t.Size().Value() > maxPrintCoords {
+		return "", layout.Errorf("print_tensor", "a coordinate tensor of at most 2^20 elements", t.String())
+	}
 	var b strings.Builder
 	b.WriteString(t.String())
 	b.WriteString(":\n")
@@ -338,6 +341,9 @@ func PrintCoordTensor(t CoordTensor) (string, error) {
 	}
 	return b.String(), nil
 }
+
+// maxPrintCoords bounds the coordinates print_tensor writes.
+const maxPrintCoords = 1 << 20
 
 func prettyCoord(b *strings.Builder, v layout.ArithTuple) {
 	if !v.IsTuple() {
@@ -398,4 +404,69 @@ func printCoords(b *strings.Builder, t CoordTensor) error {
 		}
 	}
 	return nil
+}
+
+// Plan returns the tensor's allocation-free evaluator: the flat integer
+// coordinate of every 1-D index ([layout.CoordPlan]).
+func (t CoordTensor) Plan() (*layout.CoordPlan, error) { return layout.NewCoordPlan(t.iter, t.lay) }
+
+// Take is CuTe's take<b,e>(t): the tensor of modes [b,e).
+func (t CoordTensor) Take(b, e int) (CoordTensor, error) {
+	if b < 0 || b > e || e > t.lay.Rank() {
+		return CoordTensor{}, layout.Errorf("take", "0 <= B <= E <= rank", b, e, t.lay)
+	}
+	return CoordTensor{t.iter, t.lay.Take(b, e)}, nil
+}
+
+// LocalTileProj is CuTe's local_tile(t, tiler, coord, proj) (see
+// [LocalTileProj]): the predication tutorial's
+// local_tile(make_identity_tensor(shape(mA)), cta_tiler, cta_coord, Step<_1,X,_1>{}).
+func (t CoordTensor) LocalTileProj(tiler layout.Tiler, coord, proj Coord) (CoordTensor, error) {
+	dt, err := diceTiler(proj, tiler)
+	if err != nil {
+		return CoordTensor{}, err
+	}
+	dc, err := diceCoord(proj, coord)
+	if err != nil {
+		return CoordTensor{}, err
+	}
+	return t.LocalTile(dt, dc)
+}
+
+// LocalPartitionProj is CuTe's local_partition(t, thr, index, proj).
+func (t CoordTensor) LocalPartitionProj(thr layout.Layout, index int, proj Coord) (CoordTensor, error) {
+	d, err := DiceLayout(proj, thr)
+	if err != nil {
+		return CoordTensor{}, err
+	}
+	return t.LocalPartition(d, index)
+}
+
+// ParseCoordTensor parses CuTe's print of a coordinate tensor:
+// ArithTuple(_0,_0) o (4,5):(_1@0,_1@1), or ArithTuple_0 o 8:_1.
+func ParseCoordTensor(s string) (CoordTensor, error) {
+	const pre = "ArithTuple"
+	st := strings.TrimSpace(s)
+	i := strings.Index(st, " o ")
+	if !strings.HasPrefix(st, pre) || i < 0 {
+		return CoordTensor{}, &layout.ParseError{Input: s, Msg: "expected ArithTuple<coord> o <layout>"}
+	}
+	c, err := layout.ParseArithTuple(st[len(pre):i])
+	if err != nil {
+		return CoordTensor{}, err
+	}
+	l, err := layout.ParseBasisLayout(st[i+3:])
+	if err != nil {
+		return CoordTensor{}, err
+	}
+	return CoordTensor{layout.AsArithTuple(c), l}, nil
+}
+
+// MustParseCoordTensor is like ParseCoordTensor but panics on error.
+func MustParseCoordTensor(s string) CoordTensor {
+	t, err := ParseCoordTensor(s)
+	if err != nil {
+		panic(err)
+	}
+	return t
 }

@@ -89,3 +89,28 @@ func ExampleMakeIdentity() {
 	// ArithTuple(96,64) o (_32,_16):(_1@0,_1@1)
 	// (127,79) 0
 }
+
+// The predication idiom of CuTe's 0y_predication.md: tile the identity
+// tensor of a problem of M x K = 100 x 70 as the data is tiled, then test
+// each thread's coordinates against the bounds with elem_less.
+func ExampleCoordTensor_LocalTileProj() {
+	cA := tensor.MakeIdentity(layout.Dyns(100, 70))
+	tile := layout.MustParseTiler("(_32,_64,_16)")
+	cta := tensor.C(tensor.I(3), tensor.I(0), tensor.U)
+	gA, _ := cA.LocalTileProj(tile, cta, tensor.C(tensor.I(1), tensor.X, tensor.I(1)))
+	fmt.Println(gA)
+	tAcA, _ := gA.LocalPartition(layout.MustParse("(_8,_4):(_4,_1)"), 9)
+	fmt.Println(tAcA)
+	plan, _ := tAcA.Plan()
+	in := 0
+	for i := 0; i < tAcA.Len(); i++ {
+		if plan.InBounds(i, []int{100, 70}) {
+			in++
+		}
+	}
+	fmt.Println(in, "of", tAcA.Len(), "in bounds")
+	// Output:
+	// ArithTuple(96,_0) o (_32,_16,5):(_1@0,_1@1,_16@1)
+	// ArithTuple(98,1) o (_4,_4,5):(_8@0,_4@1,_16@1)
+	// 18 of 80 in bounds
+}

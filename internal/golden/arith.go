@@ -81,6 +81,23 @@ func coordTensorOut(t tensor.CoordTensor, limit int) (map[string]any, error) {
 	return out, nil
 }
 
+// layoutTiler reads the integers of a tiler as the vectors' generator
+// builds them, make_tile(Layout<_4>{}, Layout<_2>{}): layouts n:_1, and
+// _1:_0 for _1 (CuTe composes with an integer n as n:_1 instead).
+func layoutTiler(t layout.Tiler) layout.Tiler {
+	switch {
+	case t.IsInt():
+		return layout.LayoutTiler(layout.Compact(layout.I(t.Int())))
+	case t.IsTuple():
+		e := make([]layout.Tiler, t.Len())
+		for i := range e {
+			e[i] = layoutTiler(t.At(i))
+		}
+		return layout.TupleTiler(e...)
+	}
+	return t
+}
+
 func init() {
 	objOp("basis", false, func(args []string) (map[string]any, error) {
 		if err := nArgs("basis", args, 1); err != nil {
@@ -209,6 +226,9 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
+		if n := l.Size().Value(); n < 0 || n > 1<<20 {
+			return nil, fmt.Errorf("eval: at most 2^20 values, got size %v", l.Size())
+		}
 		var b strings.Builder
 		b.WriteByte('[')
 		for i := 0; i < l.Size().Value(); i++ {
@@ -240,7 +260,7 @@ func init() {
 			if err != nil {
 				return "", err
 			}
-			r, err := f(l, t)
+			r, err := f(l, layoutTiler(t))
 			return r.String(), err
 		})
 	}
