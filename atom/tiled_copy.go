@@ -19,6 +19,10 @@ type TiledCopy struct {
 	atom  Copy
 	tv    layout.Layout // TiledLayout_TV
 	tiler layout.Tiler  // Tiler_MN
+	// thrval2mn of the Src (0) and Dst (1) sides, computed once; CuTe
+	// computes them when partitioning, so their errors wait until then.
+	tvmn    [2]layout.Layout
+	tvmnErr [2]error
 }
 
 // newTiledCopy is make_tiled_copy_impl: the TiledCopy type, with its two
@@ -38,7 +42,15 @@ func newTiledCopy(op string, a Copy, tv layout.Layout, tiler layout.Tiler) (Tile
 	if nval%aval != 0 {
 		return TiledCopy{}, layout.Errorf(op, "TiledCopy uses too few vals for selected CopyAtom", tv, a.ref)
 	}
-	return TiledCopy{atom: a, tv: tv, tiler: tiler}, nil
+	t := TiledCopy{atom: a, tv: tv, tiler: tiler}
+	for i, dst := range []bool{false, true} {
+		r2t, err := t.ref2trg(dst)
+		if err == nil {
+			t.tvmn[i], err = t.thrval2mn(r2t)
+		}
+		t.tvmnErr[i] = err
+	}
+	return t, nil
 }
 
 // MakeTiledCopy returns make_tiled_copy(atom, thr, val): thr maps an (m,n)
@@ -135,21 +147,73 @@ func MakeTiledCopyCAtom(a Copy, mma TiledMMA) (tc TiledCopy, err error) {
 		}
 		layoutTV := must(layout.Compose(cTV, layout.Left(layout.Tup(layout.I(cTV.Mode(0).Size()), layout.I(layout.S(copyV))))))
 		mmaTiler := layout.Tup(layout.I(mma.TileSize(0)), layout.I(mma.TileSize(1)))
-		modes := make([]layout.Tiler, 2)
-		for i := range modes {
-			st := layout.Statics(0, 0).Replace(i, layout.I(layout.S(1)))
-			proj := layout.MustMake(mmaTiler, st)
-			modes[i] = layout.LayoutTiler(layout.Filter(must(layout.Compose(proj, layoutTV))))
-		}
-		tiler = layout.TupleTiler(modes...)
-		tile2mma := must(layout.Composition(layout.Left(mmaTiler), tiler))
-		inv := must(layout.LeftInverse(tile2mma))
-		tv = must(layout.Compose(inv, layoutTV))
+		tiler, tv = byModeTiler(op, mmaTiler, layoutTV, must)
 	})
 	if err != nil {
 		return TiledCopy{}, err
 	}
 	return newTiledCopy(op, a, tv, tiler)
+}
+
+// MakeCotiledCopy returns make_cotiled_copy(atom, atomTV, data): a
+// TiledCopy from thread and value offset maps rather than coordinates.
+// atomTV maps (thread, value) to an address (offset) of data, and data maps
+// a coordinate to an address; the TiledCopy copies, for each (thread,
+// value), the coordinate of data holding that address. Both layouts must be
+// static. It fails when an address of atomTV does not exist in data ("The
+// memory pointed to by AtomTVLayout does not exist in the DataLayout.").
+func MakeCotiledCopy(a Copy, atomTV, data layout.Layout) (tc TiledCopy, err error) {
+	const op = "make_cotiled_copy"
+	for _, l := range []layout.Layout{atomTV, data} {
+		if !l.Shape().IsStatic() || !l.Stride().IsStatic() {
+			return TiledCopy{}, layout.Errorf(op, "the layouts must be static", l)
+		}
+	}
+	if !atomTV.IsTuple() || atomTV.Rank() < 2 {
+		return TiledCopy{}, layout.Errorf(op, "AtomTVLayout must have a thread and a value mode", atomTV)
+	}
+	var tv layout.Layout
+	var tiler layout.Tiler
+	err = layout.Try(func() {
+		must := func(l layout.Layout, err error) layout.Layout {
+			if err != nil {
+				layout.Throw(op, err.Error())
+			}
+			return l
+		}
+		// data addr -> data coord; off-the-ends get stride 0.
+		inv := layout.Concat(must(layout.LeftInverse(data)), layout.MustParse("_1:_0"))
+		tvData := must(layout.Compose(inv, atomTV))
+		back := layout.Coalesce(must(layout.Compose(data, tvData.Mode(1))))
+		if !back.Equal(layout.Coalesce(atomTV.Mode(1))) {
+			layout.Throw(op, "The memory pointed to by AtomTVLayout does not exist in the DataLayout.", atomTV, data)
+		}
+		tiler, tv = byModeTiler(op, productEach(data.Shape()), tvData, must)
+	})
+	if err != nil {
+		return TiledCopy{}, err
+	}
+	return newTiledCopy(op, a, tv, tiler)
+}
+
+// byModeTiler is the tail of make_tiled_copy_C_atom and make_cotiled_copy:
+// the by-mode tiler of layouts that picks the elements of a (flat) shape
+// that layoutTV touches, and layoutTV re-expressed as (thread, value) ->
+// tile coordinate.
+func byModeTiler(op string, shape layout.Shape, layoutTV layout.Layout,
+	must func(layout.Layout, error) layout.Layout) (layout.Tiler, layout.Layout) {
+	n := shape.Len()
+	modes := make([]layout.Tiler, n)
+	for i := range modes {
+		zeros := make([]int, n)
+		st := layout.Statics(zeros...).Replace(i, layout.I(layout.S(1)))
+		proj := layout.MustMake(shape, st)
+		modes[i] = layout.LayoutTiler(layout.Filter(must(layout.Compose(proj, layoutTV))))
+	}
+	tiler := layout.TupleTiler(modes...)
+	tile2data := must(layout.Composition(layout.Left(shape), tiler))
+	inv := must(layout.LeftInverse(tile2data))
+	return tiler, must(layout.Compose(inv, layoutTV))
 }
 
 // MakeTiledCopyS returns make_tiled_copy_S(atom, tc): a TiledCopy of atom
@@ -317,18 +381,22 @@ func (t TiledCopy) ThrVal2MN(dst bool) (layout.Layout, error) {
 	if err := t.valid("tile2thrfrg"); err != nil {
 		return layout.Layout{}, err
 	}
-	r2t, err := t.ref2trg(dst)
-	if err != nil {
-		return layout.Layout{}, err
+	return t.cachedThrVal2MN(dst)
+}
+
+func (t TiledCopy) cachedThrVal2MN(dst bool) (layout.Layout, error) {
+	i := 0
+	if dst {
+		i = 1
 	}
-	return t.thrval2mn(r2t)
+	return t.tvmn[i], t.tvmnErr[i]
 }
 
 // tile2thrfrg is CuTe's TiledCopy::tile2thrfrg: f has shape
 // ((TileM,TileN,...),(RestM,RestN,...)); the result has shape
 // ((ThrV,ThrX),FrgV,(RestM,RestN,...)) unfolded to (Thr,Val,Rest).
-func (t TiledCopy) tile2thrfrg(f swizzle.Func, ref2trg layout.Layout) (swizzle.Func, error) {
-	thrval2mn, err := t.thrval2mn(ref2trg)
+func (t TiledCopy) tile2thrfrg(f swizzle.Func, dst bool) (swizzle.Func, error) {
+	thrval2mn, err := t.cachedThrVal2MN(dst)
 	if err != nil {
 		return nil, err
 	}
@@ -369,11 +437,7 @@ func (t TiledCopy) tidfrg(f swizzle.Func, dst bool) (swizzle.Func, error) {
 	if err != nil {
 		return nil, layout.Errorf(op, "zipped_divide(tensor, Tiler_MN) failed", f, t.TilerString(), err)
 	}
-	r2t, err := t.ref2trg(dst)
-	if err != nil {
-		return nil, layout.Errorf(op, "right_inverse(AtomLayoutRef) failed", err)
-	}
-	out, err := t.tile2thrfrg(zd, r2t)
+	out, err := t.tile2thrfrg(zd, dst)
 	if err != nil {
 		return nil, layout.Errorf(op, "tile2thrfrg failed", f, err)
 	}
@@ -397,11 +461,7 @@ func (t TiledCopy) layoutTV(dst bool) (layout.Layout, error) {
 		return layout.Layout{}, err
 	}
 	ref := layout.Left(layout.Tup(t.TilerShape(), layout.I(layout.S(1))))
-	r2t, err := t.ref2trg(dst)
-	if err != nil {
-		return layout.Layout{}, layout.Errorf(op, "right_inverse(AtomLayoutRef) failed", err)
-	}
-	f, err := t.tile2thrfrg(ref, r2t)
+	f, err := t.tile2thrfrg(ref, dst)
 	if err != nil {
 		return layout.Layout{}, layout.Errorf(op, "tile2thrfrg failed", err)
 	}

@@ -40,16 +40,9 @@ var (
 type ComposedLayout struct {
 	sw    Swizzle
 	off   layout.Int
-	inner Func // layout.Layout or ComposedLayout
-	// mixed is the StaticFlags mask of a MixedBits offset (the bits known
-	// only at run time), 0 for a plain integer offset. Slicing a swizzled
-	// layout at a run-time coordinate yields one (see [ComposedLayout.Slice]).
-	mixed uint32
+	mixed uint32 // the run-time bits F of a MixedBits offset; 0 for an Int offset
+	inner Func   // layout.Layout or ComposedLayout
 }
-
-// MixedMask returns the run-time bit mask of a MixedBits offset, 0 when the
-// offset is a plain integer.
-func (c ComposedLayout) MixedMask() uint32 { return c.mixed }
 
 // Make returns CuTe's make_composed_layout(sw, offset, inner): always a
 // ComposedLayout, even for an identity swizzle. inner must be a
@@ -200,7 +193,28 @@ func (c ComposedLayout) Mode(path ...int) Func {
 	case ComposedLayout:
 		in = l.Mode(path...)
 	}
-	return Compose(c.sw, c.off, in)
+	return c.WithInner(in)
+}
+
+// WithInner returns CuTe's composition(layout_a(), offset(), in): c's
+// swizzle and offset (a MixedBits offset stays one) over another inner
+// function, collapsing as [Compose] does.
+func (c ComposedLayout) WithInner(in Func) Func {
+	if c.mixed == 0 {
+		return Compose(c.sw, c.off, in)
+	}
+	return ComposedLayout{sw: c.sw, off: c.off, mixed: c.mixed, inner: in}
+}
+
+// MixedBits reports whether the offset is one of CuTe's MixedBits, an
+// integer of which only some bits are known statically, and returns its
+// static bits S and its run-time bit mask F: the offset's value is
+// S | (dynamic & F), printed M_S|(dynamic&F)=value.
+func (c ComposedLayout) MixedBits() (static, flags uint32, ok bool) {
+	if c.mixed == 0 {
+		return 0, 0, false
+	}
+	return uint32(c.off.Value()) &^ c.mixed, c.mixed, true
 }
 
 // Equal reports whether c and d are the same composed layout: the same
@@ -237,7 +251,6 @@ func (c ComposedLayout) write(b *strings.Builder) {
 	b.WriteString(c.sw.String())
 	b.WriteString(" o ")
 	if c.mixed != 0 {
-		// CuTe's print(MixedBits<S,F>): M_S|(dynamic_int&F)=value.
 		v := uint32(c.off.Value())
 		fmt.Fprintf(b, "M_%d|(%d&%d)=%d", v&^c.mixed, v&c.mixed, c.mixed, v)
 	} else {
@@ -269,5 +282,5 @@ func (c ComposedLayout) withInner(f func(layout.Layout) (Func, error)) (Func, er
 	if err != nil {
 		return nil, err
 	}
-	return Compose(c.sw, c.off, in), nil
+	return c.WithInner(in), nil
 }

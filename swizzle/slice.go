@@ -27,8 +27,9 @@ import (
 // underscores only returns composition(Swizzle, Offset, slice) and _0.
 //
 // The inner function must be a plain layout. The offset's typing follows
-// CuTe's where it is static; CuTe's MixedBits offsets (partly static bits)
-// are represented as dynamic integers.
+// CuTe's: static, dynamic, or, when the fixed coordinates are run-time
+// values that reach only some of the swizzle's bits, a MixedBits offset
+// (see [ComposedLayout.MixedBits]), printed M_0|(128&400)=128.
 func (c ComposedLayout) Slice(coord layout.Tiler) (Func, layout.Int, error) {
 	lb, ok := c.inner.(layout.Layout)
 	if !ok {
@@ -69,7 +70,7 @@ func (c ComposedLayout) slice(coord layout.Tiler, lb layout.Layout) (Func, layou
 	checkCoord(coord)
 	sliced := sliceLayout(coord, lb)
 	if !hasInt(coord) {
-		return Compose(c.sw, c.off, sliced), layout.S(0)
+		return c.WithInner(sliced), layout.S(0)
 	}
 	sw := c.sw
 	B, M, S := sw.B(), sw.M(), abs(sw.S())
@@ -90,14 +91,12 @@ func (c ComposedLayout) slice(coord layout.Tiler, lb layout.Layout) (Func, layou
 	dcoord := diceCoord(coord)
 	dicedAnti := must(layout.Compose(antiZY, diced))
 	dicedOnly := must(layout.Compose(onlyZY, diced))
-	offZY := mixedOf(c.off).xor(toMixedBits(dicedOnly, dcoord))
+	offZY := c.mixedOffset().xor(toMixedBits(dicedOnly, dcoord))
 	offAnti := must(dicedAnti.Offset(dcoord))
 
 	if collide {
 		if !offZY.all && offZY.dyn != 0 {
-			// make_mixed_bits: the run-time bits are those of the mask not
-			// already known statically.
-			return ComposedLayout{sw: sw, off: offZY.int(), inner: sliced, mixed: offZY.dyn}, offAnti
+			return ComposedLayout{sw: sw, off: offZY.int(), mixed: offZY.dyn, inner: sliced}, offAnti
 		}
 		return Compose(sw, offZY.int(), sliced), offAnti
 	}
@@ -166,6 +165,15 @@ type mixedBits struct {
 }
 
 func mixedOf(a layout.Int) mixedBits { return mixedBits{v: a.Value(), all: !a.IsStatic()} }
+
+// mixedOffset is c's offset as mixedBits: a MixedBits offset keeps its
+// static bits.
+func (c ComposedLayout) mixedOffset() mixedBits {
+	if c.mixed != 0 {
+		return mixedBits{v: c.off.Value(), dyn: c.mixed}
+	}
+	return mixedOf(c.off)
+}
 
 func (m mixedBits) xor(n mixedBits) mixedBits {
 	return mixedBits{v: m.v ^ n.v, dyn: m.dyn | n.dyn, all: m.all || n.all}

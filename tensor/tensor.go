@@ -338,7 +338,7 @@ func mapInner(f swizzle.Func, g func(layout.Layout) (swizzle.Func, error)) (swiz
 		if err != nil {
 			return nil, err
 		}
-		return swizzle.Compose(l.Swizzle(), l.Offset(), in), nil
+		return l.WithInner(in), nil
 	}
 	return nil, layout.Errorf("tensor", "unknown layout kind", f)
 }

@@ -69,3 +69,35 @@ func TestCopyRejected(t *testing.T) {
 		t.Logf("%s: %d rejected cases", k, count[k])
 	}
 }
+
+// TestCopyDifftestSwizzle runs partitions of tensors whose swizzle is in
+// the layout (smem_ptr o Sw<B,M,S> o _0 o L), computed with the real CuTe
+// 3.5.1 headers on the host (tools/difftest style, see
+// testdata/copy-difftest): thread-dependent strides where the swizzle
+// folds, MixedBits offsets (M_0|(128&400)=128) where it does not. Only the
+// tensor print was recorded.
+func TestCopyDifftestSwizzle(t *testing.T) {
+	type rec struct {
+		Op   string            `json:"op"`
+		Args []json.RawMessage `json:"args"`
+		Out  struct {
+			Tensor string `json:"tensor"`
+		} `json:"out"`
+	}
+	vs, err := jsonl.Read[rec]("../../testdata/copy-difftest/partition_swizzle.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fails := 0
+	for _, v := range vs {
+		a := Solve(Case{Op: v.Op, Args: v.Args})
+		got, _ := a.Got.(map[string]any)
+		if a.Error != "" || got["tensor"] != v.Out.Tensor {
+			fails++
+			if fails <= 5 {
+				t.Errorf("%s%s: got %v %s, want %s", v.Op, argStr(v.Args), got["tensor"], a.Error, v.Out.Tensor)
+			}
+		}
+	}
+	t.Logf("%d of %d pass", len(vs)-fails, len(vs))
+}

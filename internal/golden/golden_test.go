@@ -89,12 +89,8 @@ func TestGolden(t *testing.T) {
 		for _, op := range names {
 			vs := byOp[op]
 			t.Run(family+"/"+op, func(t *testing.T) {
-				fails, skipped := 0, 0
+				fails := 0
 				for _, v := range vs {
-					if pendingArithTuple(v) { // pending ArithTuple merge
-						skipped++
-						continue
-					}
 					a := Solve(Case{Op: v.Op, Args: v.Args})
 					if a.Error != "" {
 						fails++
@@ -110,10 +106,7 @@ func TestGolden(t *testing.T) {
 						}
 					}
 				}
-				t.Logf("%s/%s: %d of %d pass", family, op, len(vs)-fails-skipped, len(vs))
-				if skipped > 0 {
-					t.Logf("%s/%s: %d skipped, pending ArithTuple merge", family, op, skipped)
-				}
+				t.Logf("%s/%s: %d of %d pass", family, op, len(vs)-fails, len(vs))
 			})
 		}
 	}
@@ -125,19 +118,4 @@ func argStr(args []json.RawMessage) string {
 		s[i] = string(a)
 	}
 	return "(" + strings.Join(s, ", ") + ")"
-}
-
-// pendingArithTuple reports a copy partition line whose tensor is an
-// ArithTuple identity tensor: a temporary skip until the ArithTuple work is
-// merged. // pending ArithTuple merge
-func pendingArithTuple(v vector) bool {
-	if v.Op != "partition_S" && v.Op != "partition_D" {
-		return false
-	}
-	for _, a := range v.Args {
-		if strings.Contains(string(a), "ArithTuple") {
-			return true
-		}
-	}
-	return false
 }
