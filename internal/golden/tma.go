@@ -273,7 +273,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		gt, err := parseCoordTensorPrint(args[8])
+		gt, err := tensor.ParseCoordTensor(args[8])
 		if err != nil {
 			return nil, err
 		}
@@ -291,30 +291,4 @@ func init() {
 		}
 		return map[string]any{"tAgA": g.String(), "tAsA": s.String()}, nil
 	})
-}
-
-// parseCoordTensorPrint reads CuTe's print of a coordinate tensor,
-// ArithTuple(...) o L (or ArithTuple_0 o L).
-func parseCoordTensorPrint(s string) (tensor.CoordTensor, error) {
-	s = strings.TrimSpace(s)
-	i := strings.Index(s, " o ")
-	if i < 0 || !strings.HasPrefix(s, "ArithTuple") {
-		return tensor.CoordTensor{}, fmt.Errorf("coordinate tensor %q: want ArithTuple(...) o LAYOUT", s)
-	}
-	it, rest := s[len("ArithTuple"):i], s[i+3:]
-	var c layout.ArithTuple
-	if it == "_0" {
-		c = layout.Leaf(layout.BasisOf(layout.S(0)))
-	} else {
-		v, err := layout.ParseArithTuple(it)
-		if err != nil {
-			return tensor.CoordTensor{}, err
-		}
-		c = v
-	}
-	l, err := layout.ParseBasisLayout(rest)
-	if err != nil {
-		return tensor.CoordTensor{}, err
-	}
-	return tensor.MakeCoordTensor(c, l), nil
 }
