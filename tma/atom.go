@@ -2,6 +2,7 @@ package tma
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/gocute/cute/atom"
@@ -65,6 +66,7 @@ func (g Gmem) String() string {
 type Smem struct {
 	sw       swizzle.Swizzle
 	swizzled bool
+	flagBits int // the smem_ptr[Nb](unset) flag's width, 0 for Sw o _0 o L
 	l        layout.Layout
 }
 
@@ -84,7 +86,7 @@ func SmemOf(f swizzle.Func) (Smem, error) {
 // SmemFlagged returns the smem layout of a pointer-flagged composed layout
 // (Sw<B,M,S> o smem_ptr[Nb](unset) o L, the GMMA atoms' form).
 func SmemFlagged(f tensor.FlaggedLayout) Smem {
-	return Smem{sw: f.Swizzle(), swizzled: true, l: f.Layout()}
+	return Smem{sw: f.Swizzle(), swizzled: true, flagBits: f.Bits(), l: f.Layout()}
 }
 
 // Swizzle returns get_swizzle_portion: the layout's swizzle, Sw<0,4,3> for
@@ -99,10 +101,14 @@ func (s Smem) Swizzle() swizzle.Swizzle {
 // Layout returns get_nonswizzle_portion: the layout without its swizzle.
 func (s Smem) Layout() layout.Layout { return s.l }
 
-// String prints the smem layout (Sw<B,M,S> o _0 o L when swizzled).
+// String prints the smem layout as CuTe does: L, Sw<B,M,S> o _0 o L, or
+// Sw<B,M,S> o smem_ptr[Nb](unset) o L.
 func (s Smem) String() string {
-	if !s.swizzled {
+	switch {
+	case !s.swizzled:
 		return s.l.String()
+	case s.flagBits > 0:
+		return s.sw.String() + " o smem_ptr[" + strconv.Itoa(s.flagBits) + "b](unset) o " + s.l.String()
 	}
 	return s.sw.String() + " o _0 o " + s.l.String()
 }
@@ -399,13 +405,4 @@ func gcdU(a, b uint64) uint64 {
 		a, b = b, a%b
 	}
 	return a
-}
-
-// describe is a short text of the inputs, for error messages.
-func describe(g Gmem, s Smem) string {
-	var b strings.Builder
-	b.WriteString(g.String())
-	b.WriteString(" / ")
-	b.WriteString(s.String())
-	return b.String()
 }
