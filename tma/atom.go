@@ -3,7 +3,6 @@ package tma
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/gocute/cute/atom"
 	"github.com/gocute/cute/layout"
