@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gocute/cute/gmma"
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/swizzle"
 	"github.com/gocute/cute/tensor"
@@ -42,13 +43,125 @@ func TestEncodeCuTe(t *testing.T) {
 	}
 }
 
+// tmaTileOnModel loads CTA tile (1,1) of an M x K gmem tensor of
+// eb-byte elements (value of (m,k) = m*K+k, little endian, truncated)
+// through CuTe's TMA construction (make_tma_atom, tma_partition) on the
+// model, and checks that every element landed at the swizzled byte address
+// of the smem layout. It returns false when the driver rejects the encode
+// (which CuTe does not check).
+func tmaTileOnModel(t interface {
+	Helper()
+	Fatalf(string, ...any)
+}, typ string, eb, M, K int, gl layout.Layout, s tma.Smem, sw swizzle.Swizzle, sl layout.Layout) bool {
+	t.Helper()
+	const gaddr = 0x7f0000000000
+	data := make([]byte, eb*gl.Cosize().Value())
+	put := func(off, v int) {
+		for i := range eb {
+			data[eb*off+i] = byte(v >> (8 * i))
+		}
+	}
+	for m := range M {
+		for k := range K {
+			put(gl.Eval2(m, k), m*K+k)
+		}
+	}
+	var gmem DeviceMemory
+	if err := gmem.Map(gaddr, data); err != nil {
+		t.Fatalf("%v", err)
+	}
+	bM, bK := sl.Mode(0).Size().Value(), sl.Mode(1).Size().Value()
+	tiler := layout.ShapeTiler(layout.Statics(bM, bK))
+	a, err := tma.MakeAtom(tma.Load, tma.Gmem{Type: typ, Addr: gaddr, Layout: gl}, s, tiler, layout.S(1), tma.Options{})
+	if err != nil {
+		t.Fatalf("make_tma_atom: %v", err)
+	}
+	tm, err := EncodeCuTe(a)
+	if err != nil {
+		return false
+	}
+	cl, err := NewCluster(1, 1024+bM*bK*eb)
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	cta := cl.CTA(0)
+	sbase, mbar := cta.Base()+1024, cta.Base()+8
+	if err := cta.MBarrierInit(mbar, 1); err != nil {
+		t.Fatalf("%v", err)
+	}
+	// The tutorial's partitioning of CTA tile (1,1), one stage.
+	sA, err := tensor.GroupModes(tensor.View[uint16](nil, tensor.SmemPtr(8*eb, uint64(sbase)), sl.Append(layout.MustParse("_1:_0"))), 0, 2)
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	mA, err := a.Tensor(gl.Shape())
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	gA, err := mA.LocalTile(tiler, tensor.C(tensor.I(1), tensor.I(1)))
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	if gA, err = gA.GroupModes(0, 2); err != nil {
+		t.Fatalf("%v", err)
+	}
+	tAgA, tAsA, err := tma.Partition(a, 0, layout.MustParse("_1:_0"), sA, gA)
+	if err != nil {
+		t.Fatalf("tma_partition: %v", err)
+	}
+	total := 0
+	for it := range tAgA.Layout().Mode(0, 1).Size().Value() {
+		c := layout.Tup(layout.I(layout.D(0)), layout.I(layout.D(it)))
+		crd, err := tAgA.At(layout.Tup(c))
+		if err != nil {
+			t.Fatalf("%v", err)
+		}
+		var coords []int32
+		for _, b := range layout.AsArithTuple(crd).Leaves() {
+			coords = append(coords, int32(b.Scale().Value()))
+		}
+		off, err := tAsA.OffsetAt(layout.Tup(c, layout.I(layout.D(0))))
+		if err != nil {
+			t.Fatalf("%v", err)
+		}
+		n, err := cta.TMALoad(&tm, &gmem, sbase+uint32(off.Value()*eb), mbar, coords)
+		if err != nil {
+			t.Fatalf("box %d at %v: %v", it, coords, err)
+		}
+		total += n
+	}
+	if total != bM*bK*eb {
+		t.Fatalf("%d bytes delivered, want the whole tile (%d)", total, bM*bK*eb)
+	}
+	p := make([]byte, eb)
+	for m := range bM {
+		for k := range bK {
+			addr := int(sbase) + eb*sl.Eval2(m, k)
+			if sw.B() > 0 {
+				addr = sw.Apply(addr)
+			}
+			if err := cta.Peek(uint32(addr), p); err != nil {
+				t.Fatalf("%v", err)
+			}
+			got, want := 0, (bM+m)*K+bK+k
+			for i := range eb {
+				got |= int(p[i]) << (8 * i)
+			}
+			if mask := 1<<(8*eb) - 1; eb < 8 && got != want&mask || eb == 8 && got != want {
+				t.Fatalf("smem (%d,%d): %#x, want %#x", m, k, got, want)
+			}
+		}
+	}
+	return true
+}
+
 // TestCuTeTMAOnModel runs the wgmma tutorial's TMA set-up end to end on the
 // model: make_tma_atom and tma_partition (package tma) give the tensor map,
 // the box coordinates and the smem destinations; the model's TMA loads
 // every box of one CTA tile; and every element then sits where the smem
 // layout (the GMMA atom, swizzled on byte addresses) says it does.
 func TestCuTeTMAOnModel(t *testing.T) {
-	const M, K, gaddr = 256, 128, 0x7f0000000000
+	const M, K = 256, 128
 	for _, c := range []struct {
 		name, smem string
 		stride     layout.IntTuple
@@ -63,20 +176,8 @@ func TestCuTeTMAOnModel(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			gl := layout.MustMake(layout.Dyns(M, K), c.stride)
-			data := make([]byte, 2*M*K)
-			for m := range M {
-				for k := range K {
-					off := gl.Eval2(m, k)
-					v := uint16(m*K + k)
-					data[2*off], data[2*off+1] = byte(v), byte(v>>8)
-				}
-			}
-			var gmem DeviceMemory
-			if err := gmem.Map(gaddr, data); err != nil {
-				t.Fatal(err)
-			}
 			var s tma.Smem
-			var sw swizzle.Swizzle
+			sw := swizzle.Must(0, 4, 3)
 			var sl layout.Layout
 			if strings.Contains(c.smem, "smem_ptr") {
 				f, err := tensor.ParseFlagged(c.smem)
@@ -87,87 +188,57 @@ func TestCuTeTMAOnModel(t *testing.T) {
 			} else {
 				sl = layout.MustParse(c.smem)
 				s, _ = tma.SmemOf(sl)
-				sw = swizzle.Must(0, 4, 3)
 			}
-			g := tma.Gmem{Type: "half_t", Addr: gaddr, Layout: gl}
-			tiler := layout.MustParseTiler("(_128,_64)")
-			a, err := tma.MakeAtom(tma.Load, g, s, tiler, layout.S(1), tma.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			tm, err := EncodeCuTe(a)
-			if err != nil {
-				t.Fatal(err)
-			}
-			cl, err := NewCluster(1, 64<<10)
-			if err != nil {
-				t.Fatal(err)
-			}
-			cta := cl.CTA(0)
-			sbase := cta.Base() + 1024
-			mbar := cta.Base() + 8
-			if err := cta.MBarrierInit(mbar, 1); err != nil {
-				t.Fatal(err)
-			}
-			// tAgA, tAsA of CTA tile (m,k) = (1,1), as the tutorial partitions.
-			sA, _ := tensor.GroupModes(tensor.View[uint16](nil, tensor.SmemPtr(16, uint64(sbase)), sl.Append(layout.MustParse("_1:_0"))), 0, 2)
-			mA, err := a.Tensor(gl.Shape())
-			if err != nil {
-				t.Fatal(err)
-			}
-			gA, err := mA.LocalTile(tiler, tensor.C(tensor.I(1), tensor.I(1)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			gA, err = gA.GroupModes(0, 2)
-			if err != nil {
-				t.Fatal(err)
-			}
-			tAgA, tAsA, err := tma.Partition(a, 0, layout.MustParse("_1:_0"), sA, gA)
-			if err != nil {
-				t.Fatal(err)
-			}
-			nIter := tAgA.Layout().Mode(0, 1).Size().Value()
-			total := 0
-			for it := range nIter {
-				crd, err := tAgA.At(layout.Tup(layout.Tup(layout.I(layout.D(0)), layout.I(layout.D(it)))))
-				if err != nil {
-					t.Fatal(err)
-				}
-				var coords []int32
-				for _, b := range layout.AsArithTuple(crd).Leaves() {
-					coords = append(coords, int32(b.Scale().Value()))
-				}
-				off, err := tAsA.OffsetAt(layout.Tup(layout.Tup(layout.I(layout.D(0)), layout.I(layout.D(it))), layout.I(layout.D(0))))
-				if err != nil {
-					t.Fatal(err)
-				}
-				n, err := cta.TMALoad(&tm, &gmem, sbase+uint32(off.Value()*2), mbar, coords)
-				if err != nil {
-					t.Fatalf("box %d at %v: %v", it, coords, err)
-				}
-				total += n
-			}
-			if total != 128*64*2 {
-				t.Fatalf("%d bytes delivered, want the whole tile", total)
-			}
-			// Every element lands at sw(byte address of the smem layout).
-			for m := range 128 {
-				for k := range 64 {
-					byteAddr := int(sbase) + 2*sl.Eval2(m, k)
-					addr := sw.Apply(byteAddr)
-					if sw.B() == 0 {
-						addr = byteAddr
-					}
-					var p [2]byte
-					if err := cta.Peek(uint32(addr), p[:]); err != nil {
-						t.Fatal(err)
-					}
-					if got, want := uint16(p[0])|uint16(p[1])<<8, uint16((128+m)*K+64+k); got != want {
-						t.Fatalf("smem (%d,%d): %d, want %d", m, k, got, want)
-					}
-				}
+			if !tmaTileOnModel(t, "half_t", 2, M, K, gl, s, sw, sl) {
+				t.Fatal("the driver rejects the tutorial's tensor map")
 			}
 		})
+	}
+}
+
+// TestCuTeTMAOnModelAtoms: the same for every GMMA atom (each swizzle and
+// major) with 8- to 64-bit types, tiled once and twice per mode, over gmem
+// tensors with residues and padded leading dimensions.
+func TestCuTeTMAOnModelAtoms(t *testing.T) {
+	types := map[int]string{1: "uint8_t", 2: "half_t", 4: "float", 8: "double"}
+	n, encoded := 0, 0
+	for _, eb := range []int{1, 2, 4, 8} {
+		for _, kind := range gmma.AtomKinds() {
+			atom, err := kind.Atom(8 * eb)
+			if err != nil {
+				t.Fatal(err)
+			}
+			am, ak := atom.Layout().Mode(0).Size().Value(), atom.Layout().Mode(1).Size().Value()
+			for rep, tile := range [][2]int{{1, 1}, {2, 4}, {4, 2}} {
+				bM, bK := am*tile[0], ak*tile[1]
+				if bM*bK*eb > 64<<10 {
+					continue
+				}
+				sl, err := layout.TileToShape(atom.Layout(), layout.Statics(bM, bK), layout.ColMajor)
+				if err != nil {
+					t.Fatal(err)
+				}
+				M, K := 2*bM+rep, 2*bK+3-rep
+				pad := []int{0, 16, 64}[rep] / eb
+				align := 16 / eb
+				var gl layout.Layout
+				if kind.Major() == gmma.MN {
+					ld := (M + pad + align - 1) / align * align
+					gl = layout.MustMake(layout.Dyns(M, K), layout.Tup(layout.I(layout.S(1)), layout.I(layout.D(ld))))
+				} else {
+					ld := (K + pad + align - 1) / align * align
+					gl = layout.MustMake(layout.Dyns(M, K), layout.Tup(layout.I(layout.D(ld)), layout.I(layout.S(1))))
+				}
+				f := atom.WithLayout(sl)
+				n++
+				if tmaTileOnModel(t, types[eb], eb, M, K, gl, tma.SmemFlagged(f), f.Swizzle(), sl) {
+					encoded++
+				}
+			}
+		}
+	}
+	t.Logf("%d configurations, %d accepted by the driver and loaded exactly", n, encoded)
+	if encoded == 0 {
+		t.Fatal("no configuration encoded")
 	}
 }
