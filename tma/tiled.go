@@ -282,8 +282,14 @@ func Partition[T any](a Atom, ctaCoord int, ctaLayout layout.Layout, s tensor.Te
 		}
 		off := ctaLayout.Eval(ctaCoord) * (n / cos)
 		offI := layout.D(off)
-		if ctaLayout.Size().IsStatic() && ctaLayout.Stride().IsStatic() && ctaLayout.Size().Value() == 1 {
-			offI = layout.S(off)
+		// cta_layout(int) is a run-time value unless every stride is a
+		// static _0 (int * _0 is _0).
+		static0 := true
+		for _, d := range ctaLayout.Stride().Leaves() {
+			static0 = static0 && d.Is(0)
+		}
+		if static0 {
+			offI = layout.S(0)
 		}
 		gc := offsetCoord(offI, gRank)
 		gr = must(gv.DomainOffset(gc))
