@@ -88,6 +88,9 @@ func typeDefaultTuple(t layout.IntTuple) layout.IntTuple {
 // checkThreads reports the division by zero CuTe runs into when a TiledCopy
 // built with a dynamic cluster size (thread extent 0) is partitioned.
 func checkThreads(tc atom.TiledCopy, op string) error {
+	if tv := tc.LayoutTV(); !tv.IsTuple() || tv.Rank() < 2 {
+		return layout.Errorf(op, "the zero TiledCopy is not a TMA TiledCopy")
+	}
 	if tc.LayoutTV().Mode(0).Size().Value() == 0 {
 		return layout.Errorf(op, "runtime_crash: SIGFPE (integer division by zero): the TiledCopy's thread mode has the dynamic extent 0 (make_tma_copy with a dynamic cluster size)",
 			tc.LayoutTV())
@@ -247,6 +250,12 @@ func Partition[T any](a Atom, ctaCoord int, ctaLayout layout.Layout, s tensor.Te
 	const op = "tma_partition"
 	var gr tensor.CoordTensor
 	var sr tensor.Tensor[T]
+	if a.copy.NumValSrc() == 0 {
+		return gr, sr, layout.Errorf(op, "the zero Atom is not a TMA atom")
+	}
+	if s.Layout() == nil || g.Layout().Rank() == 0 {
+		return gr, sr, layout.Errorf(op, "the tensors must not be zero values")
+	}
 	err := layout.Try(func() {
 		s0 := s.Layout().Shape()
 		g0 := g.Layout().Shape()

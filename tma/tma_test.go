@@ -7,6 +7,7 @@ import (
 
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/swizzle"
+	"github.com/gocute/cute/tensor"
 )
 
 func gm(typ string, addr uint64, l string) Gmem {
@@ -160,5 +161,28 @@ func BenchmarkMakeAtomTutorial(b *testing.B) {
 		if _, err := MakeAtom(Load, g, s, tiler, layout.S(1), Options{}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestZeroValues: the zero values report errors instead of panicking.
+func TestZeroValues(t *testing.T) {
+	var a Atom
+	if _, err := a.Tensor(layout.Dyns(4, 4)); err == nil {
+		t.Error("zero Atom: get_tma_tensor must fail")
+	}
+	_ = a.String()
+	_ = a.Encode().String()
+	var tc TiledCopy
+	if _, err := tc.Tiled().ThreadSlice(0); err == nil {
+		t.Error("zero TiledCopy: get_slice must fail")
+	}
+	if _, _, err := Partition[byte](a, 0, layout.MustParse("_1:_0"), tensor.Tensor[byte]{}, tensor.CoordTensor{}); err == nil {
+		t.Error("zero Atom: tma_partition must fail")
+	}
+	if _, err := MulticastMask(layout.MustParse("_2:_1"), []int{0}, 0); err == nil {
+		t.Error("a rank-1 CTA layout is not (V,M,N,K)")
+	}
+	if _, err := MakeCopy(Load, Gmem{}, Smem{}, layout.Underscore(), layout.S(1), Options{}); err == nil {
+		t.Error("zero inputs must fail")
 	}
 }
