@@ -1,6 +1,7 @@
 package layout
 
 import (
+	"encoding/binary"
 	"strconv"
 	"strings"
 )
@@ -25,18 +26,20 @@ import (
 type Basis struct {
 	v    Int    // the scale, or the numerator of a static ratio
 	den  int    // the denominator of a static ratio (> 1); 0 for an integer scale
-	path string // the mode indices, outermost first, one byte each
+	path string // the mode indices, outermost first, each a uvarint
 }
 
-// maxBasisMode bounds a mode index of a basis path (one byte per index).
-const maxBasisMode = 255
+// maxBasisMode bounds a mode index given to ScaledBasis, E and Ratio or
+// parsed: far beyond any rank, small enough for as_arithmetic_tuple to
+// build its zeros.
+const maxBasisMode = 1<<16 - 1
 
 // E returns CuTe's E<path...>{}: the static scale _1 at the given path.
 // E() is the integer _1.
 func E(path ...int) Basis { return ScaledBasis(S(1), path...) }
 
 // ScaledBasis returns v*E<path...>; it panics for a mode index outside
-// [0, 255].
+// [0, 65535].
 func ScaledBasis(v Int, path ...int) Basis {
 	return Basis{v: v, path: encodePath(path)}
 }
@@ -54,14 +57,46 @@ func Ratio(num, den int, path ...int) Basis {
 func BasisOf(a Int) Basis { return Basis{v: a} }
 
 func encodePath(path []int) string {
-	b := make([]byte, len(path))
-	for i, m := range path {
+	for _, m := range path {
 		if m < 0 || m > maxBasisMode {
 			panic("layout: basis mode index out of range: " + strconv.Itoa(m))
 		}
-		b[i] = byte(m)
+	}
+	return appendPath(nil, path)
+}
+
+// appendPath encodes mode indices (known to be valid) after b.
+func appendPath(b []byte, path []int) string {
+	for _, m := range path {
+		b = binary.AppendUvarint(b, uint64(m))
 	}
 	return string(b)
+}
+
+// pathModes decodes a path, outermost first.
+func pathModes(p string) []int {
+	var out []int
+	for p != "" {
+		m, rest := pathFirst(p)
+		out = append(out, m)
+		p = rest
+	}
+	return out
+}
+
+// pathFirst splits a non-empty path into its outermost mode and the rest.
+func pathFirst(p string) (int, string) {
+	var m uint64
+	var shift uint
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		m |= uint64(c&0x7f) << shift
+		if c < 0x80 {
+			return int(m), p[i+1:]
+		}
+		shift += 7
+	}
+	return int(m), ""
 }
 
 // reduceRatio is cute::R<n,d>::type: the reduced ratio, or the static
@@ -99,16 +134,10 @@ func (b Basis) Den() int {
 func (b Basis) IsRatio() bool { return b.den > 1 }
 
 // Path returns the basis path, outermost mode first (E<0,1> is [0 1]).
-func (b Basis) Path() []int {
-	p := make([]int, len(b.path))
-	for i := range p {
-		p[i] = int(b.path[i])
-	}
-	return p
-}
+func (b Basis) Path() []int { return pathModes(b.path) }
 
 // Depth returns the length of the path: 0 for an integer, 1 for E<i>.
-func (b Basis) Depth() int { return len(b.path) }
+func (b Basis) Depth() int { return len(pathModes(b.path)) }
 
 // IsInt reports whether b is a plain integer (an empty path and an integer
 // scale).
@@ -137,9 +166,10 @@ func (b Basis) write(sb *strings.Builder) {
 		sb.WriteString("/_")
 		sb.WriteString(strconv.Itoa(b.den))
 	}
-	for i := len(b.path) - 1; i >= 0; i-- {
+	ms := pathModes(b.path)
+	for i := len(ms) - 1; i >= 0; i-- {
 		sb.WriteByte('@')
-		sb.WriteString(strconv.Itoa(int(b.path[i])))
+		sb.WriteString(strconv.Itoa(ms[i]))
 	}
 }
 
@@ -388,12 +418,12 @@ func asArithBasis(b Basis) ArithTuple {
 	if b.path == "" {
 		return Leaf(b)
 	}
-	n := int(b.path[0])
+	n, rest := pathFirst(b.path)
 	e := make([]ArithTuple, n+1)
 	for i := 0; i < n; i++ {
 		e[i] = Leaf(BasisOf(S(0)))
 	}
-	e[n] = asArithBasis(Basis{v: b.v, den: b.den, path: b.path[1:]})
+	e[n] = asArithBasis(Basis{v: b.v, den: b.den, path: rest})
 	return atup(e)
 }
 
@@ -505,10 +535,7 @@ func BasisLike(shape Shape) ArithTuple {
 	}
 	e := make([]ArithTuple, len(shape.elems))
 	for i, s := range shape.elems {
-		pre := string([]byte{byte(min(i, maxBasisMode))})
-		if i > maxBasisMode {
-			throw("make_basis_like", "at most 256 modes per level", shape)
-		}
+		pre := appendPath(nil, []int{i})
 		e[i] = BasisLike(s).Map(func(b Basis) Basis {
 			b.path = pre + b.path
 			return b

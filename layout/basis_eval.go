@@ -88,8 +88,7 @@ func leafPos(prof ArithTuple, b Basis) (int, error) {
 		return 0, Errorf("crd2idx", "an integer stride in a coordinate layout", b)
 	}
 	off := 0
-	for i := 0; i < len(b.path); i++ {
-		m := int(b.path[i])
+	for _, m := range pathModes(b.path) {
 		if !prof.isTup || m >= len(prof.elems) {
 			return 0, Errorf("crd2idx", "bases of different nesting in one position", b, prof)
 		}

@@ -26,7 +26,7 @@ func (p *parser) parseBasisLeaf() Basis {
 		}
 		b = reduceRatio(v.v, d.v)
 	}
-	var modes []byte
+	var modes []int
 	for p.pos < len(p.s) && p.s[p.pos] == '@' {
 		p.pos++
 		start := p.pos
@@ -43,13 +43,13 @@ func (p *parser) parseBasisLeaf() Basis {
 			p.fail("expected a mode index after '@'")
 			return Basis{}
 		}
-		modes = append(modes, byte(m))
+		modes = append(modes, m)
 	}
 	// Printed innermost first; the path is outermost first.
 	for i, j := 0, len(modes)-1; i < j; i, j = i+1, j-1 {
 		modes[i], modes[j] = modes[j], modes[i]
 	}
-	b.path = string(modes)
+	b.path = encodePath(modes)
 	return b
 }
 

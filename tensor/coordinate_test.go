@@ -116,3 +116,30 @@ func TestParseCoordTensor(t *testing.T) {
 		}
 	}
 }
+
+// tile2thr is a generic partitioner over Tiling: it serves a data tensor
+// and its identity tensor alike, and their partitions have one shape.
+func tile2thr[X Tiling[X]](x X, thr layout.Layout, k int) (X, error) {
+	g, err := x.LocalTile(layout.MustParseTiler("(_8,_8)"), Ints(1, 0))
+	if err != nil {
+		return g, err
+	}
+	return g.LocalPartition(thr, k)
+}
+
+func TestTilingServesBoth(t *testing.T) {
+	data := View[float32](nil, GmemPtr(32, 0x7f0000000000), layout.Compact(layout.Dyns(16, 8)))
+	id := MakeIdentity(layout.Dyns(16, 8))
+	thr := layout.MustParse("(_2,_4):(_4,_1)")
+	d := must(tile2thr(data, thr, 5))
+	c := must(tile2thr(id, thr, 5))
+	if d.Shape().String() != c.Shape().String() {
+		t.Fatalf("data %v and coordinates %v partition differently", d, c)
+	}
+	if got := c.String(); got != "ArithTuple(9,1) o (_4,_2):(_2@0,_4@1)" {
+		t.Errorf("identity partition %s", got)
+	}
+	if got := d.String(); got != "gmem_ptr[32b](0x7f0000000064) o (_4,_2):(_2,64)" {
+		t.Errorf("data partition %s", got)
+	}
+}
