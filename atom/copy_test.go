@@ -59,7 +59,9 @@ func TestCopyBadInput(t *testing.T) {
 	}{
 		{"(_32,_8):(_1,_32)", "(_1,_1):(_1,_1)", "TiledCopy uses too few vals for selected CopyAtom"},
 		{"(_32,_8):(_1,_32)", "(_2,_1):(_1,_2)", "TiledCopy uses too few vals for selected CopyAtom"},
-		{"(_32,_8):(_1,_0)", "(_4,_1):(_1,_4)", "bijection"},
+		{"(_32,_8):(_1,_0)", "(_4,_1):(_1,_4)", "one-to-one"},
+		{"(_32,_8):(_1,_64)", "(_4,_1):(_1,_4)", "one-to-one"},
+		{"(32,8):(_1,32)", "(_4,_1):(_1,_4)", "static"},
 	}
 	for _, c := range tiledCases {
 		_, err := atom.MakeTiledCopy(u, layout.MustParse(c.thr), layout.MustParse(c.val))
@@ -286,5 +288,37 @@ func TestCopyZeroValues(t *testing.T) {
 	want := "ThrCopy\n  ThrIdx: 3\n" + tc2.String()
 	if got := tc2.MustThreadSlice(3).String(); got != want {
 		t.Errorf("print(ThrCopy) = %q, want %q", got, want)
+	}
+}
+
+// TestMakeCotiledCopy checks make_cotiled_copy against prints of the real
+// CuTe 3.5.1 headers compiled on the host (the public vectors do not cover
+// it), and its static assertion.
+func TestMakeCotiledCopy(t *testing.T) {
+	cases := []struct{ op, typ, tv, data, tiler, layoutTV string }{
+		{"UniversalCopy<uint128_t>", "half_t", "(_32,_8):(_8,_1)", "(_16,_16):(_16,_1)", "(_16:_1,(_2,_8):(_8,_1))", "((_2,_16),_8):((_16,_1),_32)"},
+		{"UniversalCopy<uint64_t>", "half_t", "(_32,_4):(_4,_1)", "(_8,_16):(_1,_8)", "((_2,_4):(_4,_1),_16:_1)", "((_2,_16),_4):((_1,_8),_2)"},
+		{"UniversalCopy<uint128_t>", "half_t", "(_16,_8):(_8,_1)", "(_32,_8):(_8,_1)", "(_16:_1,_8:_1)", "(_16,_8):(_1,_16)"},
+		{"UniversalCopy<uint32_t>", "float", "((_4,_8),_2):((_2,_16),_1)", "(_16,_8):(_1,_16)", "((_4,_2):(_2,_1),_8:_1)", "((_4,_8),_2):((_1,_8),_4)"},
+	}
+	for _, c := range cases {
+		tc, err := atom.MakeCotiledCopy(atom.MustLookupCopy(c.op, c.typ), layout.MustParse(c.tv), layout.MustParse(c.data))
+		if err != nil {
+			t.Errorf("make_cotiled_copy(%s, %s, %s): %v", c.op, c.tv, c.data, err)
+			continue
+		}
+		if tc.TilerString() != c.tiler || tc.LayoutTV().String() != c.layoutTV {
+			t.Errorf("make_cotiled_copy(%s, %s, %s) = %s %v, want %s %s", c.op, c.tv, c.data, tc.TilerString(), tc.LayoutTV(), c.tiler, c.layoutTV)
+		}
+	}
+	_, err := atom.MakeCotiledCopy(atom.MustLookupCopy("UniversalCopy<uint32_t>", "half_t"),
+		layout.MustParse("(_16,_2):(_2,_1)"), layout.MustParse("(_16,(_2,_8)):(_8,(_4,_128))"))
+	if err == nil || !strings.Contains(err.Error(), "The memory pointed to by AtomTVLayout does not exist in the DataLayout.") {
+		t.Errorf("make_cotiled_copy of addresses missing from the data layout: got %v", err)
+	}
+	_, err = atom.MakeCotiledCopy(atom.MustLookupCopy("UniversalCopy<uint32_t>", "half_t"),
+		layout.MustParse("(_16,_2):(_2,_1)"), layout.MustParse("(16,32):(_1,16)"))
+	if err == nil || !strings.Contains(err.Error(), "static") {
+		t.Errorf("make_cotiled_copy of a dynamic data layout: got %v", err)
 	}
 }

@@ -34,6 +34,9 @@ func newTiledCopy(op string, a Copy, tv layout.Layout, tiler layout.Tiler) (Tile
 	if !tv.IsTuple() || tv.Rank() < 2 {
 		return TiledCopy{}, layout.Errorf(op, "TiledLayout_TV must have a thread and a value mode", tv)
 	}
+	if !tv.Mode(0).Size().IsStatic() || !tv.Mode(1).Size().IsStatic() {
+		return TiledCopy{}, layout.Errorf(op, "TiledNumThr and TiledNumVal must be static (CuTe static_asserts on them)", tv)
+	}
 	nthr, nval := tv.Mode(0).Size().Value(), tv.Mode(1).Size().Value()
 	athr, aval := a.ref.Mode(0).Size().Value(), a.ref.Mode(1).Size().Value()
 	if nthr%athr != 0 {
@@ -62,6 +65,17 @@ func newTiledCopy(op string, a Copy, tv layout.Layout, tiler layout.Tiler) (Tile
 // vals for selected CopyAtom").
 func MakeTiledCopy(a Copy, thr, val layout.Layout) (TiledCopy, error) {
 	const op = "make_tiled_copy"
+	for _, l := range []struct {
+		name string
+		l    layout.Layout
+	}{{"thr_layout", thr}, {"val_layout", val}} {
+		if !l.l.Shape().IsStatic() || !l.l.Stride().IsStatic() {
+			return TiledCopy{}, layout.Errorf(op, l.name+" must be static (CuTe static_asserts on the TiledCopy's sizes)", l.l)
+		}
+		if err := checkBijection(l.l); err != nil {
+			return TiledCopy{}, layout.Errorf(op, l.name+" must map its coordinates one-to-one onto the indices 0..size-1", l.l, err)
+		}
+	}
 	mn, err := layout.RakedProduct(thr, val)
 	if err != nil {
 		return TiledCopy{}, layout.Errorf(op, "raked_product(thr_layout, val_layout) failed", thr, val, err)
@@ -87,6 +101,30 @@ func MustMakeTiledCopy(a Copy, thr, val layout.Layout) TiledCopy {
 		panic(err)
 	}
 	return t
+}
+
+// maxEnumerate bounds the layouts checkBijection enumerates.
+const maxEnumerate = 1 << 20
+
+// checkBijection reports an error unless l is a bijection from its domain
+// onto [0, size(l)).
+func checkBijection(l layout.Layout) error {
+	n := l.Size().Value()
+	if n > maxEnumerate {
+		return layout.Errorf("make_tiled_copy", "the layout is too large to check", l)
+	}
+	if l.Cosize().Value() != n {
+		return layout.Errorf("make_tiled_copy", "cosize must equal size", l)
+	}
+	seen := make([]bool, n)
+	for i := 0; i < n; i++ {
+		x := l.Eval(i)
+		if x < 0 || x >= n || seen[x] {
+			return layout.Errorf("make_tiled_copy", "two coordinates map to one index", l, x)
+		}
+		seen[x] = true
+	}
+	return nil
 }
 
 // productEach is CuTe's product_each(shape): the product of every mode.

@@ -70,12 +70,12 @@ func TestCopyRejected(t *testing.T) {
 	}
 }
 
-// TestCopyDifftestSwizzle runs partitions of tensors whose swizzle is in
-// the layout (smem_ptr o Sw<B,M,S> o _0 o L), computed with the real CuTe
-// 3.5.1 headers on the host (tools/difftest style, see
-// testdata/copy-difftest): thread-dependent strides where the swizzle
-// folds, MixedBits offsets (M_0|(128&400)=128) where it does not. Only the
-// tensor print was recorded.
+// TestCopyDifftestSwizzle runs partitions computed with the real CuTe 3.5.1
+// headers on the host (tools/difftest style, see testdata/copy-difftest):
+// of tensors whose swizzle is in the layout (smem_ptr o Sw<B,M,S> o _0 o L:
+// thread-dependent strides where the swizzle folds, MixedBits offsets
+// M_0|(128&400)=128 where it does not), and of identity tensors of residue
+// and rank-3 shapes. Only the tensor print was recorded.
 func TestCopyDifftestSwizzle(t *testing.T) {
 	type rec struct {
 		Op   string            `json:"op"`
@@ -84,9 +84,13 @@ func TestCopyDifftestSwizzle(t *testing.T) {
 			Tensor string `json:"tensor"`
 		} `json:"out"`
 	}
-	vs, err := jsonl.Read[rec]("../../testdata/copy-difftest/partition_swizzle.jsonl")
-	if err != nil {
-		t.Fatal(err)
+	var vs []rec
+	for _, f := range []string{"partition_swizzle.jsonl", "partition_identity.jsonl"} {
+		r, err := jsonl.Read[rec]("../../testdata/copy-difftest/" + f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vs = append(vs, r...)
 	}
 	fails := 0
 	for _, v := range vs {
