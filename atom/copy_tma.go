@@ -33,7 +33,26 @@ func TMACopyOp(name string, numBits int) (CopyOp, error) {
 // MakeTiledCopyImpl is CuTe's make_tiled_copy_impl(atom, layout_tv,
 // tiler): the TiledCopy of an atom with an explicit TiledLayout_TV and
 // Tiler_MN, as make_tma_copy builds it. It checks the TiledCopy's two
-// static assertions (enough threads and values for the atom).
+// static assertions (enough threads and values for the atom). Unlike the
+// TiledCopies of make_tiled_copy, a TMA TiledCopy may carry a dynamic thread
+// extent: CuTe 3.5.1 compiles it (the assertions then read the type's
+// default value, 0) when make_tma_copy gets a dynamic cluster size.
 func MakeTiledCopyImpl(a Copy, tv layout.Layout, tiler layout.Tiler) (TiledCopy, error) {
-	return newTiledCopy("make_tiled_copy_impl", a, tv, tiler)
+	const op = "make_tiled_copy_impl"
+	if !tv.IsTuple() || tv.Rank() < 2 {
+		return TiledCopy{}, layout.Errorf(op, "TiledLayout_TV must have a thread and a value mode", tv)
+	}
+	static := func(t layout.IntTuple) layout.IntTuple {
+		return t.Map(func(x layout.Int) layout.Int { return layout.S(x.Value()) })
+	}
+	st, err := layout.Make(static(tv.Shape()), static(tv.Stride()))
+	if err != nil {
+		return TiledCopy{}, err
+	}
+	t, err := newTiledCopy(op, a, st, tiler)
+	if err != nil {
+		return TiledCopy{}, err
+	}
+	t.tv = tv
+	return t, nil
 }
