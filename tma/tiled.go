@@ -318,7 +318,14 @@ func Partition[T any](a Atom, ctaCoord int, ctaLayout layout.Layout, s tensor.Te
 		gc := offsetCoord(offI, gRank)
 		gr = must(gv.DomainOffset(gc))
 		st := s.WithLayout(sf)
-		sr = must(tensor.DomainOffset(offsetCoord(offI, sRank), st))
+		if c, ok := sf.(swizzle.ComposedLayout); ok {
+			// domain_offset of a swizzle in the layout moves the layout's
+			// offset, not the pointer.
+			moved, _ := must2(c.DomainOffset(offsetCoord(offI, sRank)))
+			sr = st.WithLayout(moved)
+		} else {
+			sr = must(tensor.DomainOffset(offsetCoord(offI, sRank), st))
+		}
 	})
 	return gr, sr, err
 }
@@ -405,4 +412,11 @@ func MulticastMask(ctaLayout layout.Layout, ctaCoord []int, mode int) (uint16, e
 		mask |= uint16(1) << uint(sl.Eval(i))
 	}
 	return mask << uint(off.Value()), nil
+}
+
+func must2[A, B any](a A, b B, err error) (A, B) {
+	if err != nil {
+		must(0, err)
+	}
+	return a, b
 }
