@@ -56,7 +56,6 @@ func MakeCopyDefault(op Op, g Gmem, s Smem) (TiledCopy, error) {
 
 // tiledOf is the TiledCopy part of detail::make_tma_copy_tiled.
 func tiledOf(a Atom, smem layout.Layout, vmap layout.BasisLayout, tmap layout.Layout) atom.TiledCopy {
-	const op = "make_tma_copy_tiled"
 	ctaTiler := productEach(vmap.Shape())
 	numElems := layout.S(a.copy.ValLayoutRef().Mode(1).Size().Value())
 	inv := must(layout.RightInverse(smem))
