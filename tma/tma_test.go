@@ -241,3 +241,23 @@ func TestPartitionSwizzleInLayout(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkPartitionTutorial(b *testing.B) {
+	g := gm("half_t", 0x7f0000000000, "(5120,4096):(_1,5120)")
+	f, _ := swizzle.ParseFunc("Sw<3,4,3> o _0 o ((_64,_2),(_8,_8)):((_1,_512),(_64,_1024))")
+	s, _ := SmemOf(f)
+	tiler := layout.MustParseTiler("(_128,_64)")
+	a, err := MakeAtom(Load, g, s, tiler, layout.S(1), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	fl, _ := tensor.ParseFlagged("Sw<3,4,3> o smem_ptr[16b](unset) o (((_64,_2),(_8,_8)),_3):(((_1,_512),(_64,_1024)),_8192)")
+	sA, _ := tensor.FromFlagged[uint16](nil, tensor.SmemPtr(16, 0x400), fl)
+	gA, _ := tensor.ParseCoordTensor("ArithTuple(0,_0) o ((_128,_64),64):((_1@0,_1@1),_64@1)")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := Partition(a, 0, layout.MustParse("_1:_0"), sA, gA); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
