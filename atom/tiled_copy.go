@@ -543,53 +543,72 @@ func (t TiledCopy) LayoutDMN() (layout.Layout, error) { return t.layoutMN(true) 
 // function): it re-tiles a thread's fragment layout of shape (V, M, N, ...)
 // (e.g. a register fragment made for an MMA partition) into the copy's
 // ((AtomVal, RestVal), M', N', ...) value order.
-func (t TiledCopy) Retile(f swizzle.Func) (r swizzle.Func, err error) {
-	const op = "retile"
-	if err := t.valid(op); err != nil {
+func (t TiledCopy) Retile(f swizzle.Func) (swizzle.Func, error) {
+	if f == nil {
+		return nil, layout.Errorf("retile", "the layout must not be nil")
+	}
+	p, err := t.retilePlan(f.Shape())
+	if err != nil {
 		return nil, err
 	}
-	if f == nil {
-		return nil, layout.Errorf(op, "the layout must not be nil")
+	zd, err := swizzle.ZippedDivide(f, layout.ShapeTiler(p.tileShape))
+	if err != nil {
+		return nil, layout.Errorf("retile", err.Error(), f)
 	}
-	sh := f.Shape()
+	vt, err := swizzle.Composition(zd, layout.TupleTiler(layout.LayoutTiler(p.frgV), layout.Underscore()))
+	if err != nil {
+		return nil, layout.Errorf("retile", err.Error(), f)
+	}
+	r, _, err := tensor.SliceFunc(p.coord, vt)
+	if err != nil {
+		return nil, layout.Errorf("retile", err.Error(), f)
+	}
+	return r, nil
+}
+
+// retile is what TiledCopy::retile does to a fragment of shape (V,M,N,...)
+// apart from the fragment itself: zipped_divide by tile, compose the tile
+// mode with frgV, slice at coord = (_, (_0, _, _, ...)).
+type retile struct {
+	tileShape layout.Shape
+	tile      layout.Tiler
+	frgV      layout.Layout
+	coord     tensor.Coord
+}
+
+func (t TiledCopy) retilePlan(sh layout.Shape) (p retile, err error) {
+	const op = "retile"
+	if err := t.valid(op); err != nil {
+		return retile{}, err
+	}
 	if !sh.IsTuple() || sh.Len() < 1 {
-		return nil, layout.Errorf(op, "the fragment must be a tuple of modes (V,M,N,...)", f)
+		return retile{}, layout.Errorf(op, "the fragment must be a tuple of modes (V,M,N,...)", sh)
 	}
 	rank := sh.Len()
 	v := sh.At(0).Product()
 	err = layout.Try(func() {
 		must := func(l layout.Layout, err error) layout.Layout {
 			if err != nil {
-				layout.Throw(op, err.Error(), f)
+				layout.Throw(op, err.Error(), sh)
 			}
 			return l
 		}
 		inv := must(layout.RightInverse(t.tv))
 		mn := must(layout.Compose(inv, layout.Left(t.TilerShape())))
 		frgMN := must(layout.Upcast(mn, t.NumThr()*v.Value()))
-		frgV := must(layout.ZippedDivide(
+		p.frgV = must(layout.ZippedDivide(
 			must(layout.LogicalProduct(layout.Left(layout.I(v)), layout.LayoutTiler(must(layout.RightInverse(frgMN))))),
 			layout.LayoutTiler(layout.Left(layout.I(t.atom.ref.Mode(1).Size())))))
-		tile := productEach(frgMN.Shape()).Prepend(layout.I(v))
-		zd, err := swizzle.ZippedDivide(f, layout.ShapeTiler(tile))
-		if err != nil {
-			layout.Throw(op, err.Error(), f)
-		}
-		vt, err := swizzle.Composition(zd, layout.TupleTiler(layout.LayoutTiler(frgV), layout.Underscore()))
-		if err != nil {
-			layout.Throw(op, err.Error(), f)
-		}
+		p.tileShape = productEach(frgMN.Shape()).Prepend(layout.I(v))
+		p.tile = layout.ShapeTiler(p.tileShape)
 		rest := make([]tensor.Coord, rank)
 		rest[0] = tensor.IntCoord(layout.S(0))
 		for i := 1; i < rank; i++ {
 			rest[i] = tensor.U
 		}
-		r, _, err = tensor.SliceFunc(tensor.C(tensor.U, tensor.C(rest...)), vt)
-		if err != nil {
-			layout.Throw(op, err.Error(), f)
-		}
+		p.coord = tensor.C(tensor.U, tensor.C(rest...))
 	})
-	return r, err
+	return p, err
 }
 
 // A ThrCopy is CuTe's ThrCopy: a TiledCopy seen by one thread, the result
@@ -662,39 +681,84 @@ func (s ThrCopy) PartitionCoord(r int) tensor.Coord {
 	return tensor.C(tensor.I(s.idx), tensor.U, tensor.Repeat(r))
 }
 
-func partitionCopy[T any](s ThrCopy, t tensor.Tensor[T], dst bool) (tensor.Tensor[T], error) {
-	thr, err := s.tiled.tidfrg(t.Layout(), dst)
-	if err != nil {
-		return tensor.Tensor[T]{}, err
+// partitionTiling is partition_S/D for any tensor kind CuTe's template
+// accepts (a data tensor or a coordinate tensor): zipped_divide by
+// Tiler_MN, the tile mode composed with ThrVal2MN, then sliced at
+// ((thr_idx,_),repeat<rank>(_)) — the one slice CuTe's tidfrg + (thr_idx,
+// _, repeat<R>(_)) pair makes.
+func partitionTiling[X tensor.Tiling[X]](s ThrCopy, t X, dst bool) (X, error) {
+	var zero X
+	op := "partition_S"
+	if dst {
+		op = "partition_D"
 	}
-	return t.WithLayout(thr).Slice(s.sliceCoord(t.Layout()))
+	if err := s.tiled.valid(op); err != nil {
+		return zero, err
+	}
+	r := t.Rank()
+	if !t.Shape().IsTuple() {
+		r = 1
+	}
+	tr := 1
+	if s.tiled.tiler.IsTuple() {
+		tr = s.tiled.tiler.Len()
+	}
+	if r < tr {
+		return zero, layout.Errorf(op, "Rank of tensor to be partitioned too small.", t, s.tiled.TilerString())
+	}
+	tv, err := s.tiled.cachedThrVal2MN(dst)
+	if err != nil {
+		return zero, err
+	}
+	z, err := t.ZippedDivide(s.tiled.tiler)
+	if err != nil {
+		return zero, layout.Errorf(op, "zipped_divide(tensor, Tiler_MN) failed", t, s.tiled.TilerString(), err)
+	}
+	v, err := z.Composition(layout.TupleTiler(layout.LayoutTiler(tv), layout.Underscore()))
+	if err != nil {
+		return zero, layout.Errorf(op, "tile2thrfrg failed", t, err)
+	}
+	return v.Slice(tensor.C(tensor.C(tensor.I(s.idx), tensor.U), tensor.Repeat(r)))
 }
 
 // PartitionS returns thr_copy.partition_S(t) for a source tensor of shape
 // (M,N,...): the view of this thread's source values, of shape (CPY,
-// CPY_M, CPY_N, ...), on t's memory. A swizzle in t's pointer stays there
-// (only the address moves); a swizzle in t's layout is sliced by CuTe's
-// rules (it may fold into thread-dependent plain strides).
-func PartitionS[T any](s ThrCopy, t tensor.Tensor[T]) (tensor.Tensor[T], error) {
-	return partitionCopy(s, t, false)
+// CPY_M, CPY_N, ...). t is a data tensor ([tensor.Tensor]: the view is on
+// t's memory; a swizzle in t's pointer stays there, only the address
+// moves; a swizzle in t's layout is sliced by CuTe's rules) or a
+// coordinate tensor ([tensor.CoordTensor]: partition_S of
+// make_identity_tensor(shape) tells which coordinates of the tile each of
+// the thread's values is — the predication idiom).
+func PartitionS[X tensor.Tiling[X]](s ThrCopy, t X) (X, error) {
+	return partitionTiling(s, t, false)
 }
 
-// PartitionD returns thr_copy.partition_D(t) for a destination tensor.
-func PartitionD[T any](s ThrCopy, t tensor.Tensor[T]) (tensor.Tensor[T], error) {
-	return partitionCopy(s, t, true)
+// PartitionD returns thr_copy.partition_D(t) for a destination tensor (a
+// data or a coordinate tensor, as for [PartitionS]).
+func PartitionD[X tensor.Tiling[X]](s ThrCopy, t X) (X, error) {
+	return partitionTiling(s, t, true)
 }
 
-// RetileS returns thr_copy.retile_S(t): t's data with the layout
-// TiledCopy.Retile(t.layout()).
-func RetileS[T any](s ThrCopy, t tensor.Tensor[T]) (tensor.Tensor[T], error) {
-	l, err := s.tiled.Retile(t.Layout())
+// RetileS returns thr_copy.retile_S(t) of a data or coordinate tensor: t
+// under the layout [TiledCopy.Retile] gives its layout.
+func RetileS[X tensor.Tiling[X]](s ThrCopy, t X) (X, error) {
+	var zero X
+	p, err := s.tiled.retilePlan(t.Shape())
 	if err != nil {
-		return tensor.Tensor[T]{}, err
+		return zero, err
 	}
-	return t.WithLayout(l), nil
+	zd, err := t.ZippedDivide(p.tile)
+	if err != nil {
+		return zero, layout.Errorf("retile", err.Error(), t)
+	}
+	vt, err := zd.Composition(layout.TupleTiler(layout.LayoutTiler(p.frgV), layout.Underscore()))
+	if err != nil {
+		return zero, layout.Errorf("retile", err.Error(), t)
+	}
+	return vt.Slice(p.coord)
 }
 
 // RetileD returns thr_copy.retile_D(t), the same as RetileS.
-func RetileD[T any](s ThrCopy, t tensor.Tensor[T]) (tensor.Tensor[T], error) {
+func RetileD[X tensor.Tiling[X]](s ThrCopy, t X) (X, error) {
 	return RetileS(s, t)
 }
