@@ -21,8 +21,9 @@ type TiledCopy struct {
 	tiler layout.Tiler  // Tiler_MN
 	// thrval2mn of the Src (0) and Dst (1) sides, computed once; CuTe
 	// computes them when partitioning, so their errors wait until then.
-	tvmn    [2]layout.Layout
-	tvmnErr [2]error
+	tvmn      [2]layout.Layout
+	tvmnErr   [2]error
+	tvmnTiler [2]layout.Tiler // <tvmn, _>, the tile2thrfrg composition tiler
 }
 
 // newTiledCopy is make_tiled_copy_impl: the TiledCopy type, with its two
@@ -50,6 +51,7 @@ func newTiledCopy(op string, a Copy, tv layout.Layout, tiler layout.Tiler) (Tile
 		r2t, err := t.ref2trg(dst)
 		if err == nil {
 			t.tvmn[i], err = t.thrval2mn(r2t)
+			t.tvmnTiler[i] = layout.TupleTiler(layout.LayoutTiler(t.tvmn[i]), layout.Underscore())
 		}
 		t.tvmnErr[i] = err
 	}
@@ -614,8 +616,9 @@ func (t TiledCopy) retilePlan(sh layout.Shape) (p retile, err error) {
 // A ThrCopy is CuTe's ThrCopy: a TiledCopy seen by one thread, the result
 // of get_slice(thr_idx) / get_thread_slice(thr_idx).
 type ThrCopy struct {
-	tiled TiledCopy
-	idx   int
+	tiled  TiledCopy
+	idx    int
+	coords [3]tensor.Coord // partCoord of ranks 1 to 3
 }
 
 // ThreadSlice returns get_slice(thr) (= get_thread_slice(thr)). The thread
@@ -630,7 +633,11 @@ func (t TiledCopy) ThreadSlice(thr int) (ThrCopy, error) {
 	if err := t.valid("get_slice"); err != nil {
 		return ThrCopy{}, err
 	}
-	return ThrCopy{tiled: t, idx: thr}, nil
+	s := ThrCopy{tiled: t, idx: thr}
+	for r := range s.coords {
+		s.coords[r] = tensor.C(tensor.C(tensor.I(thr), tensor.U), tensor.Repeat(r+1))
+	}
+	return s, nil
 }
 
 // MustThreadSlice is like ThreadSlice but panics on error.
@@ -706,19 +713,49 @@ func partitionTiling[X tensor.Tiling[X]](s ThrCopy, t X, dst bool) (X, error) {
 	if r < tr {
 		return zero, layout.Errorf(op, "Rank of tensor to be partitioned too small.", t, s.tiled.TilerString())
 	}
-	tv, err := s.tiled.cachedThrVal2MN(dst)
-	if err != nil {
+	i := 0
+	if dst {
+		i = 1
+	}
+	if err := s.tiled.tvmnErr[i]; err != nil {
 		return zero, err
+	}
+	c := s.partCoord(r)
+	// A data tensor is divided as a layout function and made a tensor once.
+	if lt, ok := any(t).(funcTensor[X]); ok {
+		f, err := swizzle.ZippedDivide(lt.Layout(), s.tiled.tiler)
+		if err != nil {
+			return zero, layout.Errorf(op, "zipped_divide(tensor, Tiler_MN) failed", t, s.tiled.TilerString(), err)
+		}
+		if f, err = swizzle.Composition(f, s.tiled.tvmnTiler[i]); err != nil {
+			return zero, layout.Errorf(op, "tile2thrfrg failed", t, err)
+		}
+		return lt.WithLayout(f).Slice(c)
 	}
 	z, err := t.ZippedDivide(s.tiled.tiler)
 	if err != nil {
 		return zero, layout.Errorf(op, "zipped_divide(tensor, Tiler_MN) failed", t, s.tiled.TilerString(), err)
 	}
-	v, err := z.Composition(layout.TupleTiler(layout.LayoutTiler(tv), layout.Underscore()))
+	v, err := z.Composition(s.tiled.tvmnTiler[i])
 	if err != nil {
 		return zero, layout.Errorf(op, "tile2thrfrg failed", t, err)
 	}
-	return v.Slice(tensor.C(tensor.C(tensor.I(s.idx), tensor.U), tensor.Repeat(r)))
+	return v.Slice(c)
+}
+
+// funcTensor is a tensor over a layout function: tensor.Tensor[T].
+type funcTensor[X any] interface {
+	Layout() swizzle.Func
+	WithLayout(swizzle.Func) X
+}
+
+// partCoord is ((thr_idx,_),repeat<r>(_)), made once per ThrCopy for the
+// common ranks.
+func (s ThrCopy) partCoord(r int) tensor.Coord {
+	if r >= 1 && r <= len(s.coords) && s.coords[r-1].IsTuple() {
+		return s.coords[r-1]
+	}
+	return tensor.C(tensor.C(tensor.I(s.idx), tensor.U), tensor.Repeat(r))
 }
 
 // PartitionS returns thr_copy.partition_S(t) for a source tensor of shape
