@@ -411,8 +411,8 @@ func (t TiledCopy) thrval2mn(ref2trg layout.Layout) (layout.Layout, error) {
 
 // ThrVal2MN returns the (thread, value) -> tile coordinate layout that
 // partition_S (dst false) or partition_D (dst true) composes the tile mode
-// of zipped_divide(tensor, Tiler_MN) with. Partitioning a tensor of any
-// kind (an ArithTuple coordinate tensor, say) is then:
+// of zipped_divide(tensor, Tiler_MN) with. [PartitionS] and [PartitionD]
+// partition a tensor of any kind (data or coordinates) as:
 //
 //	z := zipped_divide(t, TilerMN())
 //	v := composition(z, <ThrVal2MN(dst), _>)     // (((thr),(val)),rest)
