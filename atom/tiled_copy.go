@@ -780,6 +780,13 @@ func PartitionD[X tensor.Tiling[X]](s ThrCopy, t X) (X, error) {
 // under the layout [TiledCopy.Retile] gives its layout.
 func RetileS[X tensor.Tiling[X]](s ThrCopy, t X) (X, error) {
 	var zero X
+	if lt, ok := any(t).(funcTensor[X]); ok {
+		l, err := s.tiled.Retile(lt.Layout())
+		if err != nil {
+			return zero, err
+		}
+		return lt.WithLayout(l), nil
+	}
 	p, err := s.tiled.retilePlan(t.Shape())
 	if err != nil {
 		return zero, err
