@@ -40,6 +40,8 @@ type Request struct {
 	Tile     string `json:"tile,omitempty"`    // gmma: one wgmma's (MN,K) tile (default (64,16))
 	Coord    string `json:"coord,omitempty"`   // gmma: the tile's coordinate (default (0,0,0))
 	Addr     string `json:"addr,omitempty"`    // gmma: smem base address (default 0x400)
+	Gmem     string `json:"gmem,omitempty"`    // tma: the gmem tensor or layout (default (5120,4096):(_1,5120))
+	Tiler    string `json:"tiler,omitempty"`   // tma: CTA tiler (default product_each(shape(SMEM)))
 	LaTeXOut bool   `json:"latex,omitempty"`   // also produce CuTe's print_latex TikZ
 	Cell     int    `json:"cell,omitempty"`    // SVG cell size in pixels (0: viz's default)
 }
@@ -82,7 +84,7 @@ func Render(r Request) (resp Response) {
 	case "banks":
 		err = renderBanks(r, &resp)
 	case "tma":
-		err = fmt.Errorf("the TMA view is not built yet: CuTe's make_tma_atom is not in this library yet")
+		err = renderTMA(r, &resp)
 	default:
 		err = fmt.Errorf("unknown view %q (want one of %s)", r.View, strings.Join(Views, ", "))
 	}

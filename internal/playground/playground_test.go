@@ -20,7 +20,8 @@ func TestRender(t *testing.T) {
 		{r: Request{View: "copy", Expr: "Copy_Atom<SM75_U32x4_LDSM_N,half_t>", Thr: "(_32,_1):(_1,_0)", Val: "(_1,_8):(_0,_1)"}, result: "TiledCopy", svg: "<svg"},
 		{r: Request{View: "gmma", Expr: "Layout_K_SW128_Atom"}, result: "Sw<3,4,3>", svg: "<svg", text: "GmmaDescriptor"},
 		{r: Request{View: "banks", Expr: "(_8,_64):(_64,_1)", Access: "tv:(_32,_1):(_1,_0)"}, text: "8-way", svg: "<svg"},
-		{r: Request{View: "tma", Expr: "x"}, err: "TMA"},
+		{r: Request{View: "tma", Expr: "Sw<3,4,3> o smem_ptr[16b](unset) o (_64,_64):(_1,_64)"}, result: "TiledCopy", text: "cuTensorMapEncodeTiled", svg: "<svg"},
+		{r: Request{View: "tma", Expr: "x"}, err: "parse"},
 		{r: Request{View: "nope"}, err: "unknown view"},
 	}
 	for _, tt := range tests {

@@ -163,7 +163,7 @@ func read(t *testing.T, ctx context.Context) state {
 	return s
 }
 
-var optionIDs = []string{"color", "bits", "atoms", "perm", "thr", "val", "mma", "operand", "type", "access", "target", "tile", "coord", "addr"}
+var optionIDs = []string{"color", "bits", "atoms", "perm", "thr", "val", "mma", "operand", "type", "access", "target", "tile", "coord", "addr", "gmem", "tiler"}
 
 // typeIn switches to view, fills the options, types expr and Enter, and
 // waits for the render it causes.
@@ -493,6 +493,58 @@ func TestBanksView(t *testing.T) {
 	shot(t, ctx, "banks", "(_8,_64):(_64,_1)", map[string]string{"access": "tv:(_32,_1):(_1,_0)"})
 }
 
+func TestTMAView(t *testing.T) {
+	t.Parallel()
+	ctx := tab(t, "?view=tma")
+	cases := []struct{ smem, gmem, typ, tiler string }{
+		{"Sw<3,4,3> o smem_ptr[16b](unset) o (_64,_64):(_1,_64)", "", "", ""},
+		{"Sw<3,4,3> o smem_ptr[16b](unset) o (_64,_64):(_64,_1)", "(4096,5120):(5120,_1)", "", ""},
+		{"Sw<2,4,3> o smem_ptr[16b](unset) o (_32,_64):(_1,_32)", "", "", ""},
+		{"(_64,_32):(_1,_64)", "", "", ""},
+		{"Sw<3,4,3> o smem_ptr[32b](unset) o (_32,_64):(_1,_32)", "(1024,1024):(_1,1024)", "float", ""},
+		{"Sw<3,4,3> o smem_ptr[16b](unset) o (_64,_64):(_1,_64)", "", "", "(_128,_64)"},
+	}
+	for _, c := range cases {
+		got := typeIn(t, ctx, "tma", c.smem, map[string]string{"gmem": c.gmem, "type": c.typ, "tiler": c.tiler})
+		gmem := c.gmem
+		if gmem == "" {
+			gmem = "(5120,4096):(_1,5120)"
+		}
+		svg := filepath.Join(t.TempDir(), "box.svg")
+		args := []string{"tma", "--svg", svg}
+		if c.typ != "" {
+			args = append(args, "--type", c.typ)
+		}
+		args = append(args, gmem, c.smem)
+		if c.tiler != "" {
+			args = append(args, c.tiler)
+		}
+		want, ok := cli(t, args...)
+		if !ok {
+			if !strings.Contains(got.Error, want) {
+				t.Errorf("%+v: cute tma fails (%s); the page says %q", c, want, got.Error)
+			}
+			continue
+		}
+		if got.Error != "" {
+			t.Errorf("%+v: page error %q", c, got.Error)
+			continue
+		}
+		end := strings.Index(want, "\ntma_partition")
+		if end < 0 {
+			end = len(want)
+		}
+		eq(t, c.smem+": cute tma", got.Text, want[:end])
+		b, err := os.ReadFile(svg)
+		if err != nil || got.SVG != string(b) {
+			t.Errorf("%+v: the page's box picture (%d bytes) differs from cute tma --svg (%d bytes, %v)", c, len(got.SVG), len(b), err)
+		} else if n, texts := svgShape(t, string(b)); got.SVGElems != n || got.SVGTexts != texts {
+			t.Errorf("%+v: the DOM holds %d SVG elements; cute tma --svg has %d", c, got.SVGElems, n)
+		}
+	}
+	shot(t, ctx, "tma", "Sw<3,4,3> o smem_ptr[16b](unset) o (_64,_64):(_1,_64)", nil)
+}
+
 // TestLaTeX checks the copy button's LaTeX against cute latex.
 func TestLaTeX(t *testing.T) {
 	t.Parallel()
@@ -583,9 +635,9 @@ func TestErrors(t *testing.T) {
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("huge layout took %v", d)
 	}
-	got = typeIn(t, ctx, "tma", "anything", nil)
-	if !strings.Contains(got.Error, "TMA") {
-		t.Errorf("tma view: %q", got.Error)
+	got = typeIn(t, ctx, "tma", "(_64,_64):(_1,_64)", map[string]string{"gmem": "(100,100):(_1,100)"})
+	if want, _ := cli(t, "tma", "(100,100):(_1,100)", "(_64,_64):(_1,_64)"); !strings.HasPrefix(got.Error, "CuTe rejects it") && !strings.Contains(got.Text, "REJECTED") {
+		t.Errorf("tma view, unaligned gmem: page %q %q; cute tma says %q", got.Error, got.Text, want)
 	}
 	shot(t, ctx, "error", "composition((_8,_8):(_8,_1), _2:_3)", nil)
 }

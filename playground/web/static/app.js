@@ -2,7 +2,7 @@
 // from cuteRender, the Go library compiled to WebAssembly (playground/wasm).
 
 const $ = (id) => document.getElementById(id);
-const OPTS = ["color", "bits", "atoms", "perm", "thr", "val", "mma", "operand", "type", "access", "target", "tile", "coord", "addr"];
+const OPTS = ["color", "bits", "atoms", "perm", "thr", "val", "mma", "operand", "type", "access", "target", "tile", "coord", "addr", "gmem", "tiler"];
 
 const EXAMPLES = {
   layout: [
@@ -19,10 +19,10 @@ const EXAMPLES = {
   copy: ["Copy_Atom<SM75_U32x4_LDSM_N,half_t>", "Copy_Atom<UniversalCopy<uint128_t>,half_t>", "Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>,half_t>"],
   gmma: ["Layout_K_SW128_Atom", "Layout_K_SW64_Atom", "Layout_K_SW32_Atom", "Layout_MN_SW128_Atom", "Layout_K_INTER_Atom"],
   banks: ["(_8,_64):(_64,_1)", "Sw<3,3,3> o _0 o (_8,_64):(_64,_1)", "Sw<3,4,3> o smem_ptr[16b](unset) o (_64,_64):(_64,_1)"],
-  tma: [],
+  tma: ["Sw<3,4,3> o smem_ptr[16b](unset) o (_64,_64):(_1,_64)", "Sw<3,4,3> o smem_ptr[16b](unset) o (_64,_64):(_64,_1)", "Sw<2,4,3> o smem_ptr[16b](unset) o (_32,_64):(_1,_32)", "(_64,_32):(_1,_64)"],
 };
-const DEFAULT = { layout: "Sw<3,4,3> o _0 o (_8,_64):(_64,_1)", mma: "SM80_16x8x16_F32F16F16F32_TN", copy: "Copy_Atom<SM75_U32x4_LDSM_N,half_t>", gmma: "Layout_K_SW128_Atom", banks: "(_8,_64):(_64,_1)", tma: "" };
-const LABEL = { layout: "Expression", mma: "MMA atom", copy: "Copy atom", gmma: "GMMA smem atom", banks: "Shared-memory tile", tma: "TMA" };
+const DEFAULT = { layout: "Sw<3,4,3> o _0 o (_8,_64):(_64,_1)", mma: "SM80_16x8x16_F32F16F16F32_TN", copy: "Copy_Atom<SM75_U32x4_LDSM_N,half_t>", gmma: "Layout_K_SW128_Atom", banks: "(_8,_64):(_64,_1)", tma: "Sw<3,4,3> o smem_ptr[16b](unset) o (_64,_64):(_1,_64)" };
+const LABEL = { layout: "Expression", mma: "MMA atom", copy: "Copy atom", gmma: "GMMA smem atom", banks: "Shared-memory tile", tma: "TMA smem layout" };
 
 let view = "layout";
 let last = null; // the last request and response
