@@ -73,7 +73,7 @@ func (m MMA) Validate() error {
 	case is8bitInt(a) && is8bitInt(b) && d == numeric.KindS32:
 		integer = true
 	default:
-		return bad("unsupported type combination dtype=%v atype=%v btype=%v", d, a, b)
+		return bad("unsupported type combination dtype=%s atype=%s btype=%s", d.PTX(), a.PTX(), b.PTX())
 	}
 	if m.N < 8 || m.N > 256 || m.N%8 != 0 {
 		return bad("N = %d is not a multiple of 8 in [8, 256]", m.N)
@@ -88,7 +88,7 @@ func (m MMA) Validate() error {
 		return bad(".satfinite is only available for integer types")
 	}
 	if (m.TransA || m.TransB) && a.Bits() != 16 {
-		return bad("imm-trans-a/b (MN-major operands) is only available for 16-bit types, not %v", a)
+		return bad("imm-trans-a/b (MN-major operands) is only available for 16-bit types, not %s", a.PTX())
 	}
 	if m.TransA && m.ARegs {
 		return bad("imm-trans-a does not exist for A in registers (RS)")
@@ -109,7 +109,7 @@ func (m MMA) Validate() error {
 }
 
 func (m MMA) typeString() string {
-	return fmt.Sprintf("m64n%dk%d.%v.%v.%v", m.N, m.K(), m.DType, m.AType, m.BType)
+	return fmt.Sprintf("m64n%dk%d.%s.%s.%s", m.N, m.K(), m.DType.PTX(), m.AType.PTX(), m.BType.PTX())
 }
 
 // String returns the instruction in PTX syntax, with registers written as

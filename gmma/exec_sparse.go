@@ -120,7 +120,7 @@ func (s MMASparse) Validate() error {
 }
 
 func (s MMASparse) typeString() string {
-	return fmt.Sprintf("m64n%dk%d.%v.%v.%v", s.N, s.K(), s.DType, s.AType, s.BType)
+	return fmt.Sprintf("m64n%dk%d.%s.%s.%s", s.N, s.K(), s.DType.PTX(), s.AType.PTX(), s.BType.PTX())
 }
 
 // MetaSlot returns where the metadata of chunk c of row m of A lies: the
@@ -323,7 +323,7 @@ func (rec *SparseRecord) Instructions() ([]MMASparse, error) {
 	for i, m := range ins {
 		s := MMASparse{MMA: m, MetaReg: base + i, Selector: rec.SpSel}
 		if rec.K != 0 && rec.K != s.K() {
-			return nil, fmt.Errorf("gmma.SparseRecord %d: K = %d, but %v operands give K = %d", rec.CaseID, rec.K, m.AType, s.K())
+			return nil, fmt.Errorf("gmma.SparseRecord %d: K = %d, but %s operands give K = %d", rec.CaseID, rec.K, m.AType.PTX(), s.K())
 		}
 		if err := s.Validate(); err != nil {
 			return nil, fmt.Errorf("gmma.SparseRecord %d: instruction %d: %v", rec.CaseID, i, err)
