@@ -116,10 +116,14 @@ func (m MMA) typeString() string {
 // r<i> and the descriptors as hex, e.g.
 //
 //	wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {r0, ..., r3}, 0x..., 0x..., 1, 1, 1, 0, 0;
-func (m MMA) String() string {
+func (m MMA) String() string { return m.text("wgmma.mma_async.sync.aligned."+m.typeString(), "") }
+
+// text writes the instruction with the given mnemonic (shape and types
+// included) and extra operands (a sparse wgmma's metadata register and
+// selector) right after the descriptor of B.
+func (m MMA) text(mnemonic, extra string) string {
 	var sb strings.Builder
-	sb.WriteString("wgmma.mma_async.sync.aligned.")
-	sb.WriteString(m.typeString())
+	sb.WriteString(mnemonic)
 	if m.Saturate {
 		sb.WriteString(".satfinite")
 	}
@@ -129,7 +133,7 @@ func (m MMA) String() string {
 	} else {
 		fmt.Fprintf(&sb, "%#016x, ", uint64(m.DescA))
 	}
-	fmt.Fprintf(&sb, "%#016x, %d", uint64(m.DescB), b2i(m.ScaleD))
+	fmt.Fprintf(&sb, "%#016x, %s%d", uint64(m.DescB), extra, b2i(m.ScaleD))
 	if m.AType.IsFloat() {
 		fmt.Fprintf(&sb, ", %d, %d", scaleImm(m.NegA), scaleImm(m.NegB))
 		if m.AType.Bits() == 16 {

@@ -2,7 +2,6 @@ package gmma
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/gocute/cute/numeric"
 )
@@ -141,15 +140,7 @@ func (s MMASparse) MetaSlot(m, c int) (t, o int) {
 func (s MMASparse) String() string {
 	// The dense text, with the sparse mnemonic and shape and the metadata
 	// operands after the descriptor of B.
-	d := s.MMA.String()
-	head, rest, _ := strings.Cut(d, " ")
-	head = "wgmma.mma_async.sp.sync.aligned." + s.typeString()
-	if s.Saturate {
-		head += ".satfinite"
-	}
-	b := fmt.Sprintf("%#016x, ", uint64(s.DescB))
-	i := strings.Index(rest, b)
-	return head + " " + rest[:i+len(b)] + fmt.Sprintf("r%d, %d, ", s.MetaReg, s.Selector) + rest[i+len(b):]
+	return s.MMA.text("wgmma.mma_async.sp.sync.aligned."+s.typeString(), fmt.Sprintf("r%d, %d, ", s.MetaReg, s.Selector))
 }
 
 // sparseKey is shapeKey for a sparse instruction (its own K).
