@@ -216,3 +216,63 @@ func (k Kind) Decode(b uint32) float64 {
 	}
 	return math.NaN()
 }
+
+// EncodeExact returns the bit pattern of v as an element of kind k, in the
+// low k.Bits() bits, the inverse of [Kind.Decode]: v must be exactly
+// representable (a NaN encodes as the format's NaN of the same sign; tf32
+// keeps its low 13 bits zero). A value that would need rounding, an
+// integer out of range and a kind Decode does not cover are errors, never
+// a silent rounding.
+func (k Kind) EncodeExact(v float64) (uint32, error) {
+	var b uint32
+	var back float64
+	integer := func(lo, hi float64) (uint32, error) {
+		if v != math.Trunc(v) || v < lo || v > hi {
+			return 0, fmt.Errorf("numeric: %v is not a value of %s (an integer in [%v, %v])", v, k, lo, hi)
+		}
+		return uint32(int64(v)) & uint32(uint64(1)<<k.Bits()-1), nil
+	}
+	switch k {
+	case KindF16:
+		h := Float16FromFloat64(v)
+		b, back = uint32(h.Bits()), h.Float64()
+	case KindBF16:
+		h := BFloat16FromFloat64(v)
+		b, back = uint32(h.Bits()), h.Float64()
+	case KindTF32:
+		t := TFloat32FromFloat64(v)
+		b, back = t.Bits(), t.Float64()
+	case KindF32:
+		b, back = math.Float32bits(float32(v)), float64(float32(v))
+	case KindE4M3:
+		b = fmtE4M3.encode(v, false)
+		back = fmtE4M3.decode(b)
+	case KindE5M2:
+		b = fmtE5M2.encode(v, false)
+		back = fmtE5M2.decode(b)
+	case KindS8:
+		return integer(math.MinInt8, math.MaxInt8)
+	case KindU8:
+		return integer(0, math.MaxUint8)
+	case KindS32:
+		return integer(math.MinInt32, math.MaxInt32)
+	case KindB1:
+		return integer(0, 1)
+	case KindS4:
+		return integer(-8, 7)
+	case KindU4:
+		return integer(0, 15)
+	case KindS16:
+		return integer(math.MinInt16, math.MaxInt16)
+	case KindU16:
+		return integer(0, math.MaxUint16)
+	case KindU32:
+		return integer(0, math.MaxUint32)
+	default:
+		return 0, fmt.Errorf("numeric: cannot encode an element of %v in 32 bits", k)
+	}
+	if math.IsNaN(v) || back == v {
+		return b, nil
+	}
+	return 0, fmt.Errorf("numeric: %v is not exactly representable as %s", v, k)
+}

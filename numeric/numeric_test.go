@@ -419,3 +419,31 @@ func BenchmarkFloat16FromFloat32(b *testing.B) {
 	}
 	_ = s
 }
+
+// EncodeExact inverts Decode on every pattern of the 8- and 16-bit kinds
+// (NaNs aside) and refuses what would round.
+func TestEncodeExact(t *testing.T) {
+	for _, k := range []Kind{KindF16, KindBF16, KindE4M3, KindE5M2, KindS8, KindU8, KindS16, KindU16, KindS4, KindU4, KindB1} {
+		for b := uint32(0); b < 1<<k.Bits(); b++ {
+			v := k.Decode(b)
+			if math.IsNaN(v) {
+				continue
+			}
+			got, err := k.EncodeExact(v)
+			if err != nil || k.Decode(got) != v || (v != 0 && got != b) {
+				t.Fatalf("%v: EncodeExact(Decode(%#x) = %v) = %#x, %v", k, b, v, got, err)
+			}
+		}
+	}
+	for _, c := range []struct {
+		k Kind
+		v float64
+	}{{KindF16, 1.0 / 3}, {KindS8, 128}, {KindU4, -1}, {KindS32, 0.5}, {KindE4M3, 1000}, {KindF64, 1}, {KindC128, 0}} {
+		if b, err := c.k.EncodeExact(c.v); err == nil {
+			t.Errorf("%v.EncodeExact(%v) = %#x, want an error", c.k, c.v, b)
+		}
+	}
+	if b, err := KindS4.EncodeExact(-1); err != nil || b != 0xf {
+		t.Errorf("s4 -1 = %#x, %v", b, err)
+	}
+}
