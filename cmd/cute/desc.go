@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gocute/cute/atom"
 	"github.com/gocute/cute/gmma"
 	"github.com/gocute/cute/numeric"
 )
@@ -77,15 +76,11 @@ func runDesc(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail("%v", err)
 	}
-	bits := 0
-	if k, err := numeric.ParseKind(typ); err == nil {
-		bits = k.Bits()
-	} else {
-		bits = atom.Type(typ).Bits()
-	}
-	if bits == 0 {
+	k, err := numeric.ParseKind(typ)
+	if err != nil {
 		return fail("unknown element type %q", typ)
 	}
+	bits := k.Bits()
 	n, err := strconv.Atoi(mn)
 	if err != nil {
 		return fail("--mn %q is not an integer", mn)

@@ -232,5 +232,5 @@ func b2i(b bool) int {
 // ptx returns the instruction the atom's fma issues.
 func (k *kernel[TC]) ptx() string {
 	in := k.instr
-	return fmt.Sprintf("wgmma.mma_async.sync.aligned.%s.%v.%v.%v", in.Shape(), in.DType, in.AType, in.BType)
+	return fmt.Sprintf("wgmma.mma_async.sync.aligned.%s.%s.%s.%s", in.Shape(), in.DType.PTX(), in.AType.PTX(), in.BType.PTX())
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/gocute/cute/atom"
 	"github.com/gocute/cute/gmma"
 	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/numeric"
 	"github.com/gocute/cute/swizzle"
 	"github.com/gocute/cute/tensor"
 )
@@ -49,12 +50,11 @@ func gmmaOp(f func(args []string) (any, error)) Op {
 
 // elemBits returns sizeof_bits of a C++ element type name.
 func elemBits(t string) (int, error) {
-	t = strings.TrimSpace(t)
-	t = strings.TrimPrefix(strings.TrimPrefix(t, "cute::"), "cutlass::")
-	if b := atom.Type(t).Bits(); b > 0 {
-		return b, nil
+	k, err := numeric.ParseKind(t)
+	if err != nil {
+		return 0, err
 	}
-	return 0, fmt.Errorf("unknown element type %q", t)
+	return k.Bits(), nil
 }
 
 // staticTuple parses an IntTuple and makes every integer static, as the

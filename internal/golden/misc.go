@@ -5,11 +5,18 @@ import (
 	"strconv"
 
 	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/numeric"
 )
 
-// typeBits gives the widths of the C++ types the misc vectors name.
-var typeBits = map[string]int{"uint8_t": 8, "uint16_t": 16, "uint32_t": 32, "uint64_t": 64,
-	"int8_t": 8, "int16_t": 16, "int32_t": 32, "int64_t": 64, "half_t": 16, "float": 32, "double": 64}
+// typeBits gives the widths of the element types by C++ name (numeric.Kind's
+// table), as the recast vectors name them.
+var typeBits = func() map[string]int {
+	m := map[string]int{}
+	for _, k := range numeric.Kinds() {
+		m[k.String()] = k.Bits()
+	}
+	return m
+}()
 
 func init() {
 	cast := func(op string, f func(layout.Layout, int) (layout.Layout, error)) {
