@@ -331,7 +331,7 @@ func basisOps(t *table) {
 	// The complement-based algebra does not compile for basis strides.
 	for _, op := range []string{"logical_product", "zipped_product", "tiled_product", "flat_product",
 		"blocked_product", "raked_product", "complement", "right_inverse", "left_inverse"} {
-		printOp(t, op, "BasisLayout[, Tiler] (CuTe's compile error)", func(args []string) (string, error) {
+		printOp(t, op, "BasisLayout[, Tiler] (rejected: CuTe does not compile it)", func(args []string) (string, error) {
 			l, err := basisLayoutArg(op, args, len(args))
 			if err != nil {
 				return "", err
