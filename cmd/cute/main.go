@@ -2,11 +2,15 @@
 //
 // Usage:
 //
-//	cute golden          answer golden-vector JSON Lines on stdin (see golden.go)
-//	cute wgmma           run hardware wgmma records on stdin through the software executor
-//	cute eval EXPR       evaluate an expression such as 'coalesce((_2,(_1,_6)):(_1,(_6,_2)))'
-//	cute table LAYOUT    print_layout of a rank-2 layout
-//	cute copy ATOM [THR VAL]  print a copy atom or a TiledCopy and its picture
+//	cute COMMAND [arguments]
+//	cute help [COMMAND]      every command with its usage, or one command's flags and details
+//	cute COMMAND -h          the same for one command
+//	cute eval -l             every op of eval and golden with its argument kinds
+//
+// The commands are the rows of the table commands in main.go: eval, table,
+// explain, svg, latex, copy, banks, desc, tma, wmma, golden, wgmma, replay.
+// Each parses its flags with the flag package; flags and arguments may come
+// in any order.
 //
 // A bad expression or flag is reported on stderr with exit status 2. A bug
 // of this module is never a stack trace: it is one line on stderr asking for
