@@ -142,13 +142,13 @@ func (s MMASparse) String() string {
 	// The dense text, with the sparse mnemonic and shape and the metadata
 	// operands after the descriptor of B.
 	d := s.MMA.String()
-	head, rest, _ := strings.Cut(d, " ")
-	head = "wgmma.mma_async.sp.sync.aligned." + s.typeString()
+	_, rest, _ := strings.Cut(d, " ")
+	head := "wgmma.mma_async.sp.sync.aligned." + s.typeString()
 	if s.Saturate {
 		head += ".satfinite"
 	}
 	b := fmt.Sprintf("%#016x, ", uint64(s.DescB))
-	i := strings.Index(rest, b)
+	i := strings.LastIndex(rest, b) // DescA may equal DescB
 	return head + " " + rest[:i+len(b)] + fmt.Sprintf("r%d, %d, ", s.MetaReg, s.Selector) + rest[i+len(b):]
 }
 
