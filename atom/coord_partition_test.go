@@ -153,3 +153,18 @@ func TestRetileRoundTrip(t *testing.T) {
 		}
 	})
 }
+
+// BenchmarkTiledCopyPartitionIdentity128x8 is partition_S of the identity
+// tensor of a 1024x64 matrix by the 128x8 copy (the predication prologue).
+func BenchmarkTiledCopyPartitionIdentity128x8(b *testing.B) {
+	c := atom.MustLookupCopy("UniversalCopy<uint128_t>", "float")
+	tc := atom.MustMakeTiledCopy(c, layout.MustParse("(_32,_8):(_1,_32)"), layout.MustParse("(_4,_1):(_1,_4)"))
+	cA := tensor.MakeIdentity(layout.Dyns(1024, 64))
+	thr := tc.MustThreadSlice(37)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := atom.PartitionS(thr, cA); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

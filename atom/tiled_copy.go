@@ -411,8 +411,8 @@ func (t TiledCopy) thrval2mn(ref2trg layout.Layout) (layout.Layout, error) {
 
 // ThrVal2MN returns the (thread, value) -> tile coordinate layout that
 // partition_S (dst false) or partition_D (dst true) composes the tile mode
-// of zipped_divide(tensor, Tiler_MN) with. Partitioning a tensor of any
-// kind (an ArithTuple coordinate tensor, say) is then:
+// of zipped_divide(tensor, Tiler_MN) with. [PartitionS] and [PartitionD]
+// partition a tensor of any kind (data or coordinates) as:
 //
 //	z := zipped_divide(t, TilerMN())
 //	v := composition(z, <ThrVal2MN(dst), _>)     // (((thr),(val)),rest)
@@ -783,6 +783,13 @@ func PartitionD[X tensor.Tiling[X]](s ThrCopy, t X) (X, error) {
 // under the layout [TiledCopy.Retile] gives its layout.
 func RetileS[X tensor.Tiling[X]](s ThrCopy, t X) (X, error) {
 	var zero X
+	if lt, ok := any(t).(funcTensor[X]); ok {
+		l, err := s.tiled.Retile(lt.Layout())
+		if err != nil {
+			return zero, err
+		}
+		return lt.WithLayout(l), nil
+	}
 	p, err := s.tiled.retilePlan(t.Shape())
 	if err != nil {
 		return zero, err
