@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 )
 
@@ -67,7 +68,11 @@ func to255(x float64) int { return int(x*255 + 0.5) }
 // textOn returns a text colour readable on fill (#rrggbb).
 func textOn(fill string) string {
 	var r, g, b int
-	fmt.Sscanf(fill, "#%02x%02x%02x", &r, &g, &b)
+	if v, err := strconv.ParseUint(strings.TrimPrefix(fill, "#"), 16, 32); err == nil && len(fill) == 7 && fill[0] == '#' {
+		r, g, b = int(v>>16), int(v>>8&0xff), int(v&0xff)
+	} else {
+		fmt.Sscanf(fill, "#%02x%02x%02x", &r, &g, &b)
+	}
 	if 299*r+587*g+114*b < 128*1000 {
 		return "#ffffff"
 	}
@@ -86,9 +91,14 @@ type canvas struct {
 func newCanvas(cell int) *canvas { return &canvas{cell: cell, fontSize: cell * 2 / 5} }
 
 func esc(s string) string {
-	r := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;")
-	return r.Replace(s)
+	if !strings.ContainsAny(s, `&<>"`) {
+		return s
+	}
+	return escaper.Replace(s)
 }
+
+// escaper is built once: a Replacer builds its tables on first use.
+var escaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;")
 
 // box draws one cell at pixel (x, y) with up to two lines of text.
 func (c *canvas) box(x, y int, fill string, lines ...string) {

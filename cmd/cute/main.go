@@ -8,7 +8,8 @@
 //	cute eval -l             every op of eval and golden with its argument kinds
 //
 // The commands are the rows of the table commands in main.go: eval, table,
-// explain, svg, latex, copy, banks, desc, tma, wmma, golden, wgmma, replay.
+// explain, svg, latex, copy, banks, desc, tma, wmma, golden, wgmma, replay,
+// serve.
 // Each parses its flags with the flag package; flags and arguments may come
 // in any order.
 //
@@ -77,6 +78,7 @@ var commands = []command{
 	{"golden", "< cases.jsonl", "answer golden-vector JSON Lines on stdin, one JSON object per line on stdout", goldenHelp, noFlags(runGolden)},
 	{"wgmma", "< records.jsonl[.gz]", "run H200 wgmma records on stdin through the software executor", "", noFlags(runWGMMA)},
 	{"replay", "< records.jsonl[.gz]", "replay H200 records of any kind (hw/, hw-copy/) on stdin through the hardware model", "", noFlags(runReplay)},
+	{"serve", "[-addr localhost:8080] [-out DIR] [-wasm FILE]", "the browser playground on localhost (-addr), or its files for a static host (-out DIR)", serveHelp, serveFlags},
 }
 
 func lookup(name string) (command, bool) {
