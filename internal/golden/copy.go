@@ -47,7 +47,7 @@ func copyOps(t *table) {
 	})
 	for _, b := range []string{"make_tiled_copy", "make_tiled_copy_A", "make_tiled_copy_B", "make_tiled_copy_C",
 		"make_tiled_copy_C_atom", "make_tiled_copy_S", "make_tiled_copy_D"} {
-		t.add(b, tiledCopyKinds, func(raw []json.RawMessage) (any, error) {
+		t.add(b, builderKinds(b), func(raw []json.RawMessage) (any, error) {
 			args, err := Strings(raw)
 			if err != nil {
 				return nil, err

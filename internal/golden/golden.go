@@ -79,10 +79,22 @@ const (
 	// type, then the builder's own args (thread and value layouts for
 	// make_tiled_copy; an MMA atom, AtomLayoutMNK and PermutationMNK for
 	// make_tiled_copy_A/B/C/C_atom).
-	tiledCopyKinds = "CopyOp, ValType, ThrLayout, ValLayout | MMA_Atom, AtomLayoutMNK, PermutationMNK"
+	tiledCopyKinds = "CopyOp, ValType, (ThrLayout, ValLayout | MMA_Atom, AtomLayoutMNK, PermutationMNK)"
 	// tmaKinds are the args of make_tma_copy and make_tma_atom.
 	tmaKinds = "CopyOp, ValType, TmaType|default, gTensor, sLayout, CTA tile|default, cluster size|default"
 )
+
+// builderKinds are the args of the TiledCopy builder b: make_tiled_copy_S
+// and _D take a copy op and value type and then a whole TiledCopy spec.
+func builderKinds(b string) string {
+	switch b {
+	case "make_tiled_copy":
+		return "CopyOp, ValType, ThrLayout, ValLayout"
+	case "make_tiled_copy_S", "make_tiled_copy_D":
+		return "CopyOp, ValType, BUILDER, " + tiledCopyKinds
+	}
+	return "CopyOp, ValType, MMA_Atom, AtomLayoutMNK|default, PermutationMNK|default"
+}
 
 // latexKinds are the argument kinds of the print_latex ops.
 var latexKinds = map[string]string{
