@@ -102,7 +102,18 @@ var escaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "
 
 // box draws one cell at pixel (x, y) with up to two lines of text.
 func (c *canvas) box(x, y int, fill string, lines ...string) {
-	fmt.Fprintf(&c.b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>", x, y, c.cell, c.cell, fill)
+	// Appended by hand rather than by Fprintf: a picture has thousands of cells.
+	c.b.WriteString(`<rect x="`)
+	c.int(x)
+	c.b.WriteString(`" y="`)
+	c.int(y)
+	c.b.WriteString(`" width="`)
+	c.int(c.cell)
+	c.b.WriteString(`" height="`)
+	c.int(c.cell)
+	c.b.WriteString(`" fill="`)
+	c.b.WriteString(fill)
+	c.b.WriteString(`"/>`)
 	col := textOn(fill)
 	switch len(lines) {
 	case 1:
@@ -121,11 +132,27 @@ func (c *canvas) text(x, y int, color string, size int, s string) {
 	if w := len(s) * size * 6 / 10; w > c.cell-4 && len(s) > 0 {
 		size = max(6, (c.cell-4)*10/(6*len(s)))
 	}
-	fill := ""
+	c.b.WriteString(`<text x="`)
+	c.int(x)
+	c.b.WriteString(`" y="`)
+	c.int(y)
+	c.b.WriteString(`" font-size="`)
+	c.int(size)
+	c.b.WriteByte('"')
 	if color != "#000000" {
-		fill = fmt.Sprintf(" fill=\"%s\"", color)
+		c.b.WriteString(` fill="`)
+		c.b.WriteString(color)
+		c.b.WriteByte('"')
 	}
-	fmt.Fprintf(&c.b, "<text x=\"%d\" y=\"%d\" font-size=\"%d\"%s>%s</text>", x, y, size, fill, esc(s))
+	c.b.WriteByte('>')
+	c.b.WriteString(esc(s))
+	c.b.WriteString("</text>")
+}
+
+// int writes v in decimal.
+func (c *canvas) int(v int) {
+	var buf [20]byte
+	c.b.Write(strconv.AppendInt(buf[:0], int64(v), 10))
 }
 
 // label draws an axis label centred at (x, y).

@@ -253,6 +253,7 @@ func eq(t *testing.T, what, got, want string) {
 var explainable = []string{"composition", "complement", "logical_divide", "zipped_divide", "tiled_divide", "flat_divide", "logical_product", "zipped_product", "tiled_product", "flat_product", "blocked_product", "raked_product"}
 
 func TestLayoutView(t *testing.T) {
+	t.Parallel()
 	ctx := tab(t, "")
 	cases := []struct{ expr, color string }{
 		{"(_4,_8):(_8,_1)", ""},
@@ -335,6 +336,7 @@ func TestLayoutView(t *testing.T) {
 }
 
 func TestMMAView(t *testing.T) {
+	t.Parallel()
 	ctx := tab(t, "?view=mma")
 	cases := []struct{ name, atoms, perm, operand string }{
 		{"SM80_16x8x16_F32F16F16F32_TN", "", "", ""},
@@ -376,6 +378,7 @@ func TestMMAView(t *testing.T) {
 }
 
 func TestCopyView(t *testing.T) {
+	t.Parallel()
 	ctx := tab(t, "?view=copy")
 	cases := []struct{ atom, thr, val, mma, operand string }{
 		{"Copy_Atom<SM75_U32x4_LDSM_N,half_t>", "(_32,_1):(_1,_0)", "(_1,_8):(_0,_1)", "", ""},
@@ -412,6 +415,7 @@ func TestCopyView(t *testing.T) {
 }
 
 func TestGMMAView(t *testing.T) {
+	t.Parallel()
 	ctx := tab(t, "?view=gmma")
 	cases := []struct{ kind, typ string }{
 		{"Layout_K_SW128_Atom", ""}, {"Layout_K_SW64_Atom", ""}, {"Layout_K_SW32_Atom", ""}, {"Layout_K_INTER_Atom", ""},
@@ -452,6 +456,7 @@ func TestGMMAView(t *testing.T) {
 }
 
 func TestBanksView(t *testing.T) {
+	t.Parallel()
 	ctx := tab(t, "?view=banks")
 	cases := []struct{ smem, access string }{
 		{"(_8,_64):(_64,_1)", "tv:(_32,_1):(_1,_0)"},
@@ -490,6 +495,7 @@ func TestBanksView(t *testing.T) {
 
 // TestLaTeX checks the copy button's LaTeX against cute latex.
 func TestLaTeX(t *testing.T) {
+	t.Parallel()
 	ctx := tab(t, "")
 	cases := []struct {
 		view, expr string
@@ -519,6 +525,7 @@ func TestLaTeX(t *testing.T) {
 // TestURLRoundTrip opens the URL a render left and checks the new tab
 // shows the same thing.
 func TestURLRoundTrip(t *testing.T) {
+	t.Parallel()
 	ctx := tab(t, "")
 	for _, c := range []struct {
 		view, expr string
@@ -548,6 +555,7 @@ func TestURLRoundTrip(t *testing.T) {
 // TestErrors checks errors are the library's message beside the input,
 // and a huge layout is refused with the size limit, not drawn.
 func TestErrors(t *testing.T) {
+	t.Parallel()
 	ctx := tab(t, "")
 	for _, expr := range []string{"(_4,", "composition((_8,_8):(_8,_1), _2:_3)", "no_such_op(_4:_1)"} {
 		got := typeIn(t, ctx, "layout", expr, nil)
@@ -585,13 +593,14 @@ func TestErrors(t *testing.T) {
 // TestTimings logs the first-render time and the re-render time of a
 // 128x64 swizzled layout.
 func TestTimings(t *testing.T) {
+	// Not parallel: it runs alone, before the parallel tests resume.
 	ctx := tab(t, "?view=layout&expr="+strings.NewReplacer("<", "%3C", ">", "%3E", " ", "+", ",", "%2C").Replace("Sw<3,4,3> o _0 o (_128,_64):(_64,_1)")+"&color=bank")
 	var tm map[string]float64
 	if err := chromedp.Run(ctx, chromedp.Evaluate(`window.cuteTimings`, &tm)); err != nil {
 		t.Fatal(err)
 	}
 	var ms []float64
-	for range 7 {
+	for range 3 {
 		var v float64
 		if err := chromedp.Run(ctx, chromedp.Evaluate(`(() => { window.cuteRerender(); return window.cuteTimings.lastRender; })()`, &v)); err != nil {
 			t.Fatal(err)
