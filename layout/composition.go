@@ -56,20 +56,14 @@ func shapeMin(a, b Int) Int {
 	return a.Min(b)
 }
 
-// bwCoalesce is CuTe's detail::bw_coalesce<len(os)-1>(os, od, ns, nd): it
+// bwCoalesceFlat is CuTe's detail::bw_coalesce<len(os)-1>(os, od, ns, nd): it
 // folds the flat modes os:od, last to first, into the front of the layout
 // that starts as the integral ns:nd. A static _1 mode is skipped, a static
 // _1 front is replaced, a mode whose s*d equals the front's stride statically
 // (with a static front shape) merges, and anything else is prepended. The
 // result is integral when one mode remains, and _1:_0 for a static _1.
-func bwCoalesce(os, od []Int, ns, nd Int) Layout {
-	var bufS, bufD [8]Int
-	rs, rd := bwCoalesceFlat(os, od, ns, nd, bufS[:0], bufD[:0])
-	return flatLayout(rs, rd)
-}
-
-// bwCoalesceFlat is bwCoalesce returning the flat modes of the result, front
-// to back, appended to rs and rd.
+// bwCoalesceFlat returns the flat modes of that layout, front to back,
+// appended to rs and rd.
 func bwCoalesceFlat(os, od []Int, ns, nd Int, rs, rd []Int) ([]Int, []Int) {
 	// The modes are collected back to front and reversed at the end.
 	b := len(rs)

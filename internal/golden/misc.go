@@ -18,9 +18,11 @@ var typeBits = func() map[string]int {
 	return m
 }()
 
-func init() {
+// miscOps adds upcast/downcast/recast_layout, nullspace and the
+// common-vector queries on plain Layouts.
+func miscOps(t *table) {
 	cast := func(op string, f func(layout.Layout, int) (layout.Layout, error)) {
-		layoutOp(op, func(args []string) (string, error) {
+		layoutOp(t, op, "Layout, int", func(args []string) (string, error) {
 			l, err := plainLayout(op, args, 2)
 			if err != nil {
 				return "", err
@@ -35,7 +37,7 @@ func init() {
 	}
 	cast("upcast", layout.Upcast)
 	cast("downcast", layout.Downcast)
-	layoutOp("recast_layout", func(args []string) (string, error) {
+	layoutOp(t, "recast_layout", "Layout, OldType, NewType", func(args []string) (string, error) {
 		l, err := plainLayout("recast_layout", args, 3)
 		if err != nil {
 			return "", err
@@ -48,18 +50,16 @@ func init() {
 		r, err := layout.Recast(l, ob, nb)
 		return r.String(), err
 	})
-	layoutOp("nullspace", func(args []string) (string, error) {
+	layoutOp(t, "nullspace", "Layout", func(args []string) (string, error) {
 		l, err := plainLayout("nullspace", args, 1)
 		if err != nil {
 			return "", err
 		}
 		return layout.Nullspace(l).String(), nil
 	})
-}
 
-func init() {
 	binary := func(op string, f func(a, b layout.Layout) (string, error)) {
-		layoutOp(op, func(args []string) (string, error) {
+		layoutOp(t, op, "Layout, Layout", func(args []string) (string, error) {
 			a, err := plainLayout(op, args, 2)
 			if err != nil {
 				return "", err
@@ -79,7 +79,7 @@ func init() {
 		r, err := layout.MaxCommonVector(a, b)
 		return r.String(), err
 	})
-	layoutOp("max_alignment", func(args []string) (string, error) {
+	layoutOp(t, "max_alignment", "Layout", func(args []string) (string, error) {
 		l, err := plainLayout("max_alignment", args, 1)
 		if err != nil {
 			return "", err

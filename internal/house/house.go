@@ -4,7 +4,9 @@
 // the picture below is the import graph's, not a wish.
 //
 //	8  cmd/cute, examples/..., tools/...            the command and the programs
-//	7  internal/golden, internal/replay             vectors and records answered
+//	7  internal/golden, internal/replay,            vectors and records answered;
+//	   internal/eval, internal/playground,          the evaluator and the playground's
+//	   playground/web                               views and page
 //	6  hw, atom/warp, atom/sparse, atom/wmma,       the CPU model of the hardware
 //	   banks, viz                                   and what analyses or draws it
 //	5  gmma, tma                                    Hopper's CuTe API
@@ -21,7 +23,7 @@
 package house
 
 // Floors maps each package path, relative to the module, to its floor.
-// Packages under cmd/, examples/ and tools/ are on floor 8.
+// Packages under cmd/, examples/, tools/ and playground/wasm are on floor 8.
 var Floors = map[string]int{
 	"numeric":               0,
 	"internal/jsonl":        1,
@@ -42,5 +44,8 @@ var Floors = map[string]int{
 	"viz":                   6,
 	"internal/golden":       7,
 	"internal/replay":       7,
+	"internal/eval":         7,
+	"internal/playground":   7,
+	"playground/web":        7,
 	"internal/house":        8,
 }

@@ -17,7 +17,7 @@ func floor(rel string) (int, bool) {
 	if f, ok := Floors[rel]; ok {
 		return f, true
 	}
-	for _, top := range []string{"cmd/", "examples/", "tools/"} {
+	for _, top := range []string{"cmd/", "examples/", "tools/", "playground/wasm"} {
 		if strings.HasPrefix(rel, top) {
 			return 8, true
 		}
