@@ -659,6 +659,9 @@ func (s ThrCopy) sliceCoord(f swizzle.Func) tensor.Coord {
 // (Thr, Val, Rest) tiling of a rank-r tensor with: (thr_idx, _,
 // repeat<r>(_)).
 func (s ThrCopy) PartitionCoord(r int) tensor.Coord {
+	if r == 1 { // repeat<1>(_) is _ itself, not (_)
+		return tensor.C(tensor.I(s.idx), tensor.U, tensor.U)
+	}
 	return tensor.C(tensor.I(s.idx), tensor.U, tensor.Repeat(r))
 }
 

@@ -1,0 +1,294 @@
+package golden
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/gocute/cute/atom"
+	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/swizzle"
+	"github.com/gocute/cute/tensor"
+	"github.com/gocute/cute/tma"
+)
+
+// The TMA family of the copy vectors (README section 3): make_tma_copy,
+// make_tma_atom, tma_copy_partition and tma_partition. Every case starts
+// with the seven args [CopyOp, T, TmaType, gmem, smem, cta_tiler, cluster].
+
+// tmaSpec is the seven leading args read into tma's inputs.
+type tmaSpec struct {
+	op       tma.Op
+	g        tma.Gmem
+	s        tma.Smem
+	sfunc    string // the smem layout as printed
+	tiler    layout.Tiler
+	cluster  layout.Int
+	opt      tma.Options
+	valType  string
+	gmemBits int
+}
+
+var cppSwizzleRE = regexp.MustCompile(`Swizzle<(\d+),(\d+),(-?\d+)>`)
+
+// readTMASpec reads the seven args. CuTe's static checks that need only
+// the types come first, so that the cases whose C++ did not compile (their
+// args are "cpp: ..." sources) still get CuTe's reason.
+func readTMASpec(args []string) (tmaSpec, error) {
+	var sp tmaSpec
+	if len(args) < 7 {
+		return sp, fmt.Errorf("TMA spec: want CopyOp, T, TmaType, gmem, smem, cta_tiler, cluster; got %q", args)
+	}
+	op, err := tma.ParseOp(args[0])
+	if err != nil {
+		return sp, err
+	}
+	sp.op, sp.valType = op, args[1]
+	tmaType := args[1]
+	if args[2] != "default" {
+		sp.opt.TmaType = args[2]
+		tmaType = args[2]
+	}
+	if _, err := tma.FormatOf(tmaType); err != nil {
+		return sp, err
+	}
+	if strings.HasPrefix(args[4], "cpp:") {
+		if m := cppSwizzleRE.FindStringSubmatch(args[4]); m != nil && m[2] != "4" {
+			return sp, layout.Errorf("get_tma_swizzle_bits", "Unsupported layout swizzle.", m[0])
+		}
+	}
+	for _, a := range args[3:7] {
+		if strings.HasPrefix(a, "cpp:") {
+			return sp, fmt.Errorf("TMA spec: cannot read the C++ argument %q", a)
+		}
+	}
+	gt, err := parseTensorPrint(args[3])
+	if err != nil {
+		return sp, err
+	}
+	gl, ok := gt.Plain()
+	if !ok {
+		return sp, fmt.Errorf("TMA spec: the gmem tensor must have a plain layout: %q", args[3])
+	}
+	sp.gmemBits = gt.Pointer().Bits()
+	sp.g = tma.Gmem{Type: args[1], Addr: gt.Pointer().Addr(), Layout: gl}
+	sp.sfunc = args[4]
+	if strings.Contains(args[4], "smem_ptr[") {
+		f, err := tensor.ParseFlagged(args[4])
+		if err != nil {
+			return sp, err
+		}
+		sp.s = tma.SmemFlagged(f)
+	} else {
+		f, err := swizzle.ParseFunc(args[4])
+		if err != nil {
+			return sp, err
+		}
+		if sp.s, err = tma.SmemOf(f); err != nil {
+			return sp, err
+		}
+	}
+	if args[5] == "default" {
+		sh := sp.s.Layout().Shape()
+		if !sh.IsTuple() {
+			sh = layout.Tup(sh)
+		}
+		e := make([]layout.IntTuple, sh.Len())
+		for i := range e {
+			e[i] = layout.I(sh.At(i).Product())
+		}
+		sp.tiler = layout.ShapeTiler(layout.Tup(e...))
+	} else if sp.tiler, err = layout.ParseTiler(args[5]); err != nil {
+		return sp, err
+	}
+	if args[6] == "default" {
+		sp.cluster = layout.S(1)
+	} else if sp.cluster, err = layout.ParseInt(args[6]); err != nil {
+		return sp, err
+	}
+	return sp, nil
+}
+
+// tmaSmemTensor is make_tensor(make_smem_ptr((T*)0x400), smem).
+func tmaSmemTensor(sp tmaSpec) (tensor.Tensor[byte], error) {
+	bits, err := atom.CopyTypeBits(sp.valType)
+	if err != nil {
+		return tensor.Tensor[byte]{}, err
+	}
+	p := tensor.SmemPtr(bits, 0x400)
+	if strings.Contains(sp.sfunc, "smem_ptr[") {
+		f, err := tensor.ParseFlagged(sp.sfunc)
+		if err != nil {
+			return tensor.Tensor[byte]{}, err
+		}
+		return tensor.FromFlagged[byte](nil, p, f)
+	}
+	f, err := swizzle.ParseFunc(sp.sfunc)
+	if err != nil {
+		return tensor.Tensor[byte]{}, err
+	}
+	return tensor.View[byte](nil, p, f), nil
+}
+
+func tmaStrings(raw []json.RawMessage, n int) ([]string, error) {
+	args, err := Strings(raw)
+	if err != nil {
+		return nil, err
+	}
+	if len(args) != n {
+		return nil, fmt.Errorf("want %d args, got %d", n, len(args))
+	}
+	return args, nil
+}
+
+func tmaAtomOut(a tma.Atom, g tma.Gmem) (map[string]any, error) {
+	tt, err := a.Tensor(g.Layout.Shape())
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{
+		"encode":     a.Encode().Map(),
+		"tma_tensor": tt.String(),
+		"tma_gbasis": a.GBasis().String(),
+	}, nil
+}
+
+func init() {
+	Register("make_tma_copy", func(raw []json.RawMessage) (any, error) {
+		args, err := tmaStrings(raw, 7)
+		if err != nil {
+			return nil, err
+		}
+		sp, err := readTMASpec(args)
+		if err != nil {
+			return nil, err
+		}
+		t, err := tma.MakeCopy(sp.op, sp.g, sp.s, sp.tiler, sp.cluster, sp.opt)
+		if err != nil {
+			return nil, err
+		}
+		out, err := tmaAtomOut(t.Atom, sp.g)
+		if err != nil {
+			return nil, err
+		}
+		tc := t.Tiled()
+		out["Tiler_MN"] = tc.TilerString()
+		out["TiledLayout_TV"] = tc.LayoutTV().String()
+		out["print"] = tc.String()
+		return out, nil
+	})
+	Register("make_tma_atom", func(raw []json.RawMessage) (any, error) {
+		args, err := tmaStrings(raw, 7)
+		if err != nil {
+			return nil, err
+		}
+		sp, err := readTMASpec(args)
+		if err != nil {
+			return nil, err
+		}
+		a, err := tma.MakeAtom(sp.op, sp.g, sp.s, sp.tiler, sp.cluster, sp.opt)
+		if err != nil {
+			return nil, err
+		}
+		out, err := tmaAtomOut(a, sp.g)
+		if err != nil {
+			return nil, err
+		}
+		out["print"] = a.String()
+		return out, nil
+	})
+	Register("tma_copy_partition", func(raw []json.RawMessage) (any, error) {
+		args, err := tmaStrings(raw, 8)
+		if err != nil {
+			return nil, err
+		}
+		sp, err := readTMASpec(args)
+		if err != nil {
+			return nil, err
+		}
+		slice, err := strconv.Atoi(args[7])
+		if err != nil {
+			return nil, fmt.Errorf("tma_copy_partition: bad slice %q", args[7])
+		}
+		t, err := tma.MakeCopy(sp.op, sp.g, sp.s, sp.tiler, sp.cluster, sp.opt)
+		if err != nil {
+			return nil, err
+		}
+		mA, err := t.Tensor(sp.g.Layout.Shape())
+		if err != nil {
+			return nil, err
+		}
+		gA, err := mA.FlatDivide(sp.tiler)
+		if err != nil {
+			return nil, err
+		}
+		sA, err := tmaSmemTensor(sp)
+		if err != nil {
+			return nil, err
+		}
+		thr, err := t.Tiled().ThreadSlice(slice)
+		if err != nil {
+			return nil, err
+		}
+		out := map[string]any{}
+		if sp.op.IsLoad() {
+			ps, err := tma.PartitionS(thr, gA)
+			if err != nil {
+				return nil, err
+			}
+			pd, err := tma.PartitionSmemD(thr, sA)
+			if err != nil {
+				return nil, err
+			}
+			out["src"], out["partition_S"], out["dst"], out["partition_D"] = gA.String(), ps.String(), sA.String(), pd.String()
+		} else {
+			ps, err := tma.PartitionSmemS(thr, sA)
+			if err != nil {
+				return nil, err
+			}
+			pd, err := tma.PartitionD(thr, gA)
+			if err != nil {
+				return nil, err
+			}
+			out["src"], out["partition_S"], out["dst"], out["partition_D"] = sA.String(), ps.String(), gA.String(), pd.String()
+		}
+		return out, nil
+	})
+	Register("tma_partition", func(raw []json.RawMessage) (any, error) {
+		args, err := tmaStrings(raw, 11)
+		if err != nil {
+			return nil, err
+		}
+		sp, err := readTMASpec(args)
+		if err != nil {
+			return nil, err
+		}
+		a, err := tma.MakeAtom(sp.op, sp.g, sp.s, sp.tiler, sp.cluster, sp.opt)
+		if err != nil {
+			return nil, err
+		}
+		st, err := parseTensorPrint(args[7])
+		if err != nil {
+			return nil, err
+		}
+		gt, err := tensor.ParseCoordTensor(args[8])
+		if err != nil {
+			return nil, err
+		}
+		coord, err := strconv.Atoi(args[9])
+		if err != nil {
+			return nil, fmt.Errorf("tma_partition: bad cta_coord %q", args[9])
+		}
+		cl, err := layout.Parse(args[10])
+		if err != nil {
+			return nil, err
+		}
+		g, s, err := tma.Partition(a, coord, cl, st, gt)
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"tAgA": g.String(), "tAsA": s.String()}, nil
+	})
+}
