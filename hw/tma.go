@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/gocute/cute/gmma"
 	"github.com/gocute/cute/numeric"
 )
 
@@ -96,7 +97,8 @@ func (g *DeviceMemory) Write(addr uint64, p []byte) error {
 // rank r sees its shared memory at the shared::cluster addresses
 // [r<<24, r<<24 + size) (the H200 puts the rank in bit 24).
 type Cluster struct {
-	ctas []CTA
+	ctas  []CTA
+	sched *clusterRun // the launch running the cluster's CTAs (pipeline.go), nil outside one
 }
 
 // SmemMaxBytes is the largest shared memory of one CTA on the H200.
@@ -112,6 +114,11 @@ func NewCluster(n, smemBytes int) (*Cluster, error) {
 	for r := range c.ctas {
 		c.ctas[r] = CTA{rank: r, base: uint32(r) << 24, smem: make([]byte, smemBytes),
 			dirty: make([]uint64, (smemBytes/16+63)/64), cluster: c}
+		if smemBytes%16 == 0 { // the wgmma executor's view of the same bytes (pipeline.go)
+			t := &c.ctas[r]
+			t.g, _ = gmma.NewSharedMemoryOn(0, t.smem)
+			t.g.ExplainAsyncWrites(t.explainPending)
+		}
 	}
 	return c, nil
 }
@@ -140,6 +147,7 @@ type CTA struct {
 	reads   []bulkRead
 	groups  int64 // bulk async-groups committed
 	cluster *Cluster
+	g       *gmma.SharedMemory // the same bytes at CTA-local addresses, for wgmma (nil if the size is not a multiple of 16)
 }
 
 // A bulkRead is a range of shared memory that a TMA store or reduce-add
@@ -215,7 +223,13 @@ func (c *CTA) Write(addr uint32, p []byte) error {
 		}
 	}
 	o := addr - c.base
-	copy(c.smem[o:], p)
+	if c.g != nil {
+		if err := c.g.Write(o, p); err != nil { // an in-flight wgmma reads these bytes
+			return faultf(ErrHazard, op, err.Error())
+		}
+	} else {
+		copy(c.smem[o:], p)
+	}
 	if len(p) > 0 {
 		for ch := o / 16; ch <= (o+uint32(len(p))-1)/16; ch++ {
 			c.dirty[ch/64] |= 1 << (ch % 64)
@@ -272,7 +286,12 @@ func (c *CTA) Peek(addr uint32, p []byte) error {
 
 // FenceProxyAsync is fence.proxy.async.shared::cta: generic stores made so
 // far become visible to TMA reads.
-func (c *CTA) FenceProxyAsync() { clear(c.dirty) }
+func (c *CTA) FenceProxyAsync() {
+	clear(c.dirty)
+	if c.g != nil {
+		c.g.FenceProxyAsync()
+	}
+}
 
 // tmaOp names the instructions in errors.
 const (
@@ -450,6 +469,9 @@ func (c *CTA) tmaLoad(op string, m *TensorMap, g *DeviceMemory, dst, mbar uint32
 		b.Delivered += uint64(tx)
 		b.complete()
 		t.pending = append(t.pending, pendingWrite{lo: t.base + off, hi: t.base + off + uint32(w.footprint()), bar: b.addr, phase: phase})
+		if t.g != nil {
+			_ = t.g.BeginAsyncWrite(off, w.footprint())
+		}
 	}
 	return tx, nil
 }

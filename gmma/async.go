@@ -1,0 +1,98 @@
+package gmma
+
+import "fmt"
+
+// This file lets an asynchronous copy engine beside the executor (the TMA
+// of package hw) share the executor's shared memory: it writes the byte
+// image in place, through the async proxy (no fence.proxy.async needed
+// before a wgmma reads it), and marks the bytes it is still writing so that
+// a wgmma reading them before the copy's completion was observed is an
+// error.
+
+// asyncWrites counts, per 16-byte chunk, the asynchronous copies still
+// writing it (not yet observed complete by a wait).
+type asyncWrites struct {
+	count   []uint32
+	n       int                      // chunks with count != 0
+	explain func(addr uint32) string // what the writer waits for, for errors
+}
+
+// NewSharedMemoryOn is [NewSharedMemory] over the caller's bytes: data (used
+// in place, not copied) is the image of [base, base+len(data)). An
+// asynchronous copy engine writes data directly, bracketing what it writes
+// with [SharedMemory.BeginAsyncWrite] and [SharedMemory.EndAsyncWrite].
+func NewSharedMemoryOn(base uint32, data []byte) (*SharedMemory, error) {
+	s, err := NewSharedMemory(base, uint32(len(data)))
+	if err != nil {
+		return nil, err
+	}
+	s.data = data
+	return s, nil
+}
+
+// BeginAsyncWrite marks [addr, addr+n) as being written by an asynchronous
+// copy (a TMA load) whose completion no thread has observed yet: a wgmma
+// reading these bytes is an error until [SharedMemory.EndAsyncWrite].
+func (s *SharedMemory) BeginAsyncWrite(addr uint32, n int) error {
+	if err := s.checkRange("BeginAsyncWrite", addr, n); err != nil || n == 0 {
+		return err
+	}
+	s.initAsync()
+	for c := (addr - s.base) / 16; c <= (addr-s.base+uint32(n)-1)/16; c++ {
+		if s.async.count[c] == 0 {
+			s.async.n++
+		}
+		s.async.count[c]++
+	}
+	return nil
+}
+
+func (s *SharedMemory) initAsync() {
+	if s.async == nil {
+		s.async = &asyncWrites{count: make([]uint32, len(s.reads))}
+	}
+}
+
+// ExplainAsyncWrites sets what errors say a wgmma reading bytes of an
+// asynchronous copy in flight must wait for: explain(addr) for the shared
+// address addr read.
+func (s *SharedMemory) ExplainAsyncWrites(explain func(addr uint32) string) {
+	s.initAsync()
+	s.async.explain = explain
+}
+
+// EndAsyncWrite ends one BeginAsyncWrite of the same range: a wait observed
+// the copy's completion.
+func (s *SharedMemory) EndAsyncWrite(addr uint32, n int) {
+	if s.async == nil || n == 0 || s.checkRange("EndAsyncWrite", addr, n) != nil {
+		return
+	}
+	for c := (addr - s.base) / 16; c <= (addr-s.base+uint32(n)-1)/16; c++ {
+		if s.async.count[c] == 0 {
+			continue
+		}
+		s.async.count[c]--
+		if s.async.count[c] == 0 {
+			s.async.n--
+		}
+	}
+}
+
+// asyncPending reports whether chunk c is being written asynchronously.
+func (s *SharedMemory) asyncPending(c uint32) bool {
+	return s.async != nil && s.async.n != 0 && s.async.count[c] != 0
+}
+
+func (s *SharedMemory) asyncError(which string, mn, kk int, a uint64) error {
+	why := "wait for the copy's completion (its mbarrier phase) first"
+	if s.async.explain != nil {
+		why = s.async.explain(uint32(a))
+	}
+	return fmt.Errorf("gmma.Warpgroup: wgmma operand %s element (%s=%d, k=%d) reads shared bytes [%#x, %#x) that an asynchronous copy (TMA) is still writing: %s",
+		which, mnName(which), mn, kk, a, a+16, why)
+}
+
+// FenceProxyAsync is fence.proxy.async.shared::cta on the memory itself:
+// generic stores made so far become visible to wgmma reads (what
+// [Warpgroup.FenceProxyAsync] does for its warpgroup's memory).
+func (s *SharedMemory) FenceProxyAsync() { s.fenceProxyAsync() }
