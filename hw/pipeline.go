@@ -362,6 +362,7 @@ type clusterRun struct {
 	state   []runState
 	why     string // why the cluster was aborted
 	aborted bool
+	cause   int // the CTA whose failure aborted the cluster, or -1
 }
 
 type runState struct {
@@ -397,6 +398,10 @@ func (s *clusterRun) ready(c *Cluster, r int) bool {
 				return false
 			}
 		}
+		// Everybody arrived: the barrier releases them all.
+		for i := range s.state {
+			s.state[i].blocked = false
+		}
 		return true
 	}
 	b, err := st.on.bar.CTA.barrier(mbarOp, st.on.bar.Addr)
@@ -419,7 +424,7 @@ func (s *clusterRun) abort(why string) {
 // origin.
 func (c *Cluster) run(kernel func(b *Block) error, origin, grid, cl Dim3, worker int) error {
 	n := len(c.ctas)
-	s := &clusterRun{wake: make([]chan bool, n), stopped: make(chan struct{}), state: make([]runState, n)}
+	s := &clusterRun{wake: make([]chan bool, n), stopped: make(chan struct{}), state: make([]runState, n), cause: -1}
 	c.sched = s
 	defer func() { c.sched = nil }()
 	for r := range n {
@@ -454,13 +459,22 @@ func (c *Cluster) run(kernel func(b *Block) error, origin, grid, cl Dim3, worker
 		s.wake[next] <- true
 		<-s.stopped
 		if err := s.state[next].err; err != nil {
+			s.cause = next
 			s.abort(fmt.Sprintf("CTA %d failed: %v", next, err))
 			break
 		}
 	}
-	for r, st := range s.state {
-		if st.err != nil {
-			return fmt.Errorf("CTA %d of the cluster at blockIdx (%d,%d,%d): %w", r, origin.X, origin.Y, origin.Z, st.err)
+	// The failure that aborted the cluster first, then the others by rank.
+	for i := -1; i < n; i++ {
+		r := i
+		if i < 0 {
+			r = s.cause
+		}
+		if r < 0 {
+			continue
+		}
+		if err := s.state[r].err; err != nil {
+			return fmt.Errorf("CTA %d of the cluster at blockIdx (%d,%d,%d): %w", r, origin.X, origin.Y, origin.Z, err)
 		}
 	}
 	return nil
