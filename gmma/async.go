@@ -96,3 +96,18 @@ func (s *SharedMemory) asyncError(which string, mn, kk int, a uint64) error {
 // generic stores made so far become visible to wgmma reads (what
 // [Warpgroup.FenceProxyAsync] does for its warpgroup's memory).
 func (s *SharedMemory) FenceProxyAsync() { s.fenceProxyAsync() }
+
+// ReadInFlight returns the first 16-byte chunk of [addr, addr+n) that an
+// in-flight wgmma reads (one no wgmma.wait_group has retired): an
+// asynchronous copy must not overwrite it yet.
+func (s *SharedMemory) ReadInFlight(addr uint32, n int) (uint32, bool) {
+	if n == 0 || s.checkRange("ReadInFlight", addr, n) != nil {
+		return 0, false
+	}
+	for c := (addr - s.base) / 16; c <= (addr-s.base+uint32(n)-1)/16; c++ {
+		if s.reads[c] != 0 {
+			return s.base + 16*c, true
+		}
+	}
+	return 0, false
+}

@@ -65,7 +65,9 @@ type ClusterBarrier struct {
 }
 
 // Init is ClusterBarrier::init: mbarrier.init with arriveCount.
-func (b ClusterBarrier) Init(arriveCount uint32) error { return b.CTA.MBarrierInit(b.Addr, arriveCount) }
+func (b ClusterBarrier) Init(arriveCount uint32) error {
+	return b.CTA.MBarrierInit(b.Addr, arriveCount)
+}
 
 // Arrive is ClusterBarrier::arrive(smem_ptr): one arrival on the CTA's own
 // barrier.

@@ -28,6 +28,7 @@ const (
 	RuleProxyFence      Rule = "shared memory written by generic stores is fenced (fence.proxy.async) before a TMA reads it"
 	RuleInterleaveStore Rule = "interleaved TMA stores and reduce-adds are not modelled (no H200 record measures them)"
 	RuleSmemStoreRace   Rule = "shared memory that a TMA store or reduce-add still reads is not overwritten before cp.async.bulk.wait_group.read retires it"
+	RuleSmemReadRace    Rule = "shared memory that an in-flight wgmma reads is not overwritten by a TMA load before wgmma.wait_group retires the wgmma"
 	RuleCluster         Rule = "a cluster has 1..16 CTAs of at most 228 KiB shared memory each"
 )
 
@@ -441,6 +442,12 @@ func (c *CTA) tmaLoad(op string, m *TensorMap, g *DeviceMemory, dst, mbar uint32
 		}
 		if _, err := t.barrier(op, t.base+barOff); err != nil {
 			return 0, err
+		}
+		if t.g != nil {
+			if a, busy := t.g.ReadInFlight(off, w.footprint()); busy {
+				return 0, tmaErr(op, RuleSmemReadRace, fmt.Sprintf("box [%#x, %#x) in CTA %d", t.base+off, uint64(t.base+off)+uint64(w.footprint()), r),
+					fmt.Sprintf("an in-flight wgmma reads [%#x, %#x)", t.base+a, t.base+a+16))
+			}
 		}
 	}
 	if m.interleave != InterleaveNone {
