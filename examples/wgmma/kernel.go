@@ -82,7 +82,19 @@ type Options struct {
 	// out to see the executor's hazard error.
 	SkipFence      bool // leave out warpgroup_arrive (wgmma.fence)
 	SkipWait       bool // leave out warpgroup_wait<0> (wgmma.wait_group 0)
-	SkipProxyFence bool // leave out fence.proxy.async after the st.shared copies
+	SkipProxyFence bool // leave out fence.proxy.async after the st.shared copies (the copy mainloop)
+	// TN runs gemm_tn (A and B K-major, SM90_64x64x16_..._SS<K,K>) instead
+	// of gemm_nt (MN-major).
+	TN bool
+	// Copies runs the mainloop with per-thread copies (st.shared, then
+	// fence.proxy.async) instead of the tutorial's TMA pipeline.
+	Copies bool
+	// The steps of the TMA pipeline, each of which can be left out or
+	// done wrong to see the model's named error.
+	SkipExpectTx       bool // the producer arrives without expect_tx: the consumer runs ahead of the TMA bytes
+	SkipWaitBarrier    bool // the consumer does not wait on the stage's producer barrier
+	WrongParity        bool // the consumer waits on the wrong phase parity
+	SkipConsumerArrive bool // the consumers never release the stage: the producer's wait deadlocks
 	// PrintOnly prints the setup and thread 0's partitions without running
 	// the GEMM.
 	PrintOnly bool
@@ -90,11 +102,15 @@ type Options struct {
 
 // atomName returns the MMA atom of the accumulator type.
 func (o Options) atomName() (string, error) {
+	major := "<MN,MN>"
+	if o.TN {
+		major = "<K,K>"
+	}
 	switch o.Accum {
 	case "", "f16":
-		return "SM90_64x64x16_F16F16F16_SS<MN,MN>", nil
+		return "SM90_64x64x16_F16F16F16_SS" + major, nil
 	case "f32":
-		return "SM90_64x64x16_F32F16F16_SS<MN,MN>", nil
+		return "SM90_64x64x16_F32F16F16_SS" + major, nil
 	}
 	return "", fmt.Errorf("-accum %q: want f16 or f32", o.Accum)
 }
@@ -119,7 +135,8 @@ type problem[TC accum] struct {
 	c       []TC
 	mA, mB  tensor.Tensor[numeric.Float16]
 	mC      tensor.Tensor[TC]
-	r       int // inputs are integers in [-r, r]
+	r       int  // inputs are integers in [-r, r]
+	tn      bool // gemm_tn: A and B K-major (see newProblemTN)
 }
 
 // gmemTensor places data at addr as the (rows, cols) tensor with strides
@@ -163,6 +180,29 @@ func newProblem[TC accum](m, n, k int, seed uint64) *problem[TC] {
 	return p
 }
 
+// newProblemTN is newProblem's problem as gemm_tn holds it: the same A
+// and B, stored K-major (A(m,k) at m·K+k, B(n,k) at n·K+k, the tutorial's
+// dA = (ldA, _1), dB = (ldB, _1)), C still M-major.
+func newProblemTN[TC accum](m, n, k int, seed uint64) *problem[TC] {
+	p := newProblem[TC](m, n, k, seed)
+	kmajor := func(src []numeric.Float16, rows int) []numeric.Float16 {
+		dst := make([]numeric.Float16, len(src))
+		for r := range rows {
+			for c := range k {
+				dst[r*k+c] = src[r+c*rows]
+			}
+		}
+		return dst
+	}
+	p.a, p.b, p.tn = kmajor(p.a, m), kmajor(p.b, n), true
+	kl := func(rows int) layout.Layout {
+		return layout.MustMake(layout.Dyns(rows, k), layout.Tup(layout.I(layout.D(k)), layout.I(layout.S(1))))
+	}
+	p.mA = tensor.View[numeric.Float16](&tensor.SliceMemory[numeric.Float16]{Base: addrA * 8, Bits: 16, Data: p.a}, tensor.GmemPtr(16, addrA), kl(m))
+	p.mB = tensor.View[numeric.Float16](&tensor.SliceMemory[numeric.Float16]{Base: addrB * 8, Bits: 16, Data: p.b}, tensor.GmemPtr(16, addrB), kl(n))
+	return p
+}
+
 // reference returns C = A·B computed in float64 (exact for these inputs),
 // M-major like C.
 func (p *problem[TC]) reference() []float64 {
@@ -170,11 +210,20 @@ func (p *problem[TC]) reference() []float64 {
 	for i, v := range p.a {
 		a[i] = v.Float64()
 	}
+	bAt := func(n, k int) numeric.Float16 { return p.b[n+k*p.N] }
+	if p.tn { // K-major A and B: a[k*M+m] from A(m,k) at m*K+k
+		for m := range p.M {
+			for k := range p.K {
+				a[k*p.M+m] = p.a[m*p.K+k].Float64()
+			}
+		}
+		bAt = func(n, k int) numeric.Float16 { return p.b[n*p.K+k] }
+	}
 	c := make([]float64, p.M*p.N)
 	for n := 0; n < p.N; n++ {
 		col := c[n*p.M : (n+1)*p.M]
 		for k := 0; k < p.K; k++ {
-			bv := p.b[n+k*p.N].Float64()
+			bv := bAt(n, k).Float64()
 			if bv == 0 {
 				continue
 			}

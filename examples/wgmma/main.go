@@ -66,6 +66,12 @@ func main() {
 	flag.BoolVar(&opt.SkipFence, "skip-fence", false, "leave out warpgroup_arrive (wgmma.fence): shows the executor's hazard error")
 	flag.BoolVar(&opt.SkipWait, "skip-wait", false, "leave out warpgroup_wait<0> (wgmma.wait_group 0): shows the executor's hazard error")
 	flag.BoolVar(&opt.SkipProxyFence, "skip-proxy-fence", false, "leave out fence.proxy.async after the smem copies: shows the executor's hazard error")
+	flag.BoolVar(&opt.TN, "tn", false, "gemm_tn: A and B K-major (SM90_64x64x16_..._SS<K,K>, Layout_K_SW128_Atom) instead of gemm_nt")
+	flag.BoolVar(&opt.Copies, "copies", false, "feed the pipeline with per-thread copies (st.shared + fence.proxy.async) instead of TMA")
+	flag.BoolVar(&opt.SkipExpectTx, "skip-expect-tx", false, "the producer arrives without expect_tx: shows the model's hazard error")
+	flag.BoolVar(&opt.SkipWaitBarrier, "skip-wait-barrier", false, "the consumer does not wait on the stage's TMA barrier: shows the model's hazard error")
+	flag.BoolVar(&opt.WrongParity, "wrong-parity", false, "the consumer waits on the wrong phase parity: shows the model's error")
+	flag.BoolVar(&opt.SkipConsumerArrive, "skip-consumer-arrive", false, "the consumers never release a stage: shows the model's deadlock report")
 	flag.BoolVar(&opt.PrintOnly, "print-only", false, "print the setup and thread 0's partitions, run nothing")
 	flag.Parse()
 	if err := run(os.Stdout, opt); err != nil {
@@ -95,13 +101,26 @@ func run(w io.Writer, opt Options) error {
 }
 
 func runTyped[TC accum](w io.Writer, opt Options) error {
+	if opt.SkipProxyFence {
+		opt.Copies = true // the fence belongs to the copy mainloop
+	}
 	p := newProblem[TC](opt.M, opt.N, opt.K, 1)
+	if opt.TN {
+		p = newProblemTN[TC](opt.M, opt.N, opt.K, 1)
+	}
 	k, err := newKernel(opt, p)
 	if err != nil {
 		return err
 	}
 	if err := k.printSetup(w); err != nil {
 		return err
+	}
+	var tk *tmaKernel[TC]
+	if !opt.Copies {
+		if tk, err = newTMAKernel(k); err != nil {
+			return err
+		}
+		tk.print(w)
 	}
 	if opt.PrintOnly {
 		return nil
@@ -111,19 +130,32 @@ func runTyped[TC accum](w io.Writer, opt Options) error {
 	gx, gy := opt.M/bM, opt.N/bN
 	kTiles := opt.K / bK
 	perTile := (bM / 64) * (bN / k.instr.N) * (bK / k.instr.K())
-	fmt.Fprintf(w, "\nGEMM (NT) C = A·B: M=%d N=%d K=%d, fp16 inputs (integers in [-%d,%d]), %s accumulators and C\n",
-		opt.M, opt.N, opt.K, p.r, p.r, k.mma.ValTypeC())
+	fmt.Fprintf(w, "\nGEMM (%s) C = A·B: M=%d N=%d K=%d, fp16 inputs (integers in [-%d,%d]), %s accumulators and C\n",
+		map[bool]string{false: "NT", true: "TN"}[opt.TN], opt.M, opt.N, opt.K, p.r, p.r, k.mma.ValTypeC())
 	fmt.Fprintf(w, "grid %dx%d CTAs of %d threads; per CTA %d k-tiles through the %d-stage smem pipeline, %d x %s per k-tile (%d wgmmas in all)\n",
 		gx, gy, k.tiled.Size(), kTiles, bP, perTile, k.instr.Shape(), gx*gy*kTiles*perTile)
+	if opt.Copies {
+		fmt.Fprintln(w, "the stages are filled by per-thread copies (st.shared, fence.proxy.async)")
+	} else {
+		fmt.Fprintf(w, "the stages are filled by SM90_TMA_LOAD under mbarriers, clusters of %d CTAs (grid rounded up to %dx%d)\n",
+			clusterX, (gx+clusterX-1)/clusterX*clusterX, gy)
+	}
 	fmt.Fprintf(w, "CTAs run on %d goroutines (GOMAXPROCS %d)\n", min(workers, gx*gy), runtime.GOMAXPROCS(0))
-	skipping := opt.SkipFence || opt.SkipWait || opt.SkipProxyFence
+	skipping := opt.SkipFence || opt.SkipWait || opt.SkipProxyFence ||
+		opt.SkipExpectTx || opt.SkipWaitBarrier || opt.WrongParity || opt.SkipConsumerArrive
 	if skipping {
-		fmt.Fprintf(w, "leaving out%s%s%s: the executor must refuse the program\n",
-			cond(opt.SkipFence, " warpgroup_arrive"), cond(opt.SkipWait, " warpgroup_wait<0>"), cond(opt.SkipProxyFence, " fence.proxy.async"))
+		fmt.Fprintf(w, "leaving out%s%s%s%s%s%s%s: the model must refuse the program\n",
+			cond(opt.SkipFence, " warpgroup_arrive"), cond(opt.SkipWait, " warpgroup_wait<0>"), cond(opt.SkipProxyFence, " fence.proxy.async"),
+			cond(opt.SkipExpectTx, " the expect_tx of arrive_and_expect_tx"), cond(opt.SkipWaitBarrier, " ProducerBarType::wait"),
+			cond(opt.WrongParity, " the right parity (waiting on phase^1)"), cond(opt.SkipConsumerArrive, " ConsumerBarType::arrive"))
 	}
 
 	start := time.Now()
-	err = k.grid(workers)
+	if tk != nil {
+		err = tk.grid(workers)
+	} else {
+		err = k.grid(workers)
+	}
 	elapsed := time.Since(start)
 	if err != nil {
 		if skipping {

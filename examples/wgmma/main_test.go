@@ -70,6 +70,10 @@ func TestGEMM(t *testing.T) {
 		{M: 256, N: 128, K: 192, Accum: "f32", Workers: 3},  // 3 k-tiles: no refill
 		{M: 256, N: 256, K: 320, Accum: "f16", Workers: 2},  // 5 k-tiles: refills
 		{M: 384, N: 128, K: 1024, Accum: "f16", Workers: 4}, // r = 1 inputs
+		{M: 128, N: 128, K: 128, Accum: "f16", TN: true},
+		{M: 256, N: 128, K: 320, Accum: "f32", TN: true, Workers: 2},
+		{M: 128, N: 256, K: 192, Accum: "f16", Copies: true},
+		{M: 256, N: 128, K: 128, Accum: "f32", Copies: true, TN: true},
 	} {
 		out, err := runOut(t, c)
 		if err != nil {
@@ -86,8 +90,8 @@ func TestGEMM(t *testing.T) {
 			if c.Accum == "f32" {
 				l = strings.ReplaceAll(l, "ptr[16b](0x7f", "ptr[32b](0x7f")
 			}
-			if strings.HasPrefix(l, "tCgC") {
-				continue // strides scale with M
+			if strings.HasPrefix(l, "tCgC") || c.TN {
+				continue // strides scale with M; the tutorial prints gemm_nt's partitions
 			}
 			if !hasLine(out, l) {
 				t.Errorf("%+v: missing line\n\t%s\nin\n%s", c, l, out)
@@ -128,13 +132,30 @@ func TestHazards(t *testing.T) {
 			[]string{"hazard, as expected", "CTA (0,0), k-tile 0", "issued before any wgmma.fence"}},
 		// With more k-tiles than stages, the refill of stage 0 stores into
 		// bytes that k-tile 0's wgmmas still read.
-		{Options{M: 128, N: 128, K: 256, SkipWait: true},
+		{Options{M: 128, N: 128, K: 256, SkipWait: true, Copies: true},
 			[]string{"CTA (0,0), k-tile 3", "gmma.SharedMemory.Write", "in-flight wgmma"}},
 		// Without refills, the epilogue reads accumulators still in flight.
-		{Options{M: 128, N: 128, K: 128, SkipWait: true, Accum: "f32"},
+		{Options{M: 128, N: 128, K: 128, SkipWait: true, Accum: "f32", Copies: true},
 			[]string{"CTA (0,0), epilogue, thread 0", "committed but not waited for"}},
 		{Options{M: 256, N: 256, K: 128, SkipProxyFence: true},
 			[]string{"k-tile 0", "stored through the generic proxy after the last fence.proxy.async"}},
+		// The TMA pipeline: the refill of stage 0 lands on bytes k-tile 0's
+		// wgmmas still read.
+		{Options{M: 128, N: 128, K: 256, SkipWait: true},
+			[]string{"CTA (0,0), refill with k-tile 3", "copy(tma_a, tAgA(_,3), tAsA(_,0))", "an in-flight wgmma reads"}},
+		// Without expect_tx the single arrival completes the phase before
+		// the bytes: the consumer's wait passes and the wgmma reads bytes
+		// the TMA still writes.
+		{Options{M: 128, N: 128, K: 128, SkipExpectTx: true},
+			[]string{"CTA (0,0), k-tile 0", "that an asynchronous copy (TMA) is still writing", "tx-count -32768"}},
+		{Options{M: 128, N: 128, K: 128, SkipWaitBarrier: true, TN: true},
+			[]string{"CTA (0,0), k-tile 0", "that an asynchronous copy (TMA) is still writing", "completes phase 0 (parity 0) of the mbarrier at 0x18400"}},
+		// Waiting on the phase in progress never returns: a deadlock
+		// report (every CTA of the cluster is blocked), not a hang.
+		{Options{M: 256, N: 128, K: 128, WrongParity: true},
+			[]string{"CTA (0,0), k-tile 0", "the awaited mbarrier phase completes", "got parity 1 at 0x18400"}},
+		{Options{M: 128, N: 128, K: 128, SkipConsumerArrive: true, Accum: "f32"},
+			[]string{"producer waiting for stage 0", "128 arrival(s) and 0 transaction byte(s) never arrive"}},
 	} {
 		out, err := runOut(t, c.opt)
 		if err == nil {
