@@ -28,11 +28,11 @@ import (
 // SharedStorage (smem_A, smem_B, tma_barrier[3], mma_barrier[3]) at the
 // start of the dynamic shared memory, 0x400 as before.
 const (
-	tmaBarAddr = sBAddr + sBBytes    // uint64_t tma_barrier[bP]
-	mmaBarAddr = tmaBarAddr + 8*bP   // uint64_t mma_barrier[bP]
-	ctaSmem    = mmaBarAddr + 8*bP   // the CTA's shared memory, window start included
-	clusterX   = 2                   // dimCluster(2, 1, 1)
-	mmaThreads = gmma.NumThreads     // ConsumerBarType::init(&consumer_mbar[pipe], 128)
+	tmaBarAddr = sBAddr + sBBytes  // uint64_t tma_barrier[bP]
+	mmaBarAddr = tmaBarAddr + 8*bP // uint64_t mma_barrier[bP]
+	ctaSmem    = mmaBarAddr + 8*bP // the CTA's shared memory, window start included
+	clusterX   = 2                 // dimCluster(2, 1, 1)
+	mmaThreads = gmma.NumThreads   // ConsumerBarType::init(&consumer_mbar[pipe], 128)
 )
 
 // tmaOperand is the TMA side of one operand (A or B), built on the host:
@@ -45,12 +45,12 @@ type tmaOperand struct {
 	mT    tensor.CoordTensor // get_tma_tensor(make_shape(M|N,K))
 	tAgT  tensor.CoordTensor // CTA (0,0)'s (TMA,k)
 	tAsT  tensor.Tensor[numeric.Float16]
-	coord [][]int32     // per box: TMA coordinates at CTA (0,0), k-tile 0
-	perMN []int32       // coordinate step per row (m or n) of the operand
-	perK  []int32       // coordinate step per k
-	soff  [bP][]uint32  // per stage and box: CTA-local smem address
-	bytes int           // transaction bytes of one k-tile: size<0>(tAsT) * sizeof(T)
-	tile  int           // bM or bN
+	coord [][]int32    // per box: TMA coordinates at CTA (0,0), k-tile 0
+	perMN []int32      // coordinate step per row (m or n) of the operand
+	perK  []int32      // coordinate step per k
+	soff  [bP][]uint32 // per stage and box: CTA-local smem address
+	bytes int          // transaction bytes of one k-tile: size<0>(tAsT) * sizeof(T)
+	tile  int          // bM or bN
 	gmem  *hw.DeviceMemory
 }
 
