@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/gocute/cute/numeric"
 )
 
 // The tutorial's prints, verbatim from the article (thread 0, M=N=K=512).
@@ -55,6 +57,54 @@ func TestTutorialPrints(t *testing.T) {
 	}
 	if strings.Contains(out, "max error") {
 		t.Errorf("-print-only ran the GEMM:\n%s", out)
+	}
+}
+
+// TestTMAPrints checks the TMA setup's prints: print(tma_atom) under the
+// make_tma_atom call naming SM90_TMA_LOAD, the TMA tensors and partitions
+// (as CuTe 3.5.1 prints them, see the tma package's vectors) and the
+// encode arguments, for gemm_nt (16 boxes of [64,8] per k-tile) and
+// gemm_tn (one [64,128] box).
+func TestTMAPrints(t *testing.T) {
+	common := []string{
+		"Copy_Atom tmaA = make_tma_atom(SM90_TMA_LOAD{}, mA, sA(_,_,0), make_shape(bM,bK));  // mA: [512 512]",
+		"Copy_Atom tmaB = make_tma_atom(SM90_TMA_LOAD{}, mB, sB(_,_,0), make_shape(bN,bK));  // mB: [512 512]",
+		"print(tmaA):", "Copy_Atom", "  ThrID:        _1:_0", "  ValueType:    16b",
+		"tensorDataType CU_TENSOR_MAP_DATA_TYPE_FLOAT16",
+		"swizzle        CU_TENSOR_MAP_SWIZZLE_128B",
+		"kTmaTransactionBytes = 32768",
+	}
+	for _, c := range []struct {
+		tn   bool
+		want []string
+	}{
+		{false, []string{
+			"  ValLayoutSrc: (_1,_512):(_0,_1)",
+			"mA = tma_a.get_tma_tensor(make_shape(M,K)): ArithTuple(_0,_0) o (512,512):(_1@0,_1@1)",
+			"tAgA: ArithTuple(0,_0) o (((_64,_8),(_2,_8)),8):(((_1@0,_1@1),(_64@0,_8@1)),_64@1)",
+			"tAsA: Sw<3,4,3>_smem_ptr[16b](0x400) o ((_512,_16),_3):((_1,_512),_8192)",
+			"tBsB: Sw<3,4,3>_smem_ptr[16b](0xc400) o ((_512,_16),_3):((_1,_512),_8192)",
+			"cuTensorMapEncodeTiled arguments of tmaA (the model's driver accepts them; 16 boxes of 1024 bytes per k-tile):",
+			"globalStrides  [1024]", "boxDim         [64 8]",
+		}},
+		{true, []string{
+			"  ValLayoutSrc: (_1,_8192):(_0,_1)",
+			"mA = tma_a.get_tma_tensor(make_shape(M,K)): ArithTuple(_0,_0) o (512,512):(_1@1,_1@0)",
+			"tAgA: ArithTuple(_0,0) o (((_64,_128),_1),8):(((_1@0,_1@1),_0),_64@0)",
+			"tAsA: Sw<3,4,3>_smem_ptr[16b](0x400) o ((_8192,_1),_3):((_1,_0),_8192)",
+			"cuTensorMapEncodeTiled arguments of tmaB (the model's driver accepts them; 1 boxes of 16384 bytes per k-tile):",
+			"boxDim         [64 128]",
+		}},
+	} {
+		out, err := runOut(t, Options{M: 512, N: 512, K: 512, TN: c.tn, PrintOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range append(common, c.want...) {
+			if !hasLine(out, l) {
+				t.Errorf("tn=%v: missing line\n\t%s\nin\n%s", c.tn, l, out)
+			}
+		}
 	}
 }
 
@@ -181,6 +231,46 @@ func TestUsage(t *testing.T) {
 	} {
 		if _, err := runOut(t, opt); !errors.Is(err, errUsage) {
 			t.Errorf("%+v: error %v, want a usage error", opt, err)
+		}
+	}
+}
+
+// BenchmarkMainloop times the grid of the 512³ GEMM (f16 accumulate, the
+// example's default) fed by per-thread copies (the mainloop before TMA)
+// and by the TMA pipeline, gemm_nt and gemm_tn, in one run.
+func BenchmarkMainloop(b *testing.B) {
+	for _, tn := range []bool{false, true} {
+		for _, copies := range []bool{true, false} {
+			opt := Options{M: 512, N: 512, K: 512, Accum: "f16", TN: tn, Copies: copies}
+			p := newProblem[numeric.Float16](opt.M, opt.N, opt.K, 1)
+			if tn {
+				p = newProblemTN[numeric.Float16](opt.M, opt.N, opt.K, 1)
+			}
+			k, err := newKernel(opt, p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			grid := k.grid
+			if !copies {
+				tk, err := newTMAKernel(k)
+				if err != nil {
+					b.Fatal(err)
+				}
+				grid = tk.grid
+			}
+			name := map[bool]string{false: "nt", true: "tn"}[tn] + "/" + map[bool]string{false: "tma", true: "copies"}[copies]
+			b.Run(name, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if err := grid(defaultWorkers(0)); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(2*512*512*512*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			})
+			if e := p.maxError(p.reference()); e != 0 {
+				b.Fatalf("%s: max error %g", name, e)
+			}
 		}
 	}
 }

@@ -81,7 +81,7 @@ type tmaPlan struct {
 	fragC   [][]int // per thread, element i of tCgC as an index into C, CTA (0,0)
 	nregs   int
 	mu      sync.Mutex
-	wgs     map[[2]int]*gmma.Warpgroup // per (worker, rank): the warpgroup of the CTA slot
+	wgs     map[*gmma.SharedMemory]*gmma.Warpgroup // per CTA slot of this launch's clusters
 }
 
 // gmemLayoutA returns A's (M,K) layout: M-major (NT) or K-major (TN).
@@ -103,7 +103,7 @@ func f16Bytes(d []numeric.Float16) []byte {
 // newTMAPlan is gemm_nt / gemm_tn's TMA setup (make_tma_atom for A and B
 // on the host) plus the per-kernel partitions of the device code.
 func (k *kernel[TC]) newTMAPlan() (*tmaPlan, error) {
-	t := &tmaPlan{wgs: map[[2]int]*gmma.Warpgroup{}}
+	t := &tmaPlan{}
 	// thrust::device_vector d_A = h_A: the device copies of A and B.
 	if err := t.gmem.Map(addrA, append([]byte(nil), f16Bytes(k.p.a)...)); err != nil {
 		return nil, err
@@ -292,10 +292,11 @@ func (o *tmaOperand) issue(cta *hw.CTA, x, kt, pipe int, mbar uint32, coords []i
 
 func lower(s string) string { return string(rune(s[0]) + 'a' - 'A') }
 
-// warpgroup returns the warpgroup of a CTA slot (a worker's cluster reuses
-// its CTAs' shared memory, so their warpgroups are reused too).
+// warpgroup returns the warpgroup of a CTA slot: a worker's cluster reuses
+// its CTAs' shared memory for the clusters it runs, and so their
+// warpgroups.
 func (t *tmaPlan) warpgroup(b *hw.Block) (*gmma.Warpgroup, error) {
-	key := [2]int{b.Worker, b.Rank()}
+	key := b.Gmma()
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if wg := t.wgs[key]; wg != nil {
@@ -312,6 +313,7 @@ func (t *tmaPlan) warpgroup(b *hw.Block) (*gmma.Warpgroup, error) {
 // tmaGrid launches the kernel: dimGrid rounded up to the cluster shape,
 // dimBlock 128, dimCluster (2,1,1), as gemm_nt / gemm_tn do.
 func (k *tmaKernel[TC]) grid(workers int) error {
+	k.tp.wgs = map[*gmma.SharedMemory]*gmma.Warpgroup{} // each launch has its own clusters
 	gx, gy := k.p.M/bM, k.p.N/bN
 	gx = (gx + clusterX - 1) / clusterX * clusterX
 	return hw.Launch(hw.LaunchParams{Grid: hw.Dim3{X: gx, Y: gy, Z: 1}, Cluster: hw.Dim3{X: clusterX, Y: 1, Z: 1},
