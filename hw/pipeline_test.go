@@ -1,11 +1,16 @@
 package hw
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gocute/cute/gmma"
+	"github.com/gocute/cute/numeric"
 )
 
 // TestPipelineState: operator++ walks the stages and flips the phase at
@@ -218,5 +223,93 @@ func TestLaunchHazards(t *testing.T) {
 		if err := Launch(bad, func(*Block) error { return nil }); RuleOf(err) != RuleLaunch {
 			t.Errorf("%+v: %v", bad, err)
 		}
+	}
+}
+
+// TestTMAFeedsWgmma: a TMA box lands in the bytes the wgmma executor reads
+// (CTA.Gmma), through the async proxy (no fence.proxy.async needed); a
+// wgmma reading it before the wait on its mbarrier phase is an error, one
+// after it computes on the landed bytes; a TMA load over bytes an in-flight
+// wgmma reads is RuleSmemReadRace.
+func TestTMAFeedsWgmma(t *testing.T) {
+	// A: 64x16 f16 and B: 8x16 f16, K-major without swizzle (8x16-byte core
+	// matrices, LBO 128, SBO 256), stored as the 2048+256 bytes the
+	// descriptors address; A = all ones, B(n,k) = n.
+	img := make([]byte, 2304)
+	for i := 0; i < 2048; i += 2 {
+		binary.LittleEndian.PutUint16(img[i:], 0x3c00) // 1.0
+	}
+	for n := range 8 {
+		for k := range 16 {
+			a := 2048 + n*16 + k/8*128 + k%8*2
+			binary.LittleEndian.PutUint16(img[a:], numeric.Float16FromFloat64(float64(n)).Bits())
+		}
+	}
+	var g DeviceMemory
+	if err := g.Map(0x7f0000000000, img); err != nil {
+		t.Fatal(err)
+	}
+	m, err := EncodeTiled(TensorMapArgs{DataType: TensorUInt16, Rank: 1, GlobalAddress: 0x7f0000000000,
+		GlobalDim: []uint64{1152}, GlobalStrides: []uint64{}, BoxDim: []uint32{128}, ElementStrides: []uint32{1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl, err := NewCluster(1, 8192)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cta := cl.CTA(0)
+	full := ClusterTransactionBarrier{ClusterBarrier{cta, 8}}
+	if err := full.Init(1); err != nil {
+		t.Fatal(err)
+	}
+	if err := full.ArriveAndExpectTx(2304); err != nil {
+		t.Fatal(err)
+	}
+	const dst = 0x400
+	for i := range 9 { // nine 256-byte boxes
+		if _, err := cta.TMALoad(&m, &g, dst+uint32(256*i), full.Addr, []int32{int32(128 * i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wg, err := gmma.NewWarpgroup(cta.Gmma())
+	if err != nil {
+		t.Fatal(err)
+	}
+	descA, _ := gmma.NewDescriptorBytes(dst, 128, 256, 0, gmma.Interleave)
+	descB, _ := gmma.NewDescriptorBytes(dst+2048, 128, 256, 0, gmma.Interleave)
+	mma := gmma.MMA{N: 8, DType: numeric.KindF32, AType: numeric.KindF16, BType: numeric.KindF16, DescA: descA, DescB: descB}
+	wg.Fence()
+	if err := wg.MMAAsync(mma); err == nil || !strings.Contains(err.Error(), "still writing") ||
+		!strings.Contains(err.Error(), "completes phase 0 (parity 0) of the mbarrier at 0x8") {
+		t.Fatalf("wgmma before the wait: %v", err)
+	}
+	if err := full.Wait(0); err != nil {
+		t.Fatal(err)
+	}
+	wg.Fence()
+	if err := wg.MMAAsync(mma); err != nil {
+		t.Fatalf("wgmma after the wait: %v", err)
+	}
+	wg.CommitGroup()
+	// The next load over A's bytes while the wgmma is in flight races.
+	if err := full.ArriveAndExpectTx(256); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cta.TMALoad(&m, &g, dst, full.Addr, []int32{0}); RuleOf(err) != RuleSmemReadRace {
+		t.Fatalf("TMA over an in-flight wgmma's operand: %v", err)
+	}
+	if err := wg.WaitGroup(0); err != nil {
+		t.Fatal(err)
+	}
+	// Thread 0 holds D(0,0), D(0,1) in registers 0, 1: sum over k of 1·n.
+	for r, want := range []float32{0, 16} {
+		v, _ := wg.Reg(0, r)
+		if got := math.Float32frombits(v); got != want {
+			t.Errorf("D reg %d = %v, want %v", r, got, want)
+		}
+	}
+	if _, err := cta.TMALoad(&m, &g, dst, full.Addr, []int32{0}); err != nil {
+		t.Errorf("TMA after wgmma.wait_group: %v", err)
 	}
 }
