@@ -11,6 +11,18 @@
 // CuTe static_assert and runtime assert on the way is a named error
 // (*layout.Error) carrying CuTe's message.
 //
+// The wgmma tutorial's A operand, as a kernel builds it:
+//
+//	a, _ := tma.MakeAtom(tma.Load, tma.Gmem{Type: "half_t", Addr: pA, Layout: mA}, // make_tma_atom
+//		tma.SmemFlagged(sAstage0), layout.MustParseTiler("(_128,_64)"), layout.S(1), tma.Options{})
+//	mA, _ := a.Tensor(shape)                                       // tma.get_tma_tensor(shape(mA))
+//	gA, _ := mA.LocalTile(tiler, tensor.C(tensor.I(m), tensor.U))  // local_tile(mA, tiler, (m,_))
+//	gA, _ = gA.GroupModes(0, 2)                                    // group_modes<0,2>; sA likewise
+//	tAgA, tAsA, _ := tma.Partition(a, 0, layout.MustParse("_1:_0"), sA, gA) // tma_partition
+//
+// after which box it of k-tile kt starts at the coordinates tAgA((0,it),kt)
+// and lands at tAsA((0,it),stage), and hw.EncodeCuTe(a) is the tensor map.
+//
 // The package sits beside gmma and below the hardware model: it does not
 // import hw. Converting an [EncodeArgs] to the hardware model's tensor-map
 // arguments is done above hw (cmd/cute, examples).

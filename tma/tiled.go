@@ -91,11 +91,21 @@ func checkThreads(tc atom.TiledCopy, op string) error {
 	if tv := tc.LayoutTV(); !tv.IsTuple() || tv.Rank() < 2 {
 		return layout.Errorf(op, "the zero TiledCopy is not a TMA TiledCopy")
 	}
-	if tc.LayoutTV().Mode(0).Size().Value() == 0 {
+	if !tc.LayoutTV().Mode(0).Size().IsStatic() {
 		return layout.Errorf(op, "runtime_crash: SIGFPE (integer division by zero): the TiledCopy's thread mode has the dynamic extent 0 (make_tma_copy with a dynamic cluster size)",
 			tc.LayoutTV())
 	}
 	return nil
+}
+
+// SwizzledDynamicError is the compile error of partitioning an smem tensor
+// whose swizzle is in its layout (Sw<B,M,S> o _0 o L, a sliced pipeline
+// stage) with a TiledCopy whose thread extent is dynamic (make_tma_copy with
+// a dynamic cluster size): slicing the swizzle at a run-time thread needs
+// to_mixed_bits of a static shape, and g++ stops with "'value' is not a
+// member of 'int'".
+func SwizzledDynamicError(op string, tv layout.Layout) error {
+	return layout.Errorf(op, "compile_error: ‘value’ is not a member of ‘int’: a swizzled smem layout cannot be sliced at a dynamic thread extent (make_tma_copy with a dynamic cluster size)", tv)
 }
 
 // PartitionS returns thr_copy.partition_S(t) for a TMA coordinate tensor
@@ -187,6 +197,11 @@ func partitionSmem[T any](thr atom.ThrCopy, t tensor.Tensor[T], dst bool) (tenso
 		op = "partition_D"
 	}
 	tc := thr.Tiled()
+	if _, ok := t.Layout().(swizzle.ComposedLayout); ok {
+		if tv := tc.LayoutTV(); tv.IsTuple() && tv.Rank() >= 2 && !tv.Mode(0).Size().IsStatic() {
+			return tensor.Tensor[T]{}, SwizzledDynamicError(op, tv)
+		}
+	}
 	if err := checkThreads(tc, op); err != nil {
 		return tensor.Tensor[T]{}, err
 	}

@@ -99,6 +99,31 @@ func TestDynamicClusterPartition(t *testing.T) {
 	}
 }
 
+// TestDynamicClusterSwizzledSmem: partitioning a stage-sliced swizzled
+// smem layout (Sw<B,M,S> o _0 o L) at a dynamic thread extent does not
+// compile in CuTe 3.5.1 (to_mixed_bits: "'value' is not a member of
+// 'int'", checked with g++ against the 3.5.1 headers).
+func TestDynamicClusterSwizzledSmem(t *testing.T) {
+	g := gm("half_t", 0x7f0000000000, "(1024,128):(_1,1040)")
+	s := sm(t, "Sw<2,4,3> o _0 o ((_32,_4),(_8,_16)):((_1,_256),(_32,_1024))")
+	tc, err := MakeCopy(LoadMulticast, g, s, layout.MustParseTiler("(_128,_128)"), layout.D(2), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tc.Tiled().LayoutTV().String(); got != "((0,0,0,0),((_32,_8,_4,_16))):((0,0,0,0),((_1,_128,_32,_1024)))" {
+		t.Fatalf("TiledLayout_TV %s", got)
+	}
+	f, _ := swizzle.ParseFunc("Sw<2,4,3> o _0 o ((_32,_4),(_8,_16)):((_1,_256),(_32,_1024))")
+	sA := tensor.View[byte](nil, tensor.SmemPtr(16, 0x400), f)
+	thr, err := tc.Tiled().ThreadSlice(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := PartitionSmemD(thr, sA); err == nil || !strings.Contains(err.Error(), "is not a member of") {
+		t.Fatalf("want the compile error, got %v", err)
+	}
+}
+
 // TestTmaType: a narrower TmaType rescales the gmem dims and the TMA
 // tensor's mode-0 stride; a wider one gives a rational basis scale.
 func TestTmaType(t *testing.T) {
