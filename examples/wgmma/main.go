@@ -6,40 +6,58 @@
 // <MN,MN>{}), and the shared-memory layouts sA and sB, tile_to_shape of
 // Layout_MN_SW128_Atom<half_t> to (128,64,3), prints them and thread 0's
 // partitions tCsA, tCsB, tCrA, tCrB, tCgC and tCrC as the tutorial shows
-// them, and then runs the tutorial's kernel as a whole NT GEMM, C = A·B with
-// A (M×K) M-major, B (N×K) N-major and C (M×N) M-major:
+// them; then the TMA setup of gemm_nt: make_tma_atom(SM90_TMA_LOAD{}, mA,
+// sA(_,_,0), make_shape(bM,bK)) and print(tmaA), the TMA tensor
+// get_tma_tensor, tma_partition's tAgA/tAsA and the cuTensorMapEncodeTiled
+// arguments (checked by the model's driver rules), the same for B. It then
+// runs the kernel as wgmma_sm90.cu writes it, as a whole NT GEMM, C = A·B
+// with A (M×K) M-major, B (N×K) N-major and C (M×N) M-major, on the hw
+// model of the H200:
 //
-//   - a grid of (M/128)×(N/128) CTAs, each one warpgroup of 128 threads,
-//     run in parallel on GOMAXPROCS goroutines;
-//   - per CTA a 3-stage shared-memory pipeline: tiles of A and B are copied
-//     from global memory through the swizzled layouts sA and sB into the byte
-//     image of a gmma.SharedMemory (st.shared, then fence.proxy.async where
-//     the tutorial's TMA needs none);
-//   - per k-tile warpgroup_arrive (wgmma.fence), cute::gemm over the 2×2×4
-//     atoms of the k-tile (one wgmma.mma_async each, on the descriptors of
-//     the fragments tCrA and tCrB: make_gmma_desc plus the iterator's
-//     offsets), warpgroup_commit_batch and warpgroup_wait<0>, on the
-//     software wgmma executor;
+//   - a grid of (M/128)×(N/128) CTAs (rounded up to the cluster), each one
+//     warpgroup of 128 threads, launched in clusters of 2 CTAs
+//     (hw.Launch), clusters in parallel on GOMAXPROCS goroutines;
+//   - per CTA the 3-stage pipeline: barrier init and cluster_sync, the
+//     prefetch of 3 k-tiles (arrive_and_expect_tx of kTmaTransactionBytes on
+//     the stage's ClusterTransactionBarrier, then one cp.async.bulk.tensor
+//     per TMA box of A and of B), and per k-tile the consumer's wait on the
+//     stage's phase (PipelineState read_state), warpgroup_arrive, cute::gemm
+//     over the 2×2×4 atoms (one wgmma.mma_async each on the software wgmma
+//     executor, reading the bytes the TMA landed), warpgroup_commit_batch,
+//     warpgroup_wait<0>, the 128 arrivals on the stage's ClusterBarrier, and
+//     the producer's wait on it (write_state) and refill;
 //   - the epilogue, tCrC (the accumulator registers) copied to C through
 //     tCgC.
 //
-// The inputs are small integers, so the result is exact: it is checked
-// against a plain reference GEMM and "max error 0" is printed, with the time
-// and GFLOP/s of the grid.
+// -tn runs gemm_tn instead: A and B K-major, SM90_64x64x16_..._SS<K,K>,
+// Layout_K_SW128_Atom, one [64,128] TMA box per k-tile and operand (gemm_nt
+// has 16 boxes of [64,8]). -copies feeds the stages with per-thread copies
+// (st.shared, then fence.proxy.async) instead of TMA, the mainloop before
+// TMA. The inputs are small integers, so the result is exact: it is
+// checked against a plain reference GEMM and "max error 0" is printed, with
+// the time and GFLOP/s of the grid.
 //
 // Usage:
 //
-//	go run ./examples/wgmma [-m 512] [-n 512] [-k 512] [-accum f16|f32] [-workers N]
-//	                        [-skip-fence] [-skip-wait] [-skip-proxy-fence] [-print-only]
+//	go run ./examples/wgmma [-m 512] [-n 512] [-k 512] [-accum f16|f32] [-tn] [-copies] [-workers N]
+//	                        [-skip-fence] [-skip-wait] [-skip-proxy-fence] [-skip-expect-tx]
+//	                        [-skip-wait-barrier] [-wrong-parity] [-skip-consumer-arrive] [-print-only]
 //
 // M and N must be multiples of 128 and K of 64. -accum f32 uses
-// SM90_64x64x16_F32F16F16_SS<MN,MN> (float accumulators and C).
+// SM90_64x64x16_F32F16F16_SS (float accumulators and C).
 //
-// -skip-fence leaves out warpgroup_arrive, -skip-wait warpgroup_wait<0>,
-// -skip-proxy-fence the fence.proxy.async after the copies. Each makes a
-// program whose result the PTX memory model leaves undefined; the executor
-// refuses it, and the command prints the hazard error it raises on standard
-// error and exits with status 1 (status 2 is for bad flags).
+// The hazard flags each leave out (or get wrong) one step of the
+// synchronization; the model refuses the program, prints its named error on
+// standard error and exits with status 1 (status 2 is for bad flags):
+// -skip-fence leaves out warpgroup_arrive, -skip-wait warpgroup_wait<0> (a
+// TMA refill then lands on bytes an in-flight wgmma reads), -skip-expect-tx
+// the expect_tx of arrive_and_expect_tx (the phase completes on the single
+// arrival, before the bytes: the wgmma reads bytes the TMA still writes),
+// -skip-wait-barrier the consumer's wait on the stage (the same read),
+// -wrong-parity waits on the phase in progress (a deadlock report: every CTA
+// of the cluster is blocked), -skip-consumer-arrive never releases a stage
+// (the producer's wait deadlocks), -skip-proxy-fence (implies -copies) the
+// fence.proxy.async after the copies.
 package main
 
 import (
