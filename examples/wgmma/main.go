@@ -158,7 +158,12 @@ func runTyped[TC accum](w io.Writer, opt Options) error {
 		fmt.Fprintf(w, "the stages are filled by SM90_TMA_LOAD under mbarriers, clusters of %d CTAs (grid rounded up to %dx%d)\n",
 			clusterX, (gx+clusterX-1)/clusterX*clusterX, gy)
 	}
-	fmt.Fprintf(w, "CTAs run on %d goroutines (GOMAXPROCS %d)\n", min(workers, gx*gy), runtime.GOMAXPROCS(0))
+	if opt.Copies {
+		fmt.Fprintf(w, "CTAs run on %d goroutines (GOMAXPROCS %d)\n", min(workers, gx*gy), runtime.GOMAXPROCS(0))
+	} else {
+		n := (gx + clusterX - 1) / clusterX * gy
+		fmt.Fprintf(w, "clusters run on %d goroutines (GOMAXPROCS %d), the CTAs of a cluster taking turns\n", min(workers, n), runtime.GOMAXPROCS(0))
+	}
 	skipping := opt.SkipFence || opt.SkipWait || opt.SkipProxyFence ||
 		opt.SkipExpectTx || opt.SkipWaitBarrier || opt.WrongParity || opt.SkipConsumerArrive
 	if skipping {

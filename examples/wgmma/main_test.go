@@ -274,3 +274,30 @@ func BenchmarkMainloop(b *testing.B) {
 		}
 	}
 }
+
+// TestTMALoopAllocatesNothing checks that a launch's allocations do not
+// grow with the number of k-tiles: the TMA boxes, barriers, pipeline states
+// and wgmmas of the k-loop allocate nothing.
+func TestTMALoopAllocatesNothing(t *testing.T) {
+	allocs := func(kDim int) float64 {
+		opt := Options{M: 256, N: 128, K: kDim, Accum: "f32", Workers: 1}
+		k, err := newKernel(opt, newProblem[float32](256, 128, kDim, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tk, err := newTMAKernel(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return testing.AllocsPerRun(2, func() {
+			if err := tk.grid(1); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	short, long := allocs(4*bK), allocs(12*bK)
+	if short != long {
+		t.Errorf("a launch allocates %v times with 4 k-tiles, %v with 12", short, long)
+	}
+	t.Logf("%v allocations per launch of one cluster, whatever the number of k-tiles", short)
+}

@@ -406,12 +406,11 @@ func (k *tmaKernel[TC]) cta(b *hw.Block) error {
 	}
 	for kTileCount > -bP {
 		kt := kTile - bP // the k-tile this iteration consumes
-		where := fmt.Sprintf("k-tile %d", kt)
 		// Wait for Producer to complete.
 		readPipe := readState.Index()
 		if !k.opt.SkipWaitBarrier {
 			if err := producer[readPipe].Wait(readState.Phase() ^ parity); err != nil {
-				return fail(where, err)
+				return fail(fmt.Sprintf("k-tile %d", kt), err)
 			}
 		}
 		// MMAs to cover 1 K_TILE.
@@ -419,20 +418,20 @@ func (k *tmaKernel[TC]) cta(b *hw.Block) error {
 			wg.Fence() // warpgroup_arrive()
 		}
 		if err := gmma.Gemm(wg, k.instr, t.tCrA[readPipe], t.tCrB[readPipe], t.dreg); err != nil {
-			return fail(where, err)
+			return fail(fmt.Sprintf("k-tile %d", kt), err)
 		}
 		wg.CommitGroup() // warpgroup_commit_batch()
 		// Wait for all MMAs in a K_TILE to complete.
 		if !k.opt.SkipWait {
 			if err := wg.WaitGroup(0); err != nil { // warpgroup_wait<0>()
-				return fail(where, err)
+				return fail(fmt.Sprintf("k-tile %d", kt), err)
 			}
 		}
 		// Notify that consumption is done (all 128 threads).
 		if !k.opt.SkipConsumerArrive {
 			for range mmaThreads {
 				if err := consumer[readPipe].Arrive(); err != nil {
-					return fail(where, err)
+					return fail(fmt.Sprintf("k-tile %d", kt), err)
 				}
 			}
 		}
@@ -442,7 +441,7 @@ func (k *tmaKernel[TC]) cta(b *hw.Block) error {
 		// the stage, then refill it with k-tile kTile.
 		pipe := writeState.Index()
 		if err := consumer[pipe].Wait(writeState.Phase()); err != nil {
-			return fail(fmt.Sprintf("%s, producer waiting for stage %d", where, pipe), err)
+			return fail(fmt.Sprintf("k-tile %d, producer waiting for stage %d", kt, pipe), err)
 		}
 		if err := produce(pipe); err != nil {
 			return fail(fmt.Sprintf("refill with k-tile %d", kTile), err)
