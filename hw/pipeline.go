@@ -32,6 +32,20 @@ const (
 // size is not a multiple of 16.
 func (c *CTA) Gmma() *gmma.SharedMemory { return c.g }
 
+// Shared returns the CTA's shared memory as the warp-level instructions of
+// this package see it ([Warp] cp.async, ldmatrix, stmatrix): a
+// [SharedMemory] over the same bytes and the same wgmma bookkeeping as
+// [CTA.Gmma], at CTA-local addresses. Its stores are generic-proxy stores
+// for the wgmma (fence.proxy.async before a wgmma reads them); the TMA's
+// in-flight boxes are checked by the TMA's own CTA.Read and by wgmmas, not
+// by this view. It is nil when Gmma is.
+func (c *CTA) Shared() *SharedMemory {
+	if c.shared == nil && c.g != nil {
+		c.shared = &SharedMemory{g: c.g, pending: make([]uint32, len(c.smem)/4)}
+	}
+	return c.shared
+}
+
 // endAsync tells the wgmma executor that the bytes of p are visible.
 func (c *CTA) endAsync(p pendingWrite) {
 	if c.g != nil {

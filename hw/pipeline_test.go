@@ -313,3 +313,37 @@ func TestTMAFeedsWgmma(t *testing.T) {
 		t.Errorf("TMA after wgmma.wait_group: %v", err)
 	}
 }
+
+// TestCTAShared: the CTA's three views (TMA/CTA, wgmma, warp-level copies)
+// are one byte image.
+func TestCTAShared(t *testing.T) {
+	cl, err := NewCluster(2, 1024)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cta := cl.CTA(1)
+	if err := cta.Write(cta.Base()+0x40, []byte{1, 2, 3, 4}); err != nil {
+		t.Fatal(err)
+	}
+	sh := cta.Shared()
+	if sh != cta.Shared() || sh.Base() != 0 || sh.Size() != 1024 {
+		t.Fatalf("Shared: %v", sh)
+	}
+	p := make([]byte, 4)
+	if err := sh.Read(0x40, p); err != nil || p[2] != 3 {
+		t.Errorf("Shared sees %v, %v", p, err)
+	}
+	if err := sh.Write(0x80, []byte{9}); err != nil {
+		t.Fatal(err)
+	}
+	if err := cta.Gmma().Read(0x80, p[:1]); err != nil || p[0] != 9 {
+		t.Errorf("Gmma sees %v, %v", p, err)
+	}
+	if err := cta.Peek(cta.Base()+0x80, p[:1]); err != nil || p[0] != 9 {
+		t.Errorf("the CTA sees %v, %v", p, err)
+	}
+	odd, _ := NewCluster(1, 1000)
+	if odd.CTA(0).Gmma() != nil || odd.CTA(0).Shared() != nil {
+		t.Error("a shared memory of 1000 bytes has a wgmma view")
+	}
+}
