@@ -92,8 +92,8 @@ func (o Options) gmemLayout(rows, cols int) layout.Layout {
 	return layout.MustMake(layout.Dyns(rows, cols), layout.Tup(layout.I(layout.S(1)), layout.I(layout.D(rows))))
 }
 
-// f16Bytes views fp16 data as the little-endian bytes the device holds.
-func f16Bytes(d []numeric.Float16) []byte {
+// f16View views fp16 data as the little-endian bytes the device holds.
+func f16View(d []numeric.Float16) []byte {
 	if len(d) == 0 {
 		return nil
 	}
@@ -105,10 +105,10 @@ func f16Bytes(d []numeric.Float16) []byte {
 func (k *kernel[TC]) newTMAPlan() (*tmaPlan, error) {
 	t := &tmaPlan{}
 	// thrust::device_vector d_A = h_A: the device copies of A and B.
-	if err := t.gmem.Map(addrA, append([]byte(nil), f16Bytes(k.p.a)...)); err != nil {
+	if err := t.gmem.Map(addrA, append([]byte(nil), f16View(k.p.a)...)); err != nil {
 		return nil, err
 	}
-	if err := t.gmem.Map(addrB, append([]byte(nil), f16Bytes(k.p.b)...)); err != nil {
+	if err := t.gmem.Map(addrB, append([]byte(nil), f16View(k.p.b)...)); err != nil {
 		return nil, err
 	}
 	var err error
