@@ -47,6 +47,11 @@ const (
 	WarpSize  = 32 // threads of a warp
 )
 
+// MaxRequests bounds the instructions (or phases) one analysis produces, so
+// that a TV layout or tile of any size is answered at once: beyond it the
+// entry points return an *layout.Error naming the limit.
+const MaxRequests = 1 << 16
+
 // Bank returns the bank of byte address a.
 func Bank(a int) int { return (a / BankBytes) % NumBanks }
 

@@ -46,6 +46,9 @@ func TVCopy(s Smem, tv layout.Layout, vec int) ([]Request, error) {
 	if vec < 1 || V%vec != 0 {
 		return nil, layout.Errorf("banks.TVCopy", "the vector must divide the values per thread", vec, V)
 	}
+	if V/vec > MaxRequests {
+		return nil, layout.Errorf("banks.TVCopy", "at most MaxRequests (65536) instructions are analysed", V/vec)
+	}
 	w := vec * s.ElemBytes()
 	if w > 16 || w&(w-1) != 0 {
 		return nil, layout.Errorf("banks.TVCopy", "a vector is 1, 2, 4, 8 or 16 bytes", fmt.Sprintf("%d x %d bytes", vec, s.ElemBytes()))
@@ -213,7 +216,11 @@ func WGMMAOperand(s Smem) (Request, error) {
 	ext := [2]int{M, N}
 	unit := [2]int{}
 	unit[o.Contig], unit[1-o.Contig] = o.Elems, 8
-	nb := (ext[0] / unit[0]) * (ext[1] / unit[1])
+	b0, b1 := ext[0]/unit[0], ext[1]/unit[1]
+	if b1 > 0 && b0 > MaxRequests/b1 {
+		return Request{}, layout.Errorf("banks.WGMMAOperand", "at most MaxRequests (65536) core matrices are analysed", s)
+	}
+	nb := b0 * b1
 	r := Request{Name: "wgmma operand (8x16B core matrices)"}
 	for b := 0; b < nb; b++ {
 		rows, err := blockRows(s, o, b)

@@ -116,6 +116,13 @@ func ParseSmem(expr string, elemBits int) (Smem, error) {
 // Func returns the tile function from index to element offset.
 func (s Smem) Func() swizzle.Func { return s.f }
 
+// PointerSwizzle returns the swizzle s applies to byte addresses, and
+// whether it has one.
+func (s Smem) PointerSwizzle() (swizzle.Swizzle, bool) { return s.ptrSw, s.hasPtrSw }
+
+// Base returns the byte address the tile is placed at.
+func (s Smem) Base() int { return s.base }
+
 // ElemBytes returns the element width in bytes.
 func (s Smem) ElemBytes() int { return s.bytes }
 

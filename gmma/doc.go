@@ -25,5 +25,15 @@
 // # Execution
 //
 // [Warpgroup] and [MMA] execute wgmma instructions in software against a
-// [SharedMemory] image, bit for bit as the H200 does for exact inputs.
+// [SharedMemory] image, bit for bit as the H200 does (the arithmetic is
+// internal/tensorcore's datapath). Two paths compute it: the reference path
+// (one element at a time, the datapath's Sum, exec_compute.go) is the
+// specification; the fast path (exec_fast.go) decodes each operand once,
+// keeps B k-major and runs whole rows through tensorcore.RowFinish or
+// RowRegs — exact float32 products scaled to the element's alignment and
+// truncated to int32, summed in integer fixed point, with AVX-512 or AVX2
+// kernels chosen at run time by CPU features and a pure-Go fallback — and
+// hands the rare elements (an Inf or NaN, extreme exponents, sums near the
+// int32 range) to the reference path. Every H200 record and a differential
+// test over random operands check the two paths bit for bit.
 package gmma

@@ -19,6 +19,10 @@ const (
 	// NumRegs is the number of 32-bit registers each thread has in the
 	// executor's register file.
 	NumRegs = 256
+	// MaxInFlight bounds the wgmmas in flight (issued and not retired by a
+	// WaitGroup); issuing one more is an error. The hardware stalls long
+	// before; the bound keeps the executor's counters exact.
+	MaxInFlight = 1<<16 - 1
 )
 
 // A SharedMemory is the byte image of the shared memory that a CTA may
@@ -33,9 +37,11 @@ type SharedMemory struct {
 	dirty []uint64     // one bit per 16-byte chunk stored by the generic proxy since the last fence.proxy.async
 	// ndirty counts the set bits of dirty.
 	ndirty int
-	// reads counts, per 16-byte chunk, the reads of in-flight wgmmas.
-	reads []uint32
-	owner *Warpgroup
+	// reads counts, per 16-byte chunk, the reads of in-flight wgmmas;
+	// nreads is their sum.
+	reads  []uint32
+	nreads int
+	owner  *Warpgroup
 }
 
 // NewSharedMemory returns a zeroed shared memory of size bytes at window
@@ -107,6 +113,78 @@ func (s *SharedMemory) Write(addr uint32, p []byte) error {
 	return nil
 }
 
+// WriteChunks stores 16-byte chunks through the generic proxy, as a bulk
+// vectorized copy does (st.shared.v4.b32 per chunk): chunk i, the bytes
+// data[16i:16i+16], goes to shared address addrs[i], which must be 16-byte
+// aligned; len(data) must be 16·len(addrs). The rules are Write's; on error
+// nothing is stored.
+func (s *SharedMemory) WriteChunks(addrs []uint32, data []byte) error {
+	if len(data) != 16*len(addrs) {
+		return fmt.Errorf("gmma.SharedMemory.WriteChunks: %d bytes of data for %d chunks of 16 bytes", len(data), len(addrs))
+	}
+	if err := s.checkChunks("WriteChunks", addrs); err != nil {
+		return err
+	}
+	for i, a := range addrs {
+		s.storeChunk(a, data[16*i:16*i+16])
+	}
+	return nil
+}
+
+// GatherChunks is WriteChunks with the chunks gathered from src: chunk i is
+// src[base+offs[i] : base+offs[i]+16], stored at addrs[i] (a global→shared
+// copy of 16-byte vectors, the source given as a byte image). len(offs)
+// must be len(addrs), and every chunk inside src; on error nothing is
+// stored.
+func (s *SharedMemory) GatherChunks(addrs []uint32, src []byte, base int, offs []int) error {
+	if len(offs) != len(addrs) {
+		return fmt.Errorf("gmma.SharedMemory.GatherChunks: %d source offsets for %d chunks", len(offs), len(addrs))
+	}
+	for _, o := range offs {
+		if o += base; o < 0 || o > len(src)-16 {
+			return fmt.Errorf("gmma.SharedMemory.GatherChunks: source chunk [%d, %d) is outside the %d source bytes", o, o+16, len(src))
+		}
+	}
+	if err := s.checkChunks("GatherChunks", addrs); err != nil {
+		return err
+	}
+	for i, a := range addrs {
+		o := base + offs[i]
+		s.storeChunk(a, src[o:o+16])
+	}
+	return nil
+}
+
+// checkChunks reports the first of addrs that is not a 16-byte aligned
+// chunk of s or that an in-flight wgmma reads.
+func (s *SharedMemory) checkChunks(op string, addrs []uint32) error {
+	for _, a := range addrs {
+		if a%16 != 0 || a < s.base || uint64(a)+16 > s.end() {
+			if a%16 != 0 {
+				return fmt.Errorf("gmma.SharedMemory.%s: chunk address %#x is not 16-byte aligned", op, a)
+			}
+			return s.checkRange(op, a, 16)
+		}
+		if c := (a - s.base) / 16; s.nreads != 0 && s.reads[c] != 0 {
+			return fmt.Errorf("gmma.SharedMemory.%s: storing [%#x, %#x) while an in-flight wgmma reads it; wgmma.wait_group must retire it first", op, a, a+16)
+		}
+	}
+	return nil
+}
+
+// storeChunk stores the 16 bytes p at the checked chunk address a through
+// the generic proxy.
+func (s *SharedMemory) storeChunk(a uint32, p []byte) {
+	off := a - s.base
+	*(*[16]byte)(s.data[off:]) = *(*[16]byte)(p)
+	c := off / 16
+	w, b := c/64, uint64(1)<<(c%64)
+	if s.dirty[w]&b == 0 {
+		s.dirty[w] |= b
+		s.ndirty++
+	}
+}
+
 // Read copies the bytes at shared address addr into p (ld.shared). Reading
 // is allowed at any time.
 func (s *SharedMemory) Read(addr uint32, p []byte) error {
@@ -166,7 +244,8 @@ type Warpgroup struct {
 	// asyncUse[r] is the shape-and-role key of the wgmmas that accessed
 	// register r since the last wgmma.fence (0: none).
 	asyncUse [NumRegs]uint32
-	// busy[r] counts the in-flight wgmmas that access register r.
+	// busy[r] counts the in-flight wgmmas that access register r; at most
+	// MaxInFlight, so it cannot wrap.
 	busy [NumRegs]uint16
 
 	inflight    []*inflightOp // in issue order
@@ -209,8 +288,8 @@ func (w *Warpgroup) checkRegAccess(op string, t, r, n int, write bool) error {
 	if t < 0 || t >= NumThreads {
 		return fmt.Errorf("gmma.Warpgroup.%s: thread %d is outside [0, %d)", op, t, NumThreads)
 	}
-	if r < 0 || n < 0 || r+n > NumRegs {
-		return fmt.Errorf("gmma.Warpgroup.%s: registers r%d..r%d are outside r0..r%d", op, r, r+n-1, NumRegs-1)
+	if r < 0 || n < 0 || r > NumRegs || n > NumRegs-r {
+		return fmt.Errorf("gmma.Warpgroup.%s: registers r%d..(%d registers) are outside r0..r%d", op, r, n, NumRegs-1)
 	}
 	for i := r; i < r+n; i++ {
 		if w.busy[i] != 0 {
@@ -361,6 +440,7 @@ func (w *Warpgroup) retire(op *inflightOp) {
 	for _, c := range op.chunks {
 		w.smem.reads[c]--
 	}
+	w.smem.nreads -= len(op.chunks)
 	op.chunks = op.chunks[:0]
 	w.free = append(w.free, op)
 }
@@ -421,6 +501,7 @@ func (w *Warpgroup) commitOp(m MMA, op *inflightOp, dk, ak uint32) {
 	for _, c := range op.chunks {
 		w.smem.reads[c]++
 	}
+	w.smem.nreads += len(op.chunks)
 	w.inflight = append(w.inflight, op)
 	w.uncommitted++
 }
@@ -448,6 +529,9 @@ func (w *Warpgroup) checkIssue(name string, m MMA, k int, dk, ak uint32) error {
 	shape := func() string { return fmt.Sprintf("m64n%dk%d", m.N, k) }
 	if !w.everFenced {
 		return fmt.Errorf("gmma.Warpgroup.%s: %s issued before any wgmma.fence; call Fence first", name, shape())
+	}
+	if len(w.inflight) >= MaxInFlight {
+		return fmt.Errorf("gmma.Warpgroup.%s: %s would be wgmma number %d in flight; at most MaxInFlight (%d) may be: CommitGroup and WaitGroup first", name, shape(), len(w.inflight)+1, MaxInFlight)
 	}
 	check := func(r int, role string, accumulator bool) error {
 		if t := w.touched[r]; t != 0 {

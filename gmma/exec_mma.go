@@ -94,11 +94,11 @@ func (m MMA) Validate() error {
 		return bad("imm-trans-a does not exist for A in registers (RS)")
 	}
 	nacc := m.NumAcc()
-	if m.DReg < 0 || m.DReg+nacc > NumRegs {
+	if m.DReg < 0 || m.DReg > NumRegs-nacc {
 		return bad("accumulator registers r%d..r%d are outside r0..r%d", m.DReg, m.DReg+nacc-1, NumRegs-1)
 	}
 	if m.ARegs {
-		if m.AReg < 0 || m.AReg+4 > NumRegs {
+		if m.AReg < 0 || m.AReg > NumRegs-4 {
 			return bad("A registers r%d..r%d are outside r0..r%d", m.AReg, m.AReg+3, NumRegs-1)
 		}
 		if m.AReg < m.DReg+nacc && m.DReg < m.AReg+4 {

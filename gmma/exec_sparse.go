@@ -112,6 +112,10 @@ func (s MMASparse) Validate() error {
 		return fmt.Errorf("gmma.MMASparse %s: metadata register r%d overlaps the accumulator registers r%d..r%d",
 			s.typeString(), s.MetaReg, s.DReg, s.DReg+s.NumAcc()-1)
 	}
+	if s.ARegs && s.MetaReg >= s.AReg && s.MetaReg < s.AReg+4 {
+		return fmt.Errorf("gmma.MMASparse %s: metadata register r%d overlaps the A registers r%d..r%d",
+			s.typeString(), s.MetaReg, s.AReg, s.AReg+3)
+	}
 	return nil
 }
 
@@ -273,12 +277,34 @@ type SparseRecord struct {
 }
 
 // SparseRecordMetaReg is the register that [SparseRecord.Instructions] puts
-// instruction i's metadata in: r200+i.
+// instruction i's metadata in, r200+i, whenever that is free: always for SS
+// records, and for RS records of at most 18 instructions.
 const SparseRecordMetaReg = 200
+
+// sparseMetaBase returns the first of n consecutive registers that hold the
+// metadata of a record's n instructions, clear of the accumulators
+// r0..r(nacc-1) and (RS) of the A fragments r128..r(128+4n-1): r200 when
+// free, else right after the accumulators, else right after the A
+// fragments; ok is false when no such block exists.
+func sparseMetaBase(nacc, n int, rs bool) (base int, ok bool) {
+	aEnd := 128
+	if rs {
+		aEnd = 128 + 4*n
+	}
+	free := func(b int) bool { return b >= nacc && b+n <= NumRegs && (b >= aEnd || b+n <= 128) }
+	for _, b := range []int{SparseRecordMetaReg, nacc, aEnd} {
+		if free(b) {
+			return b, true
+		}
+	}
+	return 0, false
+}
 
 // Instructions returns the record's sparse wgmmas, with the accumulators in
 // registers r0.., instruction i's A fragment (RS) in r128+4i.. and its
-// metadata in r200+i.
+// metadata in r(base+i), base as sparseMetaBase chooses (r200 unless an A
+// fragment is there). A record whose registers do not fit in a thread's 256
+// is an error.
 func (rec *SparseRecord) Instructions() ([]MMASparse, error) {
 	dense := rec.Record
 	dense.K = 0
@@ -289,9 +315,13 @@ func (rec *SparseRecord) Instructions() ([]MMASparse, error) {
 	if len(rec.SpMeta) != len(ins) {
 		return nil, fmt.Errorf("gmma.SparseRecord %d: %d instructions but %d sp_meta", rec.CaseID, len(ins), len(rec.SpMeta))
 	}
+	base, ok := sparseMetaBase(ins[0].NumAcc(), len(ins), ins[0].ARegs)
+	if !ok {
+		return nil, fmt.Errorf("gmma.SparseRecord %d: %d instructions need more registers than a thread's %d (accumulators, A fragments and metadata)", rec.CaseID, len(ins), NumRegs)
+	}
 	out := make([]MMASparse, len(ins))
 	for i, m := range ins {
-		s := MMASparse{MMA: m, MetaReg: SparseRecordMetaReg + i, Selector: rec.SpSel}
+		s := MMASparse{MMA: m, MetaReg: base + i, Selector: rec.SpSel}
 		if rec.K != 0 && rec.K != s.K() {
 			return nil, fmt.Errorf("gmma.SparseRecord %d: K = %d, but %v operands give K = %d", rec.CaseID, rec.K, m.AType, s.K())
 		}

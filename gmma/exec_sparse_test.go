@@ -43,7 +43,9 @@ func wantRegs(t testing.TB, rows [][]string) [][]uint32 {
 
 // TestSparseHardwareRecords replays every H200 sparse wgmma capture, exact
 // and random-float alike, and wants every accumulator bit for bit.
-func TestSparseHardwareRecords(t *testing.T) {
+func TestSparseHardwareRecords(t *testing.T) { eachPath(t, testSparseHardwareRecords) }
+
+func testSparseHardwareRecords(t *testing.T) {
 	recs := loadSparseHW(t)
 	pass := 0
 	byKind := map[string][2]int{}

@@ -2,6 +2,7 @@ package gmma
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -220,35 +221,49 @@ func TestHazardOutOfWindow(t *testing.T) {
 	wantErr(t, wg.SharedMemory().Read(0x10, make([]byte, 1)), "gmma.SharedMemory.Read")
 }
 
-func BenchmarkWGMMA_m64n256k16_F32F16_SS_SW128(b *testing.B) {
-	wg, m := setup(b, 256)
-	wg.Fence()
-	// One warm-up instruction grows the scratch buffers.
-	if err := wg.MMAAsync(m); err != nil {
-		b.Fatal(err)
-	}
-	wg.CommitGroup()
-	if err := wg.WaitGroup(0); err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		if err := wg.MMAAsync(m); err != nil {
-			b.Fatal(err)
+// BenchmarkWGMMA times one SS wgmma (K-major SW128 f16 operands, random
+// in [-2, 2)) with its fence, commit and wait, per shape, accumulator type
+// and executor path. Every other instruction negates A, so that the
+// accumulators alternate between their start value and it plus A·B instead
+// of growing.
+func BenchmarkWGMMA(b *testing.B) {
+	for _, n := range []int{64, 256} {
+		for _, acc := range []numeric.Kind{numeric.KindF32, numeric.KindF16} {
+			for _, p := range execPaths() {
+				b.Run(fmt.Sprintf("m64n%dk16/%v/%s", n, acc, p.name), func(b *testing.B) {
+					defer p.use()()
+					wg, m := setup(b, n)
+					m.DType = acc
+					wg.Fence()
+					step := func() {
+						if err := wg.MMAAsync(m); err != nil {
+							b.Fatal(err)
+						}
+						wg.CommitGroup()
+						if err := wg.WaitGroup(0); err != nil {
+							b.Fatal(err)
+						}
+						m.NegA = !m.NegA
+					}
+					step() // grows the scratch buffers
+					step()
+					b.ReportAllocs()
+					c0 := cpuNanos()
+					for b.Loop() {
+						step()
+					}
+					b.ReportMetric(float64(cpuNanos()-c0)/float64(b.N), "cpu-ns/op")
+				})
+			}
 		}
-		wg.CommitGroup()
-		if err := wg.WaitGroup(0); err != nil {
-			b.Fatal(err)
-		}
 	}
-	flops := 2.0 * 64 * 256 * 16
-	b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 }
 
 // TestMMAAsyncDoesNotAllocate keeps the executor's hot path free of
 // allocations once its scratch buffers have grown: issue, commit and wait.
-func TestMMAAsyncDoesNotAllocate(t *testing.T) {
+func TestMMAAsyncDoesNotAllocate(t *testing.T) { eachPath(t, testMMAAsyncDoesNotAllocate) }
+
+func testMMAAsyncDoesNotAllocate(t *testing.T) {
 	wg, m := setup(t, 256)
 	wg.Fence()
 	step := func() {
@@ -264,4 +279,60 @@ func TestMMAAsyncDoesNotAllocate(t *testing.T) {
 	if n := testing.AllocsPerRun(20, step); n != 0 {
 		t.Errorf("MMAAsync+CommitGroup+WaitGroup allocates %v times per instruction", n)
 	}
+}
+
+// TestWriteChunks stores 16-byte chunks at scattered addresses and checks
+// the bytes, the fence rule and the errors (misaligned, outside, length,
+// in-flight reads), which store nothing.
+func TestWriteChunks(t *testing.T) {
+	wg, m := setup(t, 64)
+	s := wg.SharedMemory()
+	data := make([]byte, 48)
+	for i := range data {
+		data[i] = byte(i + 1)
+	}
+	addrs := []uint32{0x10400, 0x10800, 0x10410}
+	if err := s.WriteChunks(addrs, data); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]byte, 16)
+	for i, a := range addrs {
+		if err := s.Read(a, got); err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(data[16*i:16*i+16]) {
+			t.Errorf("chunk %d at %#x: got % x", i, a, got)
+		}
+	}
+	wantErr(t, s.WriteChunks([]uint32{0x10408}, data[:16]), "not 16-byte aligned")
+	wantErr(t, s.WriteChunks([]uint32{0x10400}, data[:15]), "15 bytes of data for 1 chunks")
+	wantErr(t, s.WriteChunks([]uint32{0x10c00, 0x40000}, data[:32]), "outside the shared memory")
+	if err := s.Read(0x10c00, got); err != nil || got[0] != 0 {
+		t.Errorf("a refused WriteChunks stored bytes: % x", got)
+	}
+	// GatherChunks reads its chunks from a byte image.
+	if err := s.GatherChunks([]uint32{0x10c00, 0x10c10}, data, 4, []int{16, 0}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Read(0x10c00, got); err != nil || got[0] != 21 {
+		t.Errorf("GatherChunks chunk 0 = % x, want it to start at data[20]", got)
+	}
+	wantErr(t, s.GatherChunks([]uint32{0x10c00}, data, 40, []int{0}), "outside the 48 source bytes")
+	wantErr(t, s.GatherChunks([]uint32{0x10c00}, data, 0, nil), "0 source offsets for 1 chunks")
+	// A wgmma reading the operand chunk refuses stores until retired.
+	wg.Fence()
+	if err := wg.MMAAsync(m); err != nil {
+		t.Fatal(err)
+	}
+	wg.CommitGroup()
+	wantErr(t, s.WriteChunks([]uint32{0x400}, data[:16]), "in-flight wgmma")
+	if err := wg.WaitGroup(0); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.WriteChunks([]uint32{0x400}, data[:16]); err != nil {
+		t.Fatal(err)
+	}
+	// Without fence.proxy.async the next wgmma refuses the stored chunk.
+	wg.Fence()
+	wantErr(t, wg.MMAAsync(m), "FenceProxyAsync")
 }

@@ -72,7 +72,9 @@ const inexactULPBound = 0
 // TestHardwareRecords runs every H200 capture: exact records must match bit
 // for bit, faulting records must give an error, and the random-float records
 // must stay within inexactULPBound.
-func TestHardwareRecords(t *testing.T) {
+func TestHardwareRecords(t *testing.T) { eachPath(t, testHardwareRecords) }
+
+func testHardwareRecords(t *testing.T) {
 	recs := loadHW(t)
 	var exactPass, exactTotal, faults, inexact int
 	var worstULP int64

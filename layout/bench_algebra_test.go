@@ -51,3 +51,47 @@ func BenchmarkComplement(b *testing.B) {
 		benchLay, _ = ComplementTo(benchComp, cot)
 	}
 }
+
+// The contract checks of the inverses, complement and tile_to_shape are
+// O(rank) where the contract holds by construction: the cost does not grow
+// with the layout's size (a 2^20-element layout costs what a small one does).
+var (
+	benchBig    = MustParse("(_1024,_1024):(_1024,_1)")
+	benchPadded = MustParse("(_128,_8):(_1,_129)")
+)
+
+func BenchmarkLeftInverseLarge(b *testing.B) {
+	b.ReportAllocs()
+	if _, err := LeftInverse(benchBig); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		benchLay, _ = LeftInverse(benchBig)
+	}
+}
+
+func BenchmarkRightInverseLarge(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		benchLay, _ = RightInverse(benchBig)
+	}
+}
+
+func BenchmarkTileToShapePadded(b *testing.B) {
+	b.ReportAllocs()
+	trg := Statics(128, 8, 3)
+	if _, err := TileToShape(benchPadded, trg, ColMajor); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		benchLay, _ = TileToShape(benchPadded, trg, ColMajor)
+	}
+}
+
+func BenchmarkComplementPadded(b *testing.B) {
+	b.ReportAllocs()
+	cot := I(S(3 * 1024))
+	for b.Loop() {
+		benchLay, _ = ComplementTo(benchPadded, cot)
+	}
+}

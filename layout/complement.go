@@ -83,6 +83,16 @@ func complementOf(l Layout, cotarget IntTuple) (Layout, complementInfo) {
 	var bufS, bufD [16]Int
 	sh, st := filterFlat(l, bufS[:], bufD[:])
 	r := len(sh)
+	for _, s := range sh { // CuTe divides by a zero extent; a negative one is garbage
+		if s.v <= 0 {
+			throw("complement", "the extents of filter(layout) must be positive", l)
+		}
+	}
+	for _, c := range cotarget.Leaves() {
+		if c.v < 0 {
+			throw("complement", "the cotarget must not be negative", l, cotarget)
+		}
+	}
 	if r == 1 && st[0].Is(0) {
 		return Compact(CoalesceShape(cotarget)), info
 	}
@@ -205,16 +215,19 @@ func cosizeOf(l Layout) int {
 }
 
 // checkComplement raises an *Error when r = complement(l, cotarget) misses
-// one of the bounds of CuTe's complement contract (the @post of layout.hpp
-// and the conditions of CuTe's complement unit test) that the nesting
-// argument of complementOf does not already give: with N = size(cotarget),
+// one of the bounds of CuTe's complement contract (the conditions of CuTe's
+// complement unit test) that the nesting argument of complementOf does not
+// already give: with N = size(cotarget),
 //
 //	cosize(make_layout(l, r)) >= N
 //	cosize(r) <= round_up(N, cosize(l))
-//	size(r) >= N / size(filter(l)) and cosize(r) >= N / size(filter(l))
 //
 // A tuple cotarget (divided mode by mode, with rounding) and a layout whose
-// sorted strides leave gaps can break them. All are O(rank).
+// sorted strides leave holes can break them. Both are O(rank). (The @post
+// size(r) >= N/size(filter(l)) of layout.hpp, which the unit test also
+// lists among its "other observations", is not required: holes that are not
+// whole multiples break it by nature, while CuTe's answer is still the
+// ordered, disjoint completion the algebra needs.)
 func checkComplement(l Layout, cotarget IntTuple, r Layout) {
 	n := cotarget.Product().v
 	cl, cr := cosizeOf(l), cosizeOf(r)
@@ -223,9 +236,6 @@ func checkComplement(l Layout, cotarget IntTuple, r Layout) {
 	}
 	if cl > 0 && cr > (n+cl-1)/cl*cl {
 		throw("complement", "cosize(complement) <= round_up(size(cotarget), cosize(layout)) (CuTe's result overshoots)", l, cotarget, r)
-	}
-	if fs := Filter(l).Size().v; fs > 0 && (r.Size().v < n/fs || cr < n/fs) {
-		throw("complement", "size(complement) >= size(cotarget) / size(filter(layout)) (CuTe's result is too small)", l, cotarget, r)
 	}
 }
 

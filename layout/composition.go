@@ -307,6 +307,9 @@ func verifyComposition(a, b, r Layout) {
 		throw("composition", "the result must be compatible with the right-hand layout (CuTe's algorithm fails its post-condition here: a dynamic shape_div lost divisibility or modes overlap)", a, b)
 	}
 	n := b.Size().v
+	if n < 0 {
+		throw("composition", "the right-hand layout must have a non-negative size", a, b)
+	}
 	if n > maxVerify {
 		throw("composition", "a composition whose divisibility CuTe cannot check must be small enough to verify", a, b)
 	}
@@ -369,6 +372,7 @@ func compTiler(a Layout, t Tiler) Layout {
 // overlapping modes of b break the distribution over b's modes).
 func Compose(a, b Layout) (r Layout, err error) {
 	defer catchIn("composition", &err)
+	checkLeaves("composition", a.shape, b.shape)
 	return compose(a, b), nil
 }
 
@@ -379,6 +383,7 @@ func Compose(a, b Layout) (r Layout, err error) {
 // is the by-mode tuple <_4,_8>.
 func Composition(a Layout, t Tiler) (r Layout, err error) {
 	defer catchIn("composition", &err)
+	checkLeaves("composition", a.shape)
 	return compTiler(a, t), nil
 }
 

@@ -77,3 +77,51 @@ func TestCuTeContractRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestProductAcceptsWhereComplementToRefuses pins the inputs on which
+// TestProductProperties used to fail (it assumed ComplementTo succeeds):
+// CuTe's complement there breaks the cosize bound of ComplementTo's
+// contract, which the product does not need.
+func TestProductAcceptsWhereComplementToRefuses(t *testing.T) {
+	for _, c := range []struct{ a, b, want string }{
+		{"(_1,_1,_1,_2):(_1,_1,_2,_4)", "(_1,_2):(_1,_4)", "((_1,_1,_1,_2),(_1,_2)):((_1,_1,_2,_4),(_0,_8))"},
+		{"(_1,_2):(_2,_4)", "(_1,_1,_1,_4):(_1,_2,_4,_8)", "((_1,_2),(_1,_1,_1,_4)):((_2,_4),(_0,_0,_0,_16))"},
+	} {
+		a, b := MustParse(c.a), MustParse(c.b)
+		if _, err := ComplementTo(a, I(a.Size().Mul(b.Cosize()))); err == nil {
+			t.Errorf("complement(%v, %v): want the cosize-bound error", a, a.Size().Mul(b.Cosize()))
+		}
+		r, err := LogicalProduct(a, LayoutTiler(b))
+		if err != nil || r.String() != c.want {
+			t.Errorf("logical_product(%v, %v) = %v, %v; want %s", a, b, r, err, c.want)
+		}
+	}
+}
+
+// TestConservativeAndQuasiAnswers pins two decisions of the audit:
+// max_common_vector returns CuTe's conservative _1 where a o right_inverse(b)
+// is not a valid layout as a whole (only its first mode matters), and
+// left_inverse keeps CuTe's answer where it meets l(r(l(i))) == l(i), the
+// condition the golden vectors of CuTe 3.5.1 were validated with (the public
+// vectors include such answers for dynamic layouts, e.g. (2,6):(_18,_3) ->
+// (_3,6):(12,2)), even where r(l(i)) != i.
+func TestConservativeAndQuasiAnswers(t *testing.T) {
+	n, err := MaxCommonVector(MustParse("(5,4):(1,5)"), MustParse("_12:_1"))
+	if err != nil || n.String() != "_1" {
+		t.Errorf("max_common_vector((5,4):(1,5), _12:_1) = %v, %v; want _1", n, err)
+	}
+	r, err := MaxCommonLayout(MustParse("(5,4):(1,5)"), MustParse("_12:_1"))
+	if err != nil || r.String() != "_1:_0" {
+		t.Errorf("max_common_layout((5,4):(1,5), _12:_1) = %v, %v; want _1:_0", r, err)
+	}
+	l := MustParse("(12,7,4):(_28,_1,_7)")
+	r, err = LeftInverse(l)
+	if err != nil || r.String() != "7:12" {
+		t.Fatalf("left_inverse(%v) = %v, %v; want CuTe's 7:12", l, r, err)
+	}
+	for _, off := range l.All() {
+		if l.Eval(r.Eval(off)) != off {
+			t.Fatalf("left_inverse(%v) = %v: l(r(%d)) = %d", l, r, off, l.Eval(r.Eval(off)))
+		}
+	}
+}

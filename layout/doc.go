@@ -23,10 +23,16 @@
 //
 // Operations whose preconditions can fail return an error; the error is a
 // *[Error] naming the operation (CuTe's name), the violated condition and the
-// values involved. That includes the places where CuTe would fail a
-// static_assert and those where it would quietly return a wrong layout
-// (non-divisible shapes in composition, a complement that is not injective,
-// integer overflow). Parsing returns a *[ParseError] and never panics. Only
+// values involved. The rule is CuTe's contract, not a stricter one: an
+// operation returns CuTe 3.5.1's answer wherever CuTe compiles and that
+// answer meets CuTe's own contract (its @pre/@post comments and unit-test
+// conditions), and an error only where CuTe fails a static_assert or where
+// its answer breaks that contract (a composition whose dynamic divisibility
+// was lost, a complement that misses its cosize bounds, an inverse that does
+// not invert, integer overflow). Results are checked, not only inputs, in
+// O(rank) where the contract holds by construction. The audit of every
+// precondition against CuTe's (op, CuTe's rule, ours) is the table in
+// preconditions_test.go. Parsing returns a *[ParseError] and never panics. Only
 // programming errors panic: indexing a tuple out of range, or the Must
 // functions given bad constants.
 //

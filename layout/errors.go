@@ -36,7 +36,7 @@ func (e *Error) Error() string {
 func Errorf(op, cond string, values ...any) *Error {
 	vs := make([]string, len(values))
 	for i, v := range values {
-		vs[i] = fmt.Sprint(v)
+		vs[i] = clipValue(fmt.Sprint(v))
 	}
 	return &Error{Op: op, Cond: cond, Values: vs}
 }
@@ -72,3 +72,13 @@ func Try(f func()) (err error) {
 
 // Throw raises an *Error for use inside [Try]; see Errorf for the arguments.
 func Throw(op, cond string, values ...any) { throw(op, cond, values...) }
+
+// maxValueQuote bounds each value an *Error quotes.
+const maxValueQuote = 256
+
+func clipValue(s string) string {
+	if len(s) <= maxValueQuote {
+		return s
+	}
+	return fmt.Sprintf("%s...(%d more bytes)", s[:maxValueQuote], len(s)-maxValueQuote)
+}

@@ -99,3 +99,25 @@ func ExampleFragmentLike() {
 	fmt.Println(r)
 	// Output: (_2,_4,_2):(_1,_4,_2)
 }
+
+func ExampleComplement_holes() {
+	// An injective layout whose strides leave holes that are not whole
+	// multiples: CuTe fills what fits in each hole.
+	c, _ := layout.Complement(layout.MustParse("(_4,_2):(_1,_10)"))
+	fmt.Println(c)
+	// Refused: CuTe's answer (_4,_2):(_1,_8) has cosize 12 > round_up(10, 5).
+	_, err := layout.ComplementTo(layout.MustParse("(_1,_1,_1,_2):(_1,_1,_2,_4)"), layout.I(layout.S(10)))
+	fmt.Println(err != nil)
+	// Output:
+	// _2:_4
+	// true
+}
+
+func ExampleTileToShape_padded() {
+	// The padded shared-memory layout of CUTLASS's sgemm_sm80 (TN): a
+	// column of 129 elements per k, tiled over 3 pipeline stages.
+	smem, _ := layout.TileToShape(layout.MustParse("(_128,_8):(_1,_129)"), layout.Statics(128, 8, 3), layout.ColMajor)
+	fmt.Println(smem)
+	// Output:
+	// (_128,_8,_3):(_1,_129,_1032)
+}

@@ -50,9 +50,13 @@ func overflow(op string, a, b Int) {
 }
 
 // Add returns a+b.
+//
+// Every operation on Ints is exact: a result that does not fit in int64
+// (and a division by zero) raises an *Error, which the exported function
+// that started the computation returns. Used outside this package, the
+// arithmetic panics with that *Error; wrap it in [Try].
 func (a Int) Add(b Int) Int {
-	s, c := bits.Add64(uint64(a.v), uint64(b.v), 0)
-	_ = c
+	s, _ := bits.Add64(uint64(a.v), uint64(b.v), 0)
 	r := int(s)
 	if (a.v >= 0) == (b.v >= 0) && (r >= 0) != (a.v >= 0) {
 		overflow("+", a, b)
@@ -88,6 +92,9 @@ func (a Int) Div(b Int) Int {
 	}
 	if b.v == 0 {
 		throw("integer arithmetic", "division by zero", a, b)
+	}
+	if a.v == math.MinInt && b.v == -1 {
+		overflow("/", a, b)
 	}
 	return Int{a.v / b.v, both(a, b)}
 }
@@ -144,7 +151,7 @@ func (a Int) Lcm(b Int) Int {
 	if g == 0 {
 		return Int{0, both(a, b)}
 	}
-	return Int{a.v / g, both(a, b)}.Mul(b).withStatic(both(a, b))
+	return Int{a.v, false}.Div(Int{g, false}).Mul(b).withStatic(both(a, b))
 }
 
 // Eq reports a == b as values.
@@ -161,6 +168,9 @@ func (a Int) ShapeDiv(b Int) Int {
 		if b.v == 0 || a.v == 0 || (a.v%b.v != 0 && b.v%a.v != 0) {
 			throw("shape_div", "a % b == 0 || b % a == 0 for static a, b", a, b)
 		}
+		if a.v == math.MinInt && b.v == -1 {
+			overflow("/", a, b)
+		}
 		q := a.v / b.v
 		if q == 0 {
 			q = sign(a.v) * sign(b.v)
@@ -172,6 +182,9 @@ func (a Int) ShapeDiv(b Int) Int {
 	}
 	if b.v == 0 {
 		throw("shape_div", "division by zero", a, b)
+	}
+	if a.v == math.MinInt && b.v == -1 {
+		overflow("/", a, b)
 	}
 	q := a.v / b.v
 	if q == 0 {

@@ -3,6 +3,7 @@ package layout
 import (
 	"fmt"
 	"iter"
+	"math"
 	"strings"
 )
 
@@ -14,10 +15,14 @@ type Layout struct {
 	shape, stride IntTuple
 }
 
-// Make returns the layout shape:stride. The two must be congruent.
+// Make returns the layout shape:stride. The two must be congruent, and the
+// layout representable (its size and offsets fit in int64; see [MaxLeaves]).
 func Make(shape Shape, stride Stride) (Layout, error) {
 	if !Congruent(shape, stride) {
 		return Layout{}, Errorf("make_layout", "shape and stride must be congruent", shape, stride)
+	}
+	if e := checkLayout("make_layout", shape, stride); e != nil {
+		return Layout{}, e
 	}
 	return Layout{shape, stride}, nil
 }
@@ -34,13 +39,16 @@ func MustMake(shape Shape, stride Stride) Layout {
 // mk builds a layout from parts known to be congruent.
 func mk(shape, stride IntTuple) Layout { return Layout{shape, stride} }
 
-// Compact returns make_layout(shape): the compact column-major layout.
+// Compact returns make_layout(shape): the compact column-major layout. The
+// shape must be representable ([CheckShape]; every shape from ParseTuple is).
 func Compact(shape Shape) Layout { return Left(shape) }
 
-// Left returns make_layout(shape, LayoutLeft{}): compact, column-major.
+// Left returns make_layout(shape, LayoutLeft{}): compact, column-major. The
+// shape must be representable ([CheckShape]).
 func Left(shape Shape) Layout { return mk(shape, CompactLeft(shape, S(1))) }
 
-// Right returns make_layout(shape, LayoutRight{}): compact, row-major.
+// Right returns make_layout(shape, LayoutRight{}): compact, row-major. The
+// shape must be representable ([CheckShape]).
 func Right(shape Shape) Layout { return mk(shape, CompactRight(shape, S(1))) }
 
 // Concat returns make_layout(l0, l1, ...): the layout whose modes are the
@@ -58,33 +66,56 @@ func Concat(ls ...Layout) Layout {
 // enumerate shape column-major starting at current. Static _1 modes get a
 // static _0 stride.
 func CompactLeft(shape Shape, current Int) Stride {
-	st, _ := compact(shape, current, false)
+	c := compactor{cur: current}
+	st := c.walk(shape)
 	return st
 }
 
 // CompactRight returns CuTe's compact_row_major(shape, current).
 func CompactRight(shape Shape, current Int) Stride {
-	st, _ := compact(shape, current, true)
+	c := compactor{cur: current, right: true}
+	st := c.walk(shape)
 	return st
 }
 
-func compact(shape IntTuple, cur Int, right bool) (IntTuple, Int) {
+// compactor walks a shape assigning compact strides from cur on. Each mode
+// multiplies the running stride by its extent; that product is taken only
+// when a later mode needs it, because CuTe discards the last one (an
+// overflow there is no error: make_layout((2,2^62)) is (2,2^62):(_1,2)).
+// pending holds the product (a, b) not yet taken.
+type compactor struct {
+	cur     Int
+	a, b    Int
+	pending bool
+	right   bool
+}
+
+func (c *compactor) next() Int {
+	if c.pending {
+		c.cur, c.pending = c.a.Mul(c.b), false
+	}
+	return c.cur
+}
+
+func (c *compactor) walk(shape IntTuple) IntTuple {
 	if !shape.isTup {
 		if shape.leaf.Is(1) {
-			return I(S(0)), cur
+			return I(S(0))
 		}
-		return I(cur), cur.Mul(shape.leaf)
+		d := c.next()
+		c.a, c.b, c.pending = d, shape.leaf, true
+		return I(d)
 	}
 	n := len(shape.elems)
 	out := make([]IntTuple, n)
 	for k := 0; k < n; k++ {
 		i := k
-		if right {
+		if c.right {
 			i = n - 1 - k
 		}
-		out[i], cur = compact(shape.elems[i], cur, right)
+		out[i] = c.walk(shape.elems[i])
 	}
-	return tup(out), cur
+	return tup(out)
 }
 
 // Shape returns the layout's shape.
@@ -146,10 +177,15 @@ func (l Layout) String() string {
 
 // Cosize returns the size of the codomain: one more than the largest offset
 // reached, counting strides by their absolute values (CuTe 3.5.1's cosize,
-// with its typing: L_abs(size-1)+1).
+// with its typing: L_abs(size-1)+1). A layout of size 0 (or of a negative
+// size) reaches no offset: its cosize is 0 (static when the layout is).
 func (l Layout) Cosize() Int {
+	size := l.Size()
+	if size.v <= 0 {
+		return Int{0, l.shape.IsStatic() && l.stride.IsStatic()}
+	}
 	abs := mk(l.shape, l.stride.Map(Int.Abs))
-	last := l.Size().Sub(S(1))
+	last := size.Sub(S(1))
 	return Crd2Idx(I(last), abs.shape, abs.stride).Add(S(1))
 }
 
@@ -167,12 +203,12 @@ func Crd2Idx(c Coord, shape Shape, stride Stride) Int {
 		if len(c.elems) != len(shape.elems) {
 			throw("crd2idx", "coordinate and shape must have equal rank", c, shape)
 		}
+		if len(c.elems) == 0 {
+			return S(0)
+		}
 		sum := Crd2Idx(c.elems[0], shape.elems[0], stride.elems[0])
 		for i := 1; i < len(c.elems); i++ {
 			sum = sum.Add(Crd2Idx(c.elems[i], shape.elems[i], stride.elems[i]))
-		}
-		if len(c.elems) == 0 {
-			return S(0)
 		}
 		return sum
 	}
@@ -193,6 +229,9 @@ func crd2idxInt(c Int, shape, stride []IntTuple) Int {
 		return S(0)
 	}
 	p := shape[0].Product()
+	if p.v == 0 { // an extent-0 mode takes the whole coordinate (CuTe divides by zero)
+		return Crd2Idx(I(c), shape[0], stride[0]).Add(crd2idxInt(Int{0, both(c, p)}, shape[1:], stride[1:]))
+	}
 	div, mod := c.Div(p), c.Mod(p)
 	return Crd2Idx(I(mod), shape[0], stride[0]).Add(crd2idxInt(div, shape[1:], stride[1:]))
 }
@@ -229,8 +268,9 @@ func idx2crdInt(c Int, shape IntTuple) (IntTuple, Int) {
 			part = c
 		} else if c.Is(0) {
 			part = S(0)
+		} else if p := s.Product(); p.v == 0 { // extent 0 takes the whole index
+			part, c = c, Int{0, both(c, p)}
 		} else {
-			p := s.Product()
 			part, c = c.Mod(p), c.Div(p)
 		}
 		if s.isTup {
@@ -284,8 +324,9 @@ func (l Layout) Eval2(m, n int) int {
 	return a + b
 }
 
-// All iterates over (i, l(i)) for i in [0, size). It walks an odometer over
-// the flattened modes, so it costs one addition per step, not a division.
+// All iterates over (i, l(i)) for i in [0, size) (nothing for a size <= 0).
+// It walks an odometer over the flattened modes, so it costs one addition
+// per step, not a division.
 func (l Layout) All() iter.Seq2[int, int] {
 	return func(yield func(int, int) bool) {
 		var shBuf, stBuf, ctBuf [16]int
@@ -296,9 +337,18 @@ func (l Layout) All() iter.Seq2[int, int] {
 		for range sh {
 			cnt = append(cnt, 0)
 		}
-		size := 1
+		size, neg := 1, false
 		for _, s := range sh {
 			size *= s
+			neg = neg || s < 0
+		}
+		if neg { // negative extents (CuTe's C++ division on them): no odometer
+			for i := 0; i < size; i++ {
+				if !yield(i, l.Eval(i)) {
+					return
+				}
+			}
+			return
 		}
 		off := 0
 		for i := 0; i < size; i++ {
@@ -508,18 +558,36 @@ func LayoutLike(l Layout) Layout {
 }
 
 // PrintLayout returns CuTe's print_layout(l) text for a rank-2 layout: the
-// layout on the first line, then the table of l(m,n).
+// layout on the first line, then the table of l(m,n). Offsets are printed
+// in full (CuTe casts them to a 32-bit int; the two agree for every layout
+// whose offsets fit). A table of more than MaxTableCells cells is an error.
 func PrintLayout(l Layout) (string, error) {
 	if l.Rank() != 2 || !l.IsTuple() {
 		return "", Errorf("print_layout", "the layout must have rank 2", l)
 	}
-	return FormatTable(l.String(), l.Mode(0).Size().v, l.Mode(1).Size().v, l.Cosize().v, l.Eval2), nil
+	rows, cols := l.Mode(0).Size().v, l.Mode(1).Size().v
+	if err := CheckTable("print_layout", rows, cols); err != nil {
+		return "", err
+	}
+	return FormatTable(l.String(), rows, cols, l.Cosize().v, l.Eval2), nil
+}
+
+// CheckTable returns an *Error for op unless a rows x cols table has at most
+// MaxTableCells cells, counting an empty row or column extent as 1 (the
+// header and the rules are still written).
+func CheckTable(op string, rows, cols int) error {
+	rows, cols = max(rows, 1), max(cols, 1)
+	if cols > MaxTableCells/rows {
+		return Errorf(op, "at most MaxTableCells (262144) cells", rows, cols)
+	}
+	return nil
 }
 
 // FormatTable writes a table in the format of CuTe's print_layout: the title
 // line, then rows x cols cells of at(m, n), each as wide as the digits of
-// cosize plus two, values printed as C ints. It serves print_layout for every
-// kind of layout (plain, swizzled, ...).
+// cosize plus two, values printed in full. It serves print_layout for every
+// kind of layout (plain, swizzled, ...); callers bound rows*cols
+// ([CheckTable]).
 func FormatTable(title string, rows, cols, cosize int, at func(m, n int) int) string {
 	var b strings.Builder
 	w := numDigits(cosize) + 2
@@ -542,7 +610,7 @@ func FormatTable(title string, rows, cols, cosize int, at func(m, n int) int) st
 		rule()
 		fmt.Fprintf(&b, "%2d  ", m)
 		for n := 0; n < cols; n++ {
-			fmt.Fprintf(&b, "| %*d ", w-2, int32(at(m, n)))
+			fmt.Fprintf(&b, "| %*d ", w-2, at(m, n))
 		}
 		b.WriteString("|\n")
 	}
@@ -550,10 +618,15 @@ func FormatTable(title string, rows, cols, cosize int, at func(m, n int) int) st
 	return b.String()
 }
 
+// numDigits is CuTe's num_digits: the decimal digits of x (1 for x < 10),
+// extended past CuTe's 10 to every int64.
 func numDigits(x int) int {
 	d := 1
-	for t := 10; d < 10 && x >= t; t *= 10 {
+	for t := 10; x >= t; t *= 10 {
 		d++
+		if t > math.MaxInt/10 {
+			break
+		}
 	}
 	return d
 }

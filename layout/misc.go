@@ -110,33 +110,64 @@ func Nullspace(l Layout) Layout {
 	return mk(intsTuple(rs), intsTuple(rd))
 }
 
+// maxCommon is the common part of max_common_layout and max_common_vector:
+// CuTe's coalesce(composition(a, right_inverse(b))) computed as the C++
+// code does (no composition check), and the size N of its leading static
+// stride-1 mode (1 when there is none, CuTe's conservative answer).
+//
+// The contract is CuTe's @post: a(R(i)) == i and b(R(i)) == i for i < N,
+// with R = right_inverse(b). It holds by construction when R follows only
+// positive strides (then b(R(i)) == i) and the composition is one CuTe's
+// algorithm gets right (no dynamic divisibility lost, R's modes disjoint);
+// otherwise the N points are checked and a failure is an error. The
+// composition's own post-condition (compatibility with R) is not needed:
+// only its first mode is used.
+func maxCommon(op string, a, b Layout) (invB Layout, n Int, found bool) {
+	invB, pos := rightInverseSigned(b)
+	comp, c := composeUnchecked(a, invB)
+	common := Coalesce(comp)
+	s, d := common.shape.At(0), common.stride.At(0)
+	if s.isTup || d.isTup || !s.leaf.static || !d.leaf.Is(1) {
+		return invB, S(1), false
+	}
+	n = s.leaf
+	if pos && !c.suspect && disjointModes(invB) {
+		return invB, n, true
+	}
+	if n.v > maxVerify {
+		throw(op, "a common vector CuTe cannot guarantee must be small enough to verify", a, b)
+	}
+	for i := 0; i < n.v; i++ {
+		x := invB.Eval(i)
+		if a.Eval(x) != i || b.Eval(x) != i {
+			throw(op, "a(R(i)) == i and b(R(i)) == i for i < N, R = right_inverse(b) (CuTe 3.5.1's answer breaks it here)", a, b, n)
+		}
+	}
+	return invB, n, true
+}
+
 // MaxCommonLayout returns CuTe's max_common_layout(a, b): a layout R onto
 // the largest run of contiguous elements on which a and b agree, so that
 // a(R(i)) == i and b(R(i)) == i for i < size(R); _1:_0 when there is none
-// that is known statically.
+// that is known statically. See maxCommon for when it is an error.
 func MaxCommonLayout(a, b Layout) (r Layout, err error) {
 	defer catchIn("max_common_layout", &err)
-	invB := rightInverse(b)
-	common := Coalesce(compose(a, invB))
-	if common.shape.At(0).isTup || common.stride.At(0).isTup {
+	invB, n, found := maxCommon("max_common_layout", a, b)
+	if !found {
 		return mk(I(S(1)), I(S(0))), nil
 	}
-	if s, d := common.shape.At(0).leaf, common.stride.At(0).leaf; s.static && d.Is(1) {
-		return compose(invB, common.Mode0()), nil
-	}
-	return mk(I(S(1)), I(S(0))), nil
+	return compose(invB, mk(I(n), I(S(1)))), nil
 }
 
 // MaxCommonVector returns CuTe's max_common_vector(a, b): the number N of
 // contiguous elements on which a and b agree (a(b⁻¹(i)) == i for i < N), a
-// static integer, _1 when none is known statically.
+// static integer, _1 when none is known statically (CuTe's conservative
+// answer, also where the composition a o right_inverse(b) is not a valid
+// layout as a whole). See maxCommon for when it is an error.
 func MaxCommonVector(a, b Layout) (n Int, err error) {
 	defer catchIn("max_common_vector", &err)
-	common := Coalesce(compose(a, rightInverse(b)))
-	if s, d := common.shape.At(0), common.stride.At(0); !s.isTup && !d.isTup && s.leaf.static && d.leaf.Is(1) {
-		return s.leaf, nil
-	}
-	return S(1), nil
+	_, n, _ = maxCommon("max_common_vector", a, b)
+	return n, nil
 }
 
 // MaxAlignment returns CuTe's max_alignment(l): the largest N for which

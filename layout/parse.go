@@ -13,7 +13,19 @@ type ParseError struct {
 }
 
 func (e *ParseError) Error() string {
-	return fmt.Sprintf("parse %q: at offset %d: %s", e.Input, e.Pos, e.Msg)
+	return fmt.Sprintf("parse %q: at offset %d: %s", Clip(e.Input), e.Pos, e.Msg)
+}
+
+// MaxQuote is how many bytes of an input an error message quotes.
+const MaxQuote = 64
+
+// Clip returns s, or its first MaxQuote bytes followed by "..." and the
+// length of the rest, for quoting input in error messages.
+func Clip(s string) string {
+	if len(s) <= MaxQuote {
+		return s
+	}
+	return fmt.Sprintf("%s...(%d more bytes)", s[:MaxQuote], len(s)-MaxQuote)
 }
 
 // maxParseDepth bounds nesting so that hostile input cannot exhaust the stack.
@@ -67,7 +79,7 @@ func (p *parser) atEnd() bool { return p.peek() == 0 && p.pos >= len(p.s) }
 
 func (p *parser) end() {
 	if p.err == nil && !p.atEnd() {
-		p.fail("unexpected %q after the value", p.s[p.pos:])
+		p.fail("unexpected %q after the value", Clip(p.s[p.pos:]))
 	}
 }
 
@@ -114,7 +126,7 @@ func (p *parser) parseInt() Int {
 	v, err := strconv.Atoi(txt)
 	if err != nil {
 		p.pos = start
-		p.fail("integer %s out of range", txt)
+		p.fail("integer %s out of range", Clip(txt))
 		return Int{}
 	}
 	return Int{v, static}
@@ -172,7 +184,12 @@ func (p *parser) parseLayout() Layout {
 	}
 	if !Congruent(shape, stride) {
 		p.pos = at
-		p.fail("stride %v is not congruent with shape %v", stride, shape)
+		p.fail("stride %s is not congruent with shape %s", Clip(stride.String()), Clip(shape.String()))
+		return Layout{}
+	}
+	if e := checkLayout("make_layout", shape, stride); e != nil {
+		p.pos = at
+		p.fail("the layout is not representable: %s", e.Cond)
 		return Layout{}
 	}
 	return Layout{shape, stride}
@@ -190,10 +207,18 @@ func ParseInt(s string) (Int, error) {
 }
 
 // ParseTuple parses an IntTuple in CuTe syntax, e.g. (_2,(3,_4)).
+// The tuple must be representable: at most MaxLeaves leaves whose product
+// and sum fit in int64.
 func ParseTuple(s string) (IntTuple, error) {
 	p := &parser{s: s}
 	t := p.parseTuple()
 	p.end()
+	if p.err == nil {
+		if e := checkTuple("make_tuple", t); e != nil {
+			p.pos = 0
+			p.fail("the tuple is not representable: %s", e.Cond)
+		}
+	}
 	if p.err != nil {
 		return IntTuple{}, p.err
 	}

@@ -78,7 +78,10 @@ func TileToShape(block Layout, target Shape, order ModeOrder) (r Layout, err err
 	}
 	for i := range ts.elems {
 		b, t := bs.elems[i].leaf, ts.elems[i].leaf
-		if b.v == 0 || t.v%b.v != 0 {
+		if b.v <= 0 || t.v <= 0 {
+			throw("tile_to_shape", "the block's and the target's mode sizes must be positive", block, target)
+		}
+		if t.v%b.v != 0 {
 			throw("tile_to_shape", "the block's mode sizes must divide the target's", block, target)
 		}
 	}

@@ -1,6 +1,10 @@
 package swizzle
 
-import "github.com/gocute/cute/layout"
+import (
+	"math/bits"
+
+	"github.com/gocute/cute/layout"
+)
 
 // LogicalDivide returns CuTe's logical_divide(f, t): for a composed layout,
 // composition(Swizzle, Offset, logical_divide(Inner, t)) (see
@@ -28,20 +32,25 @@ func FlatDivide(f Func, t layout.Tiler) (Func, error) {
 }
 
 // RightInverse returns CuTe 3.5.1's right_inverse(f). For a composed layout
-// with the static offset _0 it is composition(right_inverse(Inner),
-// Swizzle): the swizzle is moved through the inverse with [LayoutCompose]
-// (CuTe: "works in simple cases"; where the moved masks are not a valid
-// swizzle, CuTe fails to compile and this is an error). A nonzero offset
-// would make CuTe build a Layout o offset o Swizzle function, which this
-// package does not represent: an error. Where the moved swizzle does not
-// give an inverse (CuTe returns it anyway), the result is checked and the
-// failure reported as an error. A plain layout is inverted as such.
+// Sw o O o L with the static offset _0 it is composition(right_inverse(L),
+// Sw): the swizzle is moved through the inverse with [LayoutCompose] (CuTe:
+// "works in simple cases"; where the moved masks are not a valid swizzle,
+// CuTe fails to compile and this is an error; where the moved swizzle does
+// not give an inverse, CuTe returns it anyway, and the result is checked and
+// the failure reported as an error). With any other offset it is the
+// [PreSwizzled] right_inverse(L) o -O o Sw, a right inverse wherever
+// right_inverse(L) is one: f(r(y)) = Sw(O + L(L⁻¹(Sw(y) - O))) = y for every
+// y with Sw(y) - O < size(right_inverse(L)). A dynamic offset is an error
+// (CuTe's right_inverse of an int is declared after its use and not found:
+// it does not compile). A plain layout is inverted as such.
 func RightInverse(f Func) (Func, error) {
 	return inverse(f, "right_inverse", layout.RightInverse)
 }
 
 // LeftInverse returns CuTe 3.5.1's left_inverse(f), defined like
-// [RightInverse] with left_inverse of the inner layout.
+// [RightInverse] with left_inverse of the inner layout; with a non-zero
+// offset it is left_inverse(L) o -O o Sw, for which
+// r(f(i)) = L⁻¹(L(i)) holds wherever left_inverse(L) is one.
 func LeftInverse(f Func) (Func, error) {
 	return inverse(f, "left_inverse", layout.LeftInverse)
 }
@@ -55,16 +64,23 @@ func inverse(f Func, op string, inv func(layout.Layout) (layout.Layout, error)) 
 		}
 		return r, nil
 	case ComposedLayout:
-		if !f.off.Is(0) {
-			return nil, layout.Errorf(op, "a composed layout with an offset other than _0 is not supported", f)
-		}
 		in, err := inverse(f.inner, op, inv)
 		if err != nil {
 			return nil, err
 		}
+		if !f.off.IsStatic() {
+			return nil, layout.Errorf(op, "the offset must be static (CuTe's inverse of a dynamic int offset is not found: it does not compile)", f)
+		}
+		if !f.off.Is(0) {
+			var neg layout.Int
+			if err := layout.Try(func() { neg = f.off.Neg() }); err != nil {
+				return nil, err
+			}
+			return PreSwizzled{a: in, off: neg, sw: f.sw}, nil
+		}
 		l, ok := in.(layout.Layout)
 		if !ok {
-			return nil, layout.Errorf(op, "nested composed layouts are not supported", f)
+			return nil, layout.Errorf(op, "nested composed layouts with the offset _0 are not supported", f)
 		}
 		r, err := LayoutCompose(l, f.sw)
 		if err != nil {
@@ -72,6 +88,24 @@ func inverse(f Func, op string, inv func(layout.Layout) (layout.Layout, error)) 
 		}
 		// Moving the swizzle through the inverse only "works in simple
 		// cases"; where it does not, CuTe quietly returns a non-inverse.
+		// Where every part is linear over GF(2) (bit permutations and
+		// swizzles on [0, 2^n)), checking the n basis points decides it;
+		// otherwise every point is checked.
+		if n, ok := bitLinearPair(f, r); ok {
+			for k := -1; k < n; k++ {
+				i := 0
+				if k >= 0 {
+					i = 1 << k
+				}
+				if op == "right_inverse" && f.Eval(r.Eval(i)) != i {
+					return nil, layout.Errorf(op, "layout(result(i)) == i for i < size(result) (CuTe's swizzle pass-through fails it here)", f, r)
+				}
+				if v := f.Eval(i); op != "right_inverse" && f.Eval(r.Eval(v)) != v {
+					return nil, layout.Errorf(op, "layout(result(layout(i))) == layout(i) for i < size(layout) (CuTe's swizzle pass-through fails it here)", f, r)
+				}
+			}
+			return r, nil
+		}
 		if op == "right_inverse" {
 			for i, n := 0, r.Size().Value(); i < n; i++ {
 				if f.Eval(r.Eval(i)) != i {
@@ -129,4 +163,64 @@ func BlockedProduct(f Func, b layout.Layout) (Func, error) {
 // RakedProduct returns CuTe's raked_product(f, b), like [LogicalProduct].
 func RakedProduct(f Func, b layout.Layout) (Func, error) {
 	return lift(f, func(l layout.Layout) (layout.Layout, error) { return layout.RakedProduct(l, b) })
+}
+
+// bitLinearPair reports whether f = Sw o _0 o L and its swizzle-passed
+// inverse r = S' o _0 o L' (or the plain L') are linear maps over GF(2) on
+// [0, 2^n), n returned: L and L' are bit permutations of [0, 2^n) (every
+// mode of extent > 1 has a power-of-two extent and stride and the modes'
+// bit ranges tile [0, n)) and both swizzles act below bit n. Then f o r and
+// f o r o f are linear too, and agree with the identity (resp. f) on
+// [0, 2^n) exactly when they do at 0 and at the n powers of two.
+func bitLinearPair(f ComposedLayout, r Func) (int, bool) {
+	l, ok := f.inner.(layout.Layout)
+	if !ok {
+		return 0, false
+	}
+	n, ok := bitPermutation(l)
+	if !ok || f.sw.Code() >= 1<<n {
+		return 0, false
+	}
+	switch r := r.(type) {
+	case layout.Layout:
+		m, ok := bitPermutation(r)
+		return n, ok && m == n
+	case ComposedLayout:
+		li, ok := r.inner.(layout.Layout)
+		if !ok || !r.off.Is(0) || r.sw.Code() >= 1<<n {
+			return 0, false
+		}
+		m, ok := bitPermutation(li)
+		return n, ok && m == n
+	}
+	return 0, false
+}
+
+// bitPermutation reports whether l maps [0, 2^n) onto [0, 2^n) by permuting
+// bits: every mode of extent > 1 has a static power-of-two extent and a
+// positive power-of-two stride, and their bit ranges tile [0, n).
+func bitPermutation(l layout.Layout) (int, bool) {
+	sh, st := l.Shape().Leaves(), l.Stride().Leaves()
+	used := uint64(0)
+	n := 0
+	for i := range sh {
+		s, d := sh[i].Value(), st[i].Value()
+		if s == 1 {
+			continue
+		}
+		if s <= 0 || s&(s-1) != 0 || d <= 0 || d&(d-1) != 0 {
+			return 0, false
+		}
+		lo, w := bits.TrailingZeros(uint(d)), bits.TrailingZeros(uint(s))
+		if lo+w > 62 {
+			return 0, false
+		}
+		m := (uint64(1)<<w - 1) << lo
+		if used&m != 0 {
+			return 0, false
+		}
+		used |= m
+		n += w
+	}
+	return n, used == uint64(1)<<n-1
 }

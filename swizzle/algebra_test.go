@@ -139,3 +139,127 @@ func bitsOf(n int) int {
 	}
 	return b
 }
+
+// TestInverseWithOffset: CuTe 3.5.1 inverts a swizzled layout with a
+// non-zero static offset as right_inverse(L) o -O o Sw, which inverts f on
+// its image; a dynamic offset does not compile.
+func TestInverseWithOffset(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		a := genAtom(t)
+		off := rapid.IntRange(1, 64).Draw(t, "off")
+		f := MustMake(a.Swizzle(), layout.S(off), a.Inner())
+		r, err := RightInverse(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := r.(PreSwizzled); !ok {
+			t.Fatalf("right_inverse(%v) = %v, want a layout o offset o swizzle", f, r)
+		}
+		// Right inverse on f's image.
+		for i := 0; i < f.Size().Value(); i++ {
+			y := f.Eval(i)
+			if f.Eval(r.Eval(y)) != y {
+				t.Fatalf("%v(%v(%d)) = %d", f, r, y, f.Eval(r.Eval(y)))
+			}
+		}
+		l, err := LeftInverse(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < f.Size().Value(); i++ {
+			if l.Eval(f.Eval(i)) != i {
+				t.Fatalf("%v(%v(%d)) = %d, want %d", l, f, i, l.Eval(f.Eval(i)), i)
+			}
+		}
+	})
+	for _, s := range []string{"Sw<3,4,3> o 8 o (_8,_64):(_64,_1)", "Sw<3,4,3> o 0 o (_8,_64):(_64,_1)"} {
+		if _, err := RightInverse(MustParseFunc(s)); err == nil {
+			t.Errorf("right_inverse(%s): CuTe does not compile a dynamic offset, want an error", s)
+		}
+	}
+}
+
+// TestUpcastOffsetMustDivide: CuTe's safe_div static_asserts that the offset
+// divides by N.
+func TestUpcastOffsetMustDivide(t *testing.T) {
+	c, err := ParseComposed("Sw<3,4,3> o _1 o _4:_1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err := Upcast(c, 4); err == nil {
+		t.Errorf("upcast<4>(%v) = %v, want an error", c, r)
+	}
+	c, _ = ParseComposed("Sw<3,4,3> o _8 o _64:_1")
+	if r, err := Upcast(c, 4); err != nil || r.String() != "Sw<3,2,3> o _2 o _16:_1" {
+		t.Errorf("upcast<4>(%v) = %v, %v", c, r, err)
+	}
+}
+
+// TestInverseBasisCheck: the GF(2) basis check that decides whether CuTe's
+// swizzle pass-through is an inverse (bit-permutation layouts) agrees with
+// checking every point.
+func TestInverseBasisCheck(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		b := rapid.IntRange(1, 3).Draw(t, "B")
+		m := rapid.IntRange(0, 3).Draw(t, "M")
+		sh := rapid.IntRange(b, 4).Draw(t, "S")
+		if rapid.Bool().Draw(t, "neg") {
+			sh = -sh
+		}
+		sw, err := New(b, m, sh)
+		if err != nil {
+			t.Skip()
+		}
+		// A random bit permutation of [0, 2^n): modes of 2^k in random order.
+		n := rapid.IntRange(1, 4).Draw(t, "rank")
+		ws := make([]int, n)
+		for i := range ws {
+			ws[i] = rapid.IntRange(1, 3).Draw(t, "w")
+		}
+		order := rapid.Permutation([]int{0, 1, 2, 3}[:n]).Draw(t, "order")
+		st := make([]int, n)
+		cur := 1
+		for _, k := range order {
+			st[k] = cur
+			cur <<= ws[k]
+		}
+		shp := make([]int, n)
+		for i := range shp {
+			shp[i] = 1 << ws[i]
+		}
+		f := MustMake(sw, layout.S(0), layout.MustMake(layout.Statics(shp...), layout.Statics(st...)))
+		for _, op := range []string{"right_inverse", "left_inverse"} {
+			inv := RightInverse
+			if op == "left_inverse" {
+				inv = LeftInverse
+			}
+			r, err := inv(f)
+			li, lerr := layout.RightInverse(f.Layout())
+			if op == "left_inverse" {
+				li, lerr = layout.LeftInverse(f.Layout())
+			}
+			if lerr != nil {
+				t.Fatal(lerr)
+			}
+			cr, cerr := LayoutCompose(li, f.Swizzle())
+			if cerr != nil {
+				if err == nil {
+					t.Fatalf("%s(%v) = %v, but the pass-through fails: %v", op, f, r, cerr)
+				}
+				continue
+			}
+			good := true
+			for i := 0; i < f.Size().Value(); i++ {
+				if op == "right_inverse" && f.Eval(cr.Eval(i)) != i {
+					good = false
+				}
+				if v := f.Eval(i); op == "left_inverse" && f.Eval(cr.Eval(v)) != v {
+					good = false
+				}
+			}
+			if good != (err == nil) {
+				t.Fatalf("%s(%v): CuTe's %v is an inverse: %v, but we say %v", op, f, cr, good, err)
+			}
+		}
+	})
+}

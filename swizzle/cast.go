@@ -10,7 +10,9 @@ import "github.com/gocute/cute/layout"
 // The result is always a ComposedLayout: CuTe's upcast offset is an unsigned
 // constant, which never selects the identity-swizzle overload.
 //
-// The offset must be static: CuTe's upcast<N> of an integer is found only
+// The offset must be static and divisible by n (CuTe's safe_div
+// static_asserts it: upcast<4>(Sw<3,4,3> o _1 o _4:_1) does not compile).
+// It must be static because CuTe's upcast<N> of an integer is found only
 // through argument-dependent lookup, which a plain int does not have, so a
 // dynamic offset does not compile.
 func Upcast(c ComposedLayout, n int) (ComposedLayout, error) {
@@ -20,6 +22,9 @@ func Upcast(c ComposedLayout, n int) (ComposedLayout, error) {
 	sw, err := c.sw.Upcast(n)
 	if err != nil {
 		return ComposedLayout{}, err
+	}
+	if c.off.Value()%n != 0 {
+		return ComposedLayout{}, layout.Errorf("upcast", "the offset must be divisible by N (CuTe: Static safe_div requires t % u == 0)", c, n)
 	}
 	var off layout.Int
 	if err := layout.Try(func() { off = c.off.Div(layout.S(n)) }); err != nil {

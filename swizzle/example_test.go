@@ -198,3 +198,15 @@ func ExampleComposeFunc() {
 	// Output:
 	// Sw<2,0,3> o _0 o (_8,_8):(_1,_8)
 }
+
+func ExampleRightInverse_offset() {
+	// With a non-zero offset, CuTe inverts each part and composes them in
+	// reverse order: a layout applied after the swizzle.
+	f := swizzle.MustParseFunc("Sw<2,1,5> o _4 o (_8,_8,_8):(_8,_1,_64)")
+	r, _ := swizzle.RightInverse(f)
+	fmt.Println(r)
+	fmt.Println(f.Eval(r.Eval(100)))
+	// Output:
+	// (_8,_8,_8):(_8,_1,_64) o _-4 o Sw<2,1,5>
+	// 100
+}

@@ -1,6 +1,7 @@
 package swizzle
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -85,6 +86,9 @@ func (p *parser) swizzle() Swizzle {
 // is the identity: parsing never collapses.
 func ParseFunc(s string) (Func, error) {
 	parts := splitO(s)
+	if len(parts) > 2*maxComposeDepth+1 {
+		return nil, &layout.ParseError{Input: s, Pos: 0, Msg: "too many nested composed layouts"}
+	}
 	if len(parts)%2 != 1 {
 		return nil, &layout.ParseError{Input: s, Pos: 0, Msg: "want Swizzle o offset o Layout"}
 	}
@@ -94,6 +98,12 @@ func ParseFunc(s string) (Func, error) {
 		return nil, reposition(s, last.pos, err)
 	}
 	var f Func = l
+	cs := l.Cosize().Value() // a parsed layout is representable: |cs| fits
+	bound := uint64(max(cs, -cs))
+	grow := func(v uint64) bool {
+		bound += v
+		return bound <= math.MaxInt/2
+	}
 	for k := len(parts) - 3; k >= 0; k -= 2 {
 		sw, err := Parse(parts[k].text)
 		if err != nil {
@@ -102,6 +112,9 @@ func ParseFunc(s string) (Func, error) {
 		off, err := layout.ParseInt(parts[k+1].text)
 		if err != nil {
 			return nil, reposition(s, parts[k+1].pos, err)
+		}
+		if v := off.Value(); v == math.MinInt || !grow(uint64(max(v, -v))) || !grow(uint64(sw.Period())) {
+			return nil, &layout.ParseError{Input: s, Pos: parts[k+1].pos, Msg: "the composed layout is not representable: offsets plus cosize must fit in int64"}
 		}
 		f = ComposedLayout{sw: sw, off: off, inner: f}
 	}
@@ -140,6 +153,9 @@ func MustParseFunc(s string) Func {
 	return f
 }
 
+// maxComposeDepth bounds the swizzles of one composed layout.
+const maxComposeDepth = 64
+
 type part struct {
 	text string
 	pos  int
@@ -157,7 +173,7 @@ func splitO(s string) []part {
 		if i == 0 || i+1 >= len(s) || !isSpace(s[i-1]) || !isSpace(s[i+1]) {
 			continue
 		}
-		j := i - 1
+		j := max(i-1, start) // an 'o' right after a separator leaves an empty part
 		for j > start && isSpace(s[j-1]) {
 			j--
 		}

@@ -24,5 +24,9 @@ func PrintLayout(f Func) (string, error) {
 	if l.Rank() != 2 || !l.IsTuple() {
 		return "", layout.Errorf("print_layout", "the layout must have rank 2", c)
 	}
-	return layout.FormatTable(c.String(), l.Mode(0).Size().Value(), l.Mode(1).Size().Value(), c.Cosize().Value(), c.Eval2), nil
+	rows, cols := l.Mode(0).Size().Value(), l.Mode(1).Size().Value()
+	if err := layout.CheckTable("print_layout", rows, cols); err != nil {
+		return "", err
+	}
+	return layout.FormatTable(c.String(), rows, cols, c.Cosize().Value(), c.Eval2), nil
 }

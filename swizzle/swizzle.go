@@ -30,8 +30,9 @@
 //   - The algebra, each on a [Func]: [ComposeLayout] (Swizzle ∘ Layout),
 //     [LayoutCompose] (Layout ∘ Swizzle), [ComposeFunc] (any ∘ any),
 //     [Composition] (with a tiler), the divides, products and
-//     [TileToShape], [RightInverse] and [LeftInverse], [Upcast],
-//     [Downcast] and [Recast].
+//     [TileToShape], [RightInverse] and [LeftInverse] (which return a
+//     [PreSwizzled] layout o offset o swizzle for a non-zero offset, as CuTe
+//     does), [Upcast], [Downcast] and [Recast].
 //
 // Errors follow package layout's model: a *layout.Error names CuTe's
 // operation and the condition that failed (a static_assert, or a place

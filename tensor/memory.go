@@ -47,6 +47,27 @@ func (m *SliceMemory[T]) Load(a uint64) T { return m.Data[m.index(a)] }
 // Store sets the element at bit address a.
 func (m *SliceMemory[T]) Store(a uint64, v T) { m.Data[m.index(a)] = v }
 
+// A SparseMemory holds elements of type T in a map: only the elements
+// stored are kept, the others read as the zero T. Element k lives at bit
+// address Base + k*Bits. Make uses it for layouts whose codomain is too
+// large for a slice. The zero value needs Bits set before use.
+type SparseMemory[T any] struct {
+	Base uint64 // bit address of element 0
+	Bits int    // element width in bits, > 0
+	m    map[uint64]T
+}
+
+// Load returns the element at bit address a (zero if never stored).
+func (m *SparseMemory[T]) Load(a uint64) T { return m.m[(a-m.Base)/uint64(m.Bits)] }
+
+// Store sets the element at bit address a.
+func (m *SparseMemory[T]) Store(a uint64, v T) {
+	if m.m == nil {
+		m.m = map[uint64]T{}
+	}
+	m.m[(a-m.Base)/uint64(m.Bits)] = v
+}
+
 // A Codec encodes values of type T in little-endian bytes, Bits/8 bytes
 // each. Bits must be a positive multiple of 8.
 type Codec[T any] struct {

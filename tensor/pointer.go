@@ -67,7 +67,12 @@ func (s Space) String() string {
 // Pointers are small comparable values. The zero value is a null 0-bit raw
 // pointer; build pointers with [Ptr], [GmemPtr], [SmemPtr], [RmemPtr].
 type Pointer struct {
-	bit   uint64 // bit address: byte address * 8 + bit index
+	// The bit address, byte address * 8 + bit index, is a 67-bit number:
+	// bit holds its low 64 bits, hi its top 3 (the byte address's bits
+	// 61..63), so that every 64-bit byte address is kept. Arithmetic wraps
+	// modulo 2^64 bytes, as C pointer arithmetic does.
+	bit   uint64
+	hi    uint8
 	bits  int32
 	space Space
 	sw    swizzle.Swizzle
@@ -90,7 +95,7 @@ func mkPtr(s Space, bits int, addr uint64) Pointer {
 	if bits <= 0 {
 		panic("tensor: a pointer's element width must be positive, got " + strconv.Itoa(bits))
 	}
-	return Pointer{bit: addr * 8, bits: int32(bits), space: s}
+	return Pointer{bit: addr << 3, hi: uint8(addr >> 61), bits: int32(bits), space: s}
 }
 
 // WithSwizzle returns CuTe's make_smem_ptr(p, sw) / make_swizzle_ptr(p, sw):
@@ -112,14 +117,14 @@ func (p Pointer) Space() Space { return p.space }
 func (p Pointer) Bits() int { return int(p.bits) }
 
 // Addr returns the unswizzled byte address (CuTe's raw_pointer_cast).
-func (p Pointer) Addr() uint64 { return p.bit >> 3 }
+func (p Pointer) Addr() uint64 { return p.bit>>3 | uint64(p.hi)<<61 }
 
 // BitIndex returns the bit index inside the byte at Addr (nonzero only for
 // sub-byte element types).
 func (p Pointer) BitIndex() int { return int(p.bit & 7) }
 
 // IsNil reports whether the address is 0.
-func (p Pointer) IsNil() bool { return p.bit == 0 }
+func (p Pointer) IsNil() bool { return p.bit == 0 && p.hi == 0 }
 
 // Swizzle returns the pointer's swizzle and whether it has one (CuTe's
 // get_swizzle_t, with Sw<0,4,3> standing for none).
@@ -133,7 +138,15 @@ func (p Pointer) Swizzle() (swizzle.Swizzle, bool) {
 // Add returns p + n: the pointer n elements further on (n may be negative).
 // The swizzle, if any, is kept and still applies at dereference.
 func (p Pointer) Add(n int) Pointer {
-	p.bit = uint64(int64(p.bit) + int64(n)*int64(p.bits))
+	d := uint64(int64(n) * int64(p.bits))
+	nb := p.bit + d
+	switch {
+	case n >= 0 && nb < p.bit:
+		p.hi = (p.hi + 1) & 7
+	case n < 0 && nb > p.bit:
+		p.hi = (p.hi - 1) & 7
+	}
+	p.bit = nb
 	return p
 }
 
@@ -193,7 +206,7 @@ func (p Pointer) write(b *strings.Builder) {
 		b.WriteString("subptr[")
 		b.WriteString(strconv.Itoa(int(p.bits)))
 		b.WriteString("b](")
-		writeAddr(b, p.bit>>3)
+		writeAddr(b, p.Addr())
 		b.WriteByte('.')
 		b.WriteString(strconv.Itoa(int(p.bit & 7)))
 		b.WriteByte(')')
@@ -202,7 +215,7 @@ func (p Pointer) write(b *strings.Builder) {
 	b.WriteString("ptr[")
 	b.WriteString(strconv.Itoa(int(p.bits)))
 	b.WriteString("b](")
-	writeAddr(b, p.bit>>3)
+	writeAddr(b, p.Addr())
 	b.WriteByte(')')
 }
 

@@ -73,10 +73,19 @@ func Make[T any](l layout.Layout) Tensor[T] {
 }
 
 // MakeBits is Make with an explicit element width in bits.
+//
+// A layout whose cosize exceeds layout.MaxElements gets sparse storage
+// instead of a slice: a map that holds the elements stored so far (the rest
+// read as zero), at the nominal address 0x1000, so that no layout, however
+// large its codomain, makes Make fail or exhaust memory.
 func MakeBits[T any](bits int, l layout.Layout) Tensor[T] {
 	n := l.Cosize().Value()
 	if n < 1 {
 		n = 1
+	}
+	if n > layout.MaxElements {
+		p := Ptr(bits, 0x1000)
+		return mk[T](p, &SparseMemory[T]{Base: p.bit, Bits: bits}, l)
 	}
 	data := make([]T, n)
 	addr := uint64(uintptr(unsafe.Pointer(unsafe.SliceData(data))))

@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/gocute/cute/atom"
+	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/swizzle"
 	"github.com/gocute/cute/viz"
 )
@@ -45,4 +46,25 @@ func ExampleAtomTV() {
 	// C(0,2) = T1 V0
 	// C(8,0) = T0 V2
 	// C(15,7) = T31 V3
+}
+
+// The source and destination of a TiledCopy, as print_latex(tiled_copy)
+// draws them: 8 threads, numbered row-major, each copy two 16-bit elements
+// of a 2x8 tile at once (UniversalCopy<uint32_t>).
+func ExampleTiledCopyTV() {
+	c := atom.MustLookupCopy("UniversalCopy<uint32_t>", "half_t")
+	tc := atom.MustMakeTiledCopy(c, layout.MustParse("(_2,_4):(_4,_1)"), layout.MustParse("(_1,_2):(_2,_1)"))
+	s, _ := viz.TiledCopyTV(tc, false)
+	fmt.Println(s.MN, s.ThrID)
+	for r := 0; r < s.Rows; r++ {
+		for c := 0; c < s.Cols; c++ {
+			t, v := s.At(r, c)
+			fmt.Printf(" T%dV%d", t, v)
+		}
+		fmt.Println()
+	}
+	// Output:
+	// (_2,(_2,_4)):(_4,(_8,_1)) _8:_1
+	//  T0V0 T0V1 T1V0 T1V1 T2V0 T2V1 T3V0 T3V1
+	//  T4V0 T4V1 T5V0 T5V1 T6V0 T6V1 T7V0 T7V1
 }

@@ -9,8 +9,17 @@
 //   - a thread-value layout (an MMA operand) as the grid of its tile with
 //     the thread and value holding each element, coloured by thread as
 //     CuTe's print_latex colours MMA layouts;
-//   - an MMA atom's three operands in CuTe's print_latex_mma arrangement:
-//     C in the middle, A to its left, B above it.
+//   - an MMA atom's or TiledMMA's three operands in CuTe's print_latex_mma
+//     arrangement: C in the middle, A to its left, B above it;
+//   - a TiledCopy's source and destination side by side, as CuTe's
+//     print_latex_copy draws them.
+//
+// The LaTeX writers are CuTe 3.5.1's print_latex family byte for byte
+// (header comments, TikZ preamble, every \node line, palettes); the thread
+// grids of MMAs and copies are built as CuTe builds them, from the MN
+// layouts right_inverse(TV).with_shape(tile) and their thread numbering
+// ([GridFromMN]), so the SVG pictures show the same cells. Every entry point
+// refuses a picture of more than [MaxCells] cells with a *layout.Error.
 //
 // Output is deterministic (same input, same bytes), so pictures can be
 // checked in as golden files.
@@ -69,15 +78,30 @@ func (o Options) cell(def int) int {
 // dims2 returns the extents of a rank-1 or rank-2 shape (rank 1 is M×1, as
 // CuTe's print_latex appends a _1:_0 mode).
 func dims2(sh layout.Shape, op string) (int, int, error) {
+	var m, n int
 	switch {
 	case !sh.IsTuple():
-		return sh.Int().Value(), 1, nil
+		m, n = sh.Int().Value(), 1
 	case sh.Len() == 1:
-		return sh.At(0).Product().Value(), 1, nil
+		m, n = sh.At(0).Product().Value(), 1
 	case sh.Len() == 2:
-		return sh.At(0).Product().Value(), sh.At(1).Product().Value(), nil
+		m, n = sh.At(0).Product().Value(), sh.At(1).Product().Value()
+	default:
+		return 0, 0, layout.Errorf(op, "the layout must have rank 1 or 2", sh)
 	}
-	return 0, 0, layout.Errorf(op, "the layout must have rank 1 or 2", sh)
+	if err := checkGrid(op, m, n); err != nil {
+		return 0, 0, err
+	}
+	return max(m, 0), max(n, 0), nil
+}
+
+// checkGrid is checkCells for a rows×cols grid, without overflow.
+func checkGrid(op string, rows, cols int) error {
+	rows, cols = max(rows, 1), max(cols, 1)
+	if cols > MaxCells/rows {
+		return checkCells(op, MaxCells+1, fmt.Sprintf("%dx%d", rows, cols))
+	}
+	return nil
 }
 
 // LayoutSVG draws the rank-2 (or rank-1) layout or composed layout f as a
@@ -99,6 +123,9 @@ func SmemSVG(w io.Writer, s banks.Smem, opt Options) error {
 	M, N, err := dims2(s.Shape(), "viz.SmemSVG")
 	if err != nil {
 		return err
+	}
+	if M > MaxCells || N > MaxCells || M*N > MaxCells {
+		return layout.Errorf("viz.SmemSVG", fmt.Sprintf("a picture must have at most %d cells", MaxCells), s.Func())
 	}
 	c := newCanvas(opt.cell(36))
 	c.titleLines = []string{s.Func().String()}
@@ -203,7 +230,7 @@ func MMASVG(w io.Writer, m atom.MMA, opt Options) error {
 	if err != nil {
 		return err
 	}
-	return mmaSVG(w, []string{m.Name()}, gs, opt)
+	return mmaSVG(w, []string{m.Name()}, "ThrID: "+m.ThrID().String(), gs, opt)
 }
 
 // TiledMMASVG draws a TiledMMA's A, B and C over its whole tile, arranged
@@ -214,7 +241,7 @@ func TiledMMASVG(w io.Writer, t atom.TiledMMA, opt Options) error {
 		return err
 	}
 	title := []string{"TiledMMA of " + t.Atom().Name(), "AtomLayoutMNK: " + t.AtomLayoutMNK().String(), "PermutationMNK: " + t.PermutationMNK().String()}
-	return mmaSVG(w, title, gs, opt)
+	return mmaSVG(w, title, "ThrLayoutVMNK: "+t.ThrLayoutVMNK().String(), gs, opt)
 }
 
 func grids(f func(Operand) (TVGrid, error)) ([3]TVGrid, error) {
@@ -229,12 +256,11 @@ func grids(f func(Operand) (TVGrid, error)) ([3]TVGrid, error) {
 	return gs, nil
 }
 
-func mmaSVG(w io.Writer, title []string, gs [3]TVGrid, opt Options) error {
+func mmaSVG(w io.Writer, title []string, thr string, gs [3]TVGrid, opt Options) error {
 	ga, gb, gc := gs[A], gs[B], gs[C]
 	c := newCanvas(opt.cell(44))
 	c.titleLines = append(title,
-		"LayoutA_TV: "+ga.TV.String(), "LayoutB_TV: "+gb.TV.String(), "LayoutC_TV: "+gc.TV.String(),
-		"ThrID: "+thrIDString(ga.ThrID))
+		"LayoutA_TV: "+ga.TV.String(), "LayoutB_TV: "+gb.TV.String(), "LayoutC_TV: "+gc.TV.String(), thr)
 	K := ga.Cols
 	// Grid coordinates (in cells): A occupies columns [1, 1+K), C starts
 	// at column K+2; B occupies rows [1, 1+K), C starts at row K+2.
@@ -255,4 +281,41 @@ func transpose(g TVGrid) TVGrid {
 		}
 	}
 	return t
+}
+
+// CopySVG draws a TiledCopy's source and destination grids side by side as
+// CuTe's print_latex(tiled_copy) lays them out: S at column 0 with its row
+// indices on the left, D at column size<1>(S)+3 with its row indices on the
+// right, each cell "T<thread> V<value>" coloured by thread mod 8. s and d
+// are the grids of get_layoutS_MN and get_layoutD_MN (see CopyTV); title
+// lines go above the picture.
+func CopySVG(w io.Writer, s, d TVGrid, title []string, opt Options) error {
+	if s.Rows != d.Rows || s.Cols != d.Cols {
+		return layout.Errorf("viz.CopySVG", "size<0>(S) == size<0>(D) and size<1>(S) == size<1>(D)", mnName(s), mnName(d))
+	}
+	c := newCanvas(opt.cell(44))
+	c.titleLines = append(append([]string(nil), title...),
+		"S: "+mnName(s)+", ThrID "+s.ThrID.String(), "D: "+mnName(d)+", ThrID "+d.ThrID.String())
+	x0, y0 := c.cell, c.cell
+	c.drawTV(s, x0, y0, true, true)
+	dx := x0 + (s.Cols+3)*c.cell
+	c.drawTV(d, dx, y0, false, true)
+	for r := 0; r < d.Rows; r++ {
+		c.label(dx+d.Cols*c.cell+c.cell/2, y0+r*c.cell+c.cell/2, fmt.Sprint(r))
+	}
+	c.label(x0+s.Cols*c.cell/2, y0+s.Rows*c.cell+c.cell/2, "S")
+	c.label(dx+d.Cols*c.cell/2, y0+d.Rows*c.cell+c.cell/2, "D")
+	return c.writeTo(w)
+}
+
+// TiledCopySVG draws a TiledCopy's source and destination side by side as
+// print_latex(tiled_copy) lays them out (see CopySVG), titled with the
+// copy's atom, Tiler_MN and TiledLayout_TV.
+func TiledCopySVG(w io.Writer, tc atom.TiledCopy, opt Options) error {
+	s, d, err := copyGrids(tc)
+	if err != nil {
+		return err
+	}
+	title := []string{"TiledCopy of Copy_Atom<" + tc.Atom().Op().Name() + "," + tc.Atom().ValType() + ">", "Tiler_MN: " + tc.TilerString(), "TiledLayout_TV: " + tc.LayoutTV().String()}
+	return CopySVG(w, s, d, title, opt)
 }

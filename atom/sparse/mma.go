@@ -3,6 +3,7 @@ package sparse
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/gocute/cute/atom/warp"
 	"github.com/gocute/cute/layout"
@@ -90,12 +91,11 @@ func MustLookup(ptx string) Op {
 	return op
 }
 
-var specList []*spSpec
+// specs returns the table of sparse instructions, built once on first use
+// (safe for concurrent callers).
+var specs = sync.OnceValue(buildSpecs)
 
-func specs() []*spSpec {
-	if specList != nil {
-		return specList
-	}
+func buildSpecs() []*spSpec {
 	type fam struct {
 		k       int
 		a, b, c numeric.Kind
@@ -147,7 +147,6 @@ func specs() []*spSpec {
 			}
 		}
 	}
-	specList = out
 	return out
 }
 

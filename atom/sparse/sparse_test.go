@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/gocute/cute/atom/warp"
@@ -297,4 +298,20 @@ func ExampleCompress() {
 	// 5@1 7@3 1@4 0@5
 	// 0@0 0@1 2@5 3@6
 	// row 0 metadata 0x0000004d, row 1 metadata 0x00000094
+}
+
+// Issue 20: the instruction table is built once, safely, by concurrent first
+// callers (go test -race catches the old lazy fill).
+func TestSpecsConcurrent(t *testing.T) {
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if len(specs()) == 0 {
+				t.Error("no sparse instructions")
+			}
+		}()
+	}
+	wg.Wait()
 }

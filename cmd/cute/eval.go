@@ -33,7 +33,7 @@ func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	out, err := evalExpr(strings.Join(args, " "), 0)
 	if err != nil {
 		fmt.Fprintf(stderr, "cute eval: %v\n", err)
-		return 2
+		return exitFor(err)
 	}
 	fmt.Fprintln(stdout, out)
 	return 0
@@ -48,7 +48,7 @@ func runTable(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	out, err := evalCall("print_layout", []string{strings.Join(args, " ")})
 	if err != nil {
 		fmt.Fprintf(stderr, "cute table: %v\n", err)
-		return 2
+		return exitFor(err)
 	}
 	fmt.Fprint(stdout, out)
 	return 0
@@ -70,7 +70,7 @@ func evalExpr(s string, depth int) (string, error) {
 	}
 	parts, err := splitArgs(inner)
 	if err != nil {
-		return "", fmt.Errorf("%s: %v", s, err)
+		return "", fmt.Errorf("%s: %v", layout.Clip(s), err)
 	}
 	for i, p := range parts {
 		if _, _, call := splitCall(p); call {
@@ -92,7 +92,7 @@ func bareValue(s string) (string, error) {
 		return s, nil
 	}
 	if i := strings.IndexByte(s, '('); i > 0 && isIdent(strings.TrimSpace(s[:i])) {
-		return "", fmt.Errorf("%s: malformed op call (unbalanced parentheses?)", s)
+		return "", fmt.Errorf("%s: malformed op call (unbalanced parentheses?)", layout.Clip(s))
 	}
 	if _, err := layout.ParseTiler(s); err != nil {
 		return "", err
@@ -108,6 +108,9 @@ func evalCall(op string, args []string) (string, error) {
 		raw[i] = b
 	}
 	ans := golden.Solve(golden.Case{Op: op, Args: raw})
+	if ans.Internal {
+		return "", &internalError{ans.Error}
+	}
 	if ans.Error != "" {
 		return "", fmt.Errorf("%s", ans.Error)
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/gocute/cute/internal/golden"
+	"github.com/gocute/cute/layout"
 )
 
 func init() {
@@ -16,18 +17,39 @@ func init() {
 }
 
 // runGolden reads cases ({"op":..., "args":[...]}, other fields ignored) and
-// writes one answer per line, in order. It exits 0 unless stdin is not JSON
-// Lines.
+// writes one answer per line, in order. A line that is not a case gets an
+// answer with an error, and the run goes on. See serveLines for the exit
+// status.
 func runGolden(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) != 0 {
 		fmt.Fprintln(stderr, "usage: cute golden < cases.jsonl")
 		return 2
 	}
-	return serveLines("golden", stdin, stdout, stderr, func(line []byte) (any, error) {
-		var in golden.Case
-		if err := json.Unmarshal(line, &in); err != nil {
-			return nil, fmt.Errorf("is not a JSON object: %v", err)
+	return serveLines("golden", stdin, stdout, stderr, answerGolden)
+}
+
+// answerGolden answers one line of `cute golden`.
+func answerGolden(n int, line []byte) (any, lineStatus) {
+	var in golden.Case
+	if err := json.Unmarshal(line, &in); err != nil {
+		// Keep what can be read of the line, so the answer can be matched.
+		var loose struct {
+			Op   json.RawMessage `json:"op"`
+			Args json.RawMessage `json:"args"`
 		}
-		return golden.Solve(in), nil
-	})
+		_ = json.Unmarshal(line, &loose)
+		out := golden.Answer{Args: []json.RawMessage{}}
+		_ = json.Unmarshal(loose.Op, &out.Op)
+		_ = json.Unmarshal(loose.Args, &out.Args)
+		if out.Args == nil {
+			out.Args = []json.RawMessage{}
+		}
+		out.Error = fmt.Sprintf("line %d is not a case {\"op\": string, \"args\": [...]}: %s", n, layout.Clip(err.Error()))
+		return out, lineBad
+	}
+	a := golden.Solve(in)
+	if a.Internal {
+		return a, lineInternal
+	}
+	return a, lineOK
 }

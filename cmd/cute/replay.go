@@ -24,7 +24,14 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: cute replay < records.jsonl[.gz]")
 		return 2
 	}
-	return serveLines("replay", stdin, stdout, stderr, func(line []byte) (any, error) {
-		return replay.Replay(line), nil
+	return serveLines("replay", stdin, stdout, stderr, func(_ int, line []byte) (any, lineStatus) {
+		a := replay.Replay(line)
+		switch {
+		case a.Internal:
+			return a, lineInternal
+		case a.Malformed:
+			return a, lineBad
+		}
+		return a, lineOK
 	})
 }

@@ -15,8 +15,14 @@ import (
 
 func init() {
 	commands["svg"] = command{
-		summary: "draw a layout, swizzled smem tile or MMA atom as SVG (or TikZ with --latex)",
+		summary: "draw a layout, swizzled smem tile, MMA atom or TiledCopy as SVG (or TikZ with --latex)",
 		run:     runSVG,
+	}
+	commands["latex"] = command{
+		summary: "CuTe's print_latex of a layout, smem tile, MMA atom, TiledMMA or TiledCopy (cute svg --latex)",
+		run: func(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+			return runSVG(append(append([]string(nil), args...), "--latex"), stdin, stdout, stderr)
+		},
 	}
 }
 
@@ -28,12 +34,21 @@ EXPR is one of
   a swizzled smem tile          Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)
   an MMA atom                   SM80_16x8x16_F32F16F16F32_TN
   a TV layout with --tv MxN     ((_4,_8),(_2,_2)):((_32,_1),(_16,_8)) --tv 16x16
+  a TiledCopy                   'Copy_Atom<SM75_U32x4_LDSM_N,half_t>' --thr '(_32,_1):(_1,_0)' --val '(_1,_8):(_0,_1)'
+                                'Copy_Atom<SM75_U32x4_LDSM_N,half_t>' --mma SM80_16x8x16_F32F16F16F32_TN --operand A
+                                (S and D side by side, as print_latex(tiled_copy) draws them;
+                                 cute copy prints the same TiledCopy)
 Flags:
   --color offset|chunk|bank   cell colour of a layout (default offset)
   --elem-bits N               element width for chunk/bank colours (default 16,
                               or smem_ptr[Nb]'s)
   --operand A|B|C             draw one operand of an atom (default: all three)
   --atoms SHAPE               tile the atom into a TiledMMA, e.g. (_2,_2,_1)
+  --perm TILER                PermutationMNK of that TiledMMA, e.g. '<_32,_32,_16>'
+  --thr L, --val L            a TiledCopy: make_tiled_copy(atom, thr, val)
+  --mma NAME                  a TiledCopy: make_tiled_copy_A/B/C/C_atom (--operand) of
+                              that MMA atom tiled by --atoms and --perm
+  --type T                    the copy atom's value type when EXPR is a bare copy op
   --tv MxN                    EXPR is a (thread,value) -> index layout of an MxN tile
   --cell PX                   cell size in pixels
   --latex                     write CuTe print_latex-style TikZ instead of SVG`
@@ -92,7 +107,7 @@ func runSVG(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, svgUsage)
 		return 0
 	}
-	if err := checkFlags(flags, "latex", "color", "colour", "elem-bits", "operand", "tv", "cell", "atoms"); err != nil {
+	if err := checkFlags(flags, "latex", "color", "colour", "elem-bits", "operand", "tv", "cell", "atoms", "perm", "thr", "val", "mma", "type"); err != nil {
 		return fail("%v", err)
 	}
 	if len(pos) != 1 {
@@ -146,15 +161,26 @@ func runSVG(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return done(viz.TVSVG(w, g, "", opt))
 	}
 
+	if tc, ok, err := svgTiledCopy(expr, flags); ok {
+		if err != nil {
+			return fail("%v", err)
+		}
+		if latex {
+			return done(viz.TiledCopyLaTeX(w, tc))
+		}
+		return done(viz.TiledCopySVG(w, tc, opt))
+	}
+	for _, f := range []string{"thr", "val", "mma", "type"} {
+		if _, ok := flags[f]; ok {
+			return fail("--%s needs a copy atom, e.g. 'Copy_Atom<UniversalCopy<uint32_t>,float>'", f)
+		}
+	}
+
 	if m, err := atom.Lookup(expr); err == nil {
-		if a, ok := flags["atoms"]; ok {
-			sh, err := layout.ParseTuple(a)
+		if _, ok := flags["atoms"]; ok || flags["perm"] != "" {
+			tm, err := svgTiledMMA(m, flags)
 			if err != nil {
-				return fail("--atoms: %v", err)
-			}
-			tm, err := atom.MakeTiledMMA(m, atom.WithAtomLayout(layout.Left(sh)))
-			if err != nil {
-				return done(err)
+				return fail("%v", err)
 			}
 			if o, ok := flags["operand"]; ok {
 				op, err := viz.ParseOperand(o)
@@ -214,4 +240,90 @@ func runSVG(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return done(viz.SmemLaTeX(w, s))
 	}
 	return done(viz.SmemSVG(w, s, opt))
+}
+
+// svgTiledMMA is make_tiled_mma(m, --atoms, --perm).
+func svgTiledMMA(m atom.MMA, flags map[string]string) (atom.TiledMMA, error) {
+	var opts []atom.TiledOption
+	if a, ok := flags["atoms"]; ok {
+		l, err := parseLayoutOrShape(a)
+		if err != nil {
+			return atom.TiledMMA{}, fmt.Errorf("--atoms: %v", err)
+		}
+		opts = append(opts, atom.WithAtomLayout(l))
+	}
+	if p := flags["perm"]; p != "" {
+		t, err := layout.ParseTiler(p)
+		if err != nil {
+			return atom.TiledMMA{}, fmt.Errorf("--perm: %v (use CuTe print syntax, e.g. '<_32,_32,_16>')", err)
+		}
+		opts = append(opts, atom.WithPermutation(t))
+	}
+	return atom.MakeTiledMMA(m, opts...)
+}
+
+// svgTiledCopy builds the TiledCopy an svg/latex command names: ok is
+// false when expr is not a copy atom (Copy_Atom<OP,T>, or a copy op with
+// --thr/--val or --mma).
+func svgTiledCopy(expr string, flags map[string]string) (tc atom.TiledCopy, ok bool, err error) {
+	_, hasThr := flags["thr"]
+	_, hasVal := flags["val"]
+	mma := flags["mma"]
+	if !strings.HasPrefix(strings.TrimSpace(expr), "Copy_Atom<") && !hasThr && !hasVal && mma == "" {
+		return tc, false, nil
+	}
+	op, typ := copyAtomName(expr, flags["type"])
+	a, err := atom.LookupCopy(op, typ)
+	if err != nil {
+		return tc, true, err
+	}
+	switch {
+	case hasThr && hasVal && mma == "":
+		thr, err := parseLayoutOrShape(flags["thr"])
+		if err != nil {
+			return tc, true, fmt.Errorf("--thr: %v", err)
+		}
+		val, err := parseLayoutOrShape(flags["val"])
+		if err != nil {
+			return tc, true, fmt.Errorf("--val: %v", err)
+		}
+		tc, err = atom.MakeTiledCopy(a, thr, val)
+		return tc, true, err
+	case mma != "" && !hasThr && !hasVal:
+		m, err := atom.Lookup(mma)
+		if err != nil {
+			return tc, true, err
+		}
+		tm, err := svgTiledMMA(m, flags)
+		if err != nil {
+			return tc, true, err
+		}
+		switch o := flags["operand"]; o {
+		case "A", "a", "":
+			tc, err = atom.MakeTiledCopyA(a, tm)
+		case "B", "b":
+			tc, err = atom.MakeTiledCopyB(a, tm)
+		case "C", "c":
+			tc, err = atom.MakeTiledCopyC(a, tm)
+		case "C_atom":
+			tc, err = atom.MakeTiledCopyCAtom(a, tm)
+		default:
+			return tc, true, fmt.Errorf("--operand %q: want A, B, C or C_atom", o)
+		}
+		return tc, true, err
+	}
+	return tc, true, fmt.Errorf("a TiledCopy needs --thr and --val, or --mma (not both)")
+}
+
+// parseLayoutOrShape reads a layout (CuTe print syntax or C++
+// Layout<Shape<...>,Stride<...>>) or a bare shape, which is column-major.
+func parseLayoutOrShape(s string) (layout.Layout, error) {
+	if strings.Contains(s, ":") || strings.HasPrefix(strings.TrimSpace(s), "Layout<") {
+		return parseCppLayoutFlag(s)
+	}
+	sh, err := layout.ParseTuple(s)
+	if err != nil {
+		return layout.Layout{}, err
+	}
+	return layout.Left(sh), nil
 }

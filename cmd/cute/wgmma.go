@@ -2,12 +2,11 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"runtime/debug"
 
 	"github.com/gocute/cute/gmma"
+	"github.com/gocute/cute/internal/golden"
 )
 
 func init() {
@@ -24,6 +23,8 @@ type wgmmaOut struct {
 	CaseID json.RawMessage `json:"case_id"`
 	AccOut [][]string      `json:"acc_out,omitempty"`
 	Error  string          `json:"error,omitempty"`
+
+	internal bool // the record met a bug of this module
 }
 
 // runWGMMA reads hardware records in the format of testdata/hw (the answer
@@ -34,11 +35,16 @@ func runWGMMA(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: cute wgmma < records.jsonl[.gz]")
 		return 2
 	}
-	return serveLines("wgmma", stdin, stdout, stderr, func(line []byte) (any, error) {
+	return serveLines("wgmma", stdin, stdout, stderr, func(n int, line []byte) (any, lineStatus) {
 		if !json.Valid(line) {
-			return nil, errors.New("is not JSON")
+			return wgmmaOut{CaseID: json.RawMessage("null"), Error: fmt.Sprintf("line %d is not JSON", n)}, lineBad
 		}
-		return answerWGMMA(line), nil
+		out := answerWGMMA(line)
+		out.clipError()
+		if out.internal {
+			return out, lineInternal
+		}
+		return out, lineOK
 	})
 }
 
@@ -56,7 +62,8 @@ func answerWGMMA(b []byte) (out wgmmaOut) {
 	defer func() {
 		if r := recover(); r != nil {
 			out.AccOut = nil
-			out.Error = fmt.Sprintf("internal error: %v\n%s", r, debug.Stack())
+			out.internal = true
+			out.Error = golden.InternalError("wgmma record "+string(out.CaseID), r)
 		}
 	}()
 	var rec gmma.Record
@@ -74,3 +81,6 @@ func answerWGMMA(b []byte) (out wgmmaOut) {
 	out.AccOut = gmma.FormatRegs(regs)
 	return out
 }
+
+// clipError bounds the error of an answer.
+func (o *wgmmaOut) clipError() { o.Error = golden.ClipMessage(o.Error) }

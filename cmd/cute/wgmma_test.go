@@ -145,7 +145,7 @@ func TestWGMMACommandErrors(t *testing.T) {
 	if rc := run([]string{"wgmma"}, strings.NewReader("{\"case_id\": 1}\nnot json\n"), &stdout, &stderr); rc != 2 {
 		t.Errorf("non-JSON input: exit %d, want 2", rc)
 	}
-	if !strings.Contains(stderr.String(), "line 2 is not JSON") {
+	if !strings.Contains(stderr.String(), "the first line 2") || !strings.Contains(stdout.String(), "line 2 is not JSON") {
 		t.Errorf("stderr %q", stderr.String())
 	}
 	// A JSON line that is not a usable record is answered with an error.

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -134,9 +135,12 @@ type problem[TC accum] struct {
 	a, b    []numeric.Float16
 	c       []TC
 	mA, mB  tensor.Tensor[numeric.Float16]
-	mC      tensor.Tensor[TC]
-	r       int  // inputs are integers in [-r, r]
-	tn      bool // gemm_tn: A and B K-major (see newProblemTN)
+	// ga and gb are the byte images of A and B in global memory (fp16,
+	// little-endian), which the k-tile copies read 16 bytes at a time.
+	ga, gb []byte
+	mC     tensor.Tensor[TC]
+	r      int  // inputs are integers in [-r, r]
+	tn     bool // gemm_tn: A and B K-major (see newProblemTN)
 }
 
 // gmemTensor places data at addr as the (rows, cols) tensor with strides
@@ -173,6 +177,7 @@ func newProblem[TC accum](m, n, k int, seed uint64) *problem[TC] {
 	for i := range p.b {
 		p.b[i] = numeric.Float16FromFloat64(float64(next() - p.r))
 	}
+	p.ga, p.gb = f16Bytes(p.a), f16Bytes(p.b)
 	cbits := codecOf[TC]().Bits
 	p.mA = gmemTensor(p.a, 16, addrA, m, k)
 	p.mB = gmemTensor(p.b, 16, addrB, n, k)
@@ -195,12 +200,22 @@ func newProblemTN[TC accum](m, n, k int, seed uint64) *problem[TC] {
 		return dst
 	}
 	p.a, p.b, p.tn = kmajor(p.a, m), kmajor(p.b, n), true
+	p.ga, p.gb = f16Bytes(p.a), f16Bytes(p.b)
 	kl := func(rows int) layout.Layout {
 		return layout.MustMake(layout.Dyns(rows, k), layout.Tup(layout.I(layout.D(k)), layout.I(layout.S(1))))
 	}
 	p.mA = tensor.View[numeric.Float16](&tensor.SliceMemory[numeric.Float16]{Base: addrA * 8, Bits: 16, Data: p.a}, tensor.GmemPtr(16, addrA), kl(m))
 	p.mB = tensor.View[numeric.Float16](&tensor.SliceMemory[numeric.Float16]{Base: addrB * 8, Bits: 16, Data: p.b}, tensor.GmemPtr(16, addrB), kl(n))
 	return p
+}
+
+// f16Bytes returns the little-endian byte image of v.
+func f16Bytes(v []numeric.Float16) []byte {
+	b := make([]byte, 2*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint16(b[2*i:], x.Bits())
+	}
+	return b
 }
 
 // reference returns C = A·B computed in float64 (exact for these inputs),
@@ -266,6 +281,38 @@ type kernel[TC accum] struct {
 	thr   []atom.ThrMMA
 	p     *problem[TC]
 	cbits int
+	part  partitions // computed once per kernel: the same for every CTA
+}
+
+// partitions is what the tutorial's device_gemm computes per CTA that does
+// not depend on the CTA: for a GMMA atom tCsA and tCsB are the whole smem
+// tensors re-laid out, the same for every thread and CTA, so the descriptor
+// fragments tCrA/tCrB and the descriptors of every atom are computed once;
+// the 16-byte chunks of the k-tile copies (global offsets within a k-tile
+// and swizzled shared addresses per stage) likewise; and each thread's
+// accumulator fragment tCrC and C partition tCgC, which differ between CTAs
+// only by the tile's origin in C.
+type partitions struct {
+	tCrA, tCrB   gmma.DescTensor
+	descA, descB [bP][]gmma.Descriptor // [pipe][kb*MMA_M+m], [pipe][kb*MMA_N+n]
+	mmaK         int
+	dreg         [][]int // first accumulator register of atom (m, n)
+	copyA, copyB chunkPlan
+	// fragBit[i] is the bit offset of element i of tCrC in a thread's
+	// register file; fragC[t][i] the element offset in C of element i of
+	// thread t's tCgC in CTA (0,0).
+	fragBit []int
+	fragC   [][]int
+	nregs   int // registers spanned by tCrC
+	gC0     int // element index in C of CTA (0,0)'s gC(0,0)
+}
+
+// A chunkPlan is a k-tile copy global → shared as 16-byte vectors (CuTe's
+// auto-vectorizing copy: 8 fp16 contiguous on both sides).
+type chunkPlan struct {
+	src  []int        // per chunk: byte offset of its first element from the k-tile's origin
+	dst  [bP][]uint32 // per stage and chunk: shared address
+	tile int          // elements per k-tile (the offset of k-tile 1 in the (bM|bN, bK, k) index)
 }
 
 // newKernel does the tutorial's host-side setup.
@@ -311,7 +358,151 @@ func newKernel[TC accum](opt Options, p *problem[TC]) (*kernel[TC], error) {
 			return nil, err
 		}
 	}
+	if err := k.partition(); err != nil {
+		return nil, err
+	}
 	return k, nil
+}
+
+// partition computes k.part from CTA (0,0)'s tensors.
+func (k *kernel[TC]) partition() error {
+	pt := &k.part
+	gA, gB, gC, err := k.ctaTiles(0, 0)
+	if err != nil {
+		return err
+	}
+	sA, sB, err := k.smemTensors(nil)
+	if err != nil {
+		return err
+	}
+	thr0 := k.thr[0]
+	tCsA, err := atom.PartitionA(thr0, sA) // (MMA,MMA_M,MMA_K,PIPE)
+	if err != nil {
+		return err
+	}
+	tCsB, err := atom.PartitionB(thr0, sB) // (MMA,MMA_N,MMA_K,PIPE)
+	if err != nil {
+		return err
+	}
+	if pt.tCrA, err = gmma.MakeFragment(k.gm.MajorA, tCsA); err != nil { // (MMA,MMA_M,MMA_K,PIPE)
+		return err
+	}
+	if pt.tCrB, err = gmma.MakeFragment(k.gm.MajorB, tCsB); err != nil { // (MMA,MMA_N,MMA_K,PIPE)
+		return err
+	}
+	mmaM := pt.tCrA.Layout.Shape().At(1).Product().Value()
+	mmaN := pt.tCrB.Layout.Shape().At(1).Product().Value()
+	pt.mmaK = pt.tCrA.Layout.Shape().At(2).Product().Value()
+	for pipe := range bP {
+		for kb := range pt.mmaK {
+			for m := range mmaM {
+				d, err := pt.tCrA.DescAt(layout.Dyns(0, m, kb, pipe))
+				if err != nil {
+					return err
+				}
+				pt.descA[pipe] = append(pt.descA[pipe], d)
+			}
+			for n := range mmaN {
+				d, err := pt.tCrB.DescAt(layout.Dyns(0, n, kb, pipe))
+				if err != nil {
+					return err
+				}
+				pt.descB[pipe] = append(pt.descB[pipe], d)
+			}
+		}
+	}
+	if pt.copyA, err = newChunkPlan(gA, sA); err != nil {
+		return err
+	}
+	if pt.copyB, err = newChunkPlan(gB, sB); err != nil {
+		return err
+	}
+	// Every thread's slice of C and its accumulator fragment.
+	pt.gC0 = elemIndex(gC.Pointer(), addrC, k.cbits) + gC.Offset(0)
+	pt.fragC = make([][]int, len(k.thr))
+	for t, thr := range k.thr {
+		tCgC, err := atom.PartitionC(thr, gC) // (MMA,MMA_M,MMA_N)
+		if err != nil {
+			return err
+		}
+		if t == 0 {
+			tCrC, err := k.fragmentC(nil, 0, tCgC) // (MMA,MMA_M,MMA_N)
+			if err != nil {
+				return err
+			}
+			if pt.dreg, err = k.accRegs(tCrC); err != nil {
+				return err
+			}
+			pt.fragBit = make([]int, tCrC.Len())
+			for i := range pt.fragBit {
+				pt.fragBit[i] = int(tCrC.Pointer().ElemBitAddr(tCrC.Offset(i)) - addrRegs*8)
+				pt.nregs = max(pt.nregs, pt.fragBit[i]/32+1)
+			}
+		}
+		origin := elemIndex(tCgC.Pointer(), addrC, k.cbits)
+		pt.fragC[t] = make([]int, tCgC.Len())
+		for i := range pt.fragC[t] {
+			pt.fragC[t][i] = origin + tCgC.Offset(i)
+		}
+	}
+	return nil
+}
+
+// elemIndex returns the index of the element p points to in the global
+// array of bits-wide elements placed at base.
+func elemIndex(p tensor.Pointer, base uint64, bits int) int {
+	return int((p.Addr() - base) * 8 / uint64(bits))
+}
+
+// newChunkPlan plans the copy of k-tile kt of g (bM|bN, bK, k) into stage
+// pipe of s (bM|bN, bK, PIPE) as 16-byte chunks: 8 consecutive elements of
+// the tile, contiguous in global memory and in one aligned 16 bytes of
+// shared memory (the swizzle permutes whole chunks).
+func newChunkPlan(g, s tensor.Tensor[numeric.Float16]) (chunkPlan, error) {
+	src, err := g.Slice(tensor.U, tensor.U, tensor.I(0))
+	if err != nil {
+		return chunkPlan{}, err
+	}
+	c := chunkPlan{tile: src.Len()}
+	// The tile's elements in the order of the vectors: column by column
+	// (colex) when mode 0 is contiguous (MN-major), row by row when mode 1
+	// is (K-major, gemm_tn).
+	order := make([]int, src.Len())
+	rows := src.Shape().At(0).Product().Value()
+	cols := src.Len() / rows
+	for i := range order {
+		order[i] = i
+		if rows > 1 && src.Offset(1) != 1 {
+			order[i] = i/cols + i%cols*rows
+		}
+	}
+	for pipe := range bP {
+		dst, err := s.Slice(tensor.U, tensor.U, tensor.I(pipe))
+		if err != nil {
+			return c, err
+		}
+		for i := 0; i < src.Len(); i += 8 {
+			so, da := src.Offset(order[i]), dst.Pointer().ElemAddr(dst.Offset(order[i]))
+			for j := range 8 {
+				if src.Offset(order[i+j]) != so+j || dst.Pointer().ElemAddr(dst.Offset(order[i+j])) != da+2*uint64(j) || da%16 != 0 {
+					return c, fmt.Errorf("k-tile copy %v -> %v: elements %d..%d are not one 16-byte vector on both sides", src, dst, i, i+7)
+				}
+			}
+			if pipe == 0 {
+				c.src = append(c.src, 2*so)
+			}
+			c.dst[pipe] = append(c.dst[pipe], uint32(da))
+		}
+	}
+	return c, nil
+}
+
+// load copies k-tile kt of g (whose byte image is data, placed at base)
+// into stage pipe of the shared memory, 16 bytes at a time (st.shared.v4
+// of every chunk, generic proxy).
+func (c *chunkPlan) load(s *gmma.SharedMemory, data []byte, base uint64, g tensor.Tensor[numeric.Float16], kt, pipe int) error {
+	origin := int(g.Pointer().Addr()-base) + 2*g.Offset(kt*c.tile)
+	return s.GatherChunks(c.dst[pipe], data, origin, c.src)
 }
 
 // instruction returns the wgmma that the GMMA atom wraps (its fma's inline
@@ -508,68 +699,32 @@ func (k *kernel[TC]) cta(wg *gmma.Warpgroup, bx, by int) (err error) {
 	if err != nil {
 		return err
 	}
-	sA, sB, err := k.smemTensors(wg.SharedMemory())
-	if err != nil {
-		return err
-	}
-
-	// Define A/B partitioning and C accumulators. For a GMMA atom tCsA and
-	// tCsB are the whole smem tensors re-laid out, the same for every thread,
-	// and tCrA/tCrB are descriptor "fragments" over them.
-	thr0 := k.thr[0]
-	tCsA, err := atom.PartitionA(thr0, sA) // (MMA,MMA_M,MMA_K,PIPE)
-	if err != nil {
-		return err
-	}
-	tCsB, err := atom.PartitionB(thr0, sB) // (MMA,MMA_N,MMA_K,PIPE)
-	if err != nil {
-		return err
-	}
-	tCrA, err := gmma.MakeFragment(k.gm.MajorA, tCsA) // (MMA,MMA_M,MMA_K,PIPE)
-	if err != nil {
-		return err
-	}
-	tCrB, err := gmma.MakeFragment(k.gm.MajorB, tCsB) // (MMA,MMA_N,MMA_K,PIPE)
-	if err != nil {
-		return err
-	}
-	// Every thread's slice of C and its accumulators, cleared.
-	tCgC := make([]tensor.Tensor[TC], len(k.thr))
-	tCrC := make([]tensor.Tensor[TC], len(k.thr))
-	for t, thr := range k.thr {
-		if tCgC[t], err = atom.PartitionC(thr, gC); err != nil { // (MMA,MMA_M,MMA_N)
-			return err
+	// The partitions (tCsA, tCsB, tCrA, tCrB, every thread's tCgC and
+	// tCrC) are the same for every CTA up to the tile origin: k.part holds
+	// them. Clear the accumulators of every thread.
+	pt := &k.part
+	zeros := make([]uint32, k.instr.NumAcc())
+	for t := range k.thr {
+		for _, row := range pt.dreg {
+			for _, r := range row {
+				if err := wg.SetRegs(t, r, zeros); err != nil {
+					return err
+				}
+			}
 		}
-		if tCrC[t], err = k.fragmentC(wg, t, tCgC[t]); err != nil { // (MMA,MMA_M,MMA_N)
-			return err
-		}
-		tensor.Clear(tCrC[t])
 	}
-	dreg, err := k.accRegs(tCrC[0])
-	if err != nil {
-		return err
-	}
-
 	kTiles := gA.Shape().At(2).Product().Value()
 	// load copies k-tile kt of A and B into stage pipe, as the tutorial's
 	// TMA copies do; here the threads store through the generic proxy, so
 	// the stores are made visible to the async proxy (wgmma) with
 	// fence.proxy.async (cutlass::arch::fence_view_async_shared).
+	smem := wg.SharedMemory()
 	load := func(kt, pipe int) error {
-		for _, c := range []struct {
-			g, s tensor.Tensor[numeric.Float16]
-		}{{gA, sA}, {gB, sB}} {
-			src, err := c.g.Slice(tensor.U, tensor.U, tensor.I(kt))
-			if err != nil {
-				return err
-			}
-			dst, err := c.s.Slice(tensor.U, tensor.U, tensor.I(pipe))
-			if err != nil {
-				return err
-			}
-			if err := copyTensor(src, dst); err != nil {
-				return err
-			}
+		if err := pt.copyA.load(smem, k.p.ga, addrA, gA, kt, pipe); err != nil {
+			return err
+		}
+		if err := pt.copyB.load(smem, k.p.gb, addrB, gB, kt, pipe); err != nil {
+			return err
 		}
 		if !k.opt.SkipProxyFence {
 			wg.FenceProxyAsync()
@@ -592,7 +747,7 @@ func (k *kernel[TC]) cta(wg *gmma.Warpgroup, bx, by int) (err error) {
 			wg.Fence() // cute::warpgroup_arrive()
 		}
 		// cute::gemm(tiled_mma, tCrA(_,_,_,read_pipe), tCrB(_,_,_,read_pipe), tCrC);
-		if err := k.gemm(wg, tCrA, tCrB, readPipe, dreg); err != nil {
+		if err := k.gemm(wg, readPipe); err != nil {
 			return fail(kt, err)
 		}
 		wg.CommitGroup() // cute::warpgroup_commit_batch()
@@ -608,10 +763,24 @@ func (k *kernel[TC]) cta(wg *gmma.Warpgroup, bx, by int) (err error) {
 			}
 		}
 	}
-	// Epilogue: axpby(alpha = 1, tCrC, beta = 0, tCgC), i.e. a copy.
-	for t := range tCrC {
-		if err := copyTensor(tCrC[t], tCgC[t]); err != nil {
+	// Epilogue: axpby(alpha = 1, tCrC, beta = 0, tCgC), i.e. a copy, of
+	// each thread's registers to its elements of C.
+	regs := make([]uint32, pt.nregs)
+	shift := elemIndex(gC.Pointer(), addrC, k.cbits) + gC.Offset(0) - pt.gC0
+	for t := range k.thr {
+		if err := wg.Regs(t, 0, regs); err != nil {
 			return fmt.Errorf("CTA (%d,%d), epilogue, thread %d: %w", bx, by, t, err)
+		}
+		fc := pt.fragC[t]
+		switch c := any(k.p.c).(type) {
+		case []float32:
+			for i, b := range pt.fragBit {
+				c[shift+fc[i]] = math.Float32frombits(regs[b/32])
+			}
+		case []numeric.Float16:
+			for i, b := range pt.fragBit {
+				c[shift+fc[i]] = numeric.Float16FromBits(uint16(regs[b/32] >> (b % 32)))
+			}
 		}
 	}
 	return nil
@@ -623,21 +792,26 @@ func copyTensor[T any](src, dst tensor.Tensor[T]) (err error) {
 	return tensor.Copy(src, dst)
 }
 
-// gemm is cute::gemm(tiled_mma, tCrA(_,_,_,pipe), tCrB(_,_,_,pipe), tCrC):
-// gmma.Gemm, CuTe's (V,M,K) × (V,N,K) => (V,M,N) dispatch on the descriptor
-// fragments of the stage, one wgmma (mma_unpack → fma → wgmma.mma_async)
-// per (m, n, k) with the accumulator registers of tCrC(_,m,n).
-func (k *kernel[TC]) gemm(wg *gmma.Warpgroup, tCrA, tCrB gmma.DescTensor, pipe int, dreg [][]int) error {
-	u, p := tensor.U, tensor.I(pipe)
-	a, err := tCrA.Slice(u, u, u, p)
-	if err != nil {
-		return err
+// gemm is cute::gemm(tiled_mma, tCrA(_,_,_,pipe), tCrB(_,_,_,pipe), tCrC)
+// for (V,M,K) × (V,N,K) => (V,M,N) on descriptor fragments, as gmma.Gemm
+// dispatches it: for each k-block, the (V)×(V)=>(V) gemms over (m, n) in
+// CuTe's row-major serpentine order for 8-byte descriptors, each one wgmma
+// (mma_unpack → fma → wgmma.mma_async) with the descriptors tCrA(_,m,k,p)
+// and tCrB(_,n,k,p), precomputed once per kernel, and the accumulator
+// registers of tCrC(_,m,n).
+func (k *kernel[TC]) gemm(wg *gmma.Warpgroup, pipe int) error {
+	pt := &k.part
+	mmaM, mmaN := len(pt.dreg), len(pt.dreg[0])
+	for kb := 0; kb < pt.mmaK; kb++ {
+		for m, n := range tensor.SerpentineMN(mmaM, mmaN, 8, 8) {
+			in := k.instr
+			in.DescA, in.DescB, in.DReg = pt.descA[pipe][kb*mmaM+m], pt.descB[pipe][kb*mmaN+n], pt.dreg[m][n]
+			if err := wg.MMAAsync(in); err != nil {
+				return err
+			}
+		}
 	}
-	b, err := tCrB.Slice(u, u, u, p)
-	if err != nil {
-		return err
-	}
-	return gmma.Gemm(wg, k.instr, a, b, dreg)
+	return nil
 }
 
 // grid runs every CTA of the (M/bM, N/bN) grid on workers goroutines, each

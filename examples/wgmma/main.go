@@ -216,6 +216,10 @@ func (k *kernel[TC]) printSetup(w io.Writer) error {
 	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
 	p("TiledMMA tiled_mma = make_tiled_mma(%s{});  // size(tiled_mma) = %d: one warpgroup\n", k.mma.Name(), k.tiled.Size())
 	p("  its atom wraps %s (tnspA=%d, tnspB=%d)\n", k.ptx(), b2i(k.instr.TransA), b2i(k.instr.TransB))
+	// print(tiled_mma), as the tutorial's host code prints it: thread t's C
+	// values are LayoutC_TV(t, v), column-major (m,n) offsets into the
+	// 64x64 C tile (see tCgC below for thread 0).
+	p("print(tiled_mma):\n%v", k.tiled)
 	p("sA: %v\n", k.sAL)
 	p("sB: %v\n", k.sBL)
 

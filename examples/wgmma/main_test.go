@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gocute/cute/gmma"
 	"github.com/gocute/cute/numeric"
 )
 
@@ -24,6 +25,18 @@ var tutorialLines = []string{
 	"tCgC: gmem_ptr[16b](0x7f877a780000) o ((_2,_2,_8),_2,_2):((512,_8,4096),_64,32768)",
 	"tCrC: ptr[16b](0x7fff00000000) o ((_2,_2,_8),_2,_2):((_1,_2,_4),_32,_64)",
 }
+
+const tiledMMAPrint = `print(tiled_mma):
+TiledMMA
+  ThrLayoutVMNK:  (_128,_1,_1,_1):(_1,_0,_0,_0)
+  PermutationMNK: (_,_,_)
+MMA_Atom
+  ThrID:      _128:_1
+  Shape_MNK:  (_64,_64,_16)
+  LayoutA_TV: (_128,(_64,_16)):(_0,(_1,_64))
+  LayoutB_TV: (_128,(_64,_16)):(_0,(_1,_64))
+  LayoutC_TV: ((_4,_8,_4),(_2,_2,_8)):((_128,_1,_16),(_64,_8,_512))
+`
 
 func runOut(t *testing.T, opt Options) (string, error) {
 	t.Helper()
@@ -54,6 +67,10 @@ func TestTutorialPrints(t *testing.T) {
 		if !hasLine(out, l) {
 			t.Errorf("missing line\n\t%s\nin\n%s", l, out)
 		}
+	}
+	// print(tiled_mma), CuTe 3.5.1's text (testdata/golden/mma/tiledmma).
+	if !strings.Contains(out, tiledMMAPrint) {
+		t.Errorf("missing print(tiled_mma)\n%s\nin\n%s", tiledMMAPrint, out)
 	}
 	if strings.Contains(out, "max error") {
 		t.Errorf("-print-only ran the GEMM:\n%s", out)
@@ -183,7 +200,7 @@ func TestHazards(t *testing.T) {
 		// With more k-tiles than stages, the refill of stage 0 stores into
 		// bytes that k-tile 0's wgmmas still read.
 		{Options{M: 128, N: 128, K: 256, SkipWait: true, Copies: true},
-			[]string{"CTA (0,0), k-tile 3", "gmma.SharedMemory.Write", "in-flight wgmma"}},
+			[]string{"CTA (0,0), k-tile 3", "gmma.SharedMemory.", "in-flight wgmma"}},
 		// Without refills, the epilogue reads accumulators still in flight.
 		{Options{M: 128, N: 128, K: 128, SkipWait: true, Accum: "f32", Copies: true},
 			[]string{"CTA (0,0), epilogue, thread 0", "committed but not waited for"}},
@@ -300,4 +317,35 @@ func TestTMALoopAllocatesNothing(t *testing.T) {
 		t.Errorf("a launch allocates %v times with 4 k-tiles, %v with 12", short, long)
 	}
 	t.Logf("%v allocations per launch of one cluster, whatever the number of k-tiles", short)
+}
+
+// TestKLoopAllocatesNothing checks that a CTA's allocations do not grow with
+// the number of k-tiles: the partitions, descriptors and copy plans are made
+// once per kernel, and the k-loop (copies, wgmmas, waits) allocates nothing.
+func TestKLoopAllocatesNothing(t *testing.T) {
+	allocs := func(kDim int) float64 {
+		opt := Options{M: 128, N: 128, K: kDim, Accum: "f32", Workers: 1}
+		k, err := newKernel(opt, newProblem[float32](128, 128, kDim, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		smem, err := gmma.NewSharedMemory(gmma.DefaultSharedBase, smemBytes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wg, err := gmma.NewWarpgroup(smem)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return testing.AllocsPerRun(3, func() {
+			if err := k.cta(wg, 0, 0); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	short, long := allocs(4*bK), allocs(12*bK)
+	if short != long {
+		t.Errorf("a CTA allocates %v times with 4 k-tiles, %v with 12", short, long)
+	}
+	t.Logf("%v allocations per CTA (setup and epilogue), whatever the number of k-tiles", short)
 }

@@ -5,7 +5,6 @@ import (
 	"io"
 	"math"
 	"sync"
-	"unsafe"
 
 	"github.com/gocute/cute/atom"
 	"github.com/gocute/cute/gmma"
@@ -92,23 +91,15 @@ func (o Options) gmemLayout(rows, cols int) layout.Layout {
 	return layout.MustMake(layout.Dyns(rows, cols), layout.Tup(layout.I(layout.S(1)), layout.I(layout.D(rows))))
 }
 
-// f16View views fp16 data as the little-endian bytes the device holds.
-func f16View(d []numeric.Float16) []byte {
-	if len(d) == 0 {
-		return nil
-	}
-	return unsafe.Slice((*byte)(unsafe.Pointer(&d[0])), 2*len(d))
-}
-
 // newTMAPlan is gemm_nt / gemm_tn's TMA setup (make_tma_atom for A and B
 // on the host) plus the per-kernel partitions of the device code.
 func (k *kernel[TC]) newTMAPlan() (*tmaPlan, error) {
 	t := &tmaPlan{}
 	// thrust::device_vector d_A = h_A: the device copies of A and B.
-	if err := t.gmem.Map(addrA, append([]byte(nil), f16View(k.p.a)...)); err != nil {
+	if err := t.gmem.Map(addrA, f16Bytes(k.p.a)); err != nil {
 		return nil, err
 	}
-	if err := t.gmem.Map(addrB, append([]byte(nil), f16View(k.p.b)...)); err != nil {
+	if err := t.gmem.Map(addrB, f16Bytes(k.p.b)); err != nil {
 		return nil, err
 	}
 	var err error

@@ -198,19 +198,25 @@ func gmmaTileToShape(args []string) (any, error) {
 		return nil, err
 	}
 	n := l.Size().Value()
-	var all strings.Builder
+	if err := layout.CheckElements("tile_to_shape", n); err != nil {
+		return nil, err
+	}
+	h := sha256.New()
+	var buf []byte
 	first := make([]int, 0, min(n, 256))
 	for i := 0; i < n; i++ {
 		o := t.ElemOffset(i)
 		if i < 256 {
 			first = append(first, o)
 		}
+		buf = buf[:0]
 		if i > 0 {
-			all.WriteByte(',')
+			buf = append(buf, ',')
 		}
-		all.WriteString(strconv.Itoa(o))
+		h.Write(strconv.AppendInt(buf, int64(o), 10))
 	}
-	sum := sha256.Sum256([]byte(all.String()))
+	var sum [sha256.Size]byte
+	h.Sum(sum[:0])
 	return map[string]any{
 		"print":                 t.String(),
 		"swizzle":               t.Swizzle().String(),
@@ -331,6 +337,10 @@ func gmmaSmemTensor(spec string) (tensor.Tensor[byte], bool, error) {
 	return x, true, err
 }
 
+// maxDescs bounds the descriptors desc_iter and partition list (each one
+// slices the operand tensor).
+const maxDescs = 1 << 16
+
 // descFragment answers the fragment part of one operand of desc_iter and
 // partition: for a descriptor operand, the DescTensor tCrX, its value at
 // every (0,m,k,p) with m fastest, and whether each equals make_gmma_desc of
@@ -347,6 +357,9 @@ func descFragment(major gmma.Major, tCs tensor.Tensor[byte]) (gmma.DescTensor, [
 	}
 	n := 1
 	for _, d := range dims {
+		if d < 0 || (d > 0 && n > maxDescs/d) {
+			return gmma.DescTensor{}, nil, nil, false, layout.Errorf("desc_iter", "at most 65536 descriptors are listed", frag.Layout.Shape())
+		}
 		n *= d
 	}
 	descs := make([][]any, 0, n)

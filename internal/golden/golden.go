@@ -9,7 +9,9 @@ package golden
 import (
 	"encoding/json"
 	"fmt"
-	"runtime/debug"
+	"strings"
+
+	"github.com/gocute/cute/layout"
 )
 
 // An Op answers one case: it receives the case's args (JSON values, almost
@@ -46,10 +48,14 @@ type Answer struct {
 	Args  []json.RawMessage `json:"args"`
 	Got   any               `json:"got,omitempty"`
 	Error string            `json:"error,omitempty"`
+	// Internal is set when the case met a bug of this module (a panic); the
+	// Error then says so in one line, asking for a report.
+	Internal bool `json:"-"`
 }
 
 // Solve answers one case. It never panics: a panic in a handler is a bug,
-// reported as the case's error so that one bad case cannot stop a run.
+// reported in one line as the case's error (Internal set) so that one bad
+// case cannot stop a run.
 func Solve(in Case) (out Answer) {
 	if in.Args == nil {
 		in.Args = []json.RawMessage{}
@@ -58,12 +64,14 @@ func Solve(in Case) (out Answer) {
 	defer func() {
 		if r := recover(); r != nil {
 			out.Got = nil
-			out.Error = fmt.Sprintf("internal error in %s: %v\n%s", in.Op, r, debug.Stack())
+			out.Internal = true
+			out.Error = InternalError(in.Op, r)
 		}
+		out.Error = ClipMessage(out.Error)
 	}()
 	hs, ok := ops[in.Op]
 	if !ok {
-		out.Error = fmt.Sprintf("unknown op %q", in.Op)
+		out.Error = fmt.Sprintf("unknown op %q", layout.Clip(in.Op))
 		return out
 	}
 	for _, h := range hs {
@@ -78,8 +86,26 @@ func Solve(in Case) (out Answer) {
 		out.Got = got
 		return out
 	}
-	out.Error = fmt.Sprintf("%s: no handler for these argument kinds", in.Op)
+	out.Error = fmt.Sprintf("%s: no handler for these argument kinds", layout.Clip(in.Op))
 	return out
+}
+
+// MaxMessage bounds an error message (an answer's error, a line on stderr).
+const MaxMessage = 1024
+
+// ClipMessage returns msg cut to MaxMessage bytes, the cut marked.
+func ClipMessage(msg string) string {
+	if len(msg) <= MaxMessage {
+		return msg
+	}
+	return fmt.Sprintf("%s...(%d more bytes)", msg[:MaxMessage], len(msg)-MaxMessage)
+}
+
+// InternalError formats a recovered panic as the one-line message every
+// command shows for a bug: no stack trace, a request to report it.
+func InternalError(where string, r any) string {
+	msg := strings.ReplaceAll(fmt.Sprint(r), "\n", " ")
+	return fmt.Sprintf("internal error in %s: %s; please report this bug", layout.Clip(where), msg)
 }
 
 // Strings decodes args that must all be JSON strings.

@@ -46,6 +46,9 @@ func plainLayout(op string, args []string, n int) (layout.Layout, error) {
 	if err := nArgs(op, args, n); err != nil {
 		return layout.Layout{}, err
 	}
+	if len(args) == 0 {
+		return layout.Layout{}, fmt.Errorf("%s: want a layout argument", op)
+	}
 	return layout.Parse(args[0])
 }
 
@@ -69,7 +72,14 @@ func init() {
 	unary("flatten", func(l layout.Layout) string { return layout.Flatten(l).String() })
 	unary("filter_zeros", func(l layout.Layout) string { return layout.FilterZeros(l).String() })
 	unary("make_layout_like", func(l layout.Layout) string { return layout.LayoutLike(l).String() })
-	unary("eval", func(l layout.Layout) string {
+	layoutOp("eval", func(args []string) (string, error) {
+		l, err := plainLayout("eval", args, 1)
+		if err != nil {
+			return "", err
+		}
+		if err := layout.CheckElements("eval", l.Size().Value()); err != nil {
+			return "", err
+		}
 		var b strings.Builder
 		b.WriteByte('[')
 		for i, off := range l.All() {
@@ -79,7 +89,7 @@ func init() {
 			b.WriteString(strconv.Itoa(off))
 		}
 		b.WriteByte(']')
-		return b.String()
+		return b.String(), nil
 	})
 	layoutOp("print_layout", func(args []string) (string, error) {
 		l, err := plainLayout("print_layout", args, 1)

@@ -14,7 +14,6 @@ package replay
 import (
 	"encoding/json"
 	"fmt"
-	"runtime/debug"
 	"strings"
 )
 
@@ -43,6 +42,9 @@ type Answer struct {
 	CaseID json.RawMessage `json:"case_id"`
 	Got    map[string]any  `json:"got,omitempty"`
 	Error  string          `json:"error,omitempty"`
+	// Malformed reports a line that is not a record of a known kind;
+	// Internal one that met a bug of this module. Neither is written out.
+	Malformed, Internal bool `json:"-"`
 }
 
 // header is the part of every record that picks its kind.
@@ -83,6 +85,7 @@ func Replay(rec []byte) (a Answer) {
 	var h header
 	if err := json.Unmarshal(rec, &h); err != nil {
 		a.Error = fmt.Sprintf("replay: not a JSON object: %v", err)
+		a.Malformed = true
 		return a
 	}
 	if len(h.CaseID) > 0 {
@@ -92,12 +95,14 @@ func Replay(rec []byte) (a Answer) {
 	f, ok := handlers[k]
 	if !ok {
 		a.Error = fmt.Sprintf("replay: record %s: unknown kind (category %q, ptx %q)", a.CaseID, h.Category, h.PTX)
+		a.Malformed = true
 		return a
 	}
 	defer func() {
 		if r := recover(); r != nil {
 			a.Got = nil
-			a.Error = fmt.Sprintf("replay: record %s: internal error: %v\n%s", a.CaseID, r, debug.Stack())
+			a.Error = fmt.Sprintf("replay: record %s: internal error (please report): %v", a.CaseID, r)
+			a.Internal = true
 		}
 	}()
 	got, err := f(json.RawMessage(rec))

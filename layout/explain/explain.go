@@ -51,10 +51,34 @@ func (t Trace) String() string {
 type tracer struct {
 	steps []Step
 	depth int
+	bytes int
 }
 
+// MaxTraceBytes bounds the text of one trace (a trace grows with the square
+// of the operands' rank): a longer one is an *layout.Error naming the limit,
+// raised as soon as it is exceeded. MaxLeaves bounds each operand's leaves,
+// checked before any work.
+const (
+	MaxTraceBytes = 1 << 20
+	MaxLeaves     = 256
+)
+
 func (tr *tracer) add(format string, args ...any) {
-	tr.steps = append(tr.steps, Step{tr.depth, fmt.Sprintf(format, args...)})
+	text := fmt.Sprintf(format, args...)
+	if tr.bytes += len(text); tr.bytes > MaxTraceBytes {
+		layout.Throw("explain", "a trace holds at most MaxTraceBytes (1 MiB) of text", tr.bytes)
+	}
+	tr.steps = append(tr.steps, Step{tr.depth, text})
+}
+
+// checkLeaves raises an *layout.Error when an operand has more than
+// MaxLeaves leaves.
+func checkLeaves(ts ...layout.IntTuple) {
+	for _, t := range ts {
+		if n := len(t.Leaves()); n > MaxLeaves {
+			layout.Throw("explain", "an operand has at most MaxLeaves (256) leaves", n)
+		}
+	}
 }
 
 // sub runs f one level deeper.

@@ -9,6 +9,7 @@ import (
 // Composition traces composition(a, b) for two layouts.
 func Composition(a, b layout.Layout) (Trace, error) {
 	return run(fmt.Sprintf("composition(%v, %v)", a, b), func(tr *tracer) layout.Layout {
+		checkLeaves(a.Shape(), b.Shape())
 		return composition(tr, a, b)
 	})
 }
@@ -106,6 +107,7 @@ func composeLeaf(tr *tracer, a layout.Layout, ls, ld []layout.Int, s, d layout.I
 // cosize(filter(l)).
 func Complement(l layout.Layout) (Trace, error) {
 	return run(fmt.Sprintf("complement(%v)", l), func(tr *tracer) layout.Layout {
+		checkLeaves(l.Shape())
 		return complement(tr, l, layout.IntTuple{}, false)
 	})
 }
@@ -113,6 +115,7 @@ func Complement(l layout.Layout) (Trace, error) {
 // ComplementTo traces complement(l, cotarget).
 func ComplementTo(l layout.Layout, cotarget layout.IntTuple) (Trace, error) {
 	return run(fmt.Sprintf("complement(%v, %v)", l, cotarget), func(tr *tracer) layout.Layout {
+		checkLeaves(l.Shape(), cotarget)
 		return complement(tr, l, cotarget, true)
 	})
 }
@@ -224,6 +227,7 @@ func ceilDiv(a, b layout.IntTuple) layout.IntTuple {
 // LogicalDivide traces logical_divide(a, t) for any tiler.
 func LogicalDivide(a layout.Layout, t layout.Tiler) (Trace, error) {
 	return run(fmt.Sprintf("logical_divide(%v, %v)", a, t), func(tr *tracer) layout.Layout {
+		checkLeaves(a.Shape())
 		return logicalDivide(tr, a, t)
 	})
 }
@@ -271,6 +275,7 @@ func Divide(op string, a layout.Layout, t layout.Tiler) (Trace, error) {
 		return Trace{}, layout.Errorf("explain", "not a divide", op)
 	}
 	return run(fmt.Sprintf("%s(%v, %v)", op, a, t), func(tr *tracer) layout.Layout {
+		checkLeaves(a.Shape())
 		if op == "logical_divide" {
 			return logicalDivide(tr, a, t)
 		}
@@ -296,6 +301,7 @@ func Divide(op string, a layout.Layout, t layout.Tiler) (Trace, error) {
 // "raked_product" (a layout tiler).
 func Product(op string, a layout.Layout, t layout.Tiler) (Trace, error) {
 	return run(fmt.Sprintf("%s(%v, %v)", op, a, t), func(tr *tracer) layout.Layout {
+		checkLeaves(a.Shape())
 		switch op {
 		case "logical_product":
 			return logicalProduct(tr, a, t)

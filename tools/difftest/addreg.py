@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Append difftest cases to the regression files of testdata/golden/difftest:
 valid cases (CuTe's printed answer) to difftest.jsonl, cases CuTe rejects at
-compile time to REJECTED.jsonl.
+compile time to REJECTED.jsonl (status compile_error), and cases where we
+answer with an error because CuTe's answer breaks its own contract (status
+we_error*, confirmed by hand) to REJECTED.jsonl (status identity_fail, detail
+= CuTe's answer).
 
 usage: addreg.py RESULTS.jsonl FILTER...   where each FILTER is
        op=NAME, status=STATUS, args~TEXT (substring of the joined args) or n=N
@@ -46,6 +49,12 @@ def main():
         have.add(key)
         if r["cute"] is None:
             rec = {"op": r["op"], "args": r["args"], "cute": "3.5.1", "status": "compile_error"}
+            name = "REJECTED.jsonl"
+        elif r["status"].startswith("we_error"):
+            # CuTe answers, but its answer breaks its own contract (checked by
+            # hand or by check.py): we must keep answering with an error.
+            rec = {"op": r["op"], "args": r["args"], "cute": "3.5.1", "status": "identity_fail",
+                   "detail": r["cute"]}
             name = "REJECTED.jsonl"
         else:
             rec = {"op": r["op"], "args": r["args"], "out": r["cute"], "cute": "3.5.1"}

@@ -49,7 +49,45 @@ def _valid(op, args, out):
         img = {eval_any(L, i) for i in range(size_any(L))}
         # R must be ordered and disjoint with L's image except 0
         vals = [eval_any(R, i) for i in range(size_any(R))]
-        if len(set(vals)) != len(vals):
+        if any(b <= a for a, b in zip(vals, vals[1:])):
             return False
-        return all(v not in img or v == 0 for v in vals)
+        if not all(v not in img or v == 0 for v in vals[1:]):
+            return False
+        # the cosize bounds of CuTe's complement unit test
+        if len(args) > 1:
+            n = _cot_size(args[1])
+        else:
+            n = None
+        if n is not None:
+            cl, cr = _cosize(L), _cosize(R)
+            if cl + cr - 1 < n or cr > (n + cl - 1) // cl * cl:
+                return False
+        return True
+    if op in ("logical_product", "blocked_product", "raked_product", "tile_to_shape"):
+        # injective when the block (and the tiler) are
+        A = _f(args[0])
+        if not isinstance(A, Layout) or not _injective(A):
+            return None
+        if op != "tile_to_shape":
+            B = _f(args[1])
+            if not isinstance(B, Layout) or not _injective(B):
+                return None
+        return _injective(R)
     return None
+
+
+def _cosize(L):
+    sh, st = leaves(L.shape), leaves(L.stride)
+    return sum((s - 1) * abs(d) for (s, _), (d, _) in zip(sh, st)) + 1
+
+
+def _cot_size(s):
+    t = _f(s)
+    if t is None or isinstance(t, Layout):
+        return None
+    return size(t)
+
+
+def _injective(L):
+    vals = [eval_any(L, i) for i in range(size_any(L))]
+    return len(set(vals)) == len(vals)

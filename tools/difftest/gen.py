@@ -7,6 +7,13 @@ import random
 from cval import (S, D, Layout, Swizzle, Composed, Under, to_str, to_cpp,
                   tiler_str, tiler_cpp, leaves, size, is_leaf)
 
+# Knobs set by run.py: HOLES is the probability that a gap between the modes
+# of a generated injective layout is a hole that is not a whole multiple of
+# the previous shape*stride (padded layouts such as (_128,_8):(_1,_129));
+# INV_OFFSETS draws static non-zero offsets for inverses of composed layouts.
+HOLES = 0.0
+INV_OFFSETS = False
+
 SHAPE_VALS = [1, 1, 2, 2, 2, 2, 3, 3, 4, 4, 4, 5, 6, 8, 8, 16]
 STRIDE_VALS = [0, 1, 1, 2, 2, 3, 4, 4, 5, 6, 8, 12, 16, 32, -1, -2, -4]
 
@@ -86,7 +93,10 @@ class Gen:
         cur = 1
         for k in order:
             if r.random() < gaps:
-                cur *= r.choice([2, 2, 3, 4])
+                if HOLES and r.random() < HOLES:
+                    cur += r.randrange(1, cur + 2)  # a hole that is not a whole multiple
+                else:
+                    cur *= r.choice([2, 2, 3, 4])
             strides[k] = cur
             cur *= lv[k][0]
         smode = "S" if static_strides else mode
@@ -474,6 +484,14 @@ class Cases(Gen):
             B = self.inj_layout(self.mode(), retype(sh, self.mode(), r), gaps=0.0, perm=r.random() < 0.5)
             if r.random() < 0.3:
                 B = self.arb_layout(None, retype(sh, self.mode(), r))
+            if HOLES and r.random() < HOLES:
+                # shapes that need not divide each other, holes, any strides:
+                # compositions CuTe cannot make compatible
+                sh = self.shape(mode, vals=[2, 3, 4, 5, 6, 8, 12])
+                A = self.arb_layout(mode, sh) if r.random() < 0.5 else self.inj_layout(mode, sh, gaps=0.3)
+                bm = self.mode()
+                bsh = retype(sh, bm, r) if r.random() < 0.4 else self.factor_shape(size(sh), bm)
+                B = self.inj_layout(bm, bsh, gaps=0.4)
             if r.random() < 0.5:
                 A, B = B, A
             return case(k, [A, B], "%s(%s,%s)" % (k, A.cpp(), B.cpp()))
@@ -586,7 +604,10 @@ class Cases(Gen):
             return self.tile_to_shape(C)
         if k == "right_inverse":
             C = self.composed()
-            C = Composed(C.sw, (0, True), C.lay)
+            if not INV_OFFSETS:
+                C = Composed(C.sw, (0, True), C.lay)
+            else:
+                C = Composed(C.sw, (r.choice([0, 1, 2, 4, 8, 16, 32]), True), C.lay)
             if r.random() < 0.3:
                 k = "left_inverse"
             return case(k, [C], "%s(%s)" % (k, C.cpp()))

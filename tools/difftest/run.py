@@ -23,6 +23,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import gen  # noqa: E402
 from gen import Cases, FAMILIES  # noqa: E402
 import check  # noqa: E402
 
@@ -93,7 +94,7 @@ def compile_run(args, cases, tag):
     out = {}
     start = 0
     while ids and start <= ids[-1]:
-        p = subprocess.run([exe, str(start)], capture_output=True, timeout=300)
+        p = subprocess.run([exe, str(start)], capture_output=True, timeout=60)
         last = -1
         for chunk in p.stdout.decode("latin1").replace("\0", "").split("\n@@END\n"):
             if chunk.startswith("@@") and "\t" in chunk:
@@ -129,7 +130,14 @@ def main():
     ap.add_argument("--per-batch", type=int, default=150)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default="/tmp/difftest")
+    ap.add_argument("--holes", type=float, default=0.0,
+                    help="probability that a gap of a generated injective layout is a hole "
+                         "that is not a whole multiple (padded layouts)")
+    ap.add_argument("--inv-offsets", action="store_true",
+                    help="draw static non-zero offsets for inverses of composed layouts")
     a = ap.parse_args()
+    gen.HOLES = a.holes
+    gen.INV_OFFSETS = a.inv_offsets
     os.makedirs(a.out, exist_ok=True)
     fams = a.family or FAMILIES
     res = open(os.path.join(a.out, "results.jsonl"), "a")

@@ -1,0 +1,165 @@
+package layout
+
+import (
+	"math"
+	"math/bits"
+)
+
+// Limits. Every value of this package is an int64 computation, and every
+// entry point that materialises something proportional to a value (a list
+// of offsets, a table, a picture) or does work superlinear in its rank
+// bounds it, reporting a violation as an *Error naming the limit.
+//
+// A layout is representable when
+//
+//   - no leaf of its shape or stride is math.MinInt (its magnitude must be an int),
+//   - the product of its shape's extents (each |s|, 0 counting as 1) fits in an int,
+//     so that size, and the size of every sub-layout, is exact,
+//   - 1 + Σ |s|·|d| over its leaves fits in an int, so that every offset of a
+//     coordinate inside the shape, cosize, and the extent s·d of every mode
+//     (which coalesce and complement compute) are exact,
+//   - size and cosize, as CuTe computes them, do not overflow, and
+//   - it has at most MaxLeaves leaves.
+//
+// Parse, ParseTuple, ParseTiler, Make and MustMake reject values that are not
+// representable (a tuple is representable when its extents, read as a shape,
+// meet the first two and last conditions and the sum of its leaves fits), so
+// no method of a value built by them panics or wraps: Size, Cosize, Eval,
+// All, Coalesce, Filter, LayoutLike, Nullspace and the rest are exact.
+//
+// Size-0 layouts (an extent 0 somewhere) are values like any other: size 0,
+// no offsets (All yields nothing), cosize 0 (no offset is reached; CuTe's
+// L_abs(size-1)+1 divides by zero for (0,5):(1,1)), and a print_layout table
+// without rows or columns. In a 1-D coordinate a mode of extent 0 takes the
+// whole remaining coordinate, as the last mode does.
+const (
+	// MaxLeaves bounds the number of leaves of a parsed or made layout or
+	// tuple, so that the algebra's work, quadratic in the rank at worst,
+	// stays small.
+	MaxLeaves = 256
+	// MaxElements bounds the number of elements an entry point materialises
+	// (the offsets of eval, the cells of a picture, the threads of an
+	// analysis).
+	MaxElements = 1 << 22
+	// MaxTableCells bounds the cells of print_layout.
+	MaxTableCells = 1 << 18
+)
+
+// absMag returns |v|; callers have excluded math.MinInt.
+func absMag(v int) uint64 {
+	if v < 0 {
+		return uint64(-v)
+	}
+	return uint64(v)
+}
+
+// mulCap returns a*b, or ok=false when it exceeds math.MaxInt.
+func mulCap(a, b uint64) (uint64, bool) {
+	hi, lo := bits.Mul64(a, b)
+	return lo, hi == 0 && lo <= math.MaxInt
+}
+
+// addCap returns a+b, or ok=false when it exceeds math.MaxInt.
+func addCap(a, b uint64) (uint64, bool) {
+	s, c := bits.Add64(a, b, 0)
+	return s, c == 0 && s <= math.MaxInt
+}
+
+// checkTuple reports why t is not a representable tuple, or nil.
+func checkTuple(op string, t IntTuple) *Error {
+	var leaves int
+	prod, sum := uint64(1), uint64(0)
+	var bad *Error
+	t.walkLeaves(func(a Int) {
+		if bad != nil {
+			return
+		}
+		leaves++
+		if leaves > MaxLeaves {
+			bad = Errorf(op, "at most MaxLeaves (256) leaves", leaves)
+			return
+		}
+		if a.v == math.MinInt {
+			bad = Errorf(op, "every integer must have a magnitude that fits in int64", a)
+			return
+		}
+		m := absMag(a.v)
+		var ok1, ok2 bool
+		sum, ok1 = addCap(sum, m)
+		prod, ok2 = mulCap(prod, max(m, 1))
+		if !ok1 || !ok2 {
+			bad = Errorf(op, "the product and the sum of the integers must fit in int64", t)
+		}
+	})
+	return bad
+}
+
+// checkLayout reports why shape:stride (congruent) is not a representable
+// layout, or nil.
+func checkLayout(op string, shape, stride IntTuple) *Error {
+	if e := checkTuple(op, shape); e != nil {
+		return e
+	}
+	var sh, st []Int
+	shape.walkLeaves(func(a Int) { sh = append(sh, a) })
+	stride.walkLeaves(func(a Int) { st = append(st, a) })
+	span := uint64(1)
+	for k, s := range sh {
+		d := st[k].v
+		if d == math.MinInt {
+			return Errorf(op, "every stride must have a magnitude that fits in int64", st[k])
+		}
+		t, ok := mulCap(absMag(s.v), absMag(d))
+		if ok {
+			span, ok = addCap(span, t)
+		}
+		if !ok {
+			return Errorf(op, "every offset (and cosize) must fit in int64", mk(shape, stride))
+		}
+	}
+	l := mk(shape, stride)
+	if err := Try(func() { l.Size(); l.Cosize() }); err != nil {
+		return Errorf(op, "size and cosize must fit in int64", l)
+	}
+	return nil
+}
+
+// CheckShape returns an *Error when shape is not a representable tuple (see
+// the limits above): the precondition of Compact, Left and Right.
+func CheckShape(shape Shape) error {
+	if e := checkTuple("make_layout", shape); e != nil {
+		return e
+	}
+	return nil
+}
+
+// Check returns an *Error when l is not representable. Layouts from Parse
+// and Make always are; use Check on a layout assembled from unchecked parts
+// (Concat, Append of large layouts).
+func Check(l Layout) error {
+	if e := checkLayout("make_layout", l.shape, l.stride); e != nil {
+		return e
+	}
+	return nil
+}
+
+// CheckElements returns an *Error for op when n elements exceed MaxElements.
+func CheckElements(op string, n int) error {
+	if n < 0 || n > MaxElements {
+		return Errorf(op, "at most MaxElements (4194304) elements may be materialised", n)
+	}
+	return nil
+}
+
+// checkLeaves raises an *Error for op when an operand has more than
+// MaxLeaves leaves: checked before work quadratic in the rank (operands
+// assembled with Concat or Append are not checked at construction).
+func checkLeaves(op string, ts ...IntTuple) {
+	for _, t := range ts {
+		n := 0
+		t.walkLeaves(func(Int) { n++ })
+		if n > MaxLeaves {
+			throw(op, "an operand has at most MaxLeaves (256) leaves", n)
+		}
+	}
+}
