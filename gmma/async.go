@@ -9,12 +9,30 @@ import "fmt"
 // a wgmma reading them before the copy's completion was observed is an
 // error.
 
-// asyncWrites counts, per 16-byte chunk, the asynchronous copies still
-// writing it (not yet observed complete by a wait).
+// asyncWrites marks, one bit per 16-byte chunk, the bytes an asynchronous
+// copy still writes (not yet observed complete by a wait).
 type asyncWrites struct {
-	count   []uint32
-	n       int                      // chunks with count != 0
+	bits    []uint64
+	n       int                      // BeginAsyncWrite ranges not ended
 	explain func(addr uint32) string // what the writer waits for, for errors
+}
+
+// setRange sets (on) or clears the bits of chunks [lo, hi].
+func (a *asyncWrites) setRange(lo, hi uint32, on bool) {
+	for w := lo / 64; w <= hi/64; w++ {
+		m := ^uint64(0)
+		if w == lo/64 {
+			m &= ^uint64(0) << (lo % 64)
+		}
+		if w == hi/64 {
+			m &= ^uint64(0) >> (63 - hi%64)
+		}
+		if on {
+			a.bits[w] |= m
+		} else {
+			a.bits[w] &^= m
+		}
+	}
 }
 
 // NewSharedMemoryOn is [NewSharedMemory] over the caller's bytes: data (used
@@ -38,18 +56,14 @@ func (s *SharedMemory) BeginAsyncWrite(addr uint32, n int) error {
 		return err
 	}
 	s.initAsync()
-	for c := (addr - s.base) / 16; c <= (addr-s.base+uint32(n)-1)/16; c++ {
-		if s.async.count[c] == 0 {
-			s.async.n++
-		}
-		s.async.count[c]++
-	}
+	s.async.setRange((addr-s.base)/16, (addr-s.base+uint32(n)-1)/16, true)
+	s.async.n++
 	return nil
 }
 
 func (s *SharedMemory) initAsync() {
 	if s.async == nil {
-		s.async = &asyncWrites{count: make([]uint32, len(s.reads))}
+		s.async = &asyncWrites{bits: make([]uint64, (len(s.reads)+63)/64)}
 	}
 }
 
@@ -61,26 +75,32 @@ func (s *SharedMemory) ExplainAsyncWrites(explain func(addr uint32) string) {
 	s.async.explain = explain
 }
 
-// EndAsyncWrite ends one BeginAsyncWrite of the same range: a wait observed
-// the copy's completion.
+// EndAsyncWrite ends a BeginAsyncWrite of the same range: a wait observed
+// the copy's completion. The marks are per 16-byte chunk, not counted:
+// ending one of two overlapping writes in flight (itself a race of the two
+// copies) unmarks the overlap.
 func (s *SharedMemory) EndAsyncWrite(addr uint32, n int) {
 	if s.async == nil || n == 0 || s.checkRange("EndAsyncWrite", addr, n) != nil {
 		return
 	}
-	for c := (addr - s.base) / 16; c <= (addr-s.base+uint32(n)-1)/16; c++ {
-		if s.async.count[c] == 0 {
-			continue
-		}
-		s.async.count[c]--
-		if s.async.count[c] == 0 {
-			s.async.n--
-		}
+	s.async.setRange((addr-s.base)/16, (addr-s.base+uint32(n)-1)/16, false)
+	if s.async.n > 0 {
+		s.async.n--
+	}
+}
+
+// ClearAsyncWrites forgets every asynchronous write in flight (a new CTA
+// takes over the shared memory).
+func (s *SharedMemory) ClearAsyncWrites() {
+	if s.async != nil {
+		clear(s.async.bits)
+		s.async.n = 0
 	}
 }
 
 // asyncPending reports whether chunk c is being written asynchronously.
 func (s *SharedMemory) asyncPending(c uint32) bool {
-	return s.async != nil && s.async.n != 0 && s.async.count[c] != 0
+	return s.async.n != 0 && s.async.bits[c/64]>>(c%64)&1 != 0
 }
 
 func (s *SharedMemory) asyncError(which string, mn, kk int, a uint64) error {
@@ -101,7 +121,7 @@ func (s *SharedMemory) FenceProxyAsync() { s.fenceProxyAsync() }
 // in-flight wgmma reads (one no wgmma.wait_group has retired): an
 // asynchronous copy must not overwrite it yet.
 func (s *SharedMemory) ReadInFlight(addr uint32, n int) (uint32, bool) {
-	if n == 0 || s.checkRange("ReadInFlight", addr, n) != nil {
+	if n == 0 || s.nreads == 0 || s.checkRange("ReadInFlight", addr, n) != nil {
 		return 0, false
 	}
 	for c := (addr - s.base) / 16; c <= (addr-s.base+uint32(n)-1)/16; c++ {

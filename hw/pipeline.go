@@ -353,8 +353,8 @@ func Launch(p LaunchParams, kernel func(b *Block) error) error {
 func (c *Cluster) reset() {
 	for r := range c.ctas {
 		t := &c.ctas[r]
-		for _, p := range t.pending {
-			t.endAsync(p)
+		if t.g != nil {
+			t.g.ClearAsyncWrites()
 		}
 		t.bars, t.pending, t.reads = t.bars[:0], t.pending[:0], t.reads[:0]
 		t.groups = 0

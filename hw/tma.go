@@ -616,6 +616,20 @@ func (m *TensorMap) loadBox(w *boxWalk, g *DeviceMemory, smem []byte, dst, base 
 		if in && lo < hi {
 			src = g.bytes(m.addr+uint64(roff+(int64(coords[0])+int64(lo))*int64(eb)), (hi-lo)*eb)
 		}
+		if src != nil && lo == 0 && hi == w.n[0] && !tf32 { // a row in bounds: chunk by chunk
+			for cb := 0; cb < inner; cb += 16 {
+				a := tmaSwizzle(row+uint32(cb), w.span) - base
+				*(*[16]byte)(smem[a : a+16]) = [16]byte(src[cb : cb+16])
+			}
+			continue
+		}
+		if src == nil && m.oob != OOBFillNaNRequestZeroFMA { // a row out of bounds: zeros
+			for cb := 0; cb < inner; cb += 16 {
+				a := tmaSwizzle(row+uint32(cb), w.span) - base
+				*(*[16]byte)(smem[a : a+16]) = [16]byte{}
+			}
+			continue
+		}
 		for cb := 0; cb < inner; cb += 16 {
 			a := tmaSwizzle(row+uint32(cb), w.span) - base
 			d := smem[a : a+16]

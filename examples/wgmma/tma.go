@@ -408,7 +408,9 @@ func (k *tmaKernel[TC]) cta(b *hw.Block) error {
 		if !k.opt.SkipFence {
 			wg.Fence() // warpgroup_arrive()
 		}
-		if err := gmma.Gemm(wg, k.instr, t.tCrA[readPipe], t.tCrB[readPipe], t.dreg); err != nil {
+		// gemm(mma, tCrA(_,_,_,read_pipe), tCrB(_,_,_,read_pipe), tCrC):
+		// the kernel's precomputed descriptors of the stage, in CuTe's order.
+		if err := k.gemm(wg, readPipe); err != nil {
 			return fail(fmt.Sprintf("k-tile %d", kt), err)
 		}
 		wg.CommitGroup() // warpgroup_commit_batch()
