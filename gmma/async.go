@@ -131,3 +131,22 @@ func (s *SharedMemory) ReadInFlight(addr uint32, n int) (uint32, bool) {
 	}
 	return 0, false
 }
+
+// Reset returns w to the state of a new warpgroup on the same shared memory
+// (the warpgroup of the next CTA to run there): registers zero, no
+// wgmma.fence seen, nothing in flight (in-flight wgmmas are dropped, and
+// their shared-memory reads with them).
+func (w *Warpgroup) Reset() {
+	for _, op := range w.inflight {
+		w.retire(op)
+	}
+	w.inflight = w.inflight[:0]
+	w.groups = w.groups[:0]
+	w.uncommitted = 0
+	w.everFenced = false
+	w.touched = [NumRegs]int16{}
+	w.touchedWrite = [NumRegs]bool{}
+	w.asyncUse = [NumRegs]uint32{}
+	w.busy = [NumRegs]uint16{}
+	clear(w.regs)
+}

@@ -46,6 +46,24 @@ func (c *CTA) Shared() *SharedMemory {
 	return c.shared
 }
 
+// Warpgroup returns the warpgroup that executes the CTA's wgmmas against
+// [CTA.Gmma] (the executor allows one per shared memory), made on first use
+// and kept, reset ([gmma.Warpgroup.Reset]), for the CTAs that later run in
+// this slot of a [Launch].
+func (c *CTA) Warpgroup() (*gmma.Warpgroup, error) {
+	if c.wg == nil {
+		if c.g == nil {
+			return nil, tmaErr("CTA.Warpgroup", RuleLaunch, "a shared memory whose size is a multiple of 16", len(c.smem))
+		}
+		wg, err := gmma.NewWarpgroup(c.g)
+		if err != nil {
+			return nil, err
+		}
+		c.wg = wg
+	}
+	return c.wg, nil
+}
+
 // endAsync tells the wgmma executor that the bytes of p are visible.
 func (c *CTA) endAsync(p pendingWrite) {
 	if c.g != nil {
@@ -296,8 +314,9 @@ func (b *Block) ClusterSync() error {
 // Launch runs kernel on every CTA of the grid, cluster by cluster
 // (cutlass::launch_kernel_on_cluster). Each cluster gets a [Cluster] of
 // Cluster.size() CTAs with SmemBytes of shared memory each; a worker reuses
-// its Cluster for the clusters it runs (shared memory keeps its bytes, as
-// on the GPU; mbarriers and in-flight bookkeeping start afresh). It returns
+// its Cluster for the clusters it runs, and later launches reuse the
+// clusters of earlier ones (shared memory keeps its bytes, as on the GPU;
+// mbarriers and in-flight bookkeeping start afresh). It returns
 // the first error in grid order.
 func Launch(p LaunchParams, kernel func(b *Block) error) error {
 	grid, cl := p.Grid.norm(), p.Cluster.norm()
@@ -314,7 +333,7 @@ func Launch(p LaunchParams, kernel func(b *Block) error) error {
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
-			c, err := NewCluster(cl.size(), p.SmemBytes)
+			c, err := getCluster(cl.size(), p.SmemBytes)
 			if err != nil {
 				mu.Lock()
 				errs[0] = err
@@ -322,6 +341,7 @@ func Launch(p LaunchParams, kernel func(b *Block) error) error {
 				mu.Unlock()
 				return
 			}
+			defer putCluster(c)
 			for {
 				mu.Lock()
 				i := next
@@ -349,12 +369,33 @@ func Launch(p LaunchParams, kernel func(b *Block) error) error {
 	return nil
 }
 
+// clusterPools keeps the clusters of finished launches for the next ones,
+// per (CTAs, shared-memory bytes).
+var clusterPools sync.Map // [2]int -> *sync.Pool
+
+func getCluster(n, smem int) (*Cluster, error) {
+	if p, ok := clusterPools.Load([2]int{n, smem}); ok {
+		if c, ok := p.(*sync.Pool).Get().(*Cluster); ok {
+			return c, nil
+		}
+	}
+	return NewCluster(n, smem)
+}
+
+func putCluster(c *Cluster) {
+	p, _ := clusterPools.LoadOrStore([2]int{len(c.ctas), len(c.ctas[0].smem)}, &sync.Pool{})
+	p.(*sync.Pool).Put(c)
+}
+
 // reset clears what a CTA leaves behind besides its shared-memory bytes.
 func (c *Cluster) reset() {
 	for r := range c.ctas {
 		t := &c.ctas[r]
 		if t.g != nil {
 			t.g.ClearAsyncWrites()
+		}
+		if t.wg != nil {
+			t.wg.Reset() // a new CTA's warpgroup
 		}
 		t.bars, t.pending, t.reads = t.bars[:0], t.pending[:0], t.reads[:0]
 		t.groups = 0

@@ -150,6 +150,7 @@ type CTA struct {
 	cluster *Cluster
 	g       *gmma.SharedMemory // the same bytes at CTA-local addresses, for wgmma (nil if the size is not a multiple of 16)
 	shared  *SharedMemory      // the same again for the warp-level copies (CTA.Shared), made on first use
+	wg      *gmma.Warpgroup    // the warpgroup on g (CTA.Warpgroup), made on first use
 }
 
 // A bulkRead is a range of shared memory that a TMA store or reduce-add

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"sync"
 
 	"github.com/gocute/cute/atom"
 	"github.com/gocute/cute/gmma"
@@ -79,8 +78,6 @@ type tmaPlan struct {
 	fragBit []int   // bit offset in a thread's registers of element i of tCrC
 	fragC   [][]int // per thread, element i of tCgC as an index into C, CTA (0,0)
 	nregs   int
-	mu      sync.Mutex
-	wgs     map[*gmma.SharedMemory]*gmma.Warpgroup // per CTA slot of this launch's clusters
 }
 
 // gmemLayoutA returns A's (M,K) layout: M-major (NT) or K-major (TN).
@@ -283,28 +280,9 @@ func (o *tmaOperand) issue(cta *hw.CTA, x, kt, pipe int, mbar uint32, coords []i
 
 func lower(s string) string { return string(rune(s[0]) + 'a' - 'A') }
 
-// warpgroup returns the warpgroup of a CTA slot: a worker's cluster reuses
-// its CTAs' shared memory for the clusters it runs, and so their
-// warpgroups.
-func (t *tmaPlan) warpgroup(b *hw.Block) (*gmma.Warpgroup, error) {
-	key := b.Gmma()
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if wg := t.wgs[key]; wg != nil {
-		return wg, nil
-	}
-	wg, err := gmma.NewWarpgroup(b.Gmma())
-	if err != nil {
-		return nil, err
-	}
-	t.wgs[key] = wg
-	return wg, nil
-}
-
 // tmaGrid launches the kernel: dimGrid rounded up to the cluster shape,
 // dimBlock 128, dimCluster (2,1,1), as gemm_nt / gemm_tn do.
 func (k *tmaKernel[TC]) grid(workers int) error {
-	k.tp.wgs = map[*gmma.SharedMemory]*gmma.Warpgroup{} // each launch has its own clusters
 	gx, gy := k.p.M/bM, k.p.N/bN
 	gx = (gx + clusterX - 1) / clusterX * clusterX
 	return hw.Launch(hw.LaunchParams{Grid: hw.Dim3{X: gx, Y: gy, Z: 1}, Cluster: hw.Dim3{X: clusterX, Y: 1, Z: 1},
@@ -323,7 +301,7 @@ func (k *tmaKernel[TC]) cta(b *hw.Block) error {
 		return nil
 	}
 	cta := b.CTA
-	wg, err := t.warpgroup(b)
+	wg, err := cta.Warpgroup()
 	if err != nil {
 		return err
 	}
