@@ -276,7 +276,9 @@ func BenchmarkMainloop(b *testing.B) {
 				grid = tk.grid
 			}
 			name := map[bool]string{false: "nt", true: "tn"}[tn] + "/" + map[bool]string{false: "tma", true: "copies"}[copies]
+			ran := false
 			b.Run(name, func(b *testing.B) {
+				ran = true
 				b.ReportAllocs()
 				for b.Loop() {
 					if err := grid(defaultWorkers(0)); err != nil {
@@ -285,7 +287,7 @@ func BenchmarkMainloop(b *testing.B) {
 				}
 				b.ReportMetric(2*512*512*512*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 			})
-			if e := p.maxError(p.reference()); e != 0 {
+			if e := p.maxError(p.reference()); ran && e != 0 {
 				b.Fatalf("%s: max error %g", name, e)
 			}
 		}
