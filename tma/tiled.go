@@ -56,7 +56,6 @@ func MakeCopyDefault(op Op, g Gmem, s Smem) (TiledCopy, error) {
 
 // tiledOf is the TiledCopy part of detail::make_tma_copy_tiled.
 func tiledOf(a Atom, smem layout.Layout, vmap layout.BasisLayout, tmap layout.Layout) atom.TiledCopy {
-	const op = "make_tma_copy_tiled"
 	ctaTiler := productEach(vmap.Shape())
 	numElems := layout.S(a.copy.ValLayoutRef().Mode(1).Size().Value())
 	inv := must(layout.RightInverse(smem))
@@ -318,7 +317,14 @@ func Partition[T any](a Atom, ctaCoord int, ctaLayout layout.Layout, s tensor.Te
 		gc := offsetCoord(offI, gRank)
 		gr = must(gv.DomainOffset(gc))
 		st := s.WithLayout(sf)
-		sr = must(tensor.DomainOffset(offsetCoord(offI, sRank), st))
+		if c, ok := sf.(swizzle.ComposedLayout); ok {
+			// domain_offset of a swizzle in the layout moves the layout's
+			// offset, not the pointer.
+			moved, _ := must2(c.DomainOffset(offsetCoord(offI, sRank)))
+			sr = st.WithLayout(moved)
+		} else {
+			sr = must(tensor.DomainOffset(offsetCoord(offI, sRank), st))
+		}
 	})
 	return gr, sr, err
 }
@@ -405,4 +411,11 @@ func MulticastMask(ctaLayout layout.Layout, ctaCoord []int, mode int) (uint16, e
 		mask |= uint16(1) << uint(sl.Eval(i))
 	}
 	return mask << uint(off.Value()), nil
+}
+
+func must2[A, B any](a A, b B, err error) (A, B) {
+	if err != nil {
+		must(0, err)
+	}
+	return a, b
 }

@@ -211,3 +211,53 @@ func TestZeroValues(t *testing.T) {
 		t.Error("zero inputs must fail")
 	}
 }
+
+// TestPartitionSwizzleInLayout: tma_partition of an smem tensor whose
+// swizzle is in its layout (a sliced stage) moves the layout's offset, as
+// CuTe 3.5.1 prints it (checked with g++ against the 3.5.1 headers).
+func TestPartitionSwizzleInLayout(t *testing.T) {
+	g := gm("half_t", 0x7f0000000000, "(512,256):(256,_1)")
+	s := sm(t, "Sw<3,4,3> o _0 o (_128,_64):(_64,_1)")
+	a, err := MakeAtom(LoadMulticast, g, s, layout.MustParseTiler("(_128,_64)"), layout.S(2), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _ := swizzle.ParseFunc("Sw<3,4,3> o _0 o ((_128,_64)):((_64,_1))")
+	sA := tensor.View[byte](nil, tensor.SmemPtr(16, 0x400), f)
+	gA, err := tensor.ParseCoordTensor("ArithTuple(_0,128) o ((_128,_64),4):((_1@1,_1@0),_64@0)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for cta, want := range [][2]string{
+		{"ArithTuple(0,128) o (((_64,_128),_1),4):(((_1@0,_1@1),_0),_64@0)", "smem_ptr[16b](0x400) o Sw<3,4,3> o 0 o ((_8192,_1)):((_1,_0))"},
+		{"ArithTuple(0,192) o (((_64,_128),_1),4):(((_1@0,_1@1),_0),_64@0)", "smem_ptr[16b](0x400) o Sw<3,4,3> o 4096 o ((_8192,_1)):((_1,_0))"},
+	} {
+		tAgA, tAsA, err := Partition(a, cta, layout.MustParse("_2:_1"), sA, gA)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tAgA.String() != want[0] || tAsA.String() != want[1] {
+			t.Errorf("CTA %d:\n got %v\n     %v\nwant %s\n     %s", cta, tAgA, tAsA, want[0], want[1])
+		}
+	}
+}
+
+func BenchmarkPartitionTutorial(b *testing.B) {
+	g := gm("half_t", 0x7f0000000000, "(5120,4096):(_1,5120)")
+	f, _ := swizzle.ParseFunc("Sw<3,4,3> o _0 o ((_64,_2),(_8,_8)):((_1,_512),(_64,_1024))")
+	s, _ := SmemOf(f)
+	tiler := layout.MustParseTiler("(_128,_64)")
+	a, err := MakeAtom(Load, g, s, tiler, layout.S(1), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	fl, _ := tensor.ParseFlagged("Sw<3,4,3> o smem_ptr[16b](unset) o (((_64,_2),(_8,_8)),_3):(((_1,_512),(_64,_1024)),_8192)")
+	sA, _ := tensor.FromFlagged[uint16](nil, tensor.SmemPtr(16, 0x400), fl)
+	gA, _ := tensor.ParseCoordTensor("ArithTuple(0,_0) o ((_128,_64),64):((_1@0,_1@1),_64@1)")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := Partition(a, 0, layout.MustParse("_1:_0"), sA, gA); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -133,6 +133,9 @@ func runTMA(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	tile := t.Tiled().TilerShape().Product().Value()
 	fmt.Fprintf(stdout, "\nboxes per CTA tile: %d (box %v = %d elements, tile %d elements, multicast %d)\n",
 		tile/max(nbox, 1), e.BoxDim, nbox, tile, t.Multicast())
+	if err := tmaPartitionReport(stdout, t, g, pos[1], tiler); err != nil {
+		fmt.Fprintf(stdout, "tma_partition: %v\n", err)
+	}
 	if *svgPath != "" {
 		f, err := os.Create(*svgPath)
 		if err != nil {
@@ -188,6 +191,91 @@ func parseSmemArg(s string) (tma.Smem, error) {
 		return tma.Smem{}, err
 	}
 	return tma.SmemOf(f)
+}
+
+// tmaPartitionReport prints tma_partition of CTA tile 0 (the tutorial's
+// set-up: sA at smem 0x400 with one stage, gA = local_tile(mA, tile, 0))
+// and the coordinates and smem addresses of its first boxes.
+func tmaPartitionReport(w io.Writer, t tma.TiledCopy, g tma.Gmem, smemArg string, tiler layout.Tiler) error {
+	bits, err := atom.CopyTypeBits(g.Type)
+	if err != nil {
+		return err
+	}
+	p := tensor.SmemPtr(bits, 0x400)
+	var sA tensor.Tensor[byte]
+	if strings.Contains(smemArg, "smem_ptr[") {
+		f, err := tensor.ParseFlagged(smemArg)
+		if err != nil {
+			return err
+		}
+		f = f.WithLayout(f.Layout().Append(layout.MustParse("_1:_0")))
+		if sA, err = tensor.FromFlagged[byte](nil, p, f); err != nil {
+			return err
+		}
+	} else {
+		f, err := swizzle.ParseFunc(smemArg)
+		if err != nil {
+			return err
+		}
+		l, ok := f.(layout.Layout)
+		if !ok {
+			c, _ := swizzle.AsComposed(f)
+			l = c.Layout()
+			f = swizzle.Compose(c.Swizzle(), c.Offset(), l.Append(layout.MustParse("_1:_0")))
+		} else {
+			f = l.Append(layout.MustParse("_1:_0"))
+		}
+		sA = tensor.View[byte](nil, p, f)
+	}
+	sA, err = tensor.GroupModes(sA, 0, sA.Rank()-1)
+	if err != nil {
+		return err
+	}
+	mA, err := t.Tensor(g.Layout.Shape())
+	if err != nil {
+		return err
+	}
+	r := 1
+	if sh := g.Layout.Shape(); sh.IsTuple() {
+		r = sh.Len()
+	}
+	coord := make([]tensor.Coord, r)
+	for i := range coord {
+		coord[i] = tensor.I(0)
+	}
+	gA, err := mA.LocalTile(tiler, tensor.C(coord...))
+	if err != nil {
+		return err
+	}
+	if gA, err = gA.GroupModes(0, gA.Rank()); err != nil {
+		return err
+	}
+	gA, err = tensor.MakeCoordTensor(gA.Iter(), layout.ConcatBasis(gA.Layout(), layout.MustMakeBasisLayout(layout.I(layout.S(1)), layout.Leaf(layout.BasisOf(layout.S(0)))))), nil
+	if err != nil {
+		return err
+	}
+	tAgA, tAsA, err := tma.Partition(t.Atom, 0, layout.MustParse("_1:_0"), sA, gA)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\ntma_partition of CTA tile 0 (sA at smem 0x400):\n  tAgA %v\n  tAsA %v\n", tAgA, tAsA)
+	n := tAgA.Layout().Mode(0, 1).Size().Value()
+	for it := range min(n, 4) {
+		c := layout.Tup(layout.I(layout.D(0)), layout.I(layout.D(it)))
+		crd, err := tAgA.At(layout.Tup(c, layout.I(layout.D(0))))
+		if err != nil {
+			return err
+		}
+		off, err := tAsA.OffsetAt(layout.Tup(c, layout.I(layout.D(0))))
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "  box %d: coordinates %v -> smem %#x\n", it, layout.AsArithTuple(crd), 0x400+off.Value()*bits/8)
+	}
+	if n > 4 {
+		fmt.Fprintf(w, "  ... %d boxes in all\n", n)
+	}
+	return nil
 }
 
 // tmaBoxSVG draws box 0 of a TMA: on the left the box's bytes in the order

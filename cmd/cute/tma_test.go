@@ -17,7 +17,8 @@ func TestTMACommand(t *testing.T) {
 		t.Fatalf("rc %d: %s", rc, errb.String())
 	}
 	for _, want := range []string{"tma_gbasis                         (_64,_8):(_1@0,_1@1)", "boxDim         [64 8]",
-		"swizzle        CU_TENSOR_MAP_SWIZZLE_128B", "accepted: 1024 bytes per box", "boxes per CTA tile: 16"} {
+		"swizzle        CU_TENSOR_MAP_SWIZZLE_128B", "accepted: 1024 bytes per box", "boxes per CTA tile: 16",
+		"tAsA Sw<3,4,3>_smem_ptr[16b](0x400) o ((_512,_16),_1):((_1,_512),_0)", "box 1: coordinates (64,0) -> smem 0x800"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
