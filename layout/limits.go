@@ -21,17 +21,29 @@ import (
 //   - size and cosize, as CuTe computes them, do not overflow, and
 //   - it has at most MaxLeaves leaves.
 //
-// Parse, ParseTuple, ParseTiler, Make and MustMake reject values that are not
-// representable (a tuple is representable when its extents, read as a shape,
-// meet the first two and last conditions and the sum of its leaves fits), so
-// no method of a value built by them panics or wraps: Size, Cosize, Eval,
-// All, Coalesce, Filter, LayoutLike, Nullspace and the rest are exact.
+// Parse, ParseTuple, Make and MustMake (and ParseTiler, for the layouts in a
+// tiler) reject values that are not representable (a tuple is representable
+// when its leaves, read as a shape, meet the first two and last conditions
+// and their sum fits), so no method of a value built by them panics or
+// wraps: Size, Cosize, Eval, All, Coalesce, Filter, LayoutLike, Nullspace,
+// Compact/Left/Right of its shape and the rest are exact, and the algebra
+// reports what it cannot represent as an error. Values assembled from parts
+// without a check (I, Tup, Dyns, Statics, Concat, Append) are the caller's
+// to check, with [Check] and [CheckShape].
 //
 // Size-0 layouts (an extent 0 somewhere) are values like any other: size 0,
 // no offsets (All yields nothing), cosize 0 (no offset is reached; CuTe's
 // L_abs(size-1)+1 divides by zero for (0,5):(1,1)), and a print_layout table
 // without rows or columns. In a 1-D coordinate a mode of extent 0 takes the
-// whole remaining coordinate, as the last mode does.
+// whole remaining coordinate, as the last mode does. A negative size (a
+// negative extent, which only CuTe's left_inverse produces) also has cosize
+// 0 and no offsets; the algebra rejects negative extents where CuTe's
+// contract needs positive ones (complement, composition, tile_to_shape and
+// everything built on them).
+//
+// Limits of the other packages: swizzle.ParseFunc (offsets), viz.MaxCells,
+// banks.MaxRequests, explain.MaxLeaves and MaxTraceBytes, gmma.MaxInFlight,
+// and in the command, jsonl.MaxLineBytes and MaxDecompressedBytes.
 const (
 	// MaxLeaves bounds the number of leaves of a parsed or made layout or
 	// tuple, so that the algebra's work, quadratic in the rank at worst,

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gocute/cute/atom"
 	"github.com/gocute/cute/banks"
 	"github.com/gocute/cute/layout"
 )
@@ -27,6 +28,10 @@ byte addresses, as GMMA atoms are written). ACCESS is one of
   --ldsm x1|x2|x4       ldmatrix of the first 1, 2 or 4 8x16-byte matrices
   --wgmma               a wgmma operand read, one 8x16-byte core matrix per phase
   --addrs A,B,...       raw per-thread byte addresses, with --bytes N (default 4)
+  --copy ATOM --thr L --val L [--side S|D]
+                        the first warp of make_tiled_copy(ATOM, L, L) reading
+                        (S, default) or writing (D) the tile, one request per
+                        atom call (ATOM as for cute copy; element width: its)
 Flags:
   --elem-bits N   element width (default 16, or smem_ptr[Nb]'s)
   --all           list every conflicting bank (default: 4 per phase)
@@ -47,7 +52,7 @@ func runBanks(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, banksUsage)
 		return 0
 	}
-	if err := checkFlags(flags, "tv", "vec", "ldsm", "wgmma", "addrs", "bytes", "elem-bits", "all"); err != nil {
+	if err := checkFlags(flags, "tv", "vec", "ldsm", "wgmma", "addrs", "bytes", "elem-bits", "all", "copy", "thr", "val", "side"); err != nil {
 		return fail("%v", err)
 	}
 	maxBanks := 4
@@ -88,6 +93,15 @@ func runBanks(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 				return fail("--elem-bits: %v", err)
 			}
 		}
+		var tc atom.TiledCopy
+		if c, ok := flags["copy"]; ok {
+			if tc, err = banksTiledCopy(c, flags["thr"], flags["val"]); err != nil {
+				return fail("--copy: %v", err)
+			}
+			if bits == 0 {
+				bits = tc.Atom().ValTypeBits()
+			}
+		}
 		if bits == 0 && !strings.Contains(pos[0], "smem_ptr") {
 			bits = 16
 		}
@@ -96,15 +110,23 @@ func runBanks(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			return fail("%v", err)
 		}
 		n := 0
-		for _, k := range []string{"tv", "ldsm", "wgmma"} {
+		for _, k := range []string{"tv", "ldsm", "wgmma", "copy"} {
 			if _, ok := flags[k]; ok {
 				n++
 			}
 		}
 		if n != 1 {
-			return fail("want exactly one of --tv, --ldsm, --wgmma, --addrs")
+			return fail("want exactly one of --tv, --ldsm, --wgmma, --addrs, --copy")
 		}
 		switch {
+		case flags["copy"] != "":
+			side := flags["side"]
+			if side != "" && side != "S" && side != "D" {
+				return fail("--side wants S or D")
+			}
+			if reqs, err = banks.TiledCopy(s, tc, side == "D"); err != nil {
+				return fail("%v", err)
+			}
 		case flags["tv"] != "":
 			tv, err := layout.Parse(flags["tv"])
 			if err != nil {
@@ -148,4 +170,22 @@ func runBanks(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "all %d instructions: %d wavefront(s), ideal %d, %d bank conflict(s)\n", len(reqs), total, ideal, total-ideal)
 	}
 	return 0
+}
+
+// banksTiledCopy is make_tiled_copy(atom, thr, val) from the --copy flags.
+func banksTiledCopy(name, thr, val string) (atom.TiledCopy, error) {
+	op, t := copyAtomName(name, "")
+	a, err := atom.LookupCopy(op, t)
+	if err != nil {
+		return atom.TiledCopy{}, err
+	}
+	tl, err := layout.Parse(thr)
+	if err != nil {
+		return atom.TiledCopy{}, fmt.Errorf("--thr: %v", err)
+	}
+	vl, err := layout.Parse(val)
+	if err != nil {
+		return atom.TiledCopy{}, fmt.Errorf("--val: %v", err)
+	}
+	return atom.MakeTiledCopy(a, tl, vl)
 }
