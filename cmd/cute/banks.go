@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -11,16 +12,7 @@ import (
 	"github.com/gocute/cute/layout"
 )
 
-func init() {
-	commands["banks"] = command{
-		summary: "shared-memory bank conflicts of a warp access to a (swizzled) smem tile",
-		run:     runBanks,
-	}
-}
-
-const banksUsage = `usage: cute banks SMEM ACCESS [--elem-bits N] [--all]
-
-SMEM is the tile in shared memory: a layout, Sw<B,M,S> o _0 o LAYOUT (swizzle
+const banksHelp = `SMEM is the tile in shared memory: a layout, Sw<B,M,S> o _0 o LAYOUT (swizzle
 on element offsets) or Sw<B,M,S> o smem_ptr[16b](unset) o LAYOUT (swizzle on
 byte addresses, as GMMA atoms are written). ACCESS is one of
   --tv TV [--vec N]     a copy by the (thread,value) -> tile-index layout TV,
@@ -32,29 +24,41 @@ byte addresses, as GMMA atoms are written). ACCESS is one of
                         the first warp of make_tiled_copy(ATOM, L, L) reading
                         (S, default) or writing (D) the tile, one request per
                         atom call (ATOM as for cute copy; element width: its)
-Flags:
-  --elem-bits N   element width (default 16, or smem_ptr[Nb]'s)
-  --all           list every conflicting bank (default: 4 per phase)
 Example:
   cute banks '(_8,_64):(_64,_1)' --tv '(_32,_1):(_1,_0)'      # column read: 8-way`
 
-func runBanks(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+const banksUsage = "usage: cute banks SMEM ACCESS [--elem-bits N] [--all] (cute help banks)"
+
+// banksFlags defines banks' flags; see banksHelp.
+func banksFlags(fs *flag.FlagSet) runFunc {
+	for _, f := range [][2]string{
+		{"tv", "a copy by this (thread,value) -> tile-index layout"},
+		{"vec", "with --tv: values per thread and instruction (default 1)"},
+		{"ldsm", "ldmatrix of the first 1, 2 or 4 8x16-byte matrices: x1, x2 or x4"},
+		{"addrs", "raw per-thread byte addresses A,B,..."},
+		{"bytes", "with --addrs: bytes per thread (default 4)"},
+		{"elem-bits", "element width (default 16, or smem_ptr[Nb]'s)"},
+		{"copy", "the first warp of make_tiled_copy(ATOM, --thr, --val)"},
+		{"thr", "with --copy: the thread layout"},
+		{"val", "with --copy: the value layout"},
+		{"side", "with --copy: S (read, default) or D (write)"},
+	} {
+		fs.String(f[0], "", f[1])
+	}
+	fs.Bool("wgmma", false, "a wgmma operand read, one 8x16-byte core matrix per phase")
+	fs.Bool("all", false, "list every conflicting bank (default: 4 per phase)")
+	return func(pos []string, _ io.Reader, stdout, stderr io.Writer) int {
+		return runBanks(setFlags(fs), pos, stdout, stderr)
+	}
+}
+
+func runBanks(flags map[string]string, pos []string, stdout, stderr io.Writer) int {
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "cute banks: "+format+"\n", a...)
 		fmt.Fprintln(stderr, banksUsage)
 		return 2
 	}
-	flags, pos, err := cliFlags(args, map[string]bool{"wgmma": true, "all": true, "h": true, "help": true})
-	if err != nil {
-		return fail("%v", err)
-	}
-	if flags["h"] != "" || flags["help"] != "" {
-		fmt.Fprintln(stdout, banksUsage)
-		return 0
-	}
-	if err := checkFlags(flags, "tv", "vec", "ldsm", "wgmma", "addrs", "bytes", "elem-bits", "all", "copy", "thr", "val", "side"); err != nil {
-		return fail("%v", err)
-	}
+	var err error
 	maxBanks := 4
 	if flags["all"] != "" {
 		maxBanks = -1

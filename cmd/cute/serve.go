@@ -18,74 +18,61 @@ import (
 	"github.com/gocute/cute/playground/web"
 )
 
-func init() {
-	commands["serve"] = command{
-		summary: "the browser playground on localhost (-addr), or its files for a static host (-out DIR)",
-		run:     runServe,
-	}
-}
+const serveUsage = "usage: cute serve [-addr localhost:8080] [-out DIR] [-wasm FILE] (cute help serve)"
 
-const serveUsage = `usage: cute serve [-addr localhost:8080] [-out DIR] [-wasm FILE]
-
-Serves the playground (a static page running this library as WebAssembly)
+const serveHelp = `Serves the playground (a static page running this library as WebAssembly)
 on a loopback address, or with -out writes its files to DIR for any static
 host. The page needs cute.wasm: with -wasm FILE that prebuilt file, else
 cute serve builds playground/wasm with the local Go toolchain
 (GOOS=js GOARCH=wasm go build, run inside a checkout of this module) into
 the user cache directory, and copies the toolchain's wasm_exec.js.`
 
-func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("cute serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprintln(stderr, serveUsage) }
+// serveFlags defines serve's flags; see serveHelp.
+func serveFlags(fs *flag.FlagSet) runFunc {
 	addr := fs.String("addr", "localhost:8080", "loopback address to listen on")
 	out := fs.String("out", "", "write the page's files to this directory and exit")
 	wasm := fs.String("wasm", "", "a prebuilt cute.wasm (default: build playground/wasm)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
+	return func(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+		if len(args) != 0 {
+			fmt.Fprintln(stderr, serveUsage)
+			return 2
 		}
-		return 2
-	}
-	if fs.NArg() != 0 {
-		fmt.Fprintln(stderr, serveUsage)
-		return 2
-	}
-	fail := func(err error) int {
-		fmt.Fprintf(stderr, "cute serve: %v\n", err)
-		return 2
-	}
-	if *out == "" {
-		if err := checkLoopback(*addr); err != nil {
+		fail := func(err error) int {
+			fmt.Fprintf(stderr, "cute serve: %v\n", err)
+			return 2
+		}
+		if *out == "" {
+			if err := checkLoopback(*addr); err != nil {
+				return fail(err)
+			}
+		}
+		dir := *out
+		if dir == "" {
+			cache, err := os.UserCacheDir()
+			if err != nil {
+				cache = os.TempDir()
+			}
+			dir = filepath.Join(cache, "cute-playground")
+		}
+		fmt.Fprintf(stderr, "cute serve: preparing %s\n", dir)
+		if err := writeSite(dir, *wasm); err != nil {
 			return fail(err)
 		}
-	}
-	dir := *out
-	if dir == "" {
-		cache, err := os.UserCacheDir()
-		if err != nil {
-			cache = os.TempDir()
+		if *out != "" {
+			fmt.Fprintf(stdout, "wrote the playground to %s (serve it with any static file server)\n", dir)
+			return 0
 		}
-		dir = filepath.Join(cache, "cute-playground")
-	}
-	fmt.Fprintf(stderr, "cute serve: preparing %s\n", dir)
-	if err := writeSite(dir, *wasm); err != nil {
-		return fail(err)
-	}
-	if *out != "" {
-		fmt.Fprintf(stdout, "wrote the playground to %s (serve it with any static file server)\n", dir)
+		ln, err := net.Listen("tcp", *addr)
+		if err != nil {
+			return fail(err)
+		}
+		fmt.Fprintf(stdout, "cute playground: http://%s/\n", ln.Addr())
+		srv := &http.Server{Handler: siteHandler(dir), ReadHeaderTimeout: 10 * time.Second}
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			return fail(err)
+		}
 		return 0
 	}
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		return fail(err)
-	}
-	fmt.Fprintf(stdout, "cute playground: http://%s/\n", ln.Addr())
-	srv := &http.Server{Handler: siteHandler(dir), ReadHeaderTimeout: 10 * time.Second}
-	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return fail(err)
-	}
-	return 0
 }
 
 // checkLoopback refuses an address that is not on a loopback interface.

@@ -16,8 +16,9 @@ import (
 // The copy families (shared/golden/copy): atoms (copy_atom) and tiledcopy
 // (make_tiled_copy*, tiled_copy_layouts, partition_S/D, retile_S/D).
 
-func init() {
-	Register("copy_atom", func(raw []json.RawMessage) (any, error) {
+// copyOps adds the copy-atom and TiledCopy ops.
+func copyOps(t *table) {
+	t.add("copy_atom", "CopyOp, ValType", func(raw []json.RawMessage) (any, error) {
 		args, err := Strings(raw)
 		if err != nil {
 			return nil, err
@@ -46,7 +47,7 @@ func init() {
 	})
 	for _, b := range []string{"make_tiled_copy", "make_tiled_copy_A", "make_tiled_copy_B", "make_tiled_copy_C",
 		"make_tiled_copy_C_atom", "make_tiled_copy_S", "make_tiled_copy_D"} {
-		Register(b, func(raw []json.RawMessage) (any, error) {
+		t.add(b, builderKinds(b), func(raw []json.RawMessage) (any, error) {
 			args, err := Strings(raw)
 			if err != nil {
 				return nil, err
@@ -67,7 +68,7 @@ func init() {
 			}, nil
 		})
 	}
-	Register("tiled_copy_layouts", func(raw []json.RawMessage) (any, error) {
+	t.add("tiled_copy_layouts", "BUILDER, "+tiledCopyKinds, func(raw []json.RawMessage) (any, error) {
 		args, err := Strings(raw)
 		if err != nil {
 			return nil, err
@@ -93,7 +94,7 @@ func init() {
 		return out, nil
 	})
 	for _, op := range []string{"partition_S", "partition_D"} {
-		Register(op, func(raw []json.RawMessage) (any, error) {
+		t.add(op, "BUILDER, "+tiledCopyKinds+", Tensor, thread index", func(raw []json.RawMessage) (any, error) {
 			args, err := Strings(raw)
 			if err != nil {
 				return nil, err
@@ -124,7 +125,7 @@ func init() {
 		})
 	}
 	for _, op := range []string{"retile_S", "retile_D"} {
-		Register(op, func(raw []json.RawMessage) (any, error) {
+		t.add(op, "BUILDER, "+tiledCopyKinds+", Tensor", func(raw []json.RawMessage) (any, error) {
 			args, err := Strings(raw)
 			if err != nil {
 				return nil, err
