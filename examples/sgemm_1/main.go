@@ -23,19 +23,13 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/gocute/cute/examples/internal/sgemm"
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/tensor"
 )
 
-func main() {
-	if err := run(os.Stdout, os.Args[1:], 256, 256, 64); err != nil {
-		fmt.Fprintln(os.Stderr, "sgemm_1:", err)
-		os.Exit(1)
-	}
-}
+func main() { sgemm.Main("sgemm_1", run) }
 
 // config is what gemm_nt and gemm_tn pass to gemm_device.
 type config struct {

@@ -20,21 +20,14 @@
 package main
 
 import (
-	"fmt"
 	"io"
-	"os"
 
 	"github.com/gocute/cute/atom"
 	"github.com/gocute/cute/examples/internal/sgemm"
 	"github.com/gocute/cute/tensor"
 )
 
-func main() {
-	if err := run(os.Stdout, os.Args[1:], 256, 256, 64); err != nil {
-		fmt.Fprintln(os.Stderr, "sgemm_sm70:", err)
-		os.Exit(1)
-	}
-}
+func main() { sgemm.Main("sgemm_sm70", run) }
 
 // run is the tutorial's main() for each transpose case: gemm_nt / gemm_tn
 // (sgemm.NewConfig, as sgemm_2's) and the grid of gemm_device over CTAs.

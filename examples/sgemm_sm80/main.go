@@ -32,7 +32,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strings"
 
 	"github.com/gocute/cute/atom"
@@ -42,12 +41,7 @@ import (
 	"github.com/gocute/cute/tensor"
 )
 
-func main() {
-	if err := run(os.Stdout, os.Args[1:], 256, 256, 64); err != nil {
-		fmt.Fprintln(os.Stderr, "sgemm_sm80:", err)
-		os.Exit(1)
-	}
-}
+func main() { sgemm.Main("sgemm_sm80", run) }
 
 const bM, bN, bK, bP = 128, 128, 8, 3 // CTA tile and pipeline depth
 
