@@ -4,47 +4,21 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/gocute/cute/atom/warp"
-	"github.com/gocute/cute/internal/jsonl"
+	"github.com/gocute/cute/internal/mmarec"
 	"github.com/gocute/cute/numeric"
 	"pgregory.net/rapid"
 )
 
 func loadHW(t testing.TB, file string) []map[string]json.RawMessage {
-	t.Helper()
-	out, err := jsonl.Read[map[string]json.RawMessage]("../../testdata/sparse/" + file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return mmarec.Load(t, "../../testdata/sparse/"+file)
 }
 
-func hex32(t testing.TB, h string) uint32 {
-	v, err := strconv.ParseUint(h, 16, 32)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return uint32(v)
-}
-
-func regsOf(t testing.TB, raw json.RawMessage) warp.Registers {
-	var s [][]string
-	if err := json.Unmarshal(raw, &s); err != nil {
-		t.Fatal(err)
-	}
-	var r warp.Registers
-	for l := range r {
-		for _, h := range s[l] {
-			r[l] = append(r[l], hex32(t, h))
-		}
-	}
-	return r
-}
+func regsOf(t testing.TB, raw json.RawMessage) warp.Registers { return mmarec.Regs(t, raw) }
 
 // TestHardwareSparse replays the 250 mma.sp cases captured on the H200: all
 // selectors, plain and ::ordered_metadata, f16/bf16/s8/u8, satfinite, and
@@ -85,7 +59,7 @@ func replaySparse(t *testing.T, file string) (n, unsorted int) {
 		}
 		var e [warp.Lanes]uint32
 		for l := range e {
-			e[l] = hex32(t, es[l])
+			e[l] = mmarec.Hex32(t, es[l])
 		}
 		d, err := op.Exec(regsOf(t, m["a"]), regsOf(t, m["b"]), regsOf(t, m["c"]), e, sel)
 		if err != nil {

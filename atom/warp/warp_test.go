@@ -5,41 +5,18 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"strconv"
 	"testing"
 
-	"github.com/gocute/cute/internal/jsonl"
+	"github.com/gocute/cute/internal/mmarec"
 	"github.com/gocute/cute/numeric"
 	"pgregory.net/rapid"
 )
 
 func loadHW(t testing.TB, file string) []map[string]json.RawMessage {
-	t.Helper()
-	out, err := jsonl.Read[map[string]json.RawMessage]("../../testdata/sparse/" + file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return mmarec.Load(t, "../../testdata/sparse/"+file)
 }
 
-func regsOf(t testing.TB, raw json.RawMessage) Registers {
-	var s [][]string
-	if err := json.Unmarshal(raw, &s); err != nil {
-		t.Fatal(err)
-	}
-	var r Registers
-	for l := range r {
-		r[l] = make([]uint32, len(s[l]))
-		for i, h := range s[l] {
-			v, err := strconv.ParseUint(h, 16, 32)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r[l][i] = uint32(v)
-		}
-	}
-	return r
-}
+func regsOf(t testing.TB, raw json.RawMessage) Registers { return mmarec.Regs(t, raw) }
 
 // TestHardwareDense replays every mma.sync case captured on the H200 with
 // small integers.
