@@ -55,14 +55,17 @@ var copyTypeBits = map[string]int{
 // ("half_t", "uint128_t", "complex<float>", with or without cute:: or
 // cutlass::), or an error for a type this package does not know.
 func CopyTypeBits(name string) (int, error) {
-	n := canonType(name)
+	n := CanonType(name)
 	if b, ok := copyTypeBits[n]; ok {
 		return b, nil
 	}
 	return 0, layout.Errorf("Copy_Atom", "unknown value type", name)
 }
 
-func canonType(s string) string {
+// CanonType is a C++ type name as this package keys it: white space and
+// the cute::, cutlass:: and std:: qualifiers removed ("cute::half_t" is
+// "half_t").
+func CanonType(s string) string {
 	s = strings.Join(strings.Fields(s), "")
 	for _, p := range []string{"cute::", "cutlass::", "std::"} {
 		s = strings.ReplaceAll(s, p, "")
@@ -136,7 +139,7 @@ func MustLookupCopyOp(name string) CopyOp {
 }
 
 func lookupCopyOp(name string) (CopyOp, error) {
-	n := canonType(name)
+	n := CanonType(name)
 	o := CopyOp{name: n, thrID: oneThread}
 	base, targs, templ := splitTemplate(n)
 	switch {
@@ -365,7 +368,7 @@ func MakeCopy(op CopyOp, valType string) (Copy, error) {
 	if err != nil {
 		return Copy{}, err
 	}
-	c := Copy{op: op, val: canonType(valType), bits: bits}
+	c := Copy{op: op, val: CanonType(valType), bits: bits}
 	recast := func(l layout.Layout) (layout.Layout, error) {
 		r, err := layout.Recast(l, 1, bits)
 		if err != nil {

@@ -32,6 +32,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gocute/cute/atom"
 	"github.com/gocute/cute/layout"
 )
 
@@ -110,19 +111,11 @@ var tmaFormats = map[string]DataType{
 // FormatOf returns to_CUtensorMapDataType<T>() for a C++ value type name,
 // or CuTe's static_assert "Unknown TMA Format!".
 func FormatOf(typeName string) (DataType, error) {
-	n := canonType(typeName)
+	n := atom.CanonType(typeName)
 	if d, ok := tmaFormats[n]; ok {
 		return d, nil
 	}
 	return 0, layout.Errorf("to_CUtensorMapDataType", "Unknown TMA Format!", typeName)
-}
-
-func canonType(s string) string {
-	s = strings.Join(strings.Fields(s), "")
-	for _, p := range []string{"cute::", "cutlass::", "std::"} {
-		s = strings.ReplaceAll(s, p, "")
-	}
-	return s
 }
 
 // Interleave is CUtensorMapInterleave.
