@@ -14,12 +14,6 @@ import (
 	"pgregory.net/rapid"
 )
 
-func loadHW(t testing.TB, file string) []map[string]json.RawMessage {
-	return mmarec.Load(t, "../../testdata/sparse/"+file)
-}
-
-func regsOf(t testing.TB, raw json.RawMessage) warp.Registers { return mmarec.Regs(t, raw) }
-
 // TestHardwareSparse replays the 250 mma.sp cases captured on the H200: all
 // selectors, plain and ::ordered_metadata, f16/bf16/s8/u8, satfinite, and
 // (plain mma.sp only) metadata with decreasing positions.
@@ -40,7 +34,7 @@ func TestHardwareRandomFloats(t *testing.T) {
 // replaySparse replays the sparse cases of a record file and returns their
 // count and how many had unsorted metadata.
 func replaySparse(t *testing.T, file string) (n, unsorted int) {
-	for _, m := range loadHW(t, file) {
+	for _, m := range mmarec.Load(t, "../../testdata/sparse/"+file) {
 		var sp, sorted bool
 		var ptx string
 		var sel int
@@ -61,11 +55,11 @@ func replaySparse(t *testing.T, file string) (n, unsorted int) {
 		for l := range e {
 			e[l] = mmarec.Hex32(t, es[l])
 		}
-		d, err := op.Exec(regsOf(t, m["a"]), regsOf(t, m["b"]), regsOf(t, m["c"]), e, sel)
+		d, err := op.Exec(mmarec.Regs(t, m["a"]), mmarec.Regs(t, m["b"]), mmarec.Regs(t, m["c"]), e, sel)
 		if err != nil {
 			t.Fatalf("case %s: %v", m["case_id"], err)
 		}
-		if want := regsOf(t, m["d"]); !d.Equal(want) {
+		if want := mmarec.Regs(t, m["d"]); !d.Equal(want) {
 			t.Errorf("case %s %s sel %d: D differs\ngot\n%vwant\n%v", m["case_id"], ptx, sel, d, want)
 		}
 		n++

@@ -12,12 +12,6 @@ import (
 	"pgregory.net/rapid"
 )
 
-func loadHW(t testing.TB, file string) []map[string]json.RawMessage {
-	return mmarec.Load(t, "../../testdata/sparse/"+file)
-}
-
-func regsOf(t testing.TB, raw json.RawMessage) Registers { return mmarec.Regs(t, raw) }
-
 // TestHardwareDense replays every mma.sync case captured on the H200 with
 // small integers.
 func TestHardwareDense(t *testing.T) {
@@ -41,7 +35,7 @@ func TestHardwareRandomFloats(t *testing.T) {
 // count.
 func replayDense(t *testing.T, file string) int {
 	n := 0
-	for _, m := range loadHW(t, file) {
+	for _, m := range mmarec.Load(t, "../../testdata/sparse/"+file) {
 		var sparse bool
 		var ptx string
 		json.Unmarshal(m["sparse"], &sparse)
@@ -53,11 +47,11 @@ func replayDense(t *testing.T, file string) int {
 		if err != nil {
 			t.Fatalf("case %s: %v", m["case_id"], err)
 		}
-		d, err := op.Exec(regsOf(t, m["a"]), regsOf(t, m["b"]), regsOf(t, m["c"]))
+		d, err := op.Exec(mmarec.Regs(t, m["a"]), mmarec.Regs(t, m["b"]), mmarec.Regs(t, m["c"]))
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := regsOf(t, m["d"])
+		want := mmarec.Regs(t, m["d"])
 		if !d.Equal(want) {
 			t.Errorf("case %s %s: D differs\ngot\n%vwant\n%v", m["case_id"], ptx, d, want)
 		}
