@@ -182,26 +182,18 @@ var (
 	elemF64 = elem[float64]{8, func(x float64) uint32 { return math.Float32bits(float32(x)) },
 		func(b uint32) float64 { return float64(math.Float32frombits(b)) },
 		func(x float64) float64 { return x }, func(x float64) float64 { return x }}
-	elemS8  = intElem[int8](1, func(x int8) uint32 { return uint32(uint8(x)) })
-	elemU8  = intElem[uint8](1, func(x uint8) uint32 { return uint32(x) })
-	elemS16 = intElem[int16](2, func(x int16) uint32 { return uint32(uint16(x)) })
-	elemU16 = intElem[uint16](2, func(x uint16) uint32 { return uint32(x) })
-	elemS32 = intElem[int32](4, func(x int32) uint32 { return uint32(x) })
-	elemU32 = intElem[uint32](4, func(x uint32) uint32 { return x })
-	elemF16 = elem[numeric.Float16]{2, func(x numeric.Float16) uint32 { return uint32(x.Bits()) },
-		func(b uint32) numeric.Float16 { return numeric.Float16FromBits(uint16(b)) },
-		numeric.Float16.Float64, numeric.Float16FromFloat64}
-	elemBF16 = elem[numeric.BFloat16]{2, func(x numeric.BFloat16) uint32 { return uint32(x.Bits()) },
-		func(b uint32) numeric.BFloat16 { return numeric.BFloat16FromBits(uint16(b)) },
-		numeric.BFloat16.Float64, numeric.BFloat16FromFloat64}
+	elemS8   = intElem[int8](1, func(x int8) uint32 { return uint32(uint8(x)) })
+	elemU8   = intElem[uint8](1, func(x uint8) uint32 { return uint32(x) })
+	elemS16  = intElem[int16](2, func(x int16) uint32 { return uint32(uint16(x)) })
+	elemU16  = intElem[uint16](2, func(x uint16) uint32 { return uint32(x) })
+	elemS32  = intElem[int32](4, func(x int32) uint32 { return uint32(x) })
+	elemU32  = intElem[uint32](4, func(x uint32) uint32 { return x })
+	elemF16  = narrowFloatElem(2, numeric.Float16FromBits, numeric.Float16FromFloat64)
+	elemBF16 = narrowFloatElem(2, numeric.BFloat16FromBits, numeric.BFloat16FromFloat64)
 	elemTF32 = elem[numeric.TFloat32]{4, numeric.TFloat32.Bits, numeric.TFloat32FromBits,
 		numeric.TFloat32.Float64, numeric.TFloat32FromFloat64}
-	elemE4M3 = elem[numeric.E4M3]{1, func(x numeric.E4M3) uint32 { return uint32(x.Bits()) },
-		func(b uint32) numeric.E4M3 { return numeric.E4M3FromBits(uint8(b)) },
-		numeric.E4M3.Float64, numeric.E4M3FromFloat64}
-	elemE5M2 = elem[numeric.E5M2]{1, func(x numeric.E5M2) uint32 { return uint32(x.Bits()) },
-		func(b uint32) numeric.E5M2 { return numeric.E5M2FromBits(uint8(b)) },
-		numeric.E5M2.Float64, numeric.E5M2FromFloat64}
+	elemE4M3 = narrowFloatElem(1, numeric.E4M3FromBits, numeric.E4M3FromFloat64)
+	elemE5M2 = narrowFloatElem(1, numeric.E5M2FromBits, numeric.E5M2FromFloat64)
 )
 
 // intElem is the elem of an integer type: bits keeps its two's complement
@@ -210,6 +202,16 @@ var (
 func intElem[T int8 | uint8 | int16 | uint16 | int32 | uint32](bytes int, bits func(T) uint32) elem[T] {
 	return elem[T]{bytes, bits, func(b uint32) T { return T(b) },
 		func(x T) float64 { return float64(x) }, func(x float64) T { return T(x) }}
+}
+
+// narrowFloatElem is the elem of a 16- or 8-bit float type of package
+// numeric: its bits zero-extended to 32, read back from the low bits.
+func narrowFloatElem[T interface {
+	Bits() B
+	Float64() float64
+}, B uint8 | uint16](bytes int, fromBits func(B) T, fromFloat func(float64) T) elem[T] {
+	return elem[T]{bytes, func(x T) uint32 { return uint32(x.Bits()) }, func(b uint32) T { return fromBits(B(b)) },
+		func(x T) float64 { return x.Float64() }, fromFloat}
 }
 
 // elemOf returns the elem of T, or false when T is not an element type
