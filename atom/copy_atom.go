@@ -61,7 +61,10 @@ func copyValType(name string) (numeric.Kind, error) {
 	return k, nil
 }
 
-func canonType(s string) string {
+// CanonType is a C++ type name as this package keys it: white space and
+// the cute::, cutlass:: and std:: qualifiers removed ("cute::half_t" is
+// "half_t").
+func CanonType(s string) string {
 	s = strings.Join(strings.Fields(s), "")
 	for _, p := range []string{"cute::", "cutlass::", "std::"} {
 		s = strings.ReplaceAll(s, p, "")
@@ -135,7 +138,7 @@ func MustLookupCopyOp(name string) CopyOp {
 }
 
 func lookupCopyOp(name string) (CopyOp, error) {
-	n := canonType(name)
+	n := CanonType(name)
 	o := CopyOp{name: n, thrID: oneThread}
 	base, targs, templ := splitTemplate(n)
 	switch {

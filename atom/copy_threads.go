@@ -42,7 +42,8 @@ func CopyThreads[T any](tc TiledCopy, x []WarpCopier, src, dst []tensor.Tensor[T
 		}
 		return nil
 	}
-	if !supported[T]() {
+	e, ok := elemOf[T]()
+	if !ok {
 		var z T
 		return layout.Errorf("copy", "an element type of at most 32 bits that the warp copy converts", typeName(z))
 	}
@@ -113,7 +114,7 @@ func CopyThreads[T any](tc TiledCopy, x []WarpCopier, src, dst []tensor.Tensor[T
 				if !load {
 					clear(regs[l])
 					for v := 0; v < regVals; v++ {
-						putBits(regs[l], v, bits, toBits(rs[l].Get(v)))
+						putBits(regs[l], v, bits, e.toBits(rs[l].Get(v)))
 					}
 				}
 			}
@@ -123,7 +124,7 @@ func CopyThreads[T any](tc TiledCopy, x []WarpCopier, src, dst []tensor.Tensor[T
 			if load {
 				for l := 0; l < lanes; l++ {
 					for v := 0; v < regVals; v++ {
-						rs[l].Set(v, fromBits[T](getBits(regs[l], v, bits)))
+						rs[l].Set(v, e.fromBits(getBits(regs[l], v, bits)))
 					}
 				}
 			}

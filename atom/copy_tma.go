@@ -19,7 +19,7 @@ var tmaOps = map[string]bool{
 // itself is built by package tma (make_tma_copy); this is only the part of
 // the traits a Copy_Atom and a TiledCopy see.
 func TMACopyOp(name string, numBits int) (CopyOp, error) {
-	n := canonType(name)
+	n := CanonType(name)
 	if !tmaOps[n] {
 		return CopyOp{}, layout.Errorf("Copy_Traits", "not a TMA copy operation", name)
 	}

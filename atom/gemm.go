@@ -100,7 +100,11 @@ func GemmThreads[TD, TA, TB, TC any](tm TiledMMA, x Executor, d []tensor.Tensor[
 			}
 		}
 	}
-	if !supported[TD]() || !supported[TA]() || !supported[TB]() || !supported[TC]() {
+	ed, okD := elemOf[TD]()
+	ea, okA := elemOf[TA]()
+	eb, okB := elemOf[TB]()
+	ec, okC := elemOf[TC]()
+	if !okD || !okA || !okB || !okC {
 		var zd TD
 		var za TA
 		var zb TB
@@ -111,28 +115,28 @@ func GemmThreads[TD, TA, TB, TC any](tm TiledMMA, x Executor, d []tensor.Tensor[
 	for v := range nv {
 		ra[v], rb[v], rc[v] = make([]uint32, va), make([]uint32, vb), make([]uint32, vc)
 	}
-	aBytes := va * bytesOf[TA]()
-	bBytes := vb * bytesOf[TB]()
+	aBytes := va * ea.bytes
+	bBytes := vb * eb.bytes
 	for k := 0; k < g.K; k++ {
 		for m, n := range tensor.SerpentineMN(g.M, g.N, aBytes, bBytes) {
 			for _, grp := range groups {
 				if x == nil {
 					// UniversalFMA: one value per thread, d = a*b + c.
 					for _, t := range grp {
-						f := toFloat(tensor.At(g.A, a[t], 0, m, k))*toFloat(tensor.At(g.B, b[t], 0, n, k)) + toFloat(tensor.At(g.C, c[t], 0, m, n))
-						tensor.SetAt(g.D, d[t], fromFloat[TD](f), 0, m, n)
+						f := ea.toFloat(tensor.At(g.A, a[t], 0, m, k))*eb.toFloat(tensor.At(g.B, b[t], 0, n, k)) + ec.toFloat(tensor.At(g.C, c[t], 0, m, n))
+						tensor.SetAt(g.D, d[t], ed.fromFloat(f), 0, m, n)
 					}
 					continue
 				}
 				for v, t := range grp {
 					for i := range va {
-						ra[v][i] = toBits(tensor.At(g.A, a[t], i, m, k))
+						ra[v][i] = ea.toBits(tensor.At(g.A, a[t], i, m, k))
 					}
 					for i := range vb {
-						rb[v][i] = toBits(tensor.At(g.B, b[t], i, n, k))
+						rb[v][i] = eb.toBits(tensor.At(g.B, b[t], i, n, k))
 					}
 					for i := range vc {
-						rc[v][i] = toBits(tensor.At(g.C, c[t], i, m, n))
+						rc[v][i] = ec.toBits(tensor.At(g.C, c[t], i, m, n))
 					}
 				}
 				rd, err := x.ExecMMA(ra, rb, rc)
@@ -147,7 +151,7 @@ func GemmThreads[TD, TA, TB, TC any](tm TiledMMA, x Executor, d []tensor.Tensor[
 						return layout.Errorf("gemm", "the executor returns the atom's D values per thread", len(rd[v]), vc)
 					}
 					for i := range vc {
-						tensor.SetAt(g.D, d[t], fromBits[TD](rd[v][i]), i, m, n)
+						tensor.SetAt(g.D, d[t], ed.fromBits(rd[v][i]), i, m, n)
 					}
 				}
 			}
@@ -158,160 +162,92 @@ func GemmThreads[TD, TA, TB, TC any](tm TiledMMA, x Executor, d []tensor.Tensor[
 
 func typeName(v any) string { return strings.TrimPrefix(fmtType(v), "main.") }
 
-// bytesOf is sizeof(T) for the element types GemmThreads accepts.
-func bytesOf[T any]() int {
-	var z T
-	switch any(z).(type) {
-	case int8, uint8, numeric.E4M3, numeric.E5M2:
-		return 1
-	case int16, uint16, numeric.Float16, numeric.BFloat16:
-		return 2
-	case float64:
-		return 8
-	}
-	return 4
-}
-
-// toBits returns the raw bits of an element (float64 as float32 bits).
-func toBits(v any) uint32 {
-	switch x := v.(type) {
-	case float32:
-		return math.Float32bits(x)
-	case float64:
-		return math.Float32bits(float32(x))
-	case int8:
-		return uint32(uint8(x))
-	case uint8:
-		return uint32(x)
-	case int16:
-		return uint32(uint16(x))
-	case uint16:
-		return uint32(x)
-	case int32:
-		return uint32(x)
-	case uint32:
-		return x
-	case numeric.Float16:
-		return uint32(x.Bits())
-	case numeric.BFloat16:
-		return uint32(x.Bits())
-	case numeric.TFloat32:
-		return x.Bits()
-	case numeric.E4M3:
-		return uint32(x.Bits())
-	case numeric.E5M2:
-		return uint32(x.Bits())
-	}
-	panic("atom: gemm: unsupported element type")
-}
-
-// fromBits is the inverse of toBits for element type T.
-func fromBits[T any](b uint32) T {
-	var z T
-	var r any
-	switch any(z).(type) {
-	case float32:
-		r = math.Float32frombits(b)
-	case float64:
-		r = float64(math.Float32frombits(b))
-	case int8:
-		r = int8(b)
-	case uint8:
-		r = uint8(b)
-	case int16:
-		r = int16(b)
-	case uint16:
-		r = uint16(b)
-	case int32:
-		r = int32(b)
-	case uint32:
-		r = b
-	case numeric.Float16:
-		r = numeric.Float16FromBits(uint16(b))
-	case numeric.BFloat16:
-		r = numeric.BFloat16FromBits(uint16(b))
-	case numeric.TFloat32:
-		r = numeric.TFloat32FromBits(b)
-	case numeric.E4M3:
-		r = numeric.E4M3FromBits(uint8(b))
-	case numeric.E5M2:
-		r = numeric.E5M2FromBits(uint8(b))
-	default:
-		panic("atom: gemm: unsupported element type")
-	}
-	return r.(T)
-}
-
-// toFloat returns the value of an element as a float64.
-func toFloat(v any) float64 {
-	switch v := v.(type) {
-	case float32:
-		return float64(v)
-	case float64:
-		return v
-	case int8:
-		return float64(v)
-	case uint8:
-		return float64(v)
-	case int16:
-		return float64(v)
-	case uint16:
-		return float64(v)
-	case int32:
-		return float64(v)
-	case uint32:
-		return float64(v)
-	case interface{ Float64() float64 }:
-		return v.Float64()
-	}
-	return 0
-}
-
-// supported reports whether T is an element type GemmThreads converts.
-func supported[T any]() bool {
-	var z T
-	switch any(z).(type) {
-	case float32, float64, int8, uint8, int16, uint16, int32, uint32,
-		numeric.Float16, numeric.BFloat16, numeric.TFloat32, numeric.E4M3, numeric.E5M2:
-		return true
-	}
-	return false
-}
-
 func fmtType(v any) string { return fmt.Sprintf("%T", v) }
 
-func fromFloat[T any](x float64) T {
+// An elem is what GemmThreads and CopyThreads need of an element type T:
+// sizeof(T), its raw bits in a 32-bit register (float64 as float32 bits)
+// and back, and its value as a float64 and back.
+type elem[T any] struct {
+	bytes     int
+	toBits    func(T) uint32
+	fromBits  func(uint32) T
+	toFloat   func(T) float64
+	fromFloat func(float64) T
+}
+
+// The element types GemmThreads and CopyThreads convert.
+var (
+	elemF32 = elem[float32]{4, math.Float32bits, math.Float32frombits,
+		func(x float32) float64 { return float64(x) }, func(x float64) float32 { return float32(x) }}
+	elemF64 = elem[float64]{8, func(x float64) uint32 { return math.Float32bits(float32(x)) },
+		func(b uint32) float64 { return float64(math.Float32frombits(b)) },
+		func(x float64) float64 { return x }, func(x float64) float64 { return x }}
+	elemS8   = intElem[int8](1, func(x int8) uint32 { return uint32(uint8(x)) })
+	elemU8   = intElem[uint8](1, func(x uint8) uint32 { return uint32(x) })
+	elemS16  = intElem[int16](2, func(x int16) uint32 { return uint32(uint16(x)) })
+	elemU16  = intElem[uint16](2, func(x uint16) uint32 { return uint32(x) })
+	elemS32  = intElem[int32](4, func(x int32) uint32 { return uint32(x) })
+	elemU32  = intElem[uint32](4, func(x uint32) uint32 { return x })
+	elemF16  = narrowFloatElem(2, numeric.Float16FromBits, numeric.Float16FromFloat64)
+	elemBF16 = narrowFloatElem(2, numeric.BFloat16FromBits, numeric.BFloat16FromFloat64)
+	elemTF32 = elem[numeric.TFloat32]{4, numeric.TFloat32.Bits, numeric.TFloat32FromBits,
+		numeric.TFloat32.Float64, numeric.TFloat32FromFloat64}
+	elemE4M3 = narrowFloatElem(1, numeric.E4M3FromBits, numeric.E4M3FromFloat64)
+	elemE5M2 = narrowFloatElem(1, numeric.E5M2FromBits, numeric.E5M2FromFloat64)
+)
+
+// intElem is the elem of an integer type: bits keeps its two's complement
+// (sign extension cut at its size), fromBits truncates, and the float
+// conversions are Go's.
+func intElem[T int8 | uint8 | int16 | uint16 | int32 | uint32](bytes int, bits func(T) uint32) elem[T] {
+	return elem[T]{bytes, bits, func(b uint32) T { return T(b) },
+		func(x T) float64 { return float64(x) }, func(x float64) T { return T(x) }}
+}
+
+// narrowFloatElem is the elem of a 16- or 8-bit float type of package
+// numeric: its bits zero-extended to 32, read back from the low bits.
+func narrowFloatElem[T interface {
+	Bits() B
+	Float64() float64
+}, B uint8 | uint16](bytes int, fromBits func(B) T, fromFloat func(float64) T) elem[T] {
+	return elem[T]{bytes, func(x T) uint32 { return uint32(x.Bits()) }, func(b uint32) T { return fromBits(B(b)) },
+		func(x T) float64 { return x.Float64() }, fromFloat}
+}
+
+// elemOf returns the elem of T, or false when T is not an element type
+// GemmThreads and CopyThreads convert.
+func elemOf[T any]() (elem[T], bool) {
 	var z T
-	var r any
+	var e any
 	switch any(z).(type) {
 	case float32:
-		r = float32(x)
+		e = &elemF32
 	case float64:
-		r = x
+		e = &elemF64
 	case int8:
-		r = int8(x)
+		e = &elemS8
 	case uint8:
-		r = uint8(x)
+		e = &elemU8
 	case int16:
-		r = int16(x)
+		e = &elemS16
 	case uint16:
-		r = uint16(x)
+		e = &elemU16
 	case int32:
-		r = int32(x)
+		e = &elemS32
 	case uint32:
-		r = uint32(x)
+		e = &elemU32
 	case numeric.Float16:
-		r = numeric.Float16FromFloat64(x)
+		e = &elemF16
 	case numeric.BFloat16:
-		r = numeric.BFloat16FromFloat64(x)
+		e = &elemBF16
 	case numeric.TFloat32:
-		r = numeric.TFloat32FromFloat64(x)
+		e = &elemTF32
 	case numeric.E4M3:
-		r = numeric.E4M3FromFloat64(x)
+		e = &elemE4M3
 	case numeric.E5M2:
-		r = numeric.E5M2FromFloat64(x)
+		e = &elemE5M2
 	default:
-		panic("atom: gemm: unsupported element type")
+		return elem[T]{}, false
 	}
-	return r.(T)
+	return *e.(*elem[T]), true
 }

@@ -261,48 +261,51 @@ func f16Parts(b uint16) (v float64, exp int32, special bool) {
 // accumulator whose old register is c: the datapath's Sum, with the IEEE
 // fallback for Inf and NaN.
 func (x *executor) refF32(m MMA, c uint32, mm, n, k int, fs tensorcore.Datapath) uint32 {
-	x.decodeRef(m, k)
-	var cv float64
-	var cexp int32
-	cspec := false
-	if m.ScaleD {
-		cv, cexp, cspec = f32Parts(c)
-	}
-	if cspec || x.aSpec[mm] || x.bSpec[n] {
-		c64 := 0.0
-		if m.ScaleD {
-			c64 = float64(math.Float32frombits(c))
-		}
-		v := x.specialSum(m, mm, n, k, c64)
-		if math.IsNaN(v) {
-			return 0x7fffffff
-		}
-		return math.Float32bits(float32(v))
-	}
-	return fs.Sum(x.aVal[mm*k:mm*k+k], x.bVal[n*k:n*k+k], x.aExp[mm*k:mm*k+k], x.bExp[n*k:n*k+k], cv, cexp)
+	return refAcc(x, m, c, mm, n, k, fs)
 }
 
-// refF16 is refF32 for an f16 accumulator half.
+// refF16 is refF32 for an f16 accumulator half (the datapath's SumF16).
 func (x *executor) refF16(m MMA, c uint16, mm, n, k int, fs tensorcore.Datapath) uint16 {
+	return refAcc(x, m, c, mm, n, k, fs)
+}
+
+// refAcc is refF32 (C = uint32) and refF16 (C = uint16): the operands
+// decoded, the old accumulator c read when ScaleD, and either the IEEE sum
+// (specialSum, NaN canonical) when an input is Inf or NaN, or the
+// datapath's sum of the products and c.
+func refAcc[C uint16 | uint32](x *executor, m MMA, c C, mm, n, k int, fs tensorcore.Datapath) C {
 	x.decodeRef(m, k)
-	var cv float64
+	_, f16 := any(c).(uint16)
+	var cv, c64 float64
 	var cexp int32
 	cspec := false
 	if m.ScaleD {
-		cv, cexp, cspec = f16Parts(c)
+		if f16 {
+			cv, cexp, cspec = f16Parts(uint16(c))
+			c64 = numeric.Float16FromBits(uint16(c)).Float64()
+		} else {
+			cv, cexp, cspec = f32Parts(uint32(c))
+			c64 = float64(math.Float32frombits(uint32(c)))
+		}
 	}
 	if cspec || x.aSpec[mm] || x.bSpec[n] {
-		c64 := 0.0
-		if m.ScaleD {
-			c64 = numeric.Float16FromBits(c).Float64()
-		}
 		v := x.specialSum(m, mm, n, k, c64)
-		if math.IsNaN(v) {
-			return 0x7fff
+		bits := math.Float32bits(float32(v)) // C is uint32
+		switch {
+		case f16 && math.IsNaN(v):
+			bits = 0x7fff
+		case f16:
+			bits = uint32(numeric.Float16FromFloat64(v).Bits())
+		case math.IsNaN(v):
+			bits = 0x7fffffff
 		}
-		return numeric.Float16FromFloat64(v).Bits()
+		return C(bits)
 	}
-	return fs.SumF16(x.aVal[mm*k:mm*k+k], x.bVal[n*k:n*k+k], x.aExp[mm*k:mm*k+k], x.bExp[n*k:n*k+k], cv, cexp)
+	a, b, ae, be := x.aVal[mm*k:mm*k+k], x.bVal[n*k:n*k+k], x.aExp[mm*k:mm*k+k], x.bExp[n*k:n*k+k]
+	if f16 {
+		return C(fs.SumF16(a, b, ae, be, cv, cexp))
+	}
+	return C(fs.Sum(a, b, ae, be, cv, cexp))
 }
 
 // specialSum is the IEEE sum of c and the products of row m of A and row n

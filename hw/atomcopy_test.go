@@ -45,75 +45,94 @@ func TestCopyThreadsLDSM(t *testing.T) {
 		{"SM75_U16x8_LDSM_T", atom.OperandA, "(_16,_16):(_1,_16)"}, // M-major A
 		{"SM75_U16x4_LDSM_T", atom.OperandB, "(_8,_16):(_1,_8)"},   // N-major B
 	} {
-		smem, err := NewSharedMemory(0x400, 512)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w, err := NewWarp(smem)
-		if err != nil {
-			t.Fatal(err)
-		}
+		smem, ws := sharedWarps(t, 512, 1)
 		s := tensor.View[uint16](shared16{smem}, tensor.SmemPtr(16, 0x400), layout.MustParse(c.smem))
 		for i := 0; i < s.Len(); i++ {
 			s.Set(i, uint16(1000+i))
 		}
 		cp := atom.MustLookupCopy(c.op, "half_t")
-		make := atom.MakeTiledCopyA
+		make, partition := atom.MakeTiledCopyA, atom.PartitionA[uint16]
 		if c.operand == atom.OperandB {
-			make = atom.MakeTiledCopyB
+			make, partition = atom.MakeTiledCopyB, atom.PartitionB[uint16]
 		}
 		tc, err := make(cp, tm)
 		if err != nil {
 			t.Fatalf("%s: %v", c.op, err)
 		}
-		src := make2(32, func(th int) tensor.Tensor[uint16] {
-			p, err := atom.PartitionS(tc.MustThreadSlice(th), s)
-			if err != nil {
-				t.Fatalf("%s: partition_S: %v", c.op, err)
-			}
-			return p
+		src := perThread(t, c.op+": partition_S", 32, func(th int) (tensor.Tensor[uint16], error) {
+			return atom.PartitionS(tc.MustThreadSlice(th), s)
 		})
-		want := make2(32, func(th int) tensor.Tensor[uint16] {
-			f := atom.PartitionA[uint16]
-			if c.operand == atom.OperandB {
-				f = atom.PartitionB[uint16]
-			}
-			p, _ := f(tm.MustThreadSlice(th), s)
-			return p
+		want := perThread(t, c.op+": partition_A/B", 32, func(th int) (tensor.Tensor[uint16], error) {
+			return partition(tm.MustThreadSlice(th), s)
 		})
-		frag := make2(32, func(th int) tensor.Tensor[uint16] {
-			f, err := tensor.MakeFragmentLike[uint16](want[th])
-			if err != nil {
-				t.Fatal(err)
-			}
-			return f
-		})
-		dst := make2(32, func(th int) tensor.Tensor[uint16] {
-			r, err := atom.RetileD(tc.MustThreadSlice(th), frag[th])
-			if err != nil {
-				t.Fatalf("%s: retile_D: %v", c.op, err)
-			}
-			return r
-		})
-		if err := atom.CopyThreads(tc, []atom.WarpCopier{w}, src, dst); err != nil {
-			t.Fatalf("%s: %v", c.op, err)
-		}
-		for th := range frag {
-			for v := 0; v < frag[th].Len(); v++ {
-				if got, exp := frag[th].Get(v), want[th].Get(v); got != exp {
-					t.Fatalf("%s: thread %d value %d: %d, want %d", c.op, th, v, got, exp)
-				}
-			}
-		}
+		copyRetiled(t, c.op, tc, ws, src, want)
+	}
+	// A misaligned row is the hardware's fault.
+	smem, ws := sharedWarps(t, 512, 1)
+	s := tensor.View[uint16](shared16{smem}, tensor.SmemPtr(16, 0x408), layout.MustParse("(_16,_16):(_16,_1)"))
+	tc, _ := atom.MakeTiledCopyA(atom.MustLookupCopy("SM75_U32x4_LDSM_N", "half_t"), tm)
+	src := perThread(t, "partition_S", 32, func(th int) (tensor.Tensor[uint16], error) { return atom.PartitionS(tc.MustThreadSlice(th), s) })
+	dst := perThread(t, "make_fragment_like", 32, func(th int) (tensor.Tensor[uint16], error) { return tensor.MakeFragmentLike[uint16](src[th]) })
+	if err := atom.CopyThreads(tc, ws, src, dst); !errors.Is(err, ErrMisaligned) {
+		t.Errorf("misaligned ldmatrix rows: %v, want ErrMisaligned", err)
 	}
 }
 
-func make2[T any](n int, f func(int) T) []T {
-	r := make([]T, n)
-	for i := range r {
-		r[i] = f(i)
+// sharedWarps returns a shared memory of size bytes at 0x400 and n warps
+// on it.
+func sharedWarps(t *testing.T, size uint32, n int) (*SharedMemory, []atom.WarpCopier) {
+	t.Helper()
+	smem, err := NewSharedMemory(0x400, size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := make([]atom.WarpCopier, n)
+	for i := range ws {
+		w, err := NewWarp(smem)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws[i] = w
+	}
+	return smem, ws
+}
+
+// perThread returns f(th) for threads 0..n-1; an error fails the test,
+// named by what.
+func perThread(t *testing.T, what string, n int, f func(th int) (tensor.Tensor[uint16], error)) []tensor.Tensor[uint16] {
+	t.Helper()
+	r := make([]tensor.Tensor[uint16], n)
+	for th := range r {
+		var err error
+		if r[th], err = f(th); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
 	}
 	return r
+}
+
+// copyRetiled copies each thread's src into retile_D of a fragment made
+// like want[th] on the warps ws, checks that the fragments hold want, and
+// returns the retiled fragments.
+func copyRetiled(t *testing.T, what string, tc atom.TiledCopy, ws []atom.WarpCopier, src, want []tensor.Tensor[uint16]) []tensor.Tensor[uint16] {
+	t.Helper()
+	frag := perThread(t, what+": make_fragment_like", len(want), func(th int) (tensor.Tensor[uint16], error) {
+		return tensor.MakeFragmentLike[uint16](want[th])
+	})
+	dst := perThread(t, what+": retile_D", len(want), func(th int) (tensor.Tensor[uint16], error) {
+		return atom.RetileD(tc.MustThreadSlice(th), frag[th])
+	})
+	if err := atom.CopyThreads(tc, ws, src, dst); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	for th := range frag {
+		for v := 0; v < frag[th].Len(); v++ {
+			if got, exp := frag[th].Get(v), want[th].Get(v); got != exp {
+				t.Fatalf("%s: thread %d value %d: %d, want %d", what, th, v, got, exp)
+			}
+		}
+	}
+	return dst
 }
 
 // TestCopyThreadsSTSM stores the accumulator fragments of an SM80 16x8x16
@@ -126,42 +145,29 @@ func TestCopyThreadsSTSM(t *testing.T) {
 		{"SM90_U32x2_STSM_N", "(_16,_8):(_8,_1)"},  // N-major C
 		{"SM90_U16x4_STSM_T", "(_16,_8):(_1,_16)"}, // M-major C
 	} {
-		smem, err := NewSharedMemory(0x400, 256)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w, err := NewWarp(smem)
-		if err != nil {
-			t.Fatal(err)
-		}
+		smem, ws := sharedWarps(t, 256, 1)
 		s := tensor.View[uint16](shared16{smem}, tensor.SmemPtr(16, 0x400), layout.MustParse(c.smem))
 		tc, err := atom.MakeTiledCopyC(atom.MustLookupCopy(c.op, "half_t"), tm)
 		if err != nil {
 			t.Fatalf("%s: %v", c.op, err)
 		}
-		part := make2(32, func(th int) tensor.Tensor[uint16] { p, _ := atom.PartitionC(tm.MustThreadSlice(th), s); return p })
-		frag := make2(32, func(th int) tensor.Tensor[uint16] {
-			f, _ := tensor.MakeFragmentLike[uint16](part[th])
+		part := perThread(t, c.op+": partition_C", 32, func(th int) (tensor.Tensor[uint16], error) {
+			return atom.PartitionC(tm.MustThreadSlice(th), s)
+		})
+		frag := perThread(t, c.op+": make_fragment_like", 32, func(th int) (tensor.Tensor[uint16], error) {
+			f, err := tensor.MakeFragmentLike[uint16](part[th])
 			for v := 0; v < f.Len(); v++ {
 				f.Set(v, uint16(100*th+v))
 			}
-			return f
+			return f, err
 		})
-		src := make2(32, func(th int) tensor.Tensor[uint16] {
-			r, err := atom.RetileS(tc.MustThreadSlice(th), frag[th])
-			if err != nil {
-				t.Fatalf("%s: retile_S: %v", c.op, err)
-			}
-			return r
+		src := perThread(t, c.op+": retile_S", 32, func(th int) (tensor.Tensor[uint16], error) {
+			return atom.RetileS(tc.MustThreadSlice(th), frag[th])
 		})
-		dst := make2(32, func(th int) tensor.Tensor[uint16] {
-			p, err := atom.PartitionD(tc.MustThreadSlice(th), s)
-			if err != nil {
-				t.Fatalf("%s: partition_D: %v", c.op, err)
-			}
-			return p
+		dst := perThread(t, c.op+": partition_D", 32, func(th int) (tensor.Tensor[uint16], error) {
+			return atom.PartitionD(tc.MustThreadSlice(th), s)
 		})
-		if err := atom.CopyThreads(tc, []atom.WarpCopier{w}, src, dst); err != nil {
+		if err := atom.CopyThreads(tc, ws, src, dst); err != nil {
 			t.Fatalf("%s: %v", c.op, err)
 		}
 		for th := range part {
@@ -172,31 +178,13 @@ func TestCopyThreadsSTSM(t *testing.T) {
 			}
 		}
 	}
-	// A misaligned row is the hardware's fault.
-	smem, _ := NewSharedMemory(0x400, 512)
-	w, _ := NewWarp(smem)
-	s := tensor.View[uint16](shared16{smem}, tensor.SmemPtr(16, 0x408), layout.MustParse("(_16,_16):(_16,_1)"))
-	tc, _ := atom.MakeTiledCopyA(atom.MustLookupCopy("SM75_U32x4_LDSM_N", "half_t"), tm)
-	src := make2(32, func(th int) tensor.Tensor[uint16] { p, _ := atom.PartitionS(tc.MustThreadSlice(th), s); return p })
-	dst := make2(32, func(th int) tensor.Tensor[uint16] { f, _ := tensor.MakeFragmentLike[uint16](src[th]); return f })
-	if err := atom.CopyThreads(tc, []atom.WarpCopier{w}, src, dst); !errors.Is(err, ErrMisaligned) {
-		t.Errorf("misaligned ldmatrix rows: %v, want ErrMisaligned", err)
-	}
 }
 
 // TestCopyThreadsFourWarps runs make_tiled_copy_A of ldmatrix.x4 for a
 // 2x2 TiledMMA (128 threads, four warps) over a (32,16) K-major tile.
 func TestCopyThreadsFourWarps(t *testing.T) {
 	tm := atom.MustMakeTiledMMA(atom.MustLookup("SM80_16x8x16_F16F16F16F16_TN"), atom.WithAtomLayout(layout.Left(layout.Statics(2, 2, 1))))
-	smem, _ := NewSharedMemory(0x400, 1024)
-	ws := make([]atom.WarpCopier, 4)
-	for i := range ws {
-		w, err := NewWarp(smem)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ws[i] = w
-	}
+	smem, ws := sharedWarps(t, 1024, 4)
 	s := tensor.View[uint16](shared16{smem}, tensor.SmemPtr(16, 0x400), layout.MustParse("(_32,_16):(_16,_1)"))
 	for i := 0; i < s.Len(); i++ {
 		s.Set(i, uint16(i))
@@ -206,20 +194,9 @@ func TestCopyThreadsFourWarps(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := tm.Size()
-	want := make2(n, func(th int) tensor.Tensor[uint16] { p, _ := atom.PartitionA(tm.MustThreadSlice(th), s); return p })
-	frag := make2(n, func(th int) tensor.Tensor[uint16] { f, _ := tensor.MakeFragmentLike[uint16](want[th]); return f })
-	src := make2(n, func(th int) tensor.Tensor[uint16] { p, _ := atom.PartitionS(tc.MustThreadSlice(th), s); return p })
-	dst := make2(n, func(th int) tensor.Tensor[uint16] { r, _ := atom.RetileD(tc.MustThreadSlice(th), frag[th]); return r })
-	if err := atom.CopyThreads(tc, ws, src, dst); err != nil {
-		t.Fatal(err)
-	}
-	for th := range frag {
-		for v := 0; v < frag[th].Len(); v++ {
-			if frag[th].Get(v) != want[th].Get(v) {
-				t.Fatalf("thread %d value %d: %d, want %d", th, v, frag[th].Get(v), want[th].Get(v))
-			}
-		}
-	}
+	want := perThread(t, "partition_A", n, func(th int) (tensor.Tensor[uint16], error) { return atom.PartitionA(tm.MustThreadSlice(th), s) })
+	src := perThread(t, "partition_S", n, func(th int) (tensor.Tensor[uint16], error) { return atom.PartitionS(tc.MustThreadSlice(th), s) })
+	dst := copyRetiled(t, "four warps", tc, ws, src, want)
 	if err := atom.CopyThreads(tc, ws[:1], src, dst); err == nil {
 		t.Error("one copier for four warps: want an error")
 	}

@@ -7,187 +7,66 @@ import (
 	"strings"
 
 	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/tma"
 )
 
 // This file is the host side of TMA: the arguments of cuTensorMapEncodeTiled,
 // the rules the H200's driver (580.159.04) checks before it accepts them, and
 // the 128-byte tensor map it writes, all as measured in the hw-copy records.
 
-// A TensorMapDataType is a CUtensorMapDataType enum value (CUDA 12 order).
-type TensorMapDataType uint32
-
-// The data types of cuda.h. The packed 4/6-bit types (13..15) are sm_100
-// formats that the sm_90 driver rejects.
-const (
-	TensorUInt8 TensorMapDataType = iota
-	TensorUInt16
-	TensorUInt32
-	TensorInt32
-	TensorUInt64
-	TensorInt64
-	TensorFloat16
-	TensorFloat32
-	TensorFloat64
-	TensorBFloat16
-	TensorFloat32FTZ
-	TensorTFloat32
-	TensorTFloat32FTZ
-	Tensor16U4Align8B
-	Tensor16U4Align16B
-	Tensor16U6Align16B
+// The enums of cuTensorMapEncodeTiled are package tma's (their one home,
+// below this package), under the names this model has always used.
+type (
+	TensorMapDataType    = tma.DataType    // CUtensorMapDataType
+	TensorMapInterleave  = tma.Interleave  // CUtensorMapInterleave
+	TensorMapSwizzle     = tma.Swizzle     // CUtensorMapSwizzle
+	TensorMapL2Promotion = tma.L2Promotion // CUtensorMapL2promotion
+	TensorMapOOBFill     = tma.OOBFill     // CUtensorMapFloatOOBfill
 )
 
-var dataTypeNames = [...]string{"UINT8", "UINT16", "UINT32", "INT32", "UINT64", "INT64", "FLOAT16", "FLOAT32",
-	"FLOAT64", "BFLOAT16", "FLOAT32_FTZ", "TFLOAT32", "TFLOAT32_FTZ", "16U4_ALIGN8B", "16U4_ALIGN16B", "16U6_ALIGN16B"}
+// The enum values under this model's names (see package tma).
+const (
+	TensorUInt8        = tma.Uint8
+	TensorUInt16       = tma.Uint16
+	TensorUInt32       = tma.Uint32
+	TensorInt32        = tma.Int32
+	TensorUInt64       = tma.Uint64
+	TensorInt64        = tma.Int64
+	TensorFloat16      = tma.Float16
+	TensorFloat32      = tma.Float32
+	TensorFloat64      = tma.Float64
+	TensorBFloat16     = tma.Bfloat16
+	TensorFloat32FTZ   = tma.Float32FTZ
+	TensorTFloat32     = tma.Tfloat32
+	TensorTFloat32FTZ  = tma.Tfloat32FTZ
+	Tensor16U4Align8B  = tma.Packed16U4Align8B
+	Tensor16U4Align16B = tma.Packed16U4Align16B
+	Tensor16U6Align16B = tma.Packed16U6Align16B
 
-// dataTypeBytes is the element size of each type the sm_90 driver accepts.
-var dataTypeBytes = [...]int{1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4}
+	InterleaveNone = tma.InterleaveNone
+	Interleave16B  = tma.Interleave16B
+	Interleave32B  = tma.Interleave32B
+
+	SwizzleNone              = tma.SwizzleNone
+	Swizzle32B               = tma.Swizzle32B
+	Swizzle64B               = tma.Swizzle64B
+	Swizzle128B              = tma.Swizzle128B
+	Swizzle128BAtom32B       = tma.Swizzle128BAtom32B
+	Swizzle128BAtom32BFlip8B = tma.Swizzle128BAtom32BFlip8B
+	Swizzle128BAtom64B       = tma.Swizzle128BAtom64B
+
+	L2PromotionNone = tma.L2None
+	L2Promotion64B  = tma.L2_64B
+	L2Promotion128B = tma.L2_128B
+	L2Promotion256B = tma.L2_256B
+
+	OOBFillNone              = tma.OOBFillNone
+	OOBFillNaNRequestZeroFMA = tma.OOBFillNaNRequestZeroFMA
+)
 
 // hwTypeCode is the 4-bit type field of the encoded map (bits 7..10 of
 // word 2); the tf32 types reuse the f32 codes with bit 16 set.
 var hwTypeCode = [...]uint32{0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 8, 7, 8}
-
-// String returns the cuda.h name, e.g. CU_TENSOR_MAP_DATA_TYPE_FLOAT16.
-func (t TensorMapDataType) String() string {
-	if int(t) < len(dataTypeNames) {
-		return "CU_TENSOR_MAP_DATA_TYPE_" + dataTypeNames[t]
-	}
-	return fmt.Sprintf("CUtensorMapDataType(%d)", uint32(t))
-}
-
-// Valid reports whether the sm_90 driver accepts t (0..12).
-func (t TensorMapDataType) Valid() bool { return int(t) < len(dataTypeBytes) }
-
-// Bytes returns the element size of t, or 0 when t is not Valid.
-func (t TensorMapDataType) Bytes() int {
-	if t.Valid() {
-		return dataTypeBytes[t]
-	}
-	return 0
-}
-
-// IsInteger reports whether t is one of the integer types, which cannot be
-// paired with the NaN out-of-bounds fill.
-func (t TensorMapDataType) IsInteger() bool { return t <= TensorInt64 }
-
-// A TensorMapInterleave is a CUtensorMapInterleave value.
-type TensorMapInterleave uint32
-
-// Interleave modes.
-const (
-	InterleaveNone TensorMapInterleave = iota
-	Interleave16B
-	Interleave32B
-)
-
-// String returns the cuda.h name.
-func (i TensorMapInterleave) String() string {
-	switch i {
-	case InterleaveNone:
-		return "CU_TENSOR_MAP_INTERLEAVE_NONE"
-	case Interleave16B:
-		return "CU_TENSOR_MAP_INTERLEAVE_16B"
-	case Interleave32B:
-		return "CU_TENSOR_MAP_INTERLEAVE_32B"
-	}
-	return fmt.Sprintf("CUtensorMapInterleave(%d)", uint32(i))
-}
-
-// Bytes returns the interleave chunk size (0, 16 or 32).
-func (i TensorMapInterleave) Bytes() int {
-	switch i {
-	case Interleave16B:
-		return 16
-	case Interleave32B:
-		return 32
-	}
-	return 0
-}
-
-// A TensorMapSwizzle is a CUtensorMapSwizzle value.
-type TensorMapSwizzle uint32
-
-// Swizzle modes. 4..6 are the sm_100 128B-atom modes, rejected on sm_90.
-const (
-	SwizzleNone TensorMapSwizzle = iota
-	Swizzle32B
-	Swizzle64B
-	Swizzle128B
-	Swizzle128BAtom32B
-	Swizzle128BAtom32BFlip8B
-	Swizzle128BAtom64B
-)
-
-var swizzleNames = [...]string{"NONE", "32B", "64B", "128B", "128B_ATOM_32B", "128B_ATOM_32B_FLIP_8B", "128B_ATOM_64B"}
-
-// String returns the cuda.h name.
-func (s TensorMapSwizzle) String() string {
-	if int(s) < len(swizzleNames) {
-		return "CU_TENSOR_MAP_SWIZZLE_" + swizzleNames[s]
-	}
-	return fmt.Sprintf("CUtensorMapSwizzle(%d)", uint32(s))
-}
-
-// Span returns the swizzle span in bytes: 32, 64 or 128, and 0 for NONE (and
-// for the modes sm_90 does not have).
-func (s TensorMapSwizzle) Span() int {
-	switch s {
-	case Swizzle32B:
-		return 32
-	case Swizzle64B:
-		return 64
-	case Swizzle128B:
-		return 128
-	}
-	return 0
-}
-
-// A TensorMapL2Promotion is a CUtensorMapL2promotion value.
-type TensorMapL2Promotion uint32
-
-// L2 promotion modes. They change nothing visible.
-const (
-	L2PromotionNone TensorMapL2Promotion = iota
-	L2Promotion64B
-	L2Promotion128B
-	L2Promotion256B
-)
-
-// String returns the cuda.h name.
-func (p TensorMapL2Promotion) String() string {
-	switch p {
-	case L2PromotionNone:
-		return "CU_TENSOR_MAP_L2_PROMOTION_NONE"
-	case L2Promotion64B:
-		return "CU_TENSOR_MAP_L2_PROMOTION_L2_64B"
-	case L2Promotion128B:
-		return "CU_TENSOR_MAP_L2_PROMOTION_L2_128B"
-	case L2Promotion256B:
-		return "CU_TENSOR_MAP_L2_PROMOTION_L2_256B"
-	}
-	return fmt.Sprintf("CUtensorMapL2promotion(%d)", uint32(p))
-}
-
-// A TensorMapOOBFill is a CUtensorMapFloatOOBfill value.
-type TensorMapOOBFill uint32
-
-// Out-of-bounds fill modes: zeros, or the NaN request, which the H200 loads
-// as 0x7FF7 in every 16-bit lane of the element.
-const (
-	OOBFillNone TensorMapOOBFill = iota
-	OOBFillNaNRequestZeroFMA
-)
-
-// String returns the cuda.h name.
-func (f TensorMapOOBFill) String() string {
-	switch f {
-	case OOBFillNone:
-		return "CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE"
-	case OOBFillNaNRequestZeroFMA:
-		return "CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA"
-	}
-	return fmt.Sprintf("CUtensorMapFloatOOBfill(%d)", uint32(f))
-}
 
 // TensorMapArgs are exactly the arguments of cuTensorMapEncodeTiled.
 // GlobalStrides holds Rank-1 byte strides, of dims 1..Rank-1 (dim 0 is one

@@ -4,21 +4,20 @@ import "github.com/gocute/cute/tma"
 
 // TensorMapArgsOf returns the driver-call arguments CuTe's make_tma_atom /
 // make_tma_copy pass (tma.Atom.Encode) as this model's TensorMapArgs, ready
-// for [EncodeTiled]. Both follow CUDA 12's enum numbering, so the conversion
-// is one to one.
+// for [EncodeTiled]. The enums are the same types.
 func TensorMapArgsOf(e tma.EncodeArgs) TensorMapArgs {
 	return TensorMapArgs{
-		DataType:       TensorMapDataType(e.DataType),
+		DataType:       e.DataType,
 		Rank:           uint32(e.Rank),
 		GlobalAddress:  e.GlobalAddress,
 		GlobalDim:      append([]uint64(nil), e.GlobalDim...),
 		GlobalStrides:  append([]uint64(nil), e.GlobalStrides...),
 		BoxDim:         append([]uint32(nil), e.BoxDim...),
 		ElementStrides: append([]uint32(nil), e.ElementStrides...),
-		Interleave:     TensorMapInterleave(e.Interleave),
-		Swizzle:        TensorMapSwizzle(e.Swizzle),
-		L2Promotion:    TensorMapL2Promotion(e.L2Promotion),
-		OOBFill:        TensorMapOOBFill(e.OOBFill),
+		Interleave:     e.Interleave,
+		Swizzle:        e.Swizzle,
+		L2Promotion:    e.L2Promotion,
+		OOBFill:        e.OOBFill,
 	}
 }
 

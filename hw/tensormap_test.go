@@ -1,94 +1,11 @@
 package hw
 
 import (
-	"encoding/hex"
-	"strconv"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
-
-	"github.com/gocute/cute/internal/jsonl"
 )
-
-// tmaEncodeRecord is the "encode" object every TMA record of testdata/hw-copy
-// carries: the cuTensorMapEncodeTiled arguments and the driver's answer.
-type tmaEncodeRecord struct {
-	CaseID int    `json:"case_id"`
-	Note   string `json:"note"`
-	Encode struct {
-		DType          uint32   `json:"dtype"`
-		Rank           uint32   `json:"rank"`
-		GlobalAddress  *string  `json:"global_address"`
-		GlobalDim      []uint64 `json:"global_dim"`
-		GlobalStrides  []uint64 `json:"global_strides"`
-		BoxDim         []uint32 `json:"box_dim"`
-		ElementStrides []uint32 `json:"element_strides"`
-		Interleave     uint32   `json:"interleave"`
-		Swizzle        uint32   `json:"swizzle"`
-		L2Promotion    uint32   `json:"l2_promotion"`
-		OOBFill        uint32   `json:"oob_fill"`
-		Result         *int     `json:"result"`
-		TensorMapHex   *string  `json:"tensor_map_hex"`
-	} `json:"encode"`
-}
-
-func (r *tmaEncodeRecord) args(t *testing.T) TensorMapArgs {
-	e := r.Encode
-	addr, err := strconv.ParseUint(*e.GlobalAddress, 16, 64)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return TensorMapArgs{DataType: TensorMapDataType(e.DType), Rank: e.Rank, GlobalAddress: addr,
-		GlobalDim: e.GlobalDim, GlobalStrides: e.GlobalStrides, BoxDim: e.BoxDim, ElementStrides: e.ElementStrides,
-		Interleave: TensorMapInterleave(e.Interleave), Swizzle: TensorMapSwizzle(e.Swizzle),
-		L2Promotion: TensorMapL2Promotion(e.L2Promotion), OOBFill: TensorMapOOBFill(e.OOBFill)}
-}
-
-// TestEncodeRecords checks EncodeTiled against every driver call of the
-// public TMA records: the result, and the 128 bytes of each accepted map;
-// DecodeTensorMap must read each map back to the same arguments.
-func TestEncodeRecords(t *testing.T) {
-	var accepted, rejected int
-	for _, f := range []string{"tma_encode", "tma_load", "tma_store", "tma_reduce", "tma_multicast"} {
-		recs, err := jsonl.Read[tmaEncodeRecord]("../testdata/hw-copy/" + f + ".jsonl.gz")
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, r := range recs {
-			if r.Encode.Result == nil || r.Encode.GlobalAddress == nil {
-				continue // a faulted case: the record lost the driver call
-			}
-			a := r.args(t)
-			m, err := EncodeTiled(a)
-			if *r.Encode.Result != 0 {
-				rejected++
-				if err == nil {
-					t.Errorf("%s case %d (%s): the driver rejected %v, the model accepted it", f, r.CaseID, r.Note, a)
-				} else if RuleOf(err) == "" {
-					t.Errorf("%s case %d: error %v names no rule", f, r.CaseID, err)
-				}
-				continue
-			}
-			accepted++
-			if err != nil {
-				t.Errorf("%s case %d (%s): the driver accepted %v, the model says %v", f, r.CaseID, r.Note, a, err)
-				continue
-			}
-			b := m.Bytes()
-			if got := hex.EncodeToString(b[:]); got != *r.Encode.TensorMapHex {
-				t.Errorf("%s case %d (%s): map\n got %s\nwant %s", f, r.CaseID, r.Note, got, *r.Encode.TensorMapHex)
-			}
-			back, err := DecodeTensorMap(b)
-			if err != nil {
-				t.Errorf("%s case %d: DecodeTensorMap: %v", f, r.CaseID, err)
-			} else if diff := cmp.Diff(a, back.Args()); diff != "" {
-				t.Errorf("%s case %d: DecodeTensorMap(Bytes) args differ (-want +got):\n%s", f, r.CaseID, diff)
-			}
-		}
-	}
-	t.Logf("%d accepted maps bit-exact, %d rejections reproduced", accepted, rejected)
-}
 
 // tmaGoodArgs is a valid rank-3 u16 map that each rule test breaks one way.
 func tmaGoodArgs() TensorMapArgs {

@@ -297,10 +297,21 @@ func refRound(x float64, p uint) float64 {
 	return f
 }
 
-func TestRapidFloat16(t *testing.T) {
+// half16 is what the rapid property of a 16-bit float needs of it.
+type half16 interface {
+	Float64() float64
+	Bits() uint16
+	IsNaN() bool
+}
+
+// checkRound16 is the rapid property of a 16-bit float conversion: NaN stays
+// NaN, a result in the normal range [lo, hi) is x rounded to prec bits, and
+// every result is a nearest representable value (maxMag: the largest finite
+// magnitude's bits).
+func checkRound16[H half16](t *testing.T, name string, conv func(float32) H, fromBits func(uint16) H, prec uint, lo, hi float64, maxMag uint32) {
 	rapid.Check(t, func(t *rapid.T) {
 		f := rapid.Float32().Draw(t, "f")
-		h := Float16FromFloat32(f)
+		h := conv(f)
 		x := float64(f)
 		if math.IsNaN(x) {
 			if !h.IsNaN() {
@@ -309,34 +320,21 @@ func TestRapidFloat16(t *testing.T) {
 			return
 		}
 		a := math.Abs(x)
-		if a >= 0x1p-14 && a < 65504 {
-			if want := refRound(x, 11); h.Float64() != want {
-				t.Fatalf("Float16FromFloat32(%v) = %v, want %v", f, h.Float64(), want)
+		if a >= lo && a < hi {
+			if want := refRound(x, prec); h.Float64() != want {
+				t.Fatalf("%s(%v) = %v, want %v", name, f, h.Float64(), want)
 			}
 		}
-		checkNearest(t, x, h.Float64(), func(b uint32) float64 { return Float16FromBits(uint16(b)).Float64() }, uint32(h.Bits()), 0x7bff)
+		checkNearest(t, x, h.Float64(), func(b uint32) float64 { return fromBits(uint16(b)).Float64() }, uint32(h.Bits()), maxMag)
 	})
 }
 
+func TestRapidFloat16(t *testing.T) {
+	checkRound16(t, "Float16FromFloat32", Float16FromFloat32, Float16FromBits, 11, 0x1p-14, 65504, 0x7bff)
+}
+
 func TestRapidBFloat16(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		f := rapid.Float32().Draw(t, "f")
-		h := BFloat16FromFloat32(f)
-		x := float64(f)
-		if math.IsNaN(x) {
-			if !h.IsNaN() {
-				t.Fatalf("NaN -> %#04x", h.Bits())
-			}
-			return
-		}
-		a := math.Abs(x)
-		if a >= 0x1p-126 && a < 0x1.fep127 {
-			if want := refRound(x, 8); h.Float64() != want {
-				t.Fatalf("BFloat16FromFloat32(%v) = %v, want %v", f, h.Float64(), want)
-			}
-		}
-		checkNearest(t, x, h.Float64(), func(b uint32) float64 { return BFloat16FromBits(uint16(b)).Float64() }, uint32(h.Bits()), 0x7f7f)
-	})
+	checkRound16(t, "BFloat16FromFloat32", BFloat16FromFloat32, BFloat16FromBits, 8, 0x1p-126, 0x1.fep127, 0x7f7f)
 }
 
 func TestRapidFloat8(t *testing.T) {

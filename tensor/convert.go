@@ -17,39 +17,30 @@ type num struct {
 	f    float64
 }
 
-// float32 is the value as a C++ float: integers round once (as float(n)).
-func (n num) float32() float32 {
+// as is static_cast<T> of the value: integers convert exactly or wrap,
+// floats truncate toward zero to an integer, and a float result rounds
+// once (float(n) of an integer included).
+func as[T int64 | float32 | float64](n num) T {
 	switch n.kind {
 	case 'i':
-		return float32(n.i)
+		return T(n.i)
 	case 'u':
-		return float32(n.u)
+		return T(n.u)
 	}
-	return float32(n.f)
+	return T(n.f)
 }
+
+// float32 is the value as a C++ float: integers round once (as float(n)).
+func (n num) float32() float32 { return as[float32](n) }
 
 // float64 is the value as a C++ double.
-func (n num) float64() float64 {
-	switch n.kind {
-	case 'i':
-		return float64(n.i)
-	case 'u':
-		return float64(n.u)
-	}
-	return n.f
-}
+func (n num) float64() float64 { return as[float64](n) }
 
 // int64 is static_cast<integer>: integers wrap, floats truncate toward zero.
-func (n num) int64() int64 {
-	switch n.kind {
-	case 'i':
-		return n.i
-	case 'u':
-		return int64(n.u)
-	}
-	return int64(n.f)
-}
+func (n num) int64() int64 { return as[int64](n) }
 
+// uint64 is int64 for the unsigned types; a negative float goes through
+// int64.
 func (n num) uint64() uint64 {
 	switch n.kind {
 	case 'i':
@@ -63,94 +54,62 @@ func (n num) uint64() uint64 {
 	return uint64(n.f)
 }
 
-// reader returns the function that reads a value of type S, or nil.
-func reader[S any]() func(S) num {
-	var z S
-	var f any
+// codec returns the functions that read and make a value of type T, or
+// nils.
+func codec[T any]() (read func(T) num, write func(num) T) {
+	var z T
+	var r, w any
 	switch any(z).(type) {
 	case int:
-		f = readInt
+		r, w = readInt, writeInt
 	case int8:
-		f = readInt8
+		r, w = readInt8, writeInt8
 	case int16:
-		f = readInt16
+		r, w = readInt16, writeInt16
 	case int32:
-		f = readInt32
+		r, w = readInt32, writeInt32
 	case int64:
-		f = readInt64
+		r, w = readInt64, writeInt64
 	case uint:
-		f = readUint
+		r, w = readUint, writeUint
 	case uint8:
-		f = readUint8
+		r, w = readUint8, writeUint8
 	case uint16:
-		f = readUint16
+		r, w = readUint16, writeUint16
 	case uint32:
-		f = readUint32
+		r, w = readUint32, writeUint32
 	case uint64:
-		f = readUint64
+		r, w = readUint64, writeUint64
 	case float32:
-		f = readFloat32
+		r, w = readFloat32, writeFloat32
 	case float64:
-		f = readFloat64
+		r, w = readFloat64, writeFloat64
 	case numeric.Float16:
-		f = readFloat16
+		r, w = readFloat16, writeFloat16
 	case numeric.BFloat16:
-		f = readBFloat16
+		r, w = readBFloat16, writeBFloat16
 	case numeric.TFloat32:
-		f = readTFloat32
+		r, w = readTFloat32, writeTFloat32
 	case numeric.E4M3:
-		f = readE4M3
+		r, w = readE4M3, writeE4M3
 	case numeric.E5M2:
-		f = readE5M2
+		r, w = readE5M2, writeE5M2
 	default:
-		return nil
+		return nil, nil
 	}
-	return f.(func(S) num)
+	return r.(func(T) num), w.(func(num) T)
+}
+
+// reader returns the function that reads a value of type S, or nil.
+func reader[S any]() func(S) num {
+	r, _ := codec[S]()
+	return r
 }
 
 // writer returns the function that makes a value of type D, or nil.
 func writer[D any]() func(num) D {
-	var z D
-	var f any
-	switch any(z).(type) {
-	case int:
-		f = writeInt
-	case int8:
-		f = writeInt8
-	case int16:
-		f = writeInt16
-	case int32:
-		f = writeInt32
-	case int64:
-		f = writeInt64
-	case uint:
-		f = writeUint
-	case uint8:
-		f = writeUint8
-	case uint16:
-		f = writeUint16
-	case uint32:
-		f = writeUint32
-	case uint64:
-		f = writeUint64
-	case float32:
-		f = writeFloat32
-	case float64:
-		f = writeFloat64
-	case numeric.Float16:
-		f = writeFloat16
-	case numeric.BFloat16:
-		f = writeBFloat16
-	case numeric.TFloat32:
-		f = writeTFloat32
-	case numeric.E4M3:
-		f = writeE4M3
-	case numeric.E5M2:
-		f = writeE5M2
-	default:
-		return nil
-	}
-	return f.(func(num) D)
+	_, w := codec[D]()
+	return w
 }
 
 // smallFloat is the source of a conversion to a float type narrower than

@@ -36,7 +36,7 @@ func (o Op) IsLoad() bool { return o == Load || o == LoadMulticast }
 
 // ParseOp returns the op of a C++ name (SM90_TMA_LOAD, ...).
 func ParseOp(name string) (Op, error) {
-	n := canonType(name)
+	n := atom.CanonType(name)
 	for i, s := range opNames {
 		if s == n {
 			return Op(i), nil
@@ -223,7 +223,7 @@ func makeAtom(op Op, g Gmem, s Smem, vmap layout.BasisLayout, multicast int, opt
 	if op < Load || op > ReduceAdd {
 		layout.Throw(opn, "not a TMA copy operation", op)
 	}
-	a := Atom{op: op, sw: sw, valType: canonType(g.Type), tmaType: canonType(tmaType),
+	a := Atom{op: op, sw: sw, valType: atom.CanonType(g.Type), tmaType: atom.CanonType(tmaType),
 		valBits: valBits, tmaBits: tmaBits, multicast: multicast}
 	a.steps = append(a.steps, Step{"smem_swizzle", sw.String()}, Step{"smem_layout", s.l.String()})
 	a.gbasis = constructGBasis(gbasisInputs{g.Layout, valBits, tmaBits, s.l, vmap}, &a.steps)

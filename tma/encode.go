@@ -32,13 +32,17 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gocute/cute/atom"
 	"github.com/gocute/cute/layout"
 )
 
-// DataType is CUtensorMapDataType, numbered as in CUDA 12's cuda.h.
-type DataType int
+// DataType is CUtensorMapDataType, numbered as in CUDA 12's cuda.h. It is
+// the one home of the enum: the hardware model (hw.TensorMapDataType) is
+// this type.
+type DataType uint32
 
-// The tensor-map data types.
+// The tensor-map data types. The packed 4/6-bit types (13..15) are sm_100
+// formats that the sm_90 driver rejects.
 const (
 	Uint8 DataType = iota
 	Uint16
@@ -53,30 +57,46 @@ const (
 	Float32FTZ
 	Tfloat32
 	Tfloat32FTZ
+	Packed16U4Align8B
+	Packed16U4Align16B
+	Packed16U6Align16B
 )
 
 var dataTypeNames = [...]string{"UINT8", "UINT16", "UINT32", "INT32", "UINT64", "INT64", "FLOAT16",
-	"FLOAT32", "FLOAT64", "BFLOAT16", "FLOAT32_FTZ", "TFLOAT32", "TFLOAT32_FTZ"}
+	"FLOAT32", "FLOAT64", "BFLOAT16", "FLOAT32_FTZ", "TFLOAT32", "TFLOAT32_FTZ",
+	"16U4_ALIGN8B", "16U4_ALIGN16B", "16U6_ALIGN16B"}
+
+// dataTypeBytes is the element size of each type the sm_90 driver accepts.
+var dataTypeBytes = [...]int{1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4}
 
 // String returns the enum's name, e.g. CU_TENSOR_MAP_DATA_TYPE_FLOAT16.
 func (d DataType) String() string {
-	if d < 0 || int(d) >= len(dataTypeNames) {
-		return fmt.Sprintf("CUtensorMapDataType(%d)", int(d))
-	}
-	return "CU_TENSOR_MAP_DATA_TYPE_" + dataTypeNames[d]
+	return enumName("CUtensorMapDataType", "CU_TENSOR_MAP_DATA_TYPE_", dataTypeNames[:], uint32(d))
 }
 
-// Bytes returns the element size of the data type.
+// Valid reports whether the sm_90 driver accepts d (0..12).
+func (d DataType) Valid() bool { return int(d) < len(dataTypeBytes) }
+
+// Bytes returns the element size of the data type, or 0 when d is not
+// Valid.
 func (d DataType) Bytes() int {
-	switch d {
-	case Uint8:
-		return 1
-	case Uint16, Float16, Bfloat16:
-		return 2
-	case Uint64, Int64, Float64:
-		return 8
+	if d.Valid() {
+		return dataTypeBytes[d]
 	}
-	return 4
+	return 0
+}
+
+// IsInteger reports whether d is one of the integer types, which cannot be
+// paired with the NaN out-of-bounds fill.
+func (d DataType) IsInteger() bool { return d <= Int64 }
+
+// enumName is the cuda.h name prefix+names[v], or "typ(v)" for a value
+// past the table.
+func enumName(typ, prefix string, names []string, v uint32) string {
+	if int(v) < len(names) {
+		return prefix + names[v]
+	}
+	return fmt.Sprintf("%s(%d)", typ, v)
 }
 
 // tmaFormats is TMA::to_CUtensorMapDataType<T>: the C++ value types CuTe
@@ -91,23 +111,15 @@ var tmaFormats = map[string]DataType{
 // FormatOf returns to_CUtensorMapDataType<T>() for a C++ value type name,
 // or CuTe's static_assert "Unknown TMA Format!".
 func FormatOf(typeName string) (DataType, error) {
-	n := canonType(typeName)
+	n := atom.CanonType(typeName)
 	if d, ok := tmaFormats[n]; ok {
 		return d, nil
 	}
 	return 0, layout.Errorf("to_CUtensorMapDataType", "Unknown TMA Format!", typeName)
 }
 
-func canonType(s string) string {
-	s = strings.Join(strings.Fields(s), "")
-	for _, p := range []string{"cute::", "cutlass::", "std::"} {
-		s = strings.ReplaceAll(s, p, "")
-	}
-	return s
-}
-
 // Interleave is CUtensorMapInterleave.
-type Interleave int
+type Interleave uint32
 
 // The interleave modes.
 const (
@@ -116,46 +128,45 @@ const (
 	Interleave32B
 )
 
+var interleaveNames = [...]string{"NONE", "16B", "32B"}
+
 // String returns the enum's name.
 func (i Interleave) String() string {
-	switch i {
-	case InterleaveNone:
-		return "CU_TENSOR_MAP_INTERLEAVE_NONE"
-	case Interleave16B:
-		return "CU_TENSOR_MAP_INTERLEAVE_16B"
-	case Interleave32B:
-		return "CU_TENSOR_MAP_INTERLEAVE_32B"
+	return enumName("CUtensorMapInterleave", "CU_TENSOR_MAP_INTERLEAVE_", interleaveNames[:], uint32(i))
+}
+
+// Bytes returns the interleave chunk size (0, 16 or 32).
+func (i Interleave) Bytes() int {
+	if i == Interleave16B || i == Interleave32B {
+		return 8 << int(i)
 	}
-	return fmt.Sprintf("CUtensorMapInterleave(%d)", int(i))
+	return 0
 }
 
 // Swizzle is CUtensorMapSwizzle.
-type Swizzle int
+type Swizzle uint32
 
-// The smem swizzle modes.
+// The smem swizzle modes. 4..6 are the sm_100 128B-atom modes, rejected on
+// sm_90.
 const (
 	SwizzleNone Swizzle = iota
 	Swizzle32B
 	Swizzle64B
 	Swizzle128B
+	Swizzle128BAtom32B
+	Swizzle128BAtom32BFlip8B
+	Swizzle128BAtom64B
 )
+
+var swizzleNames = [...]string{"NONE", "32B", "64B", "128B", "128B_ATOM_32B", "128B_ATOM_32B_FLIP_8B", "128B_ATOM_64B"}
 
 // String returns the enum's name.
 func (s Swizzle) String() string {
-	switch s {
-	case SwizzleNone:
-		return "CU_TENSOR_MAP_SWIZZLE_NONE"
-	case Swizzle32B:
-		return "CU_TENSOR_MAP_SWIZZLE_32B"
-	case Swizzle64B:
-		return "CU_TENSOR_MAP_SWIZZLE_64B"
-	case Swizzle128B:
-		return "CU_TENSOR_MAP_SWIZZLE_128B"
-	}
-	return fmt.Sprintf("CUtensorMapSwizzle(%d)", int(s))
+	return enumName("CUtensorMapSwizzle", "CU_TENSOR_MAP_SWIZZLE_", swizzleNames[:], uint32(s))
 }
 
-// Span returns the swizzle's span in bytes (0 for none).
+// Span returns the swizzle's span in bytes: 32, 64 or 128, and 0 for NONE
+// (and for the modes sm_90 does not have).
 func (s Swizzle) Span() int {
 	if s <= SwizzleNone || s > Swizzle128B {
 		return 0
@@ -164,9 +175,9 @@ func (s Swizzle) Span() int {
 }
 
 // L2Promotion is CUtensorMapL2promotion.
-type L2Promotion int
+type L2Promotion uint32
 
-// The L2 promotion modes.
+// The L2 promotion modes. They change nothing visible.
 const (
 	L2None L2Promotion = iota
 	L2_64B
@@ -174,39 +185,28 @@ const (
 	L2_256B
 )
 
+var l2PromotionNames = [...]string{"NONE", "L2_64B", "L2_128B", "L2_256B"}
+
 // String returns the enum's name.
 func (l L2Promotion) String() string {
-	switch l {
-	case L2None:
-		return "CU_TENSOR_MAP_L2_PROMOTION_NONE"
-	case L2_64B:
-		return "CU_TENSOR_MAP_L2_PROMOTION_L2_64B"
-	case L2_128B:
-		return "CU_TENSOR_MAP_L2_PROMOTION_L2_128B"
-	case L2_256B:
-		return "CU_TENSOR_MAP_L2_PROMOTION_L2_256B"
-	}
-	return fmt.Sprintf("CUtensorMapL2promotion(%d)", int(l))
+	return enumName("CUtensorMapL2promotion", "CU_TENSOR_MAP_L2_PROMOTION_", l2PromotionNames[:], uint32(l))
 }
 
 // OOBFill is CUtensorMapFloatOOBfill.
-type OOBFill int
+type OOBFill uint32
 
-// The out-of-bounds fill modes.
+// The out-of-bounds fill modes: zeros, or the NaN request, which the H200
+// loads as 0x7FF7 in every 16-bit lane of the element.
 const (
 	OOBFillNone OOBFill = iota
 	OOBFillNaNRequestZeroFMA
 )
 
+var oobFillNames = [...]string{"NONE", "NAN_REQUEST_ZERO_FMA"}
+
 // String returns the enum's name.
 func (o OOBFill) String() string {
-	switch o {
-	case OOBFillNone:
-		return "CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE"
-	case OOBFillNaNRequestZeroFMA:
-		return "CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA"
-	}
-	return fmt.Sprintf("CUtensorMapFloatOOBfill(%d)", int(o))
+	return enumName("CUtensorMapFloatOOBfill", "CU_TENSOR_MAP_FLOAT_OOB_FILL_", oobFillNames[:], uint32(o))
 }
 
 // EncodeArgs are the arguments of one cuTensorMapEncodeTiled call, exactly

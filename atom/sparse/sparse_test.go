@@ -4,47 +4,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/gocute/cute/atom/warp"
-	"github.com/gocute/cute/internal/jsonl"
+	"github.com/gocute/cute/internal/mmarec"
 	"github.com/gocute/cute/numeric"
 	"pgregory.net/rapid"
 )
-
-func loadHW(t testing.TB, file string) []map[string]json.RawMessage {
-	t.Helper()
-	out, err := jsonl.Read[map[string]json.RawMessage]("../../testdata/sparse/" + file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-func hex32(t testing.TB, h string) uint32 {
-	v, err := strconv.ParseUint(h, 16, 32)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return uint32(v)
-}
-
-func regsOf(t testing.TB, raw json.RawMessage) warp.Registers {
-	var s [][]string
-	if err := json.Unmarshal(raw, &s); err != nil {
-		t.Fatal(err)
-	}
-	var r warp.Registers
-	for l := range r {
-		for _, h := range s[l] {
-			r[l] = append(r[l], hex32(t, h))
-		}
-	}
-	return r
-}
 
 // TestHardwareSparse replays the 250 mma.sp cases captured on the H200: all
 // selectors, plain and ::ordered_metadata, f16/bf16/s8/u8, satfinite, and
@@ -66,7 +34,7 @@ func TestHardwareRandomFloats(t *testing.T) {
 // replaySparse replays the sparse cases of a record file and returns their
 // count and how many had unsorted metadata.
 func replaySparse(t *testing.T, file string) (n, unsorted int) {
-	for _, m := range loadHW(t, file) {
+	for _, m := range mmarec.Load(t, "../../testdata/sparse/"+file) {
 		var sp, sorted bool
 		var ptx string
 		var sel int
@@ -85,13 +53,13 @@ func replaySparse(t *testing.T, file string) (n, unsorted int) {
 		}
 		var e [warp.Lanes]uint32
 		for l := range e {
-			e[l] = hex32(t, es[l])
+			e[l] = mmarec.Hex32(t, es[l])
 		}
-		d, err := op.Exec(regsOf(t, m["a"]), regsOf(t, m["b"]), regsOf(t, m["c"]), e, sel)
+		d, err := op.Exec(mmarec.Regs(t, m["a"]), mmarec.Regs(t, m["b"]), mmarec.Regs(t, m["c"]), e, sel)
 		if err != nil {
 			t.Fatalf("case %s: %v", m["case_id"], err)
 		}
-		if want := regsOf(t, m["d"]); !d.Equal(want) {
+		if want := mmarec.Regs(t, m["d"]); !d.Equal(want) {
 			t.Errorf("case %s %s sel %d: D differs\ngot\n%vwant\n%v", m["case_id"], ptx, sel, d, want)
 		}
 		n++

@@ -5,41 +5,12 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"strconv"
 	"testing"
 
-	"github.com/gocute/cute/internal/jsonl"
+	"github.com/gocute/cute/internal/mmarec"
 	"github.com/gocute/cute/numeric"
 	"pgregory.net/rapid"
 )
-
-func loadHW(t testing.TB, file string) []map[string]json.RawMessage {
-	t.Helper()
-	out, err := jsonl.Read[map[string]json.RawMessage]("../../testdata/sparse/" + file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-func regsOf(t testing.TB, raw json.RawMessage) Registers {
-	var s [][]string
-	if err := json.Unmarshal(raw, &s); err != nil {
-		t.Fatal(err)
-	}
-	var r Registers
-	for l := range r {
-		r[l] = make([]uint32, len(s[l]))
-		for i, h := range s[l] {
-			v, err := strconv.ParseUint(h, 16, 32)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r[l][i] = uint32(v)
-		}
-	}
-	return r
-}
 
 // TestHardwareDense replays every mma.sync case captured on the H200 with
 // small integers.
@@ -64,7 +35,7 @@ func TestHardwareRandomFloats(t *testing.T) {
 // count.
 func replayDense(t *testing.T, file string) int {
 	n := 0
-	for _, m := range loadHW(t, file) {
+	for _, m := range mmarec.Load(t, "../../testdata/sparse/"+file) {
 		var sparse bool
 		var ptx string
 		json.Unmarshal(m["sparse"], &sparse)
@@ -76,11 +47,11 @@ func replayDense(t *testing.T, file string) int {
 		if err != nil {
 			t.Fatalf("case %s: %v", m["case_id"], err)
 		}
-		d, err := op.Exec(regsOf(t, m["a"]), regsOf(t, m["b"]), regsOf(t, m["c"]))
+		d, err := op.Exec(mmarec.Regs(t, m["a"]), mmarec.Regs(t, m["b"]), mmarec.Regs(t, m["c"]))
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := regsOf(t, m["d"])
+		want := mmarec.Regs(t, m["d"])
 		if !d.Equal(want) {
 			t.Errorf("case %s %s: D differs\ngot\n%vwant\n%v", m["case_id"], ptx, d, want)
 		}

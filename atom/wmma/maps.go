@@ -22,7 +22,8 @@ import (
 //     and m8n32k16 A four times. bf16, tf32 and 8-bit fragments hold each
 //     element once. mma_sync reads only the first copy (lowest i); the
 //     others are ignored (rawmma records).
-//   - The accumulator maps are the same for f32, f16 and s32.
+//   - The accumulator maps are the same for f32, f16 and s32; the u8 maps
+//     are the s8 maps.
 type mapKey struct {
 	shape Shape
 	use   Use
@@ -33,11 +34,9 @@ var fragMaps = map[mapKey]string{
 	{M16N16K16, MatrixA, numeric.KindBF16}: "((_4,_8),(_2,_2,_2)):((_32,_1),(_16,_8,_128))",
 	{M16N16K16, MatrixA, numeric.KindF16}:  "((_4,_8),(_2,_2,_2,_2)):((_32,_1),(_16,_8,_128,_0))",
 	{M16N16K16, MatrixA, numeric.KindS8}:   "((_4,_8),(_4,_2)):((_64,_1),(_16,_8))",
-	{M16N16K16, MatrixA, numeric.KindU8}:   "((_4,_8),(_4,_2)):((_64,_1),(_16,_8))",
 	{M16N16K16, MatrixB, numeric.KindBF16}: "((_4,_8),(_2,_2,_2)):((_2,_16),(_1,_8,_128))",
 	{M16N16K16, MatrixB, numeric.KindF16}:  "((_4,_8),(_2,_2,_2,_2)):((_2,_16),(_1,_8,_128,_0))",
 	{M16N16K16, MatrixB, numeric.KindS8}:   "(_32,(_4,_2)):(_4,(_1,_128))",
-	{M16N16K16, MatrixB, numeric.KindU8}:   "(_32,(_4,_2)):(_4,(_1,_128))",
 	{M16N16K16, Accumulator, 0}:            "((_4,_8),(_2,_2,_2)):((_32,_1),(_16,_8,_128))",
 
 	{M16N16K8, MatrixA, numeric.KindTF32}: "((_4,_8),(_2,_2)):((_16,_1),(_8,_64))",
@@ -47,21 +46,17 @@ var fragMaps = map[mapKey]string{
 	{M32N8K16, MatrixA, numeric.KindBF16}: "((_4,_8),(_2,_2,_2,_2)):((_64,_1),(_32,_8,_256,_16))",
 	{M32N8K16, MatrixA, numeric.KindF16}:  "((_4,_8),(_2,_2,_2,_2)):((_64,_1),(_32,_8,_256,_16))",
 	{M32N8K16, MatrixA, numeric.KindS8}:   "((_4,_8),(_4,_4)):((_128,_1),(_32,_8))",
-	{M32N8K16, MatrixA, numeric.KindU8}:   "((_4,_8),(_4,_4)):((_128,_1),(_32,_8))",
 	{M32N8K16, MatrixB, numeric.KindBF16}: "((_4,_8),(_2,_2)):((_2,_16),(_1,_8))",
 	{M32N8K16, MatrixB, numeric.KindF16}:  "((_4,_8),(_2,_2,_4)):((_2,_16),(_1,_8,_0))",
 	{M32N8K16, MatrixB, numeric.KindS8}:   "(_32,_4):(_4,_1)",
-	{M32N8K16, MatrixB, numeric.KindU8}:   "(_32,_4):(_4,_1)",
 	{M32N8K16, Accumulator, 0}:            "((_4,_8),(_2,_4)):((_64,_1),(_32,_8))",
 
 	{M8N32K16, MatrixA, numeric.KindBF16}: "((_4,_8),(_2,_2)):((_16,_1),(_8,_64))",
 	{M8N32K16, MatrixA, numeric.KindF16}:  "((_4,_8),(_2,_2,_4)):((_16,_1),(_8,_64,_0))",
 	{M8N32K16, MatrixA, numeric.KindS8}:   "((_4,_8),_4):((_32,_1),_8)",
-	{M8N32K16, MatrixA, numeric.KindU8}:   "((_4,_8),_4):((_32,_1),_8)",
 	{M8N32K16, MatrixB, numeric.KindBF16}: "((_4,_8),(_2,_2,_2,_2)):((_2,_16),(_1,_128,_8,_256))",
 	{M8N32K16, MatrixB, numeric.KindF16}:  "((_4,_8),(_2,_2,_2,_2)):((_2,_16),(_1,_128,_8,_256))",
 	{M8N32K16, MatrixB, numeric.KindS8}:   "(_32,(_4,_4)):(_4,(_1,_128))",
-	{M8N32K16, MatrixB, numeric.KindU8}:   "(_32,(_4,_4)):(_4,(_1,_128))",
 	{M8N32K16, Accumulator, 0}:            "(_32,(_2,_4)):(_2,(_1,_64))",
 }
 
@@ -69,8 +64,11 @@ var fragMaps = map[mapKey]string{
 // combination.
 func fragMap(s Shape, u Use, k numeric.Kind) (layout.Layout, error) {
 	key := mapKey{s, u, k}
-	if u == Accumulator {
+	switch {
+	case u == Accumulator:
 		key.kind = 0
+	case k == numeric.KindU8:
+		key.kind = numeric.KindS8 // u8 and s8 fragments are the same
 	}
 	str, ok := fragMaps[key]
 	if !ok {

@@ -40,15 +40,12 @@ const (
 	Accumulator                // wmma::accumulator (M×N)
 )
 
+var useNames = [...]string{MatrixA: "matrix_a", MatrixB: "matrix_b", Accumulator: "accumulator"}
+
 // String returns the CUDA tag name.
 func (u Use) String() string {
-	switch u {
-	case MatrixA:
-		return "matrix_a"
-	case MatrixB:
-		return "matrix_b"
-	case Accumulator:
-		return "accumulator"
+	if u >= MatrixA && int(u) < len(useNames) {
+		return useNames[u]
 	}
 	return fmt.Sprintf("Use(%d)", uint8(u))
 }

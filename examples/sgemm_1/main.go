@@ -23,19 +23,13 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/gocute/cute/examples/internal/sgemm"
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/tensor"
 )
 
-func main() {
-	if err := run(os.Stdout, os.Args[1:], 256, 256, 64); err != nil {
-		fmt.Fprintln(os.Stderr, "sgemm_1:", err)
-		os.Exit(1)
-	}
-}
+func main() { sgemm.Main("sgemm_1", run) }
 
 // config is what gemm_nt and gemm_tn pass to gemm_device.
 type config struct {
@@ -85,18 +79,9 @@ func gemm(w io.Writer, p *sgemm.Problem, cfg config) error {
 	}
 	smemA := make([]float32, cfg.sA.Cosize().Value())
 	smemB := make([]float32, cfg.sB.Cosize().Value())
-	for by := 0; by < sgemm.CeilDiv(p.N, cfg.bN); by++ {
-		for bx := 0; bx < sgemm.CeilDiv(p.M, cfg.bM); bx++ {
-			var out io.Writer
-			if bx == 0 && by == 0 {
-				out = w
-			}
-			if err := gemmDevice(out, p, cfg, mA, mB, mC, smemA, smemB, bx, by); err != nil {
-				return fmt.Errorf("CTA (%d,%d): %w", bx, by, err)
-			}
-		}
-	}
-	return nil
+	return sgemm.Grid(w, p, cfg.bM, cfg.bN, func(print io.Writer, bx, by int) error {
+		return gemmDevice(print, p, cfg, mA, mB, mC, smemA, smemB, bx, by)
+	})
 }
 
 // thread is one thread's partitions.
@@ -109,26 +94,15 @@ type thread struct {
 // not nil, receives thread 0's tensors.
 func gemmDevice(print io.Writer, p *sgemm.Problem, cfg config, mA, mB, mC tensor.Tensor[float32], smemA, smemB []float32, bx, by int) error {
 	// Get the appropriate blocks for this thread block
-	tiler := layout.ShapeTiler(layout.Statics(cfg.bM, cfg.bN, cfg.bK))
-	ctaCoord := tensor.C(tensor.I(bx), tensor.I(by), tensor.U) // (m,n,k)
+	gA, gB, gC, err := sgemm.Tiles(mA, mB, mC, cfg.bM, cfg.bN, cfg.bK, bx, by) // (BLK_M,BLK_K,k), (BLK_N,BLK_K,k), (BLK_M,BLK_N)
+	if err != nil {
+		return err
+	}
 	one, X := tensor.I(1), tensor.X
-	gA, err := tensor.LocalTileProj(mA, tiler, ctaCoord, tensor.C(one, X, one)) // (BLK_M,BLK_K,k)
-	if err != nil {
-		return err
-	}
-	gB, err := tensor.LocalTileProj(mB, tiler, ctaCoord, tensor.C(X, one, one)) // (BLK_N,BLK_K,k)
-	if err != nil {
-		return err
-	}
-	gC, err := tensor.LocalTileProj(mC, tiler, ctaCoord, tensor.C(one, one, X)) // (BLK_M,BLK_N)
-	if err != nil {
-		return err
-	}
 
 	// Shared memory buffers
-	sA := tensor.View[float32](&tensor.SliceMemory[float32]{Base: 0x400 * 8, Bits: 32, Data: smemA}, tensor.SmemPtr(32, 0x400), cfg.sA) // (BLK_M,BLK_K)
-	addrB := uint64(0x400 + 4*len(smemA))
-	sB := tensor.View[float32](&tensor.SliceMemory[float32]{Base: addrB * 8, Bits: 32, Data: smemB}, tensor.SmemPtr(32, addrB), cfg.sB) // (BLK_N,BLK_K)
+	sA := sgemm.Smem(smemA, 0x400, cfg.sA)                      // (BLK_M,BLK_K)
+	sB := sgemm.Smem(smemB, uint64(0x400+4*len(smemA)), cfg.sB) // (BLK_N,BLK_K)
 
 	nthr := cfg.tC.Size().Value()
 	thr := make([]thread, nthr)
@@ -170,16 +144,14 @@ func gemmDevice(print io.Writer, p *sgemm.Problem, cfg config, mA, mB, mC tensor
 	}
 	if print != nil {
 		t0 := thr[0]
-		for _, l := range []struct {
-			name string
-			t    tensor.Tensor[float32]
-		}{
-			{"  mA", mA}, {"  gA", gA}, {"  sA", sA}, {"tAgA", t0.tAgA}, {"tAsA", t0.tAsA},
-			{"  mB", mB}, {"  gB", gB}, {"  sB", sB}, {"tBgB", t0.tBgB}, {"tBsB", t0.tBsB},
-			{"  mC", mC}, {"  gC", gC}, {"tCsA", t0.tCsA}, {"tCsB", t0.tCsB}, {"tCgC", t0.tCgC}, {"tCrC", t0.tCrC},
-		} {
-			fmt.Fprintf(print, "%s : %v\n", l.name, l.t)
-		}
+		sgemm.Print(print,
+			sgemm.Named{Name: "mA", T: mA}, sgemm.Named{Name: "gA", T: gA}, sgemm.Named{Name: "sA", T: sA},
+			sgemm.Named{Name: "tAgA", T: t0.tAgA}, sgemm.Named{Name: "tAsA", T: t0.tAsA},
+			sgemm.Named{Name: "mB", T: mB}, sgemm.Named{Name: "gB", T: gB}, sgemm.Named{Name: "sB", T: sB},
+			sgemm.Named{Name: "tBgB", T: t0.tBgB}, sgemm.Named{Name: "tBsB", T: t0.tBsB},
+			sgemm.Named{Name: "mC", T: mC}, sgemm.Named{Name: "gC", T: gC},
+			sgemm.Named{Name: "tCsA", T: t0.tCsA}, sgemm.Named{Name: "tCsB", T: t0.tCsB},
+			sgemm.Named{Name: "tCgC", T: t0.tCgC}, sgemm.Named{Name: "tCrC", T: t0.tCrC})
 	}
 
 	kTileMax := thr[0].tAgA.Shape().At(2).Product().Value()

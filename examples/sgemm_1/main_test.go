@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
-	"strings"
+	"io"
 	"testing"
+
+	"github.com/gocute/cute/examples/internal/sgemmtest"
 )
 
 // TestSgemm1 runs both transpose cases at a small size and checks the
@@ -11,33 +13,21 @@ import (
 // tAgA (THR_M,THR_K,k), tAsA (THR_M,THR_K), tCsA (THR_M,BLK_K),
 // tCsB (THR_N,BLK_K), tCgC and tCrC (THR_M,THR_N).
 func TestSgemm1(t *testing.T) {
-	var out bytes.Buffer
-	if err := run(&out, nil, 128, 256, 16); err != nil {
-		t.Fatalf("%v\n%s", err, out.String())
-	}
-	got := out.String()
-	if n := strings.Count(got, "\nmax error 0\n"); n != 2 {
-		t.Errorf("want two cases with max error 0, got %d:\n%s", n, got)
-	}
-	for _, l := range []string{
-		"C = A^N B^T",
-		"  gA : gmem_ptr[32b](0x7f0000000000) o (_128,_8,2):(_1,128,1024)",
-		"tAgA : gmem_ptr[32b](0x7f0000000000) o (_4,_1,2):(_32,_0,1024)",
-		"tAsA : smem_ptr[32b](0x400) o (_4,_1):(_32,_0)",
-		"tCsA : smem_ptr[32b](0x400) o (_8,_8):(_16,_128)",
-		"tCsB : smem_ptr[32b](0x1400) o (_8,_8):(_16,_128)",
-		"tCgC : gmem_ptr[32b](0x7f0020000000) o (_8,_8):(_16,2048)",
-		"tCrC : ptr[32b](0x7fff00000000) o (_8,_8):(_1,_8)",
-		"C = A^T B^N",
-		"  sA : smem_ptr[32b](0x400) o (_128,_8):(_8,_1)",
-		"tAgA : gmem_ptr[32b](0x7f0000000000) o (_4,_1,2):(512,_0,_8)",
-		"tAsA : smem_ptr[32b](0x400) o (_4,_1):(_256,_0)",
-		"tCsA : smem_ptr[32b](0x400) o (_8,_8):(_128,_1)",
-	} {
-		if !strings.Contains(got, "\n"+l+"\n") {
-			t.Errorf("missing line %q in\n%s", l, got)
-		}
-	}
+	sgemmtest.Check(t, "", func(w io.Writer) error { return run(w, nil, 128, 256, 16) }, `
+		C = A^N B^T
+		  gA : gmem_ptr[32b](0x7f0000000000) o (_128,_8,2):(_1,128,1024)
+		tAgA : gmem_ptr[32b](0x7f0000000000) o (_4,_1,2):(_32,_0,1024)
+		tAsA : smem_ptr[32b](0x400) o (_4,_1):(_32,_0)
+		tCsA : smem_ptr[32b](0x400) o (_8,_8):(_16,_128)
+		tCsB : smem_ptr[32b](0x1400) o (_8,_8):(_16,_128)
+		tCgC : gmem_ptr[32b](0x7f0020000000) o (_8,_8):(_16,2048)
+		tCrC : ptr[32b](0x7fff00000000) o (_8,_8):(_1,_8)
+		C = A^T B^N
+		  sA : smem_ptr[32b](0x400) o (_128,_8):(_8,_1)
+		tAgA : gmem_ptr[32b](0x7f0000000000) o (_4,_1,2):(512,_0,_8)
+		tAsA : smem_ptr[32b](0x400) o (_4,_1):(_256,_0)
+		tCsA : smem_ptr[32b](0x400) o (_8,_8):(_128,_1)
+	`)
 }
 
 func TestSgemm1BadArgs(t *testing.T) {

@@ -32,7 +32,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strings"
 
 	"github.com/gocute/cute/atom"
@@ -42,12 +41,7 @@ import (
 	"github.com/gocute/cute/tensor"
 )
 
-func main() {
-	if err := run(os.Stdout, os.Args[1:], 256, 256, 64); err != nil {
-		fmt.Fprintln(os.Stderr, "sgemm_sm80:", err)
-		os.Exit(1)
-	}
-}
+func main() { sgemm.Main("sgemm_sm80", run) }
 
 const bM, bN, bK, bP = 128, 128, 8, 3 // CTA tile and pipeline depth
 
@@ -72,10 +66,7 @@ func configFor(c sgemm.Case) (cfg config, err error) {
 		thr = layout.Left(layout.Statics(32, 8)) // Thr layout 32x8 m-major
 		val = layout.Left(layout.Statics(4, 1))  // Val layout  4x1 m-major
 	} else {
-		sAAtom, err := layout.Make(layout.Statics(bM, bK), layout.Statics(1, bM+1)) // (m,k) -> smem_idx; padded m-major
-		if err != nil {
-			return config{}, err
-		}
+		sAAtom := sgemm.Padded(bM, bK) // (m,k) -> smem_idx; padded m-major
 		// The tutorial tiles sB from sA_atom too (its sB_atom is [[maybe_unused]]).
 		if cfg.sA, err = layout.TileToShape(sAAtom, layout.Statics(bM, bK, bP), layout.ColMajor); err != nil {
 			return config{}, err
@@ -87,21 +78,10 @@ func configFor(c sgemm.Case) (cfg config, err error) {
 		thr = layout.Right(layout.Statics(32, 8)) // Thr layout 32x8 k-major
 		val = layout.Left(layout.Statics(1, 1))   // Val layout  1x1
 	}
-	a, err := atom.LookupCopy(copyOp, "float")
-	if err != nil {
+	if cfg.copyA, cfg.copyB, err = sgemm.TiledCopies(copyOp, thr, val); err != nil {
 		return config{}, err
 	}
-	if cfg.copyA, err = atom.MakeTiledCopy(a, thr, val); err != nil {
-		return config{}, err
-	}
-	if cfg.copyB, err = atom.MakeTiledCopy(a, thr, val); err != nil {
-		return config{}, err
-	}
-	fma, err := atom.Lookup("UniversalFMA<float,float,float>")
-	if err != nil {
-		return config{}, err
-	}
-	cfg.mma, err = atom.MakeTiledMMA(fma, atom.WithAtomLayout(layout.Left(layout.Statics(16, 16, 1)))) // 16x16x1 TiledMMA
+	cfg.mma, err = sgemm.FMA16x16() // 16x16x1 TiledMMA
 	return cfg, err
 }
 
@@ -140,18 +120,9 @@ func gemm(w io.Writer, p *sgemm.Problem, cfg config) error {
 	if w != nil {
 		fmt.Fprintf(w, "sA_layout : %v\nsB_layout : %v\n", cfg.sA, cfg.sB)
 	}
-	for by := 0; by < sgemm.CeilDiv(p.N, bN); by++ {
-		for bx := 0; bx < sgemm.CeilDiv(p.M, bM); bx++ {
-			var out io.Writer
-			if bx == 0 && by == 0 {
-				out = w
-			}
-			if err := gemmDevice(out, p, cfg, mA, mB, mC, bx, by); err != nil {
-				return fmt.Errorf("CTA (%d,%d): %w", bx, by, err)
-			}
-		}
-	}
-	return nil
+	return sgemm.Grid(w, p, bM, bN, func(print io.Writer, bx, by int) error {
+		return gemmDevice(print, p, cfg, mA, mB, mC, bx, by)
+	})
 }
 
 // globalOf returns an hw global memory at addr holding data.
@@ -253,62 +224,25 @@ type thread struct {
 	rA, rB         []tensor.Tensor[float32]   // [k_block]
 }
 
-// slices returns t(_,...,_,i) for every i of t's last mode.
-func slices(t tensor.Tensor[float32]) ([]tensor.Tensor[float32], error) {
-	n := t.Shape().At(t.Rank() - 1).Product().Value()
-	out := make([]tensor.Tensor[float32], n)
-	for i := range out {
-		var err error
-		if out[i], err = sgemm.Last(t, i); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
-}
-
 // partition builds thread t's tensors for the CTA.
 func partition(cfg config, t int, gA, gB, gC, sA, sB tensor.Tensor[float32]) (th thread, err error) {
-	thrCopyA, err := cfg.copyA.ThreadSlice(t)
-	if err != nil {
+	if th.tAgA, th.tAsA, err = sgemm.CopyPartition(cfg.copyA, t, gA, sA); err != nil { // (CPY,CPY_M,CPY_K,k), (CPY,CPY_M,CPY_K,PIPE)
 		return th, err
 	}
-	if th.tAgA, err = atom.PartitionS(thrCopyA, gA); err != nil { // (CPY,CPY_M,CPY_K,k)
-		return th, err
-	}
-	if th.tAsA, err = atom.PartitionD(thrCopyA, sA); err != nil { // (CPY,CPY_M,CPY_K,PIPE)
-		return th, err
-	}
-	thrCopyB, err := cfg.copyB.ThreadSlice(t)
-	if err != nil {
-		return th, err
-	}
-	if th.tBgB, err = atom.PartitionS(thrCopyB, gB); err != nil { // (CPY,CPY_N,CPY_K,k)
-		return th, err
-	}
-	if th.tBsB, err = atom.PartitionD(thrCopyB, sB); err != nil { // (CPY,CPY_N,CPY_K,PIPE)
+	if th.tBgB, th.tBsB, err = sgemm.CopyPartition(cfg.copyB, t, gB, sB); err != nil { // (CPY,CPY_N,CPY_K,k), (CPY,CPY_N,CPY_K,PIPE)
 		return th, err
 	}
 
 	// Define A/B partitioning and C accumulators
-	thrMMA, err := cfg.mma.ThreadSlice(t)
-	if err != nil {
-		return th, err
-	}
-	if th.tCsA, err = atom.PartitionA(thrMMA, sA); err != nil { // (MMA,MMA_M,MMA_K,PIPE)
-		return th, err
-	}
-	if th.tCsB, err = atom.PartitionB(thrMMA, sB); err != nil { // (MMA,MMA_N,MMA_K,PIPE)
-		return th, err
-	}
-	if th.tCgC, err = atom.PartitionC(thrMMA, gC); err != nil { // (MMA,MMA_M,MMA_N)
+	if th.tCsA, th.tCsB, th.tCgC, err = sgemm.MMAPartition(cfg.mma, t, sA, sB, gC); err != nil { // (MMA,MMA_M,MMA_K,PIPE), (MMA,MMA_N,MMA_K,PIPE), (MMA,MMA_M,MMA_N)
 		return th, err
 	}
 	// Allocate registers for pipelining: make_fragment_A(tCsA(_,_,_,0))
-	pa, err := slices(th.tCsA)
+	pa, err := sgemm.Slices(th.tCsA)
 	if err != nil {
 		return th, err
 	}
-	pb, err := slices(th.tCsB)
+	pb, err := sgemm.Slices(th.tCsB)
 	if err != nil {
 		return th, err
 	}
@@ -319,11 +253,11 @@ func partition(cfg config, t int, gA, gB, gC, sA, sB tensor.Tensor[float32]) (th
 		return th, err
 	}
 	for i := range pa {
-		a, err := slices(pa[i])
+		a, err := sgemm.Slices(pa[i])
 		if err != nil {
 			return th, err
 		}
-		b, err := slices(pb[i])
+		b, err := sgemm.Slices(pb[i])
 		if err != nil {
 			return th, err
 		}
@@ -335,7 +269,7 @@ func partition(cfg config, t int, gA, gB, gC, sA, sB tensor.Tensor[float32]) (th
 		dst *[]tensor.Tensor[float32]
 		src tensor.Tensor[float32]
 	}{{&th.gA, th.tAgA}, {&th.sA, th.tAsA}, {&th.gB, th.tBgB}, {&th.sB, th.tBsB}, {&th.rA, th.tCrA}, {&th.rB, th.tCrB}} {
-		if *x.dst, err = slices(x.src); err != nil {
+		if *x.dst, err = sgemm.Slices(x.src); err != nil {
 			return th, err
 		}
 	}
@@ -346,23 +280,11 @@ func partition(cfg config, t int, gA, gB, gC, sA, sB tensor.Tensor[float32]) (th
 func gemmDevice(print io.Writer, p *sgemm.Problem, cfg config, mA, mB, mC tensor.Tensor[float32], bx, by int) (err error) {
 	defer catch(&err)
 	// Get the appropriate blocks for this thread block
-	tiler := layout.ShapeTiler(layout.Statics(bM, bN, bK))
-	ctaCoord := tensor.C(tensor.I(bx), tensor.I(by), tensor.U) // (m,n,k)
-	one, X := tensor.I(1), tensor.X
-	gA, err := tensor.LocalTileProj(mA, tiler, ctaCoord, tensor.C(one, X, one)) // (BLK_M,BLK_K,k)
-	if err != nil {
-		return err
-	}
-	gB, err := tensor.LocalTileProj(mB, tiler, ctaCoord, tensor.C(X, one, one)) // (BLK_N,BLK_K,k)
-	if err != nil {
-		return err
-	}
-	gC, err := tensor.LocalTileProj(mC, tiler, ctaCoord, tensor.C(one, one, X)) // (BLK_M,BLK_N)
+	gA, gB, gC, err := sgemm.Tiles(mA, mB, mC, bM, bN, bK, bx, by) // (BLK_M,BLK_K,k), (BLK_N,BLK_K,k), (BLK_M,BLK_N)
 	if err != nil {
 		return err
 	}
 
-	// Shared memory buffers
 	// Shared memory buffers: __shared__ TA smemA[cosize_v<ASmemLayout>]; smemB after it.
 	const base = 0x400
 	cosA, cosB := cfg.sA.Cosize().Value(), cfg.sB.Cosize().Value()

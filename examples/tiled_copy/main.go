@@ -147,9 +147,15 @@ func weaklyCompatible(a, b layout.IntTuple) bool {
 	return false
 }
 
-// block is S(make_coord(_,_), bx, by): the block of CTA (bx, by).
-func block(t tensor.Tensor[float32], bx, by int) (tensor.Tensor[float32], error) {
-	return t.Slice(tensor.C(tensor.U, tensor.U), tensor.I(bx), tensor.I(by))
+// blocks returns S(make_coord(_,_), bx, by) and D(make_coord(_,_), bx, by):
+// the blocks of CTA (bx, by), each (BlockShape_M, BlockShape_N).
+func blocks(S, D tensor.Tensor[float32], bx, by int) (tileS, tileD tensor.Tensor[float32], err error) {
+	blk := tensor.C(tensor.U, tensor.U)
+	if tileS, err = S.Slice(blk, tensor.I(bx), tensor.I(by)); err != nil {
+		return
+	}
+	tileD, err = D.Slice(blk, tensor.I(bx), tensor.I(by))
+	return
 }
 
 // copyKernel is the tutorial's copy_kernel: local_partition of the block
@@ -157,11 +163,7 @@ func block(t tensor.Tensor[float32], bx, by int) (tensor.Tensor[float32], error)
 // and two element-wise copies.
 func copyKernel(S, D tensor.Tensor[float32], thr layout.Layout, bx, by int) error {
 	// Slice the tiled tensors
-	tileS, err := block(S, bx, by) // (BlockShape_M, BlockShape_N)
-	if err != nil {
-		return err
-	}
-	tileD, err := block(D, bx, by) // (BlockShape_M, BlockShape_N)
+	tileS, tileD, err := blocks(S, D, bx, by) // (BlockShape_M, BlockShape_N)
 	if err != nil {
 		return err
 	}
@@ -193,11 +195,7 @@ func copyKernel(S, D tensor.Tensor[float32], thr layout.Layout, bx, by int) erro
 // (a 128-bit access) partitions the block among the threads.
 func copyKernelVectorized(print io.Writer, S, D tensor.Tensor[float32], thr, vec layout.Layout, bx, by int) error {
 	// Slice the tensors to obtain a view into each tile.
-	tileS, err := block(S, bx, by) // (BlockShape_M, BlockShape_N)
-	if err != nil {
-		return err
-	}
-	tileD, err := block(D, bx, by) // (BlockShape_M, BlockShape_N)
+	tileS, tileD, err := blocks(S, D, bx, by) // (BlockShape_M, BlockShape_N)
 	if err != nil {
 		return err
 	}

@@ -14,8 +14,9 @@
 //	3  tensor                                       tensors, coordinate tensors
 //	2  swizzle, layout/explain                      swizzles, composed layouts
 //	1  layout, layout/internal/trace,               IntTuple, Layout, the algebra;
-//	   internal/tensorcore, internal/jsonl          the tensor cores' arithmetic; JSON Lines
-//	0  numeric                                      element types
+//	   internal/tensorcore, internal/jsonl,         the tensor cores' arithmetic; JSON Lines
+//	   internal/mmarec                              (and the mma.sync records read with it)
+//	0  numeric, internal/rapidseed                  element types; test support
 //
 // The rule binds library code; tests may reach up (gmma's tests compare the
 // sparse wgmma with mma.sp of atom/sparse). The wgmma executor still lives in gmma (floor 5) beside the CuTe API it
@@ -27,6 +28,8 @@ package house
 var Floors = map[string]int{
 	"numeric":               0,
 	"internal/jsonl":        1,
+	"internal/mmarec":       1,
+	"internal/rapidseed":    0,
 	"layout":                1,
 	"layout/internal/trace": 1,
 	"internal/tensorcore":   1,

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strconv"
 	"time"
 
@@ -43,6 +44,16 @@ type Problem struct {
 type Case struct{ TransA, TransB byte }
 
 func (c Case) String() string { return string([]byte{c.TransA, c.TransB}) }
+
+// Main is the tutorials' main(): run on the command line's arguments with
+// the default problem M = N = 256, K = 64; an error is printed as
+// "name: error" and exits with status 1.
+func Main(name string, run func(w io.Writer, args []string, m, n, k int) error) {
+	if err := run(os.Stdout, os.Args[1:], 256, 256, 64); err != nil {
+		fmt.Fprintln(os.Stderr, name+":", err)
+		os.Exit(1)
+	}
+}
 
 // Args parses the tutorials' positional arguments m n k transA transB.
 // Missing ones take the defaults given; when neither transA nor transB is
@@ -76,21 +87,12 @@ func Args(args []string, m, n, k int) (int, int, int, []Case, error) {
 // alpha 1 and beta 0.
 func New(m, n, k int, c Case) (*Problem, error) {
 	p := &Problem{M: m, N: n, K: k, TransA: c.TransA, TransB: c.TransB, LdC: m, Alpha: 1, Beta: 0}
-	switch c.TransA {
-	case 'N':
-		p.LdA = m
-	case 'T':
-		p.LdA = k
-	default:
-		return nil, fmt.Errorf("transA %q: want N or T", c.TransA)
+	var err error
+	if p.LdA, err = leading("transA", c.TransA, m, k); err != nil {
+		return nil, err
 	}
-	switch c.TransB {
-	case 'N':
-		p.LdB = k
-	case 'T':
-		p.LdB = n
-	default:
-		return nil, fmt.Errorf("transB %q: want N or T", c.TransB)
+	if p.LdB, err = leading("transB", c.TransB, k, n); err != nil {
+		return nil, err
 	}
 	p.A = make([]float32, m*k)
 	p.B = make([]float32, n*k)
@@ -105,6 +107,18 @@ func New(m, n, k int, c Case) (*Problem, error) {
 		p.C[j] = -1
 	}
 	return p, nil
+}
+
+// leading returns the leading dimension of an operand: ldN for trans 'N',
+// ldT for 'T'.
+func leading(name string, trans byte, ldN, ldT int) (int, error) {
+	switch trans {
+	case 'N':
+		return ldN, nil
+	case 'T':
+		return ldT, nil
+	}
+	return 0, fmt.Errorf("%s %q: want N or T", name, trans)
 }
 
 // strides returns (dM, dK) of A or (dN, dK) of B: (_1, ld) for 'N' A and
