@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gocute/cute/internal/raise"
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/swizzle"
 	"github.com/gocute/cute/tensor"
@@ -49,7 +50,7 @@ func (t TiledMMA) MustThreadSlice(thr int) ThrMMA {
 // into that mode. idx is a run-time (dynamic) integer, so the entries are
 // dynamic except where a mode's shape is a static _1 (static _0).
 func flatCoord(l layout.Layout, idx int) (c layout.IntTuple, err error) {
-	err = layout.Try(func() {
+	err = raise.Try(func() {
 		modes := l.Modes()
 		out := make([]layout.IntTuple, len(modes))
 		for i, m := range modes {
@@ -79,7 +80,7 @@ func idx2crdStrided(idx layout.Int, s layout.Shape, d layout.Stride) layout.IntT
 		return layout.I(layout.S(0))
 	}
 	if d.Int().Value() == 0 {
-		layout.Throw("get_flat_coord", "a mode of size > 1 must not have stride 0", s, d)
+		raise.Throw(layout.Errorf("get_flat_coord", "a mode of size > 1 must not have stride 0", s, d))
 	}
 	return layout.I(idx.Div(d.Int()).Mod(s.Int()))
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gocute/cute/internal/raise"
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/swizzle"
 )
@@ -391,7 +392,7 @@ func (t TiledMMA) partitionShape(o Operand, s layout.Shape) (layout.Shape, error
 	for i, mode := range []int{x, y} {
 		d := t.atom.shapeMNK.At(mode).Int().Mul(t.vmnk.Mode(mode + 1).Size())
 		var q layout.Int
-		if err := layout.Try(func() { q = s.At(i).Product().ShapeDiv(d) }); err != nil {
+		if err := raise.Try(func() { q = s.At(i).Product().ShapeDiv(d) }); err != nil {
 			return layout.Shape{}, fmt.Errorf("atom: partition_shape_%v(%v): %w", o, s, err)
 		}
 		out = append(out, layout.I(q))

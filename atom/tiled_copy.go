@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gocute/cute/internal/raise"
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/swizzle"
 	"github.com/gocute/cute/tensor"
@@ -176,10 +177,10 @@ func MakeTiledCopyCAtom(a Copy, mma TiledMMA) (tc TiledCopy, err error) {
 	}
 	var tv layout.Layout
 	var tiler layout.Tiler
-	err = layout.Try(func() {
+	err = raise.Try(func() {
 		must := func(l layout.Layout, err error) layout.Layout {
 			if err != nil {
-				layout.Throw(op, err.Error())
+				raise.Throw(layout.Errorf(op, err.Error()))
 			}
 			return l
 		}
@@ -212,10 +213,10 @@ func MakeCotiledCopy(a Copy, atomTV, data layout.Layout) (tc TiledCopy, err erro
 	}
 	var tv layout.Layout
 	var tiler layout.Tiler
-	err = layout.Try(func() {
+	err = raise.Try(func() {
 		must := func(l layout.Layout, err error) layout.Layout {
 			if err != nil {
-				layout.Throw(op, err.Error())
+				raise.Throw(layout.Errorf(op, err.Error()))
 			}
 			return l
 		}
@@ -224,7 +225,7 @@ func MakeCotiledCopy(a Copy, atomTV, data layout.Layout) (tc TiledCopy, err erro
 		tvData := must(layout.Compose(inv, atomTV))
 		back := layout.Coalesce(must(layout.Compose(data, tvData.Mode(1))))
 		if !back.Equal(layout.Coalesce(atomTV.Mode(1))) {
-			layout.Throw(op, "The memory pointed to by AtomTVLayout does not exist in the DataLayout.", atomTV, data)
+			raise.Throw(layout.Errorf(op, "The memory pointed to by AtomTVLayout does not exist in the DataLayout.", atomTV, data))
 		}
 		tiler, tv = byModeTiler(op, productEach(data.Shape()), tvData, must)
 	})
@@ -557,10 +558,10 @@ func (t TiledCopy) Retile(f swizzle.Func) (r swizzle.Func, err error) {
 	}
 	rank := sh.Len()
 	v := sh.At(0).Product()
-	err = layout.Try(func() {
+	err = raise.Try(func() {
 		must := func(l layout.Layout, err error) layout.Layout {
 			if err != nil {
-				layout.Throw(op, err.Error(), f)
+				raise.Throw(layout.Errorf(op, err.Error(), f))
 			}
 			return l
 		}
@@ -573,11 +574,11 @@ func (t TiledCopy) Retile(f swizzle.Func) (r swizzle.Func, err error) {
 		tile := productEach(frgMN.Shape()).Prepend(layout.I(v))
 		zd, err := swizzle.ZippedDivide(f, layout.ShapeTiler(tile))
 		if err != nil {
-			layout.Throw(op, err.Error(), f)
+			raise.Throw(layout.Errorf(op, err.Error(), f))
 		}
 		vt, err := swizzle.Composition(zd, layout.TupleTiler(layout.LayoutTiler(frgV), layout.Underscore()))
 		if err != nil {
-			layout.Throw(op, err.Error(), f)
+			raise.Throw(layout.Errorf(op, err.Error(), f))
 		}
 		rest := make([]tensor.Coord, rank)
 		rest[0] = tensor.IntCoord(layout.S(0))
@@ -586,7 +587,7 @@ func (t TiledCopy) Retile(f swizzle.Func) (r swizzle.Func, err error) {
 		}
 		r, _, err = tensor.SliceFunc(tensor.C(tensor.U, tensor.C(rest...)), vt)
 		if err != nil {
-			layout.Throw(op, err.Error(), f)
+			raise.Throw(layout.Errorf(op, err.Error(), f))
 		}
 	})
 	return r, err

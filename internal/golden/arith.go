@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/gocute/cute/internal/raise"
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/tensor"
 )
@@ -126,7 +127,7 @@ func init() {
 			return nil, err
 		}
 		var r layout.Basis
-		if err := layout.Try(func() { r = b.Mul(k) }); err != nil {
+		if err := raise.Try(func() { r = b.Mul(k) }); err != nil {
 			return nil, err
 		}
 		return map[string]any{"basis_times_int": r.String(), "int_times_basis": r.String()}, nil

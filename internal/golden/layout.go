@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gocute/cute/internal/raise"
 	"github.com/gocute/cute/layout"
 )
 
@@ -126,7 +127,7 @@ func init() {
 			return "", err
 		}
 		var c layout.IntTuple
-		err = layout.Try(func() { c = layout.Idx2Crd(i, s) })
+		err = raise.Try(func() { c = layout.Idx2Crd(i, s) })
 		return c.String(), err
 	})
 	withProfile := func(op string, plain func(layout.Layout) layout.Layout, prof func(layout.Layout, layout.IntTuple) (layout.Layout, error)) {

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gocute/cute/internal/raise"
 	"github.com/gocute/cute/layout"
 )
 
@@ -66,7 +67,7 @@ const (
 func (tr *tracer) add(format string, args ...any) {
 	text := fmt.Sprintf(format, args...)
 	if tr.bytes += len(text); tr.bytes > MaxTraceBytes {
-		layout.Throw("explain", "a trace holds at most MaxTraceBytes (1 MiB) of text", tr.bytes)
+		raise.Throw(layout.Errorf("explain", "a trace holds at most MaxTraceBytes (1 MiB) of text", tr.bytes))
 	}
 	tr.steps = append(tr.steps, Step{tr.depth, text})
 }
@@ -76,7 +77,7 @@ func (tr *tracer) add(format string, args ...any) {
 func checkLeaves(ts ...layout.IntTuple) {
 	for _, t := range ts {
 		if n := len(t.Leaves()); n > MaxLeaves {
-			layout.Throw("explain", "an operand has at most MaxLeaves (256) leaves", n)
+			raise.Throw(layout.Errorf("explain", "an operand has at most MaxLeaves (256) leaves", n))
 		}
 	}
 }
@@ -163,10 +164,10 @@ func shapeMin(a, b layout.Int) layout.Int {
 // library's *Error (caught by the exported entry points).
 func shapeDiv(a, b layout.Int) layout.Int {
 	if b.Value() == 0 {
-		layout.Throw("shape_div", "division by zero", a, b)
+		raise.Throw(layout.Errorf("shape_div", "division by zero", a, b))
 	}
 	if a.Value()%b.Value() != 0 && (a.Value() == 0 || b.Value()%a.Value() != 0) && a.IsStatic() && b.IsStatic() {
-		layout.Throw("shape_div", "a % b == 0 || b % a == 0 for static a, b (CuTe's static shape_div assertion)", a, b)
+		raise.Throw(layout.Errorf("shape_div", "a % b == 0 || b % a == 0 for static a, b (CuTe's static shape_div assertion)", a, b))
 	}
 	q := a.Value() / b.Value()
 	if q == 0 {
@@ -199,7 +200,7 @@ func must(l layout.Layout, err error) layout.Layout {
 func run(expr string, f func(tr *tracer) layout.Layout) (Trace, error) {
 	tr := &tracer{}
 	var res layout.Layout
-	err := layout.Try(func() { res = f(tr) })
+	err := raise.Try(func() { res = f(tr) })
 	if err != nil {
 		return Trace{}, err
 	}

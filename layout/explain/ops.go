@@ -3,6 +3,7 @@ package explain
 import (
 	"fmt"
 
+	"github.com/gocute/cute/internal/raise"
 	"github.com/gocute/cute/layout"
 )
 
@@ -149,14 +150,14 @@ func complement(tr *tracer, l layout.Layout, cotarget layout.IntTuple, hasCotarg
 	sh, st := f.Shape().Leaves(), f.Stride().Leaves()
 	R := len(sh)
 	if R > 1 && !f.Stride().IsStatic() {
-		layout.Throw("complement", "dynamic-stride complement only for rank-1 layouts (after filter)", l)
+		raise.Throw(layout.Errorf("complement", "dynamic-stride complement only for rank-1 layouts (after filter)", l))
 	}
 	resShape := []layout.Int{}
 	resStride := []layout.Int{layout.S(1)}
 	last := layout.S(1)
 	step := func(minStride layout.Int) layout.Int {
 		if minStride.Value() <= 0 || minStride.Value()%last.Value() != 0 {
-			layout.Throw("complement", "each sorted stride must be a positive multiple of the previous shape*stride (the layout must be injective and complementable)", l)
+			raise.Throw(layout.Errorf("complement", "each sorted stride must be a positive multiple of the previous shape*stride (the layout must be injective and complementable)", l))
 		}
 		return minStride.Div(last)
 	}
@@ -196,7 +197,7 @@ func ceilDiv(a, b layout.IntTuple) layout.IntTuple {
 	switch {
 	case a.IsTuple() && b.IsTuple():
 		if b.Len() > a.Len() {
-			layout.Throw("ceil_div", "the divisor must not have more modes than the dividend", a, b)
+			raise.Throw(layout.Errorf("ceil_div", "the divisor must not have more modes than the dividend", a, b))
 		}
 		e := make([]layout.IntTuple, a.Len())
 		for i := range e {
@@ -219,7 +220,7 @@ func ceilDiv(a, b layout.IntTuple) layout.IntTuple {
 		return ceilDiv(a, layout.I(b.Product()))
 	}
 	if b.Int().Value() == 0 {
-		layout.Throw("ceil_div", "division by zero", a, b)
+		raise.Throw(layout.Errorf("ceil_div", "division by zero", a, b))
 	}
 	return layout.I(a.Int().CeilDiv(b.Int()))
 }
@@ -322,7 +323,7 @@ func Product(op string, a layout.Layout, t layout.Tiler) (Trace, error) {
 			return r
 		case "blocked_product", "raked_product":
 			if !t.IsLayout() {
-				layout.Throw(op, "the tiler must be a layout", t)
+				raise.Throw(layout.Errorf(op, "the tiler must be a layout", t))
 			}
 			b := t.Layout()
 			R := max(a.Rank(), b.Rank())
@@ -345,7 +346,7 @@ func Product(op string, a layout.Layout, t layout.Tiler) (Trace, error) {
 			}
 			return r
 		}
-		layout.Throw("explain", "not a product", op)
+		raise.Throw(layout.Errorf("explain", "not a product", op))
 		return layout.Layout{}
 	})
 }
