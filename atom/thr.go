@@ -1,7 +1,6 @@
 package atom
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/gocute/cute/internal/raise"
@@ -26,7 +25,7 @@ type ThrMMA struct {
 // max(Size(), cosize(ThrLayoutVMNK)).
 func (t TiledMMA) ThreadSlice(thr int) (ThrMMA, error) {
 	if n := max(t.Size(), t.vmnk.Cosize().Value()); thr < 0 || thr >= n {
-		return ThrMMA{}, fmt.Errorf("atom: get_thread_slice(%d) of a TiledMMA with thread indices below %d", thr, n)
+		return ThrMMA{}, layout.Newf(layout.ErrInvalid, "atom", "get_thread_slice(%d) of a TiledMMA with thread indices below %d", thr, n)
 	}
 	c, err := flatCoord(t.vmnk, thr)
 	if err != nil {
@@ -111,7 +110,7 @@ func (s ThrMMA) sliceCoord(o Operand, thr swizzle.Func) (tensor.Coord, error) {
 	x, y := o.modes()
 	sh := thr.Shape()
 	if sh.Len() != 2 || !sh.At(1).IsTuple() || sh.At(1).Len() != 2 {
-		return tensor.Coord{}, fmt.Errorf("atom: partition_%v: unexpected thrfrg shape %v", o, sh)
+		return tensor.Coord{}, layout.Newf(layout.ErrInvalid, "atom", "partition_%v: unexpected thrfrg shape %v", o, sh)
 	}
 	rest := sh.At(1).At(1)
 	r := 1
@@ -141,7 +140,7 @@ func (s ThrMMA) PartitionFunc(o Operand, f swizzle.Func) (swizzle.Func, layout.I
 	}
 	r, off, err := tensor.SliceFunc(c, thr)
 	if err != nil {
-		return nil, layout.Int{}, fmt.Errorf("atom: partition_%v: %w", o, err)
+		return nil, layout.Int{}, layout.Newf(0, "atom", "partition_%v: %w", o, err)
 	}
 	return r, off, nil
 }
@@ -183,7 +182,7 @@ func partition[T any](s ThrMMA, o Operand, t tensor.Tensor[T]) (tensor.Tensor[T]
 	}
 	r, err := t.WithLayout(thr).Slice(c)
 	if err != nil {
-		return tensor.Tensor[T]{}, fmt.Errorf("atom: partition_%v: %w", o, err)
+		return tensor.Tensor[T]{}, layout.Newf(0, "atom", "partition_%v: %w", o, err)
 	}
 	return r, nil
 }
@@ -217,10 +216,10 @@ func checkFragment(m MMA, o Operand, shape layout.Shape) error {
 		tv = m.b
 	}
 	if !shape.IsTuple() || shape.Len() < 3 {
-		return fmt.Errorf("atom: make_fragment_%v: the tensor of shape %v must be partitioned (rank >= 3)", o, shape)
+		return layout.Newf(layout.ErrRank, "atom", "make_fragment_%v: the tensor of shape %v must be partitioned (rank >= 3)", o, shape)
 	}
 	if v := tv.Mode(1).Size(); shape.At(0).Product().Value() != v.Value() {
-		return fmt.Errorf("atom: make_fragment_%v: size<0> of %v must be the atom's %v values per thread", o, shape, v)
+		return layout.Newf(layout.ErrInvalid, "atom", "make_fragment_%v: size<0> of %v must be the atom's %v values per thread", o, shape, v)
 	}
 	return nil
 }
@@ -243,7 +242,7 @@ func makeFragmentAB[U, T any](m MMA, o Operand, partitioned tensor.Tensor[T]) (t
 		desc = m.BDescriptor()
 	}
 	if desc {
-		return tensor.Tensor[U]{}, fmt.Errorf("atom: make_fragment_%v of %s: the operand is a GMMA shared-memory descriptor; use package gmma", o, m.name)
+		return tensor.Tensor[U]{}, layout.Newf(layout.ErrInvalid, "atom", "make_fragment_%v of %s: the operand is a GMMA shared-memory descriptor; use package gmma", o, m.name)
 	}
 	if err := checkFragment(m, o, partitioned.Shape()); err != nil {
 		return tensor.Tensor[U]{}, err

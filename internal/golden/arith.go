@@ -2,7 +2,6 @@ package golden
 
 import (
 	"encoding/json"
-	"fmt"
 	"math"
 	"strings"
 
@@ -228,7 +227,7 @@ func init() {
 			return nil, err
 		}
 		if n := l.Size().Value(); n < 0 || n > 1<<20 {
-			return nil, fmt.Errorf("eval: at most 2^20 values, got size %v", l.Size())
+			return nil, layout.Newf(layout.ErrInvalid, "eval", "at most 2^20 values, got size %v", l.Size())
 		}
 		var b strings.Builder
 		b.WriteByte('[')
@@ -336,7 +335,7 @@ func init() {
 			}
 			r, err := f(a, b)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", op, err)
+				return nil, layout.Newf(0, "", "%s: %w", op, err)
 			}
 			return map[string]any{"print": r.String(), "value": r.Value() != 0}, nil
 		})

@@ -21,7 +21,7 @@ func init() {
 			return nil, err
 		}
 		if len(args) != 1 {
-			return nil, fmt.Errorf("mma_atom: want 1 arg, got %d", len(args))
+			return nil, layout.Newf(layout.ErrInvalid, "mma_atom", "want 1 arg, got %d", len(args))
 		}
 		m, err := atom.Lookup(args[0])
 		if err != nil {
@@ -49,7 +49,7 @@ func init() {
 			return nil, err
 		}
 		if len(args) != 1 {
-			return nil, fmt.Errorf("atom_tv: want 1 arg, got %d", len(args))
+			return nil, layout.Newf(layout.ErrInvalid, "atom_tv", "want 1 arg, got %d", len(args))
 		}
 		m, err := atom.Lookup(args[0])
 		if err != nil {
@@ -75,7 +75,7 @@ func init() {
 			return atom.TiledMMA{}, err
 		}
 		if len(args) != 3 {
-			return atom.TiledMMA{}, fmt.Errorf("%s: want 3 args, got %d", op, len(args))
+			return atom.TiledMMA{}, layout.Newf(layout.ErrInvalid, "", "%s: want 3 args, got %d", op, len(args))
 		}
 		return tiledMMAFromArgs(args[0], args[1], args[2])
 	}
@@ -188,7 +188,7 @@ type cppParser struct {
 
 func (p *cppParser) fail(format string, a ...any) {
 	if p.err == nil {
-		p.err = fmt.Errorf("parse %q at %d: %s", p.s, p.pos, fmt.Sprintf(format, a...))
+		p.err = layout.Newf(layout.ErrParse, "", "parse %q at %d: %s", p.s, p.pos, fmt.Sprintf(format, a...))
 	}
 }
 

@@ -25,7 +25,7 @@ type Op func(args []json.RawMessage) (any, error)
 var ops = map[string][]Op{}
 
 // ErrNotMine tells the dispatcher that a handler does not take these args.
-var ErrNotMine = fmt.Errorf("args not handled")
+var ErrNotMine = layout.Newf(layout.ErrInvalid, "", "args not handled")
 
 // Register adds a handler for op.
 func Register(op string, h Op) { ops[op] = append(ops[op], h) }
@@ -113,7 +113,7 @@ func Strings(args []json.RawMessage) ([]string, error) {
 	out := make([]string, len(args))
 	for i, a := range args {
 		if err := json.Unmarshal(a, &out[i]); err != nil {
-			return nil, fmt.Errorf("arg %d is not a string: %s", i, a)
+			return nil, layout.Newf(layout.ErrInvalid, "", "arg %d is not a string: %s", i, a)
 		}
 	}
 	return out, nil

@@ -1,7 +1,6 @@
 package golden
 
 import (
-	"fmt"
 	"strconv"
 
 	"github.com/gocute/cute/layout"
@@ -20,7 +19,7 @@ func init() {
 			}
 			n, err := strconv.Atoi(args[1])
 			if err != nil {
-				return "", fmt.Errorf("%s: N %q is not an integer", op, args[1])
+				return "", layout.Newf(layout.ErrInvalid, "", "%s: N %q is not an integer", op, args[1])
 			}
 			r, err := f(l, n)
 			return r.String(), err
@@ -36,7 +35,7 @@ func init() {
 		ob, ok1 := typeBits[args[1]]
 		nb, ok2 := typeBits[args[2]]
 		if !ok1 || !ok2 {
-			return "", fmt.Errorf("recast_layout: unknown type %q or %q", args[1], args[2])
+			return "", layout.Newf(layout.ErrInvalid, "recast_layout", "unknown type %q or %q", args[1], args[2])
 		}
 		r, err := layout.Recast(l, ob, nb)
 		return r.String(), err

@@ -2,7 +2,6 @@ package golden
 
 import (
 	"encoding/json"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -147,7 +146,7 @@ func init() {
 	swizzleBinary("raked_product", layout.Parse, swizzle.RakedProduct)
 	swizzleOp("tile_to_shape", func(args []string) (string, error) {
 		if len(args) != 2 && len(args) != 3 {
-			return "", fmt.Errorf("tile_to_shape: want 2 or 3 args, got %d", len(args))
+			return "", layout.Newf(layout.ErrInvalid, "tile_to_shape", "want 2 or 3 args, got %d", len(args))
 		}
 		a, err := swizzle.ParseFunc(args[0])
 		if err != nil {
@@ -160,7 +159,7 @@ func init() {
 		order := layout.ColMajor
 		if len(args) == 3 {
 			if order, err = parseOrder(args[2]); err != nil {
-				return "", fmt.Errorf("tile_to_shape: %w", err)
+				return "", layout.Newf(0, "tile_to_shape", "%w", err)
 			}
 		}
 		r, err := swizzle.TileToShape(a, trg, order)
@@ -198,7 +197,7 @@ func init() {
 			}
 			n, err := strconv.Atoi(args[1])
 			if err != nil {
-				return "", fmt.Errorf("%s: N %q is not an integer", op, args[1])
+				return "", layout.Newf(layout.ErrInvalid, "", "%s: N %q is not an integer", op, args[1])
 			}
 			r, err := f(c, n)
 			if err != nil {
@@ -220,7 +219,7 @@ func init() {
 		ob, ok1 := typeBits[args[1]]
 		nb, ok2 := typeBits[args[2]]
 		if !ok1 || !ok2 {
-			return "", fmt.Errorf("recast_layout: unknown type %q or %q", args[1], args[2])
+			return "", layout.Newf(layout.ErrInvalid, "recast_layout", "unknown type %q or %q", args[1], args[2])
 		}
 		r, err := swizzle.Recast(c, ob, nb)
 		if err != nil {

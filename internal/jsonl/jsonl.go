@@ -109,7 +109,7 @@ func Decode[T any](r io.Reader) ([]T, error) {
 	err := Scan(r, func(n int, line []byte) error {
 		var v T
 		if err := json.Unmarshal(line, &v); err != nil {
-			return fmt.Errorf("line %d: %w", n, err)
+			return layout.Newf(0, "", "line %d: %w", n, err)
 		}
 		out = append(out, v)
 		return nil
@@ -126,7 +126,7 @@ func Read[T any](path string) ([]T, error) {
 	defer f.Close()
 	out, err := Decode[T](f)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, layout.Newf(0, "", "%s: %w", path, err)
 	}
 	return out, nil
 }
