@@ -137,13 +137,43 @@ func (e *Error) Error() string {
 }
 
 // Errorf returns an *Error for op whose condition cond failed on the values
-// given (each printed with %v).
+// given (each printed with %v). Its Kind is read from the condition's
+// wording (see classify); WithKind sets it explicitly.
 func Errorf(op, cond string, values ...any) *Error {
 	vs := make([]string, len(values))
 	for i, v := range values {
 		vs[i] = clipValue(fmt.Sprint(v))
 	}
-	return &Error{Op: op, Cond: cond, Values: vs}
+	return &Error{Op: op, Cond: cond, Values: vs, Kind: classify(cond)}
+}
+
+// classify returns the Kind a condition's wording names; ErrInvalid when
+// it names none of the others. The first matching rule wins.
+func classify(cond string) Kind {
+	c := strings.ToLower(cond)
+	for _, r := range kindWords {
+		for _, w := range r.words {
+			if strings.Contains(c, w) {
+				return r.kind
+			}
+		}
+	}
+	return ErrInvalid
+}
+
+var kindWords = []struct {
+	kind  Kind
+	words []string
+}{
+	{ErrHazard, []string{"in flight", "in-flight", "wait_group", "hazard"}},
+	{ErrMisaligned, []string{"align"}},
+	{ErrInvalid, []string{"by zero"}},
+	{ErrInjectivity, []string{"inject"}},
+	{ErrDivisibility, []string{"divisib", "divide", "% b == 0", "multiple of", "shape_div"}},
+	{ErrRank, []string{"rank", "congruent", "conform"}},
+	{ErrOverflow, []string{"overflow", "at most", "small enough", "too large", "too many", "exceeds", "limit"}},
+	{ErrNotStatic, []string{"static", "dynamic"}},
+	{ErrUnsupported, []string{"not supported", "unsupported", "no match", "no such", "not modelled", "incomplete type", "no copy_traits", "no warp-level", "no sparse"}},
 }
 
 // throw raises an *Error inside the algebra's recursion; the exported entry
