@@ -408,7 +408,7 @@ func (w *Warpgroup) CommitGroup() {
 // non-negative.
 func (w *Warpgroup) WaitGroup(n int) error {
 	if n < 0 {
-		return layout.Newf(layout.ErrHazard, "gmma.Warpgroup.WaitGroup", "n = %d is negative", n)
+		return layout.Newf(layout.ErrInvalid, "gmma.Warpgroup.WaitGroup", "n = %d is negative", n)
 	}
 	if len(w.groups) <= n {
 		return nil

@@ -101,20 +101,20 @@ func (s MMASparse) Chunks() int {
 // does not overlap the accumulators.
 func (s MMASparse) Validate() error {
 	if err := s.MMA.Validate(); err != nil {
-		return layout.Newf(layout.ErrParse, "sparse", "%w", err)
+		return layout.Newf(0, "sparse", "%w", err)
 	}
 	if s.Selector < 0 || s.Selector > s.MaxSelector() {
-		return layout.Newf(layout.ErrParse, "", "gmma.MMASparse %s: sparsity selector %d is outside 0..%d", s.typeString(), s.Selector, s.MaxSelector())
+		return layout.Newf(layout.ErrInvalid, "", "gmma.MMASparse %s: sparsity selector %d is outside 0..%d", s.typeString(), s.Selector, s.MaxSelector())
 	}
 	if s.MetaReg < 0 || s.MetaReg >= NumRegs {
-		return layout.Newf(layout.ErrParse, "", "gmma.MMASparse %s: metadata register r%d is outside r0..r%d", s.typeString(), s.MetaReg, NumRegs-1)
+		return layout.Newf(layout.ErrInvalid, "", "gmma.MMASparse %s: metadata register r%d is outside r0..r%d", s.typeString(), s.MetaReg, NumRegs-1)
 	}
 	if s.MetaReg >= s.DReg && s.MetaReg < s.DReg+s.NumAcc() {
-		return layout.Newf(layout.ErrParse, "", "gmma.MMASparse %s: metadata register r%d overlaps the accumulator registers r%d..r%d",
+		return layout.Newf(layout.ErrInvalid, "", "gmma.MMASparse %s: metadata register r%d overlaps the accumulator registers r%d..r%d",
 			s.typeString(), s.MetaReg, s.DReg, s.DReg+s.NumAcc()-1)
 	}
 	if s.ARegs && s.MetaReg >= s.AReg && s.MetaReg < s.AReg+4 {
-		return layout.Newf(layout.ErrParse, "", "gmma.MMASparse %s: metadata register r%d overlaps the A registers r%d..r%d",
+		return layout.Newf(layout.ErrInvalid, "", "gmma.MMASparse %s: metadata register r%d overlaps the A registers r%d..r%d",
 			s.typeString(), s.MetaReg, s.AReg, s.AReg+3)
 	}
 	return nil
@@ -172,7 +172,7 @@ func sparseKey(s MMASparse, accumulator bool) uint32 {
 // hardware). On error nothing changes.
 func (w *Warpgroup) MMASparseAsync(s MMASparse) error {
 	if err := s.Validate(); err != nil {
-		return layout.Newf(layout.ErrParse, "gmma.Warpgroup.MMASparseAsync", "%w", err)
+		return layout.Newf(0, "gmma.Warpgroup.MMASparseAsync", "%w", err)
 	}
 	dk, ak := sparseKey(s, true), sparseKey(s, false)
 	if err := w.checkIssue("MMASparseAsync", s.MMA, s.K(), dk, ak); err != nil {
@@ -314,20 +314,20 @@ func (rec *SparseRecord) Instructions() ([]MMASparse, error) {
 		return nil, err
 	}
 	if len(rec.SpMeta) != len(ins) {
-		return nil, layout.Newf(layout.ErrParse, "", "gmma.SparseRecord %d: %d instructions but %d sp_meta", rec.CaseID, len(ins), len(rec.SpMeta))
+		return nil, layout.Newf(layout.ErrInvalid, "", "gmma.SparseRecord %d: %d instructions but %d sp_meta", rec.CaseID, len(ins), len(rec.SpMeta))
 	}
 	base, ok := sparseMetaBase(ins[0].NumAcc(), len(ins), ins[0].ARegs)
 	if !ok {
-		return nil, layout.Newf(layout.ErrParse, "", "gmma.SparseRecord %d: %d instructions need more registers than a thread's %d (accumulators, A fragments and metadata)", rec.CaseID, len(ins), NumRegs)
+		return nil, layout.Newf(layout.ErrInvalid, "", "gmma.SparseRecord %d: %d instructions need more registers than a thread's %d (accumulators, A fragments and metadata)", rec.CaseID, len(ins), NumRegs)
 	}
 	out := make([]MMASparse, len(ins))
 	for i, m := range ins {
 		s := MMASparse{MMA: m, MetaReg: base + i, Selector: rec.SpSel}
 		if rec.K != 0 && rec.K != s.K() {
-			return nil, layout.Newf(layout.ErrParse, "", "gmma.SparseRecord %d: K = %d, but %v operands give K = %d", rec.CaseID, rec.K, m.AType, s.K())
+			return nil, layout.Newf(layout.ErrInvalid, "", "gmma.SparseRecord %d: K = %d, but %v operands give K = %d", rec.CaseID, rec.K, m.AType, s.K())
 		}
 		if err := s.Validate(); err != nil {
-			return nil, layout.Newf(layout.ErrParse, "", "gmma.SparseRecord %d: instruction %d: %v", rec.CaseID, i, err)
+			return nil, layout.Newf(layout.ErrInvalid, "", "gmma.SparseRecord %d: instruction %d: %v", rec.CaseID, i, err)
 		}
 		out[i] = s
 	}
@@ -342,7 +342,7 @@ func (rec *SparseRecord) Execute() ([][]uint32, error) {
 		return nil, err
 	}
 	fail := func(format string, args ...any) ([][]uint32, error) {
-		return nil, layout.Newf(layout.ErrParse, "", "gmma.SparseRecord %d: %s", rec.CaseID, fmt.Sprintf(format, args...))
+		return nil, layout.Newf(layout.ErrInvalid, "", "gmma.SparseRecord %d: %s", rec.CaseID, fmt.Sprintf(format, args...))
 	}
 	wg, err := rec.Smem.warpgroup(rec.AccIn, ins[0].NumAcc())
 	if err != nil {

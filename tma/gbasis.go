@@ -15,7 +15,7 @@ type Step struct {
 }
 
 // must rethrows an error of the algebra (a *layout.Error) inside a
-// layout.Try.
+// raise.Try.
 func must[T any](v T, err error) T {
 	if err != nil {
 		if e, ok := err.(*layout.Error); ok {

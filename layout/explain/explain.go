@@ -191,7 +191,7 @@ func sign(v int) int {
 
 func must(l layout.Layout, err error) layout.Layout {
 	if err != nil {
-		panic(err) // a *layout.Error, caught by layout.Try
+		panic(err) // a *layout.Error, caught by raise.Try
 	}
 	return l
 }
