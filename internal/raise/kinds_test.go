@@ -2,6 +2,7 @@ package raise_test
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -42,6 +43,8 @@ func TestErrorKinds(t *testing.T) {
 		{"gmma.NewDescriptorBytes", second(gmma.NewDescriptorBytes(8, 0, 0, 0, gmma.Interleave)), layout.ErrDivisibility},
 		{"tma.ParseOp", second(tma.ParseOp("SM90_TMA_NOPE")), layout.ErrInvalid},
 		{"hw.SharedMemory.Read", smem.Read(4096, make([]byte, 4)), layout.ErrIllegalAddress},
+		{"layout.Int.Add", raise.Try(func() { layout.D(math.MaxInt).Add(layout.D(1)) }), layout.ErrOverflow},
+		{"layout.shape_div", raise.Try(func() { layout.S(4).ShapeDiv(layout.S(6)) }), layout.ErrDivisibility},
 		{"jsonl.Decode", second(jsonl.Decode[int](strings.NewReader("{x\n"))), layout.ErrParse},
 	} {
 		t.Run(c.name, func(t *testing.T) {
