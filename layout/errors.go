@@ -166,12 +166,12 @@ var kindWords = []struct {
 	words []string
 }{
 	{ErrHazard, []string{"in flight", "in-flight", "wait_group", "hazard"}},
-	{ErrMisaligned, []string{"align"}},
+	{ErrMisaligned, []string{"misalign", "aligned to", "aligned range"}},
 	{ErrInvalid, []string{"by zero"}},
 	{ErrInjectivity, []string{"inject"}},
+	{ErrOverflow, []string{"overflow", "at most", "small enough", "too large", "too many", "exceeds", "limit"}},
 	{ErrDivisibility, []string{"divisib", "divide", "% b == 0", "multiple of", "shape_div"}},
 	{ErrRank, []string{"rank", "congruent", "conform"}},
-	{ErrOverflow, []string{"overflow", "at most", "small enough", "too large", "too many", "exceeds", "limit"}},
 	{ErrNotStatic, []string{"static", "dynamic"}},
 	{ErrUnsupported, []string{"not supported", "unsupported", "no match", "no such", "not modelled", "incomplete type", "no copy_traits", "no warp-level", "no sparse"}},
 }
