@@ -164,12 +164,12 @@ func (s *SharedMemory) checkChunks(op string, addrs []uint32) error {
 	for _, a := range addrs {
 		if a%16 != 0 || a < s.base || uint64(a)+16 > s.end() {
 			if a%16 != 0 {
-				return layout.Newf(layout.ErrMisaligned, "", "gmma.SharedMemory.%s: chunk address %#x is not 16-byte aligned", op, a)
+				return layout.Newf(layout.ErrMisaligned, "gmma.SharedMemory."+op, "chunk address %#x is not 16-byte aligned", a)
 			}
 			return s.checkRange(op, a, 16)
 		}
 		if c := (a - s.base) / 16; s.nreads != 0 && s.reads[c] != 0 {
-			return layout.Newf(layout.ErrHazard, "", "gmma.SharedMemory.%s: storing [%#x, %#x) while an in-flight wgmma reads it; wgmma.wait_group must retire it first", op, a, a+16)
+			return layout.Newf(layout.ErrHazard, "gmma.SharedMemory."+op, "storing [%#x, %#x) while an in-flight wgmma reads it; wgmma.wait_group must retire it first", a, a+16)
 		}
 	}
 	return nil
@@ -289,10 +289,10 @@ func (w *Warpgroup) SharedMemory() *SharedMemory { return w.smem }
 
 func (w *Warpgroup) checkRegAccess(op string, t, r, n int, write bool) error {
 	if t < 0 || t >= NumThreads {
-		return layout.Newf(layout.ErrInvalid, "", "gmma.Warpgroup.%s: thread %d is outside [0, %d)", op, t, NumThreads)
+		return layout.Newf(layout.ErrInvalid, "gmma.Warpgroup."+op, "thread %d is outside [0, %d)", t, NumThreads)
 	}
 	if r < 0 || n < 0 || r > NumRegs || n > NumRegs-r {
-		return layout.Newf(layout.ErrInvalid, "", "gmma.Warpgroup.%s: registers r%d..(%d registers) are outside r0..r%d", op, r, n, NumRegs-1)
+		return layout.Newf(layout.ErrInvalid, "gmma.Warpgroup."+op, "registers r%d..(%d registers) are outside r0..r%d", r, n, NumRegs-1)
 	}
 	for i := r; i < r+n; i++ {
 		if w.busy[i] != 0 {
@@ -531,10 +531,10 @@ func (w *Warpgroup) checkIssue(name string, m MMA, k int, dk, ak uint32) error {
 	// The shape is formatted only for an error: issuing must not allocate.
 	shape := func() string { return fmt.Sprintf("m64n%dk%d", m.N, k) }
 	if !w.everFenced {
-		return layout.Newf(layout.ErrHazard, "", "gmma.Warpgroup.%s: %s issued before any wgmma.fence; call Fence first", name, shape())
+		return layout.Newf(layout.ErrHazard, "gmma.Warpgroup."+name, "%s issued before any wgmma.fence; call Fence first", shape())
 	}
 	if len(w.inflight) >= MaxInFlight {
-		return layout.Newf(layout.ErrHazard, "", "gmma.Warpgroup.%s: %s would be wgmma number %d in flight; at most MaxInFlight (%d) may be: CommitGroup and WaitGroup first", name, shape(), len(w.inflight)+1, MaxInFlight)
+		return layout.Newf(layout.ErrHazard, "gmma.Warpgroup."+name, "%s would be wgmma number %d in flight; at most MaxInFlight (%d) may be: CommitGroup and WaitGroup first", shape(), len(w.inflight)+1, MaxInFlight)
 	}
 	check := func(r int, role string, accumulator bool) error {
 		if t := w.touched[r]; t != 0 {

@@ -335,7 +335,7 @@ func init() {
 			}
 			r, err := f(a, b)
 			if err != nil {
-				return nil, layout.Newf(0, "", "%s: %w", op, err)
+				return nil, layout.Newf(0, op, "%w", err)
 			}
 			return map[string]any{"print": r.String(), "value": r.Value() != 0}, nil
 		})

@@ -75,7 +75,7 @@ func init() {
 			return atom.TiledMMA{}, err
 		}
 		if len(args) != 3 {
-			return atom.TiledMMA{}, layout.Newf(layout.ErrInvalid, "", "%s: want 3 args, got %d", op, len(args))
+			return atom.TiledMMA{}, layout.Newf(layout.ErrInvalid, op, "want 3 args, got %d", len(args))
 		}
 		return tiledMMAFromArgs(args[0], args[1], args[2])
 	}

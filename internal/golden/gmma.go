@@ -150,7 +150,7 @@ func smemTile(kind, typ, target string, order layout.ModeOrder) (gmma.AtomKind, 
 		return 0, 0, tensor.FlaggedLayout{}, err
 	}
 	if isBits {
-		return 0, 0, tensor.FlaggedLayout{}, layout.Newf(layout.ErrInvalid, "", "%s: want a typed atom", kind)
+		return 0, 0, tensor.FlaggedLayout{}, layout.Newf(layout.ErrInvalid, kind, "want a typed atom")
 	}
 	bits, err := elemBits(typ)
 	if err != nil {

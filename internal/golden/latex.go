@@ -26,7 +26,7 @@ func init() {
 				return nil, err
 			}
 			if n >= 0 && len(args) != n {
-				return nil, layout.Newf(layout.ErrInvalid, "", "%s: want %d args, got %d", op, n, len(args))
+				return nil, layout.Newf(layout.ErrInvalid, op, "want %d args, got %d", n, len(args))
 			}
 			var b bytes.Buffer
 			if err := f(&b, args); err != nil {

@@ -32,7 +32,7 @@ func isSwizzle(s string) bool  { return strings.HasPrefix(strings.TrimSpace(s), 
 // oneLayout parses args that must be exactly n strings, the first a Layout.
 func nArgs(op string, args []string, n int) error {
 	if len(args) != n {
-		return layout.Newf(layout.ErrInvalid, "", "%s: want %d args, got %d", op, n, len(args))
+		return layout.Newf(layout.ErrInvalid, op, "want %d args, got %d", n, len(args))
 	}
 	return nil
 }
@@ -47,7 +47,7 @@ func plainLayout(op string, args []string, n int) (layout.Layout, error) {
 		return layout.Layout{}, err
 	}
 	if len(args) == 0 {
-		return layout.Layout{}, layout.Newf(layout.ErrInvalid, "", "%s: want a layout argument", op)
+		return layout.Layout{}, layout.Newf(layout.ErrInvalid, op, "want a layout argument")
 	}
 	return layout.Parse(args[0])
 }
@@ -133,7 +133,7 @@ func init() {
 		layoutOp(op, func(args []string) (string, error) {
 			if len(args) == 1 && !strings.Contains(args[0], ":") {
 				if op != "coalesce" {
-					return "", layout.Newf(layout.ErrInvalid, "", "%s: want a layout", op)
+					return "", layout.Newf(layout.ErrInvalid, op, "want a layout")
 				}
 				t, err := layout.ParseTuple(args[0])
 				if err != nil {

@@ -19,7 +19,7 @@ func init() {
 			}
 			n, err := strconv.Atoi(args[1])
 			if err != nil {
-				return "", layout.Newf(layout.ErrInvalid, "", "%s: N %q is not an integer", op, args[1])
+				return "", layout.Newf(layout.ErrInvalid, op, "N %q is not an integer", args[1])
 			}
 			r, err := f(l, n)
 			return r.String(), err

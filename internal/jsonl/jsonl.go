@@ -126,7 +126,7 @@ func Read[T any](path string) ([]T, error) {
 	defer f.Close()
 	out, err := Decode[T](f)
 	if err != nil {
-		return nil, layout.Newf(0, "", "%s: %w", path, err)
+		return nil, layout.Newf(0, path, "%w", err)
 	}
 	return out, nil
 }

@@ -75,7 +75,7 @@ func (r *matrixRecord) decode(op string, rec json.RawMessage) (hw.Matrix, uint32
 		return fail(err)
 	}
 	if strings.Contains(r.PTX, ".b8") {
-		return fail(layout.Newf(layout.ErrUnsupported, "", "%s: %w: the .b8 forms are sm_100a, ptxas rejects them for sm_90a", r.PTX, hw.ErrUnsupported))
+		return fail(layout.Newf(layout.ErrUnsupported, r.PTX, "unsupported instruction: the .b8 forms are sm_100a, ptxas rejects them for sm_90a"))
 	}
 	if len(r.LaneOffsets) != hw.WarpSize {
 		return fail(layout.Newf(layout.ErrInvalid, "", "%d lane_offsets, want 32", len(r.LaneOffsets)))
