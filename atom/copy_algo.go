@@ -98,6 +98,14 @@ func copyIf[T any](a Copy, x CopyExecutor, pred *tensor.Tensor[bool], src, dst t
 		}
 		return callAtom(a, x, src, dst)
 	}
+	if restSize(src) == 1 && restSize(dst) == 1 && (src.Len() == a.NumValSrc() || dst.Len() == a.NumValDst()) {
+		// One atom call: src_v(_,0) holds src's values in src's order,
+		// and the call reads nothing else of it, so no view is made.
+		if pred != nil && !pred.Get(0) {
+			return zfill(a, x, src, dst)
+		}
+		return callValues(a, x, src, dst)
+	}
 	if restSize(src) == 1 && restSize(dst) == 1 {
 		// One column: src_v(_,0) is take<0,1>(src), the rank-1 tuple of
 		// mode 0 on the same pointer.
@@ -114,6 +122,34 @@ func copyIf[T any](a Copy, x CopyExecutor, pred *tensor.Tensor[bool], src, dst t
 		}
 		return callAtom(a, x, s, d)
 	}
+	n := restSize(src)
+	if restSize(dst) != n {
+		return layout.Errorf("copy", "size of the rest modes of src == of dst", src.Shape(), dst.Shape())
+	}
+	if pred != nil && pred.Len() < n {
+		return layout.Errorf("copy_if", "size(pred) >= the rest modes' size", pred.Size(), n)
+	}
+	if x == nil && wholeCalls(a, src, dst, n) {
+		// Every call src_v(_,i) is the 1-D range [i·V, (i+1)·V) of src
+		// (group_modes keeps the 1-D order) and one aligned vector in
+		// both tensors: move the values without making views.
+		v := src.Len() / n
+		for i := 0; i < n; i++ {
+			if pred != nil && !pred.Get(i) {
+				if strings.Contains(a.op.name, "_ZFILL") {
+					var z T
+					for e := i * v; e < (i+1)*v; e++ {
+						dst.Set(e, z)
+					}
+				}
+				continue
+			}
+			for e := i * v; e < (i+1)*v; e++ {
+				dst.Set(e, src.Get(e))
+			}
+		}
+		return nil
+	}
 	sv, err := tensor.GroupModes(src, 1, r)
 	if err != nil {
 		return err
@@ -121,13 +157,6 @@ func copyIf[T any](a Copy, x CopyExecutor, pred *tensor.Tensor[bool], src, dst t
 	dv, err := tensor.GroupModes(dst, 1, r)
 	if err != nil {
 		return err
-	}
-	n := sv.Shape().At(1).Product().Value()
-	if m := dv.Shape().At(1).Product().Value(); m != n {
-		return layout.Errorf("copy", "size of the rest modes of src == of dst", src.Shape(), dst.Shape())
-	}
-	if pred != nil && pred.Len() < n {
-		return layout.Errorf("copy_if", "size(pred) >= the rest modes' size", pred.Size(), n)
 	}
 	for i := 0; i < n; i++ {
 		s, err := sv.Slice(tensor.U, tensor.I(i))
@@ -151,6 +180,44 @@ func copyIf[T any](a Copy, x CopyExecutor, pred *tensor.Tensor[bool], src, dst t
 	return nil
 }
 
+// wholeCalls reports whether each of the n calls of a over src and dst
+// (the 1-D ranges of NumValSrc = NumValDst values) is one access of the
+// op's register width: consecutive elements at an address aligned to it,
+// in both tensors. It does not allocate.
+func wholeCalls[T any](a Copy, src, dst tensor.Tensor[T], n int) bool {
+	v := a.NumValSrc()
+	if v != a.NumValDst() || v < 1 || src.Len() != n*v || dst.Len() != n*v {
+		return false
+	}
+	bits := a.op.src.Mode(1).Size().Value()
+	if bits != a.op.dst.Mode(1).Size().Value() || bits%8 != 0 {
+		return false
+	}
+	return registerRuns(src, v, bits) && registerRuns(dst, v, bits)
+}
+
+// registerRuns: every v consecutive 1-D indices of t from a multiple of v
+// are consecutive elements starting at a bit address aligned to bits.
+func registerRuns[T any](t tensor.Tensor[T], v, bits int) bool {
+	p := t.Pointer()
+	eb := uint64(p.Bits())
+	if eb == 0 || uint64(v)*eb != uint64(bits) {
+		return false
+	}
+	for i := 0; i < t.Len(); i += v {
+		a := p.ElemBitAddr(t.Offset(i))
+		if a%uint64(bits) != 0 {
+			return false
+		}
+		for e := 1; e < v; e++ {
+			if p.ElemBitAddr(t.Offset(i+e)) != a+uint64(e)*eb {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // zfill is what a false predicate does: nothing, or, for a _ZFILL
 // cp.async, the copy with source size 0, which writes zeros.
 func zfill[T any](a Copy, x CopyExecutor, src, dst tensor.Tensor[T]) error {
@@ -170,13 +237,7 @@ func callAtom[T any](a Copy, x CopyExecutor, src, dst tensor.Tensor[T]) error {
 		return layout.Errorf("copy", "Copy_Atom::call takes rank-1 src and dst", src.Shape(), dst.Shape())
 	}
 	if src.Len() == a.NumValSrc() || dst.Len() == a.NumValDst() {
-		if x != nil {
-			if src.Len() != a.NumValSrc() || dst.Len() != a.NumValDst() {
-				return layout.Errorf("copy", "size(src) == NumValSrc && size(dst) == NumValDst", src.Shape(), a.NumValSrc(), dst.Shape(), a.NumValDst())
-			}
-			return execCopy(a, x, src, dst, -1)
-		}
-		return copyUnpack(a, src, dst)
+		return callValues(a, x, src, dst)
 	}
 	ss, ds := src.Shape(), dst.Shape()
 	if ss.IsTuple() && ds.IsTuple() {
@@ -184,6 +245,18 @@ func callAtom[T any](a Copy, x CopyExecutor, src, dst tensor.Tensor[T]) error {
 		return copyIf(a, x, nil, src.Mode(0), dst.Mode(0))
 	}
 	return layout.Errorf("copy", "No instruction match and no recursion possible: size(src) == NumValSrc", a.op.name, src.Shape(), a.NumValSrc())
+}
+
+// callValues is Copy_Atom::call's instruction: src and dst hold one
+// call's values (their ranks do not matter, only their 1-D order).
+func callValues[T any](a Copy, x CopyExecutor, src, dst tensor.Tensor[T]) error {
+	if x != nil {
+		if src.Len() != a.NumValSrc() || dst.Len() != a.NumValDst() {
+			return layout.Errorf("copy", "size(src) == NumValSrc && size(dst) == NumValDst", src.Shape(), a.NumValSrc(), dst.Shape(), a.NumValDst())
+		}
+		return execCopy(a, x, src, dst, -1)
+	}
+	return copyUnpack(a, src, dst)
 }
 
 // copyUnpack is copy_unpack for a thread-local op: the values, recast to

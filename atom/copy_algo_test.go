@@ -196,3 +196,38 @@ func TestCopyOnExecutor(t *testing.T) {
 		t.Errorf("strided values: %v", err)
 	}
 }
+
+// TestCopyTiledAllocs: one thread's copy(tiled_copy, src, dst) of its
+// partition (one atom call, or several) allocates nothing.
+func TestCopyTiledAllocs(t *testing.T) {
+	a := MustLookupCopy("UniversalCopy<uint128_t>", "float")
+	tc := MustMakeTiledCopy(a, layout.Left(layout.Statics(32, 8)), layout.Left(layout.Statics(4, 1)))
+	for _, cols := range []int{8, 32} {
+		src, data := gmemF32(128*cols, 0x7f0000000000, layout.Left(layout.Statics(128, cols)))
+		for i := range data {
+			data[i] = float32(i + 1)
+		}
+		s, err := PartitionS(tc.MustThreadSlice(37), src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := tensor.MakeFragmentLike[float32](s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := CopyTiled(tc, s, f); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < s.Len(); i++ {
+			if s.Get(i) != f.Get(i) {
+				t.Fatalf("%d columns: value %d = %v, want %v", cols, i, f.Get(i), s.Get(i))
+			}
+		}
+		if f.Get(0) == 0 {
+			t.Fatalf("%d columns: nothing copied", cols)
+		}
+		if n := testing.AllocsPerRun(10, func() { _ = CopyTiled(tc, s, f) }); n != 0 {
+			t.Errorf("%d columns: %v allocations, want 0", cols, n)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/numeric"
 )
 
 // A CopyOp is CuTe's Copy_Traits<Op>: one copy instruction (or the
@@ -40,26 +41,24 @@ func (o CopyOp) BitLayoutDst() layout.Layout { return o.dst }
 // BitLayoutRef returns the traits' RefLayout: (thread, value) -> bit.
 func (o CopyOp) BitLayoutRef() layout.Layout { return o.ref }
 
-// copyTypeBits holds sizeof_bits of every value type a Copy_Atom may be
-// instantiated with, by C++ name.
-var copyTypeBits = map[string]int{
-	"uint1b_t": 1, "int4b_t": 4, "uint4b_t": 4,
-	"int8_t": 8, "uint8_t": 8, "float_e4m3_t": 8, "float_e5m2_t": 8,
-	"int16_t": 16, "uint16_t": 16, "half_t": 16, "bfloat16_t": 16,
-	"int32_t": 32, "uint32_t": 32, "float": 32, "tfloat32_t": 32,
-	"int64_t": 64, "uint64_t": 64, "double": 64, "complex<float>": 64,
-	"complex<double>": 128, "uint128_t": 128,
-}
-
 // CopyTypeBits returns sizeof_bits of the value type named as C++ spells it
 // ("half_t", "uint128_t", "complex<float>", with or without cute:: or
 // cutlass::), or an error for a type this package does not know.
+//
+// Deprecated: use numeric.ParseKind(name) and Kind.Bits; the element types
+// live in package numeric.
 func CopyTypeBits(name string) (int, error) {
-	n := canonType(name)
-	if b, ok := copyTypeBits[n]; ok {
-		return b, nil
+	k, err := copyValType(name)
+	return k.Bits(), err
+}
+
+// copyValType parses a Copy_Atom's value type.
+func copyValType(name string) (numeric.Kind, error) {
+	k, err := numeric.ParseKind(name)
+	if err != nil {
+		return numeric.KindInvalid, layout.Errorf("Copy_Atom", "unknown value type", name)
 	}
-	return 0, layout.Errorf("Copy_Atom", "unknown value type", name)
+	return k, nil
 }
 
 func canonType(s string) string {
@@ -281,16 +280,17 @@ func autoVec(o CopyOp, bits int) (CopyOp, error) {
 }
 
 func srcDstBits(name string, targs []string) (s, d int, err error) {
-	if s, err = CopyTypeBits(targs[0]); err != nil {
+	var ks, kd numeric.Kind
+	if ks, err = copyValType(targs[0]); err != nil {
 		return 0, 0, layout.Errorf("Copy_Traits", "unknown value type", name)
 	}
-	d = s
+	kd = ks
 	if len(targs) == 2 {
-		if d, err = CopyTypeBits(targs[1]); err != nil {
+		if kd, err = copyValType(targs[1]); err != nil {
 			return 0, 0, layout.Errorf("Copy_Traits", "unknown value type", name)
 		}
 	}
-	return s, d, nil
+	return ks.Bits(), kd.Bits(), nil
 }
 
 // parseStaticInt reads Int<N>, cute::Int<N> or _N.
@@ -347,7 +347,7 @@ func splitTemplate(s string) (base string, args []string, templ bool) {
 // atom. Build one with [MakeCopy] or [LookupCopy].
 type Copy struct {
 	op            CopyOp
-	val           string
+	val           numeric.Kind
 	bits          int
 	src, dst, ref layout.Layout
 }
@@ -361,15 +361,16 @@ func MakeCopy(op CopyOp, valType string) (Copy, error) {
 	if op.name == "" && op.thrID.Rank() == 0 {
 		return Copy{}, layout.Errorf("Copy_Atom", "the zero CopyOp is not a copy operation")
 	}
-	bits, err := CopyTypeBits(valType)
+	kind, err := copyValType(valType)
 	if err != nil {
 		return Copy{}, err
 	}
-	c := Copy{op: op, val: canonType(valType), bits: bits}
+	bits := kind.Bits()
+	c := Copy{op: op, val: kind, bits: bits}
 	recast := func(l layout.Layout) (layout.Layout, error) {
 		r, err := layout.Recast(l, 1, bits)
 		if err != nil {
-			return layout.Layout{}, layout.Errorf("Copy_Atom<"+op.name+","+c.val+">",
+			return layout.Layout{}, layout.Errorf("Copy_Atom<"+op.name+","+c.val.String()+">",
 				"Static shape_div failure: recast_layout<uint1_t,ValType> of the bit layout", l, err)
 		}
 		return r, nil
@@ -392,7 +393,7 @@ func MakeCopy(op CopyOp, valType string) (Copy, error) {
 		l    layout.Layout
 	}{{"Src", c.src}, {"Dst", c.dst}, {"Ref", c.ref}} {
 		if !side.l.Mode(0).Size().Eq(n) {
-			return Copy{}, layout.Errorf("Copy_Atom<"+op.name+","+c.val+">",
+			return Copy{}, layout.Errorf("Copy_Atom<"+op.name+","+c.val.String()+">",
 				"CopyOperation is not valid for "+side.name+" of ValType.", side.l, op.thrID)
 		}
 	}
@@ -423,7 +424,10 @@ func MustLookupCopy(op, valType string) Copy {
 func (c Copy) Op() CopyOp { return c.op }
 
 // ValType returns the value type's C++ name.
-func (c Copy) ValType() string { return c.val }
+func (c Copy) ValType() string { return c.val.String() }
+
+// ValKind returns the value type.
+func (c Copy) ValKind() numeric.Kind { return c.val }
 
 // ValTypeBits returns sizeof_bits<ValType>.
 func (c Copy) ValTypeBits() int { return c.bits }

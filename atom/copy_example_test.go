@@ -59,8 +59,17 @@ func ExamplePartitionS() {
 		panic(err)
 	}
 	fmt.Println(tAgA)
+	// The same partition of the identity tensor of gA's shape: which (m,n)
+	// each of the thread's values is.
+	cA := tensor.MakeIdentity(gA.Shape())
+	tAcA, err := atom.PartitionS(tc.MustThreadSlice(1), cA)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(tAcA)
 	// Output:
 	// gmem_ptr[32b](0x7f0000000010) o ((_4,_1),2,2):((_1,_0),_128,2048)
+	// ArithTuple(4,0) o ((_4,_1),2,2):((_1@0,_0),_128@0,_8@1)
 }
 
 // The Hopper epilogue's smallest C-retiling copy: stmatrix.x4 over the C

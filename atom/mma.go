@@ -114,7 +114,7 @@ func (m MMA) FrgTypeA() string {
 	if m.ADescriptor() {
 		return "GMMA::smem_desc<" + m.gmma.MajorA.String() + ">"
 	}
-	return string(m.valA)
+	return m.valA.String()
 }
 
 // FrgTypeB returns the type of B fragments ("GMMA::smem_desc<...>" for all
@@ -123,11 +123,11 @@ func (m MMA) FrgTypeB() string {
 	if m.BDescriptor() {
 		return "GMMA::smem_desc<" + m.gmma.MajorB.String() + ">"
 	}
-	return string(m.valB)
+	return m.valB.String()
 }
 
 // FrgTypeC returns the accumulator fragment type, ValTypeC.
-func (m MMA) FrgTypeC() string { return string(m.valC) }
+func (m MMA) FrgTypeC() string { return m.valC.String() }
 
 // ADescriptor reports whether make_fragment_A yields a GMMA descriptor
 // iterator view of shared memory rather than a register fragment.

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/numeric"
 )
 
 // Lookup returns the atom with the given C++ name. Accepted spellings:
@@ -85,7 +86,7 @@ func universalFMA(name string) (MMA, error) {
 	}
 	ts := make([]Type, 4)
 	for i, a := range args {
-		t, err := parseType(a)
+		t, err := numeric.ParseKind(a)
 		if err != nil {
 			return MMA{}, err
 		}
@@ -401,10 +402,10 @@ func lookupGMMA(name string) (MMA, error) {
 		if m[7] == "" || len(args) != 2 {
 			return bad("want <MajorA,MajorB>")
 		}
-		var ok1, ok2 bool
-		g.MajorA, ok1 = parseMajor(args[0])
-		g.MajorB, ok2 = parseMajor(args[1])
-		if !ok1 || !ok2 {
+		var err1, err2 error
+		g.MajorA, err1 = ParseMajor(args[0])
+		g.MajorB, err2 = ParseMajor(args[1])
+		if err1 != nil || err2 != nil {
 			return bad("majors must be K or MN")
 		}
 		if g.RS && g.MajorA != MajorK {

@@ -55,7 +55,7 @@ func WithPermutation(t layout.Tiler) TiledOption {
 // permutation that is not a static tile of rank at most 3, or layouts the
 // algebra rejects.
 func MakeTiledMMA(m MMA, opts ...TiledOption) (t TiledMMA, err error) {
-	if m.thrID.Rank() == 0 && m.name == "" {
+	if m.name == "" { // the zero MMA: every atom Lookup builds has a name
 		return TiledMMA{}, layout.Newf(layout.ErrInvalid, "atom", "make_tiled_mma of the zero MMA")
 	}
 	var cfg tiledConfig

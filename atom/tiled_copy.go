@@ -22,8 +22,9 @@ type TiledCopy struct {
 	tiler layout.Tiler  // Tiler_MN
 	// thrval2mn of the Src (0) and Dst (1) sides, computed once; CuTe
 	// computes them when partitioning, so their errors wait until then.
-	tvmn    [2]layout.Layout
-	tvmnErr [2]error
+	tvmn      [2]layout.Layout
+	tvmnErr   [2]error
+	tvmnTiler [2]layout.Tiler // <tvmn, _>, the tile2thrfrg composition tiler
 }
 
 // newTiledCopy is make_tiled_copy_impl: the TiledCopy type, with its two
@@ -51,6 +52,7 @@ func newTiledCopy(op string, a Copy, tv layout.Layout, tiler layout.Tiler) (Tile
 		r2t, err := t.ref2trg(dst)
 		if err == nil {
 			t.tvmn[i], err = t.thrval2mn(r2t)
+			t.tvmnTiler[i] = layout.TupleTiler(layout.LayoutTiler(t.tvmn[i]), layout.Underscore())
 		}
 		t.tvmnErr[i] = err
 	}
@@ -410,8 +412,8 @@ func (t TiledCopy) thrval2mn(ref2trg layout.Layout) (layout.Layout, error) {
 
 // ThrVal2MN returns the (thread, value) -> tile coordinate layout that
 // partition_S (dst false) or partition_D (dst true) composes the tile mode
-// of zipped_divide(tensor, Tiler_MN) with. Partitioning a tensor of any
-// kind (an ArithTuple coordinate tensor, say) is then:
+// of zipped_divide(tensor, Tiler_MN) with. [PartitionS] and [PartitionD]
+// partition a tensor of any kind (data or coordinates) as:
 //
 //	z := zipped_divide(t, TilerMN())
 //	v := composition(z, <ThrVal2MN(dst), _>)     // (((thr),(val)),rest)
@@ -544,60 +546,80 @@ func (t TiledCopy) LayoutDMN() (layout.Layout, error) { return t.layoutMN(true) 
 // function): it re-tiles a thread's fragment layout of shape (V, M, N, ...)
 // (e.g. a register fragment made for an MMA partition) into the copy's
 // ((AtomVal, RestVal), M', N', ...) value order.
-func (t TiledCopy) Retile(f swizzle.Func) (r swizzle.Func, err error) {
-	const op = "retile"
-	if err := t.valid(op); err != nil {
+func (t TiledCopy) Retile(f swizzle.Func) (swizzle.Func, error) {
+	if f == nil {
+		return nil, layout.Errorf("retile", "the layout must not be nil")
+	}
+	p, err := t.retilePlan(f.Shape())
+	if err != nil {
 		return nil, err
 	}
-	if f == nil {
-		return nil, layout.Errorf(op, "the layout must not be nil")
+	zd, err := swizzle.ZippedDivide(f, layout.ShapeTiler(p.tileShape))
+	if err != nil {
+		return nil, layout.Errorf("retile", err.Error(), f)
 	}
-	sh := f.Shape()
+	vt, err := swizzle.Composition(zd, layout.TupleTiler(layout.LayoutTiler(p.frgV), layout.Underscore()))
+	if err != nil {
+		return nil, layout.Errorf("retile", err.Error(), f)
+	}
+	r, _, err := tensor.SliceFunc(p.coord, vt)
+	if err != nil {
+		return nil, layout.Errorf("retile", err.Error(), f)
+	}
+	return r, nil
+}
+
+// retile is what TiledCopy::retile does to a fragment of shape (V,M,N,...)
+// apart from the fragment itself: zipped_divide by tile, compose the tile
+// mode with frgV, slice at coord = (_, (_0, _, _, ...)).
+type retile struct {
+	tileShape layout.Shape
+	tile      layout.Tiler
+	frgV      layout.Layout
+	coord     tensor.Coord
+}
+
+func (t TiledCopy) retilePlan(sh layout.Shape) (p retile, err error) {
+	const op = "retile"
+	if err := t.valid(op); err != nil {
+		return retile{}, err
+	}
 	if !sh.IsTuple() || sh.Len() < 1 {
-		return nil, layout.Errorf(op, "the fragment must be a tuple of modes (V,M,N,...)", f)
+		return retile{}, layout.Errorf(op, "the fragment must be a tuple of modes (V,M,N,...)", sh)
 	}
 	rank := sh.Len()
 	v := sh.At(0).Product()
 	err = raise.Try(func() {
 		must := func(l layout.Layout, err error) layout.Layout {
 			if err != nil {
-				raise.Throw(layout.Errorf(op, err.Error(), f))
+				raise.Throw(layout.Errorf(op, err.Error(), sh))
 			}
 			return l
 		}
 		inv := must(layout.RightInverse(t.tv))
 		mn := must(layout.Compose(inv, layout.Left(t.TilerShape())))
 		frgMN := must(layout.Upcast(mn, t.NumThr()*v.Value()))
-		frgV := must(layout.ZippedDivide(
+		p.frgV = must(layout.ZippedDivide(
 			must(layout.LogicalProduct(layout.Left(layout.I(v)), layout.LayoutTiler(must(layout.RightInverse(frgMN))))),
 			layout.LayoutTiler(layout.Left(layout.I(t.atom.ref.Mode(1).Size())))))
-		tile := productEach(frgMN.Shape()).Prepend(layout.I(v))
-		zd, err := swizzle.ZippedDivide(f, layout.ShapeTiler(tile))
-		if err != nil {
-			raise.Throw(layout.Errorf(op, err.Error(), f))
-		}
-		vt, err := swizzle.Composition(zd, layout.TupleTiler(layout.LayoutTiler(frgV), layout.Underscore()))
-		if err != nil {
-			raise.Throw(layout.Errorf(op, err.Error(), f))
-		}
+		p.tileShape = productEach(frgMN.Shape()).Prepend(layout.I(v))
+		p.tile = layout.ShapeTiler(p.tileShape)
 		rest := make([]tensor.Coord, rank)
 		rest[0] = tensor.IntCoord(layout.S(0))
 		for i := 1; i < rank; i++ {
 			rest[i] = tensor.U
 		}
-		r, _, err = tensor.SliceFunc(tensor.C(tensor.U, tensor.C(rest...)), vt)
-		if err != nil {
-			raise.Throw(layout.Errorf(op, err.Error(), f))
-		}
+		p.coord = tensor.C(tensor.U, tensor.C(rest...))
 	})
-	return r, err
+	return p, err
 }
 
 // A ThrCopy is CuTe's ThrCopy: a TiledCopy seen by one thread, the result
 // of get_slice(thr_idx) / get_thread_slice(thr_idx).
 type ThrCopy struct {
-	tiled TiledCopy
-	idx   int
+	tiled  TiledCopy
+	idx    int
+	coords [3]tensor.Coord // partCoord of ranks 1 to 3
 }
 
 // ThreadSlice returns get_slice(thr) (= get_thread_slice(thr)). The thread
@@ -612,7 +634,11 @@ func (t TiledCopy) ThreadSlice(thr int) (ThrCopy, error) {
 	if err := t.valid("get_slice"); err != nil {
 		return ThrCopy{}, err
 	}
-	return ThrCopy{tiled: t, idx: thr}, nil
+	s := ThrCopy{tiled: t, idx: thr}
+	for r := range s.coords {
+		s.coords[r] = tensor.C(tensor.C(tensor.I(thr), tensor.U), tensor.Repeat(r+1))
+	}
+	return s, nil
 }
 
 // MustThreadSlice is like ThreadSlice but panics on error.
@@ -666,39 +692,121 @@ func (s ThrCopy) PartitionCoord(r int) tensor.Coord {
 	return tensor.C(tensor.I(s.idx), tensor.U, tensor.Repeat(r))
 }
 
-func partitionCopy[T any](s ThrCopy, t tensor.Tensor[T], dst bool) (tensor.Tensor[T], error) {
-	thr, err := s.tiled.tidfrg(t.Layout(), dst)
-	if err != nil {
-		return tensor.Tensor[T]{}, err
+// partitionTiling is partition_S/D for any tensor kind CuTe's template
+// accepts (a data tensor or a coordinate tensor): zipped_divide by
+// Tiler_MN, the tile mode composed with ThrVal2MN, then sliced at
+// ((thr_idx,_),repeat<rank>(_)) — the one slice CuTe's tidfrg + (thr_idx,
+// _, repeat<R>(_)) pair makes.
+func partitionTiling[X tensor.Tiling[X]](s ThrCopy, t X, dst bool) (X, error) {
+	var zero X
+	op := "partition_S"
+	if dst {
+		op = "partition_D"
 	}
-	return t.WithLayout(thr).Slice(s.sliceCoord(t.Layout()))
+	if err := s.tiled.valid(op); err != nil {
+		return zero, err
+	}
+	r := t.Rank()
+	if !t.Shape().IsTuple() {
+		r = 1
+	}
+	tr := 1
+	if s.tiled.tiler.IsTuple() {
+		tr = s.tiled.tiler.Len()
+	}
+	if r < tr {
+		return zero, layout.Errorf(op, "Rank of tensor to be partitioned too small.", t, s.tiled.TilerString())
+	}
+	i := 0
+	if dst {
+		i = 1
+	}
+	if err := s.tiled.tvmnErr[i]; err != nil {
+		return zero, err
+	}
+	c := s.partCoord(r)
+	// A data tensor is divided as a layout function and made a tensor once.
+	if lt, ok := any(t).(funcTensor[X]); ok {
+		f, err := swizzle.ZippedDivide(lt.Layout(), s.tiled.tiler)
+		if err != nil {
+			return zero, layout.Errorf(op, "zipped_divide(tensor, Tiler_MN) failed", t, s.tiled.TilerString(), err)
+		}
+		if f, err = swizzle.Composition(f, s.tiled.tvmnTiler[i]); err != nil {
+			return zero, layout.Errorf(op, "tile2thrfrg failed", t, err)
+		}
+		return lt.WithLayout(f).Slice(c)
+	}
+	z, err := t.ZippedDivide(s.tiled.tiler)
+	if err != nil {
+		return zero, layout.Errorf(op, "zipped_divide(tensor, Tiler_MN) failed", t, s.tiled.TilerString(), err)
+	}
+	v, err := z.Composition(s.tiled.tvmnTiler[i])
+	if err != nil {
+		return zero, layout.Errorf(op, "tile2thrfrg failed", t, err)
+	}
+	return v.Slice(c)
+}
+
+// funcTensor is a tensor over a layout function: tensor.Tensor[T].
+type funcTensor[X any] interface {
+	Layout() swizzle.Func
+	WithLayout(swizzle.Func) X
+}
+
+// partCoord is ((thr_idx,_),repeat<r>(_)), made once per ThrCopy for the
+// common ranks.
+func (s ThrCopy) partCoord(r int) tensor.Coord {
+	if r >= 1 && r <= len(s.coords) && s.coords[r-1].IsTuple() {
+		return s.coords[r-1]
+	}
+	return tensor.C(tensor.C(tensor.I(s.idx), tensor.U), tensor.Repeat(r))
 }
 
 // PartitionS returns thr_copy.partition_S(t) for a source tensor of shape
 // (M,N,...): the view of this thread's source values, of shape (CPY,
-// CPY_M, CPY_N, ...), on t's memory. A swizzle in t's pointer stays there
-// (only the address moves); a swizzle in t's layout is sliced by CuTe's
-// rules (it may fold into thread-dependent plain strides).
-func PartitionS[T any](s ThrCopy, t tensor.Tensor[T]) (tensor.Tensor[T], error) {
-	return partitionCopy(s, t, false)
+// CPY_M, CPY_N, ...). t is a data tensor ([tensor.Tensor]: the view is on
+// t's memory; a swizzle in t's pointer stays there, only the address
+// moves; a swizzle in t's layout is sliced by CuTe's rules) or a
+// coordinate tensor ([tensor.CoordTensor]: partition_S of
+// make_identity_tensor(shape) tells which coordinates of the tile each of
+// the thread's values is — the predication idiom).
+func PartitionS[X tensor.Tiling[X]](s ThrCopy, t X) (X, error) {
+	return partitionTiling(s, t, false)
 }
 
-// PartitionD returns thr_copy.partition_D(t) for a destination tensor.
-func PartitionD[T any](s ThrCopy, t tensor.Tensor[T]) (tensor.Tensor[T], error) {
-	return partitionCopy(s, t, true)
+// PartitionD returns thr_copy.partition_D(t) for a destination tensor (a
+// data or a coordinate tensor, as for [PartitionS]).
+func PartitionD[X tensor.Tiling[X]](s ThrCopy, t X) (X, error) {
+	return partitionTiling(s, t, true)
 }
 
-// RetileS returns thr_copy.retile_S(t): t's data with the layout
-// TiledCopy.Retile(t.layout()).
-func RetileS[T any](s ThrCopy, t tensor.Tensor[T]) (tensor.Tensor[T], error) {
-	l, err := s.tiled.Retile(t.Layout())
-	if err != nil {
-		return tensor.Tensor[T]{}, err
+// RetileS returns thr_copy.retile_S(t) of a data or coordinate tensor: t
+// under the layout [TiledCopy.Retile] gives its layout.
+func RetileS[X tensor.Tiling[X]](s ThrCopy, t X) (X, error) {
+	var zero X
+	if lt, ok := any(t).(funcTensor[X]); ok {
+		l, err := s.tiled.Retile(lt.Layout())
+		if err != nil {
+			return zero, err
+		}
+		return lt.WithLayout(l), nil
 	}
-	return t.WithLayout(l), nil
+	p, err := s.tiled.retilePlan(t.Shape())
+	if err != nil {
+		return zero, err
+	}
+	zd, err := t.ZippedDivide(p.tile)
+	if err != nil {
+		return zero, layout.Errorf("retile", err.Error(), t)
+	}
+	vt, err := zd.Composition(layout.TupleTiler(layout.LayoutTiler(p.frgV), layout.Underscore()))
+	if err != nil {
+		return zero, layout.Errorf("retile", err.Error(), t)
+	}
+	return vt.Slice(p.coord)
 }
 
 // RetileD returns thr_copy.retile_D(t), the same as RetileS.
-func RetileD[T any](s ThrCopy, t tensor.Tensor[T]) (tensor.Tensor[T], error) {
+func RetileD[X tensor.Tiling[X]](s ThrCopy, t X) (X, error) {
 	return RetileS(s, t)
 }

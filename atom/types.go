@@ -1,77 +1,40 @@
 package atom
 
-import "fmt"
+import (
+	"strings"
 
-// A Type is an element type of an MMA operand, named as CuTe's C++ spells it
-// ("half_t", "float", "int8_t", "complex<double>", ...). The golden vectors
-// print value and fragment types with these names.
-type Type string
-
-// The element types that appear in CuTe 3.5.1's MMA traits.
-const (
-	Half          Type = "half_t"
-	BFloat16      Type = "bfloat16_t"
-	TFloat32      Type = "tfloat32_t"
-	Float         Type = "float"
-	Double        Type = "double"
-	Int8          Type = "int8_t"
-	UInt8         Type = "uint8_t"
-	Int16         Type = "int16_t"
-	Int32         Type = "int32_t"
-	E4M3          Type = "float_e4m3_t"
-	E5M2          Type = "float_e5m2_t"
-	ComplexDouble Type = "complex<double>"
-	Int4          Type = "int4b_t"
-	UInt4         Type = "uint4b_t"
-	UInt1         Type = "uint1b_t"
-	// GaussComplex is SM80_8x8x4_GC64C64C64GC64_TN's nested accumulator
-	// type, which the vectors show by its demangled C++ name.
-	GaussComplex Type = "?cute::SM80_8x8x4_GC64C64C64GC64_TN::GaussComplex"
+	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/numeric"
 )
 
-var typeBits = map[Type]int{
-	Half: 16, BFloat16: 16, TFloat32: 32, Float: 32, Double: 64,
-	Int8: 8, UInt8: 8, Int16: 16, Int32: 32, E4M3: 8, E5M2: 8,
-	ComplexDouble: 128, Int4: 4, UInt4: 4, UInt1: 1, GaussComplex: 128,
-}
+// Type is the element type of an MMA or copy operand.
+//
+// Deprecated: use [numeric.Kind], the module's one element-type value; Type
+// is an alias kept so existing code compiles. Its String is the C++ name
+// CuTe prints ("half_t", "float", "complex<double>", ...).
+type Type = numeric.Kind
 
-// Bits returns sizeof_bits of t, or 0 for a type this package does not know.
-func (t Type) Bits() int { return typeBits[t] }
-
-// String returns the C++ name.
-func (t Type) String() string { return string(t) }
-
-// parseType accepts the C++ spellings of the element types, with or without
-// the cute:: / cutlass:: namespace.
-func parseType(s string) (Type, error) {
-	switch s {
-	case "half_t", "cute::half_t", "cutlass::half_t":
-		return Half, nil
-	case "bfloat16_t", "cute::bfloat16_t", "cutlass::bfloat16_t":
-		return BFloat16, nil
-	case "tfloat32_t", "cute::tfloat32_t", "cutlass::tfloat32_t":
-		return TFloat32, nil
-	case "float":
-		return Float, nil
-	case "double":
-		return Double, nil
-	case "int8_t":
-		return Int8, nil
-	case "uint8_t":
-		return UInt8, nil
-	case "int16_t":
-		return Int16, nil
-	case "int32_t":
-		return Int32, nil
-	case "float_e4m3_t", "cute::float_e4m3_t", "cutlass::float_e4m3_t":
-		return E4M3, nil
-	case "float_e5m2_t", "cute::float_e5m2_t", "cutlass::float_e5m2_t":
-		return E5M2, nil
-	case "complex<double>", "cute::complex<double>", "cutlass::complex<double>":
-		return ComplexDouble, nil
-	}
-	return "", fmt.Errorf("atom: unknown element type %q", s)
-}
+// The element types that appear in CuTe 3.5.1's MMA traits.
+//
+// Deprecated: use the numeric.Kind constants these alias.
+const (
+	Half          = numeric.KindF16
+	BFloat16      = numeric.KindBF16
+	TFloat32      = numeric.KindTF32
+	Float         = numeric.KindF32
+	Double        = numeric.KindF64
+	Int8          = numeric.KindS8
+	UInt8         = numeric.KindU8
+	Int16         = numeric.KindS16
+	Int32         = numeric.KindS32
+	E4M3          = numeric.KindE4M3
+	E5M2          = numeric.KindE5M2
+	ComplexDouble = numeric.KindC128
+	Int4          = numeric.KindS4
+	UInt4         = numeric.KindU4
+	UInt1         = numeric.KindB1
+	GaussComplex  = numeric.KindGaussComplex
+)
 
 // A Major is the GMMA operand majorness, CuTe's GMMA::Major.
 type Major uint8
@@ -89,12 +52,16 @@ func (m Major) String() string {
 	return "K"
 }
 
-func parseMajor(s string) (Major, bool) {
-	switch s {
-	case "K", "GMMA::Major::K", "cute::GMMA::Major::K":
-		return MajorK, true
-	case "MN", "GMMA::Major::MN", "cute::GMMA::Major::MN":
-		return MajorMN, true
+// ParseMajor parses a GMMA major: "K" or "MN" as atom names spell it, CuTe's
+// GMMA::Major::K / GMMA::Major::MN (with or without cute::), and, case
+// insensitive, the short forms k, mn, m and n.
+func ParseMajor(s string) (Major, error) {
+	t := strings.TrimPrefix(strings.TrimPrefix(strings.TrimSpace(s), "cute::"), "GMMA::Major::")
+	switch strings.ToUpper(t) {
+	case "K":
+		return MajorK, nil
+	case "MN", "M", "N":
+		return MajorMN, nil
 	}
-	return 0, false
+	return MajorK, layout.Errorf("ParseMajor", "not a GMMA major (want K or MN)", s)
 }

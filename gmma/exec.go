@@ -37,7 +37,8 @@ const (
 type SharedMemory struct {
 	base  uint32
 	data  []byte
-	dirty []uint64 // one bit per 16-byte chunk stored by the generic proxy since the last fence.proxy.async
+	async *asyncWrites // bytes an asynchronous copy (TMA) still writes, see async.go
+	dirty []uint64     // one bit per 16-byte chunk stored by the generic proxy since the last fence.proxy.async
 	// ndirty counts the set bits of dirty.
 	ndirty int
 	// reads counts, per 16-byte chunk, the reads of in-flight wgmmas;

@@ -74,7 +74,7 @@ func (m MMA) Validate() error {
 	case is8bitInt(a) && is8bitInt(b) && d == numeric.KindS32:
 		integer = true
 	default:
-		return bad("unsupported type combination dtype=%v atype=%v btype=%v", d, a, b)
+		return bad("unsupported type combination dtype=%s atype=%s btype=%s", d.PTX(), a.PTX(), b.PTX())
 	}
 	if m.N < 8 || m.N > 256 || m.N%8 != 0 {
 		return bad("N = %d is not a multiple of 8 in [8, 256]", m.N)
@@ -89,7 +89,7 @@ func (m MMA) Validate() error {
 		return bad(".satfinite is only available for integer types")
 	}
 	if (m.TransA || m.TransB) && a.Bits() != 16 {
-		return bad("imm-trans-a/b (MN-major operands) is only available for 16-bit types, not %v", a)
+		return bad("imm-trans-a/b (MN-major operands) is only available for 16-bit types, not %s", a.PTX())
 	}
 	if m.TransA && m.ARegs {
 		return bad("imm-trans-a does not exist for A in registers (RS)")
@@ -110,17 +110,21 @@ func (m MMA) Validate() error {
 }
 
 func (m MMA) typeString() string {
-	return fmt.Sprintf("m64n%dk%d.%v.%v.%v", m.N, m.K(), m.DType, m.AType, m.BType)
+	return fmt.Sprintf("m64n%dk%d.%s.%s.%s", m.N, m.K(), m.DType.PTX(), m.AType.PTX(), m.BType.PTX())
 }
 
 // String returns the instruction in PTX syntax, with registers written as
 // r<i> and the descriptors as hex, e.g.
 //
 //	wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {r0, ..., r3}, 0x..., 0x..., 1, 1, 1, 0, 0;
-func (m MMA) String() string {
+func (m MMA) String() string { return m.text("wgmma.mma_async.sync.aligned."+m.typeString(), "") }
+
+// text writes the instruction with the given mnemonic (shape and types
+// included) and extra operands (a sparse wgmma's metadata register and
+// selector) right after the descriptor of B.
+func (m MMA) text(mnemonic, extra string) string {
 	var sb strings.Builder
-	sb.WriteString("wgmma.mma_async.sync.aligned.")
-	sb.WriteString(m.typeString())
+	sb.WriteString(mnemonic)
 	if m.Saturate {
 		sb.WriteString(".satfinite")
 	}
@@ -130,7 +134,7 @@ func (m MMA) String() string {
 	} else {
 		fmt.Fprintf(&sb, "%#016x, ", uint64(m.DescA))
 	}
-	fmt.Fprintf(&sb, "%#016x, %d", uint64(m.DescB), b2i(m.ScaleD))
+	fmt.Fprintf(&sb, "%#016x, %s%d", uint64(m.DescB), extra, b2i(m.ScaleD))
 	if m.AType.IsFloat() {
 		fmt.Fprintf(&sb, ", %d, %d", scaleImm(m.NegA), scaleImm(m.NegB))
 		if m.AType.Bits() == 16 {

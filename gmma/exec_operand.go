@@ -62,6 +62,9 @@ func (x *executor) loadOperand(s *SharedMemory, which string, desc Descriptor, r
 			return 0, layout.Newf(layout.ErrHazard, "gmma.Warpgroup", "wgmma operand %s element (%s=%d, k=%d) reads shared bytes [%#x, %#x), stored through the generic proxy after the last fence.proxy.async; call FenceProxyAsync first",
 				which, mnName(which), mn, kk, a, a+16)
 		}
+		if s.async != nil && s.asyncPending(c) {
+			return 0, s.asyncError(which, mn, kk, a)
+		}
 		op.chunks = append(op.chunks, c)
 		return int(a - base), nil
 	}

@@ -68,6 +68,12 @@ func (rec *Record) Instructions() ([]MMA, error) {
 	var kinds [3]numeric.Kind
 	for i, p := range parts {
 		k, err := numeric.ParseKind(p)
+		if err == nil && k.PTX() != p {
+			err = layout.Newf(layout.ErrInvalid, "", "%q is not a PTX type name", p)
+		}
+		if err == nil && k.Bits() > 32 {
+			err = layout.Newf(layout.ErrInvalid, "", "%s is not a wgmma operand type", p)
+		}
 		if err != nil {
 			return fail("type %q: %v", rec.Type, err)
 		}
@@ -92,7 +98,7 @@ func (rec *Record) Instructions() ([]MMA, error) {
 		Saturate: strings.Contains(rec.PTX, ".satfinite"),
 	}
 	if rec.K != 0 && rec.K != base.K() {
-		return fail("K = %d, but %v operands give K = %d", rec.K, base.AType, base.K())
+		return fail("K = %d, but %s operands give K = %d", rec.K, base.AType.PTX(), base.K())
 	}
 	out := make([]MMA, rec.NInstr)
 	for i := range out {

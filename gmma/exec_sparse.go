@@ -2,7 +2,6 @@ package gmma
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/numeric"
@@ -121,7 +120,7 @@ func (s MMASparse) Validate() error {
 }
 
 func (s MMASparse) typeString() string {
-	return fmt.Sprintf("m64n%dk%d.%v.%v.%v", s.N, s.K(), s.DType, s.AType, s.BType)
+	return fmt.Sprintf("m64n%dk%d.%s.%s.%s", s.N, s.K(), s.DType.PTX(), s.AType.PTX(), s.BType.PTX())
 }
 
 // MetaSlot returns where the metadata of chunk c of row m of A lies: the
@@ -142,15 +141,7 @@ func (s MMASparse) MetaSlot(m, c int) (t, o int) {
 func (s MMASparse) String() string {
 	// The dense text, with the sparse mnemonic and shape and the metadata
 	// operands after the descriptor of B.
-	d := s.MMA.String()
-	head, rest, _ := strings.Cut(d, " ")
-	head = "wgmma.mma_async.sp.sync.aligned." + s.typeString()
-	if s.Saturate {
-		head += ".satfinite"
-	}
-	b := fmt.Sprintf("%#016x, ", uint64(s.DescB))
-	i := strings.Index(rest, b)
-	return head + " " + rest[:i+len(b)] + fmt.Sprintf("r%d, %d, ", s.MetaReg, s.Selector) + rest[i+len(b):]
+	return s.MMA.text("wgmma.mma_async.sp.sync.aligned."+s.typeString(), fmt.Sprintf("r%d, %d, ", s.MetaReg, s.Selector))
 }
 
 // sparseKey is shapeKey for a sparse instruction (its own K).
@@ -324,7 +315,7 @@ func (rec *SparseRecord) Instructions() ([]MMASparse, error) {
 	for i, m := range ins {
 		s := MMASparse{MMA: m, MetaReg: base + i, Selector: rec.SpSel}
 		if rec.K != 0 && rec.K != s.K() {
-			return nil, layout.Newf(layout.ErrInvalid, "", "gmma.SparseRecord %d: K = %d, but %v operands give K = %d", rec.CaseID, rec.K, m.AType, s.K())
+			return nil, layout.Newf(layout.ErrInvalid, "", "gmma.SparseRecord %d: K = %d, but %s operands give K = %d", rec.CaseID, rec.K, m.AType.PTX(), s.K())
 		}
 		if err := s.Validate(); err != nil {
 			return nil, layout.Newf(layout.ErrInvalid, "", "gmma.SparseRecord %d: instruction %d: %v", rec.CaseID, i, err)

@@ -619,6 +619,13 @@ func TestSparseString(t *testing.T) {
 	if got, want := s.String(), "wgmma.mma_async.sp.sync.aligned.m64n64k64.s32.s8.u8.satfinite {r0, ..., r31}, {r100, ..., r103}, 0x0000002000080240, r150, 0, 1;"; got != want {
 		t.Errorf("String() =\n%s\nwant\n%s", got, want)
 	}
+	// With both descriptors equal, the metadata still follows the descriptor
+	// of B (it used to be spliced in after A's copy of the same text).
+	_, s = spSetup(t)
+	s.DescA = s.DescB
+	if got, want := s.String(), "wgmma.mma_async.sp.sync.aligned.m64n64k32.f32.f16.f16 {r0, ..., r31}, 0x0000002000080240, 0x0000002000080240, r150, 1, 1, 1, 1, 0, 0;"; got != want {
+		t.Errorf("DescA == DescB: String() =\n%s\nwant\n%s", got, want)
+	}
 	for _, c := range []struct {
 		k    numeric.Kind
 		want string

@@ -20,18 +20,9 @@ const (
 	MN Major = atom.MajorMN
 )
 
-// ParseMajor parses "K" or "MN" (also "GMMA::Major::K" and the like, case
-// insensitive for the short forms).
-func ParseMajor(s string) (Major, error) {
-	t := strings.TrimPrefix(strings.TrimPrefix(strings.TrimSpace(s), "cute::"), "GMMA::Major::")
-	switch strings.ToUpper(t) {
-	case "K":
-		return K, nil
-	case "MN", "M", "N":
-		return MN, nil
-	}
-	return K, layout.Newf(layout.ErrParse, "gmma.ParseMajor", "%q is not a GMMA major (want K or MN)", s)
-}
+// ParseMajor parses a GMMA major by any of its spellings; it is
+// [atom.ParseMajor], the one parser of majors.
+func ParseMajor(s string) (Major, error) { return atom.ParseMajor(s) }
 
 // SwizzleBits returns the B of the swizzle Sw<B,4,3> that goes with the
 // layout type: 0 for [Interleave], 1 for [B32], 2 for [B64], 3 for [B128].

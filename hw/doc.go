@@ -6,7 +6,12 @@
 // The package sits above the CuTe API (layout … gmma): it may import those
 // packages, none of them imports hw. Its [SharedMemory] is the same byte
 // image as gmma's ([SharedMemory.Gmma]), so data staged with cp.async or
-// stmatrix can feed a gmma.Warpgroup.
+// stmatrix can feed a gmma.Warpgroup. A [CTA] of a [Cluster] runs the TMA
+// (cp.async.bulk.tensor) and its mbarriers; [CTA.Gmma] is its shared memory
+// as the wgmma executor reads it, so TMA loads feed wgmmas, and
+// pipeline.go has CUTLASS's ClusterBarrier, ClusterTransactionBarrier,
+// PipelineState and a cluster [Launch] whose CTAs share one clock of
+// mbarrier phases (a deadlock is reported, never a hang).
 //
 // # What was measured
 //

@@ -239,6 +239,7 @@ func (c *CTA) observe(bar uint32, completed uint64) {
 	out := c.pending[:0]
 	for _, p := range c.pending {
 		if p.bar == bar && p.phase <= completed {
+			c.endAsync(p)
 			continue
 		}
 		out = append(out, p)
@@ -251,6 +252,8 @@ func (c *CTA) dropPending(bar uint32) {
 	for _, p := range c.pending {
 		if p.bar != bar {
 			out = append(out, p)
+		} else {
+			c.endAsync(p)
 		}
 	}
 	c.pending = out

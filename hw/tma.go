@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/gocute/cute/gmma"
 	"github.com/gocute/cute/numeric"
 )
 
@@ -27,6 +28,7 @@ const (
 	RuleProxyFence      Rule = "shared memory written by generic stores is fenced (fence.proxy.async) before a TMA reads it"
 	RuleInterleaveStore Rule = "interleaved TMA stores and reduce-adds are not modelled (no H200 record measures them)"
 	RuleSmemStoreRace   Rule = "shared memory that a TMA store or reduce-add still reads is not overwritten before cp.async.bulk.wait_group.read retires it"
+	RuleSmemReadRace    Rule = "shared memory that an in-flight wgmma reads is not overwritten by a TMA load before wgmma.wait_group retires the wgmma"
 	RuleCluster         Rule = "a cluster has 1..16 CTAs of at most 228 KiB shared memory each"
 )
 
@@ -96,7 +98,8 @@ func (g *DeviceMemory) Write(addr uint64, p []byte) error {
 // rank r sees its shared memory at the shared::cluster addresses
 // [r<<24, r<<24 + size) (the H200 puts the rank in bit 24).
 type Cluster struct {
-	ctas []CTA
+	ctas  []CTA
+	sched *clusterRun // the launch running the cluster's CTAs (pipeline.go), nil outside one
 }
 
 // SmemMaxBytes is the largest shared memory of one CTA on the H200.
@@ -112,6 +115,11 @@ func NewCluster(n, smemBytes int) (*Cluster, error) {
 	for r := range c.ctas {
 		c.ctas[r] = CTA{rank: r, base: uint32(r) << 24, smem: make([]byte, smemBytes),
 			dirty: make([]uint64, (smemBytes/16+63)/64), cluster: c}
+		if smemBytes%16 == 0 { // the wgmma executor's view of the same bytes (pipeline.go)
+			t := &c.ctas[r]
+			t.g, _ = gmma.NewSharedMemoryOn(0, t.smem)
+			t.g.ExplainAsyncWrites(t.explainPending)
+		}
 	}
 	return c, nil
 }
@@ -140,6 +148,9 @@ type CTA struct {
 	reads   []bulkRead
 	groups  int64 // bulk async-groups committed
 	cluster *Cluster
+	g       *gmma.SharedMemory // the same bytes at CTA-local addresses, for wgmma (nil if the size is not a multiple of 16)
+	shared  *SharedMemory      // the same again for the warp-level copies (CTA.Shared), made on first use
+	wg      *gmma.Warpgroup    // the warpgroup on g (CTA.Warpgroup), made on first use
 }
 
 // A bulkRead is a range of shared memory that a TMA store or reduce-add
@@ -215,7 +226,13 @@ func (c *CTA) Write(addr uint32, p []byte) error {
 		}
 	}
 	o := addr - c.base
-	copy(c.smem[o:], p)
+	if c.g != nil {
+		if err := c.g.Write(o, p); err != nil { // an in-flight wgmma reads these bytes
+			return faultf(ErrHazard, op, err.Error())
+		}
+	} else {
+		copy(c.smem[o:], p)
+	}
 	if len(p) > 0 {
 		for ch := o / 16; ch <= (o+uint32(len(p))-1)/16; ch++ {
 			c.dirty[ch/64] |= 1 << (ch % 64)
@@ -272,7 +289,12 @@ func (c *CTA) Peek(addr uint32, p []byte) error {
 
 // FenceProxyAsync is fence.proxy.async.shared::cta: generic stores made so
 // far become visible to TMA reads.
-func (c *CTA) FenceProxyAsync() { clear(c.dirty) }
+func (c *CTA) FenceProxyAsync() {
+	clear(c.dirty)
+	if c.g != nil {
+		c.g.FenceProxyAsync()
+	}
+}
 
 // tmaOp names the instructions in errors.
 const (
@@ -423,6 +445,12 @@ func (c *CTA) tmaLoad(op string, m *TensorMap, g *DeviceMemory, dst, mbar uint32
 		if _, err := t.barrier(op, t.base+barOff); err != nil {
 			return 0, err
 		}
+		if t.g != nil {
+			if a, busy := t.g.ReadInFlight(off, w.footprint()); busy {
+				return 0, tmaErr(op, RuleSmemReadRace, fmt.Sprintf("box [%#x, %#x) in CTA %d", t.base+off, uint64(t.base+off)+uint64(w.footprint()), r),
+					fmt.Sprintf("an in-flight wgmma reads [%#x, %#x)", t.base+a, t.base+a+16))
+			}
+		}
 	}
 	if m.interleave != InterleaveNone {
 		if err := m.checkInterleaved(op, &w, g, coords); err != nil {
@@ -450,6 +478,9 @@ func (c *CTA) tmaLoad(op string, m *TensorMap, g *DeviceMemory, dst, mbar uint32
 		b.Delivered += uint64(tx)
 		b.complete()
 		t.pending = append(t.pending, pendingWrite{lo: t.base + off, hi: t.base + off + uint32(w.footprint()), bar: b.addr, phase: phase})
+		if t.g != nil {
+			_ = t.g.BeginAsyncWrite(off, w.footprint())
+		}
 	}
 	return tx, nil
 }
@@ -585,6 +616,20 @@ func (m *TensorMap) loadBox(w *boxWalk, g *DeviceMemory, smem []byte, dst, base 
 		var src []byte
 		if in && lo < hi {
 			src = g.bytes(m.addr+uint64(roff+(int64(coords[0])+int64(lo))*int64(eb)), (hi-lo)*eb)
+		}
+		if src != nil && lo == 0 && hi == w.n[0] && !tf32 { // a row in bounds: chunk by chunk
+			for cb := 0; cb < inner; cb += 16 {
+				a := tmaSwizzle(row+uint32(cb), w.span) - base
+				*(*[16]byte)(smem[a : a+16]) = [16]byte(src[cb : cb+16])
+			}
+			continue
+		}
+		if src == nil && m.oob != OOBFillNaNRequestZeroFMA { // a row out of bounds: zeros
+			for cb := 0; cb < inner; cb += 16 {
+				a := tmaSwizzle(row+uint32(cb), w.span) - base
+				*(*[16]byte)(smem[a : a+16]) = [16]byte{}
+			}
+			continue
 		}
 		for cb := 0; cb < inner; cb += 16 {
 			a := tmaSwizzle(row+uint32(cb), w.span) - base

@@ -95,3 +95,11 @@ func BenchmarkComplementPadded(b *testing.B) {
 		benchLay, _ = ComplementTo(benchPadded, cot)
 	}
 }
+
+// The step recorder layout/explain uses costs nothing when absent: a
+// composition allocates only its result's tuples.
+func TestComposeAllocs(t *testing.T) {
+	if n := testing.AllocsPerRun(100, func() { benchLay, _ = Compose(benchA, benchB) }); n > 1 {
+		t.Errorf("Compose allocates %v times, want at most 1", n)
+	}
+}

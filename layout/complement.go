@@ -1,5 +1,7 @@
 package layout
 
+import "github.com/gocute/cute/layout/internal/trace"
+
 // ceilDivTuple is CuTe's ceil_div(a, b) on IntTuples: elementwise for two
 // tuples (missing elements of b count as _1), folded through a tuple by an
 // integer, and against the product of a tuple for an integer a.
@@ -79,6 +81,12 @@ type complementInfo struct {
 // disjoint from l except at 0: the first two conditions of CuTe's
 // complement unit test hold by construction.
 func complementOf(l Layout, cotarget IntTuple) (Layout, complementInfo) {
+	return complementOfRec(l, cotarget, nil)
+}
+
+// complementOfRec is complementOf reporting its steps to rec (see package
+// trace).
+func complementOfRec(l Layout, cotarget IntTuple, rec trace.Recorder) (Layout, complementInfo) {
 	var info complementInfo
 	var bufS, bufD [16]Int
 	sh, st := filterFlat(l, bufS[:], bufD[:])
@@ -94,7 +102,11 @@ func complementOf(l Layout, cotarget IntTuple) (Layout, complementInfo) {
 		}
 	}
 	if r == 1 && st[0].Is(0) {
-		return Compact(CoalesceShape(cotarget)), info
+		res := Compact(CoalesceShape(cotarget))
+		if rec != nil {
+			rec.Step("stride0", res)
+		}
+		return res, info
 	}
 	if r > 1 {
 		for _, d := range st {
@@ -135,6 +147,9 @@ func complementOf(l Layout, cotarget IntTuple) (Layout, complementInfo) {
 		minStride := st[k]
 		ns := step(minStride)
 		nd := minStride.Mul(sh[k])
+		if rec != nil {
+			rec.Step("sorted", minStride, sh[k], last, ns, nd)
+		}
 		fs, fd = append(fs, ns), append(fd, nd)
 		last = nd
 		sh = append(sh[:k], sh[k+1:]...)
@@ -142,21 +157,39 @@ func complementOf(l Layout, cotarget IntTuple) (Layout, complementInfo) {
 	}
 	fs = append(fs, step(st[0]))
 	nd := st[0].Mul(sh[0])
+	b := len(fs)
+	if rec != nil {
+		rec.Step("last", st[0], sh[0], last, fs[b-1], nd)
+		rec.Step("gaps", flatLayout(fs, fd))
+	}
 	fs, fd = appendRest(cotarget, nd, fs, fd)
+	if rec != nil {
+		rest := flatLayout(fs[b:], fd[b:])
+		rec.Step("rest", cotarget, nd, rest.shape, rest)
+	}
 	n := len(fs)
-	return flatLayout(bwCoalesceFlat(fs[:n-1], fd[:n-1], fs[n-1], fd[n-1], fs[n:], fd[n:])), info
+	res := flatLayout(bwCoalesceFlat(fs[:n-1], fd[:n-1], fs[n-1], fd[n-1], fs[n:], fd[n:]))
+	if rec != nil {
+		rec.Step("result", res)
+	}
+	return res, info
 }
 
 // complementChecked is complementOf with every condition of CuTe's
 // complement contract that the library checks: the structural ones of
 // complementInfo, and the cosize bounds of CuTe's unit test.
 func complementChecked(l Layout, cotarget IntTuple) Layout {
+	return complementCheckedRec(l, cotarget, nil)
+}
+
+// complementCheckedRec is complementChecked reporting its steps to rec.
+func complementCheckedRec(l Layout, cotarget IntTuple, rec trace.Recorder) Layout {
 	for _, x := range cotarget.Leaves() {
 		if x.v <= 0 {
 			throw("complement", "the cotarget must be positive", l, cotarget)
 		}
 	}
-	r, info := complementOf(l, cotarget)
+	r, info := complementOfRec(l, cotarget, rec)
 	if info.bad != "" {
 		throw("complement", info.bad, l, cotarget)
 	}

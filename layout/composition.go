@@ -1,5 +1,7 @@
 package layout
 
+import "github.com/gocute/cute/layout/internal/trace"
+
 // This file implements CuTe 3.5.1's composition: the shape_div based
 // composition_impl, the back-to-front coalescing (bw_coalesce) it ends in,
 // and the coalesce_x it applies to the left-hand side first. The static or
@@ -11,7 +13,10 @@ package layout
 // a%b == 0 || b%a == 0. CuTe waives that check for dynamic values and may
 // silently return a wrong layout; such a result is verified before it is
 // returned.
-type compState struct{ suspect bool }
+type compState struct {
+	suspect bool
+	rec     trace.Recorder // nil unless layout/explain traces the steps
+}
 
 // shapeDiv is CuTe's shape_div on integers: a/b rounded away from zero.
 // Two static operands must satisfy the divisibility condition (CuTe's static
@@ -51,20 +56,14 @@ func shapeMin(a, b Int) Int {
 	return a.Min(b)
 }
 
-// bwCoalesce is CuTe's detail::bw_coalesce<len(os)-1>(os, od, ns, nd): it
+// bwCoalesceFlat is CuTe's detail::bw_coalesce<len(os)-1>(os, od, ns, nd): it
 // folds the flat modes os:od, last to first, into the front of the layout
 // that starts as the integral ns:nd. A static _1 mode is skipped, a static
 // _1 front is replaced, a mode whose s*d equals the front's stride statically
 // (with a static front shape) merges, and anything else is prepended. The
 // result is integral when one mode remains, and _1:_0 for a static _1.
-func bwCoalesce(os, od []Int, ns, nd Int) Layout {
-	var bufS, bufD [8]Int
-	rs, rd := bwCoalesceFlat(os, od, ns, nd, bufS[:0], bufD[:0])
-	return flatLayout(rs, rd)
-}
-
-// bwCoalesceFlat is bwCoalesce returning the flat modes of the result, front
-// to back, appended to rs and rd.
+// bwCoalesceFlat returns the flat modes of that layout, front to back,
+// appended to rs and rd.
 func bwCoalesceFlat(os, od []Int, ns, nd Int, rs, rd []Int) ([]Int, []Int) {
 	// The modes are collected back to front and reversed at the end.
 	b := len(rs)
@@ -141,9 +140,13 @@ func coalesceX(l Layout, bufS, bufD []Int) (ls, ld []Int) {
 // The flat modes of the result are appended to rs, rd.
 func composeLeaf(ls, ld []Int, s, d Int, c *compState, rs, rd []Int) ([]Int, []Int) {
 	if d.Is(0) {
+		if c.rec != nil {
+			c.rec.Step("stride0", mk(I(s), I(d)))
+		}
 		return append(rs, s), append(rd, d)
 	}
 	r := len(ls)
+	b := len(rs)
 	var buf1, buf2, buf3 [16]Int
 	if d.Is(1) {
 		shape1 := buf1[:0]
@@ -153,7 +156,14 @@ func composeLeaf(ls, ld []Int, s, d Int, c *compState, rs, rd []Int) ([]Int, []I
 			shape1 = append(shape1, shapeMin(si, rest))
 			rest = c.shapeDivRest(rest, si, true)
 		}
-		return bwCoalesceFlat(shape1, ld[:r-1], rest, ld[r-1], rs, rd)
+		if c.rec != nil {
+			c.rec.Step("mod", s, copyInts(ls[:r-1]), copyInts(shape1), rest)
+		}
+		rs, rd = bwCoalesceFlat(shape1, ld[:r-1], rest, ld[r-1], rs, rd)
+		if c.rec != nil {
+			c.rec.Step("append1", rest, ld[r-1], flatLayout(rs[b:], rd[b:]))
+		}
+		return rs, rd
 	}
 	// Divide out the rhs stride from the lhs shape.
 	shape1 := buf1[:0]
@@ -175,7 +185,16 @@ func composeLeaf(ls, ld []Int, s, d Int, c *compState, rs, rd []Int) ([]Int, []I
 		shape2 = append(shape2, shapeMin(si, rest))
 		rest = c.shapeDivRest(rest, si, true)
 	}
-	return bwCoalesceFlat(shape2, stride1, rest, restStride.Mul(ld[r-1]), rs, rd)
+	if c.rec != nil {
+		c.rec.Step("divide", d, copyInts(ls[:r-1]), copyInts(shape1), restStride)
+		c.rec.Step("scale", copyInts(ld[:r-1]), copyInts(stride1))
+		c.rec.Step("modout", s, copyInts(shape2), rest)
+	}
+	rs, rd = bwCoalesceFlat(shape2, stride1, rest, restStride.Mul(ld[r-1]), rs, rd)
+	if c.rec != nil {
+		c.rec.Step("append", rest, restStride, ld[r-1], restStride.Mul(ld[r-1]), flatLayout(rs[b:], rd[b:]))
+	}
+	return rs, rd
 }
 
 // composeLeaves composes every leaf s:d of the right-hand side with ls:ld,
@@ -183,6 +202,9 @@ func composeLeaf(ls, ld []Int, s, d Int, c *compState, rs, rd []Int) ([]Int, []I
 // need accumulates the IntTuples the result's tuples will take.
 func composeLeaves(ls, ld []Int, s, d IntTuple, c *compState, rs, rd []Int, ns []int, need int) ([]Int, []Int, []int, int) {
 	if !s.isTup {
+		if c.rec != nil {
+			c.rec.Step("leaf", s.leaf, d.leaf)
+		}
 		b := len(rs)
 		rs, rd = composeLeaf(ls, ld, s.leaf, d.leaf, c, rs, rd)
 		n := len(rs) - b
@@ -222,8 +244,11 @@ func buildTree(s IntTuple, rs, rd []Int, ns []int, arena []IntTuple, leaf, off i
 }
 
 // compose is composition(Layout, Layout); it raises an *Error.
-func compose(a, b Layout) Layout {
-	r, c := composeUnchecked(a, b)
+func compose(a, b Layout) Layout { return composeRec(a, b, nil) }
+
+// composeRec is compose reporting its steps to rec (see package trace).
+func composeRec(a, b Layout, rec trace.Recorder) Layout {
+	r, c := composeUncheckedRec(a, b, rec)
 	if c.suspect || !disjointModes(b) {
 		verifyComposition(a, b, r)
 	}
@@ -233,11 +258,17 @@ func compose(a, b Layout) Layout {
 // composeUnchecked is CuTe's composition(Layout, Layout) as the C++ code
 // computes it: it raises an *Error only where CuTe's static assertions fire,
 // and reports in the compState whether the result needs verifying.
-func composeUnchecked(a, b Layout) (Layout, compState) {
+func composeUnchecked(a, b Layout) (Layout, compState) { return composeUncheckedRec(a, b, nil) }
+
+// composeUncheckedRec is composeUnchecked reporting its steps to rec.
+func composeUncheckedRec(a, b Layout, rec trace.Recorder) (Layout, compState) {
 	var bufS, bufD, bufRS, bufRD [32]Int
 	var bufN [16]int
-	var c compState
+	c := compState{rec: rec}
 	ls, ld := coalesceX(a, bufS[:], bufD[:])
+	if rec != nil {
+		rec.Step("coalesce_x", flatLayout(ls, ld))
+	}
 	rs, rd, ns, need := composeLeaves(ls, ld, b.shape, b.stride, &c, bufRS[:0], bufRD[:0], bufN[:0], 0)
 	sh, st, _, _, _ := buildTree(b.shape, rs, rd, ns, make([]IntTuple, need), 0, 0)
 	return mk(sh, st), c
@@ -386,6 +417,9 @@ func Composition(a Layout, t Tiler) (r Layout, err error) {
 	checkLeaves("composition", a.shape)
 	return compTiler(a, t), nil
 }
+
+// copyInts returns a copy of xs, for a trace.Recorder.
+func copyInts(xs []Int) []Int { return append([]Int(nil), xs...) }
 
 // catchIn is catch for the exported entry point of op: an *Error raised by a
 // nested operation (composition inside a product, say) is reported as op's,

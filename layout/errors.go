@@ -138,13 +138,18 @@ func (e *Error) Error() string {
 
 // Errorf returns an *Error for op whose condition cond failed on the values
 // given (each printed with %v). Its Kind is read from the condition's
-// wording (see classify); WithKind sets it explicitly.
+// wording (see classify), or is ErrParse for an op named Parse...; WithKind
+// sets it explicitly.
 func Errorf(op, cond string, values ...any) *Error {
 	vs := make([]string, len(values))
 	for i, v := range values {
 		vs[i] = clipValue(fmt.Sprint(v))
 	}
-	return &Error{Op: op, Cond: cond, Values: vs, Kind: classify(cond)}
+	k := classify(cond)
+	if k == ErrInvalid && strings.HasPrefix(op, "Parse") {
+		k = ErrParse
+	}
+	return &Error{Op: op, Cond: cond, Values: vs, Kind: k}
 }
 
 // classify returns the Kind a condition's wording names; ErrInvalid when

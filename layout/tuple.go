@@ -310,18 +310,3 @@ func (t IntTuple) write(b *strings.Builder) {
 	}
 	b.WriteByte(')')
 }
-
-// repeatLike returns a tuple congruent to t with every leaf x.
-func repeatLike(t IntTuple, x Int) IntTuple { return t.Map(func(Int) Int { return x }) }
-
-// zipWith applies f leaf-wise to congruent tuples.
-func zipWith(a, b IntTuple, f func(x, y Int) Int) IntTuple {
-	if !a.isTup {
-		return I(f(a.leaf, b.Int()))
-	}
-	e := make([]IntTuple, len(a.elems))
-	for i := range a.elems {
-		e[i] = zipWith(a.elems[i], b.At(i), f)
-	}
-	return tup(e)
-}

@@ -70,8 +70,10 @@ func TestStrings(t *testing.T) {
 		{E4M3FromBits(0x01).String(), "0.002"},
 		{E5M2FromBits(0x7b).String(), "57344"},
 		{E5M2FromBits(0x7c).String(), "+Inf"},
-		{KindE4M3.String(), "e4m3"},
-		{KindS8.String(), "s8"},
+		{KindE4M3.String(), "float_e4m3_t"},
+		{KindE4M3.PTX(), "e4m3"},
+		{KindS8.String(), "int8_t"},
+		{KindS8.PTX(), "s8"},
 		{Kind(99).String(), "Kind(99)"},
 	}
 	for _, tt := range tests {
@@ -198,17 +200,46 @@ func TestInt8(t *testing.T) {
 }
 
 func TestKind(t *testing.T) {
-	for k := KindF16; k <= KindS32; k++ {
-		p, err := ParseKind(k.String())
-		if err != nil || p != k {
-			t.Errorf("ParseKind(%q) = %v, %v", k.String(), p, err)
+	for _, k := range Kinds() {
+		for _, s := range []string{k.String(), k.PTX(), "cutlass::" + k.String()} {
+			if s == "" || s == "cutlass::" {
+				continue
+			}
+			p, err := ParseKind(s)
+			if err != nil || p != k {
+				t.Errorf("ParseKind(%q) = %v, %v, want %v", s, p, err, k)
+			}
+		}
+		if k.Bits() == 0 {
+			t.Errorf("%v.Bits() = 0", k)
 		}
 	}
-	if _, err := ParseKind("f64"); err == nil {
-		t.Errorf("ParseKind(f64) succeeded")
+	// Every C++ name the MMA and copy atoms use, with its width.
+	want := map[string]int{
+		"uint1b_t": 1, "int4b_t": 4, "uint4b_t": 4,
+		"int8_t": 8, "uint8_t": 8, "float_e4m3_t": 8, "float_e5m2_t": 8,
+		"int16_t": 16, "uint16_t": 16, "half_t": 16, "bfloat16_t": 16,
+		"int32_t": 32, "uint32_t": 32, "float": 32, "tfloat32_t": 32,
+		"int64_t": 64, "uint64_t": 64, "double": 64, "complex<float>": 64,
+		"complex<double>": 128, "uint128_t": 128, "cute::complex< double >": 128,
+		"?cute::SM80_8x8x4_GC64C64C64GC64_TN::GaussComplex": 128,
 	}
-	if KindTF32.Bits() != 32 || KindE4M3.Bytes() != 1 || !KindBF16.IsFloat() || !KindU8.IsInteger() {
+	for s, b := range want {
+		k, err := ParseKind(s)
+		if err != nil || k.Bits() != b {
+			t.Errorf("ParseKind(%q) = %v (%d bits), %v; want %d bits", s, k, k.Bits(), err, b)
+		}
+	}
+	for _, s := range []string{"", "f128", "half", "invalid", "complex<int>"} {
+		if _, err := ParseKind(s); err == nil {
+			t.Errorf("ParseKind(%q) succeeded", s)
+		}
+	}
+	if KindTF32.Bits() != 32 || KindE4M3.Bytes() != 1 || !KindBF16.IsFloat() || !KindU8.IsInteger() || KindC128.IsFloat() {
 		t.Errorf("Kind properties wrong")
+	}
+	if KindS4.Decode(0xf) != -1 || KindU4.Decode(0xf) != 15 || KindS16.Decode(0xffff) != -1 || !math.IsNaN(KindF64.Decode(0)) {
+		t.Errorf("Decode of the integer kinds wrong")
 	}
 }
 
@@ -387,4 +418,32 @@ func BenchmarkFloat16FromFloat32(b *testing.B) {
 		s += Float16FromFloat32(float32(i) * 0.001).Bits()
 	}
 	_ = s
+}
+
+// EncodeExact inverts Decode on every pattern of the 8- and 16-bit kinds
+// (NaNs aside) and refuses what would round.
+func TestEncodeExact(t *testing.T) {
+	for _, k := range []Kind{KindF16, KindBF16, KindE4M3, KindE5M2, KindS8, KindU8, KindS16, KindU16, KindS4, KindU4, KindB1} {
+		for b := uint32(0); b < 1<<k.Bits(); b++ {
+			v := k.Decode(b)
+			if math.IsNaN(v) {
+				continue
+			}
+			got, err := k.EncodeExact(v)
+			if err != nil || k.Decode(got) != v || (v != 0 && got != b) {
+				t.Fatalf("%v: EncodeExact(Decode(%#x) = %v) = %#x, %v", k, b, v, got, err)
+			}
+		}
+	}
+	for _, c := range []struct {
+		k Kind
+		v float64
+	}{{KindF16, 1.0 / 3}, {KindS8, 128}, {KindU4, -1}, {KindS32, 0.5}, {KindE4M3, 1000}, {KindF64, 1}, {KindC128, 0}} {
+		if b, err := c.k.EncodeExact(c.v); err == nil {
+			t.Errorf("%v.EncodeExact(%v) = %#x, want an error", c.k, c.v, b)
+		}
+	}
+	if b, err := KindS4.EncodeExact(-1); err != nil || b != 0xf {
+		t.Errorf("s4 -1 = %#x, %v", b, err)
+	}
 }

@@ -54,21 +54,8 @@ func flatten(f swizzle.Func) *flatLayout {
 	}
 	for k := 0; k < fl.rank; k++ {
 		fl.start[k] = fl.n
-		sh, st := shape.At(k).Leaves(), stride.At(k).Leaves()
-		if fl.n+len(sh) > maxFlat {
+		if !fl.addLeaves(shape.At(k), stride.At(k)) {
 			return nil
-		}
-		for j := range sh {
-			if sh[j].Value() <= 0 {
-				return nil
-			}
-			v := sh[j].Value()
-			fl.sh[fl.n], fl.st[fl.n] = v, st[j].Value()
-			fl.shift[fl.n] = -1
-			if v&(v-1) == 0 {
-				fl.shift[fl.n] = int8(bits.TrailingZeros(uint(v)))
-			}
-			fl.n++
 		}
 	}
 	fl.start[fl.rank] = fl.n
@@ -83,6 +70,30 @@ func flatten(f swizzle.Func) *flatLayout {
 		c += int(max(fl.shift[k], 0))
 	}
 	return &fl
+}
+
+// addLeaves appends the leaves of one mode (without allocating); false
+// when they do not fit or an extent is not positive.
+func (fl *flatLayout) addLeaves(sh, st layout.IntTuple) bool {
+	if sh.IsTuple() {
+		for j := 0; j < sh.Len(); j++ {
+			if !fl.addLeaves(sh.At(j), st.At(j)) {
+				return false
+			}
+		}
+		return true
+	}
+	v := sh.Int().Value()
+	if v <= 0 || fl.n >= maxFlat {
+		return false
+	}
+	fl.sh[fl.n], fl.st[fl.n] = v, st.Int().Value()
+	fl.shift[fl.n] = -1
+	if v&(v-1) == 0 {
+		fl.shift[fl.n] = int8(bits.TrailingZeros(uint(v)))
+	}
+	fl.n++
+	return true
 }
 
 // leaves evaluates the 1-D index i over leaves [b,e): every leaf but the

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 )
 
@@ -67,7 +68,11 @@ func to255(x float64) int { return int(x*255 + 0.5) }
 // textOn returns a text colour readable on fill (#rrggbb).
 func textOn(fill string) string {
 	var r, g, b int
-	fmt.Sscanf(fill, "#%02x%02x%02x", &r, &g, &b)
+	if v, err := strconv.ParseUint(strings.TrimPrefix(fill, "#"), 16, 32); err == nil && len(fill) == 7 && fill[0] == '#' {
+		r, g, b = int(v>>16), int(v>>8&0xff), int(v&0xff)
+	} else {
+		fmt.Sscanf(fill, "#%02x%02x%02x", &r, &g, &b)
+	}
 	if 299*r+587*g+114*b < 128*1000 {
 		return "#ffffff"
 	}
@@ -86,13 +91,29 @@ type canvas struct {
 func newCanvas(cell int) *canvas { return &canvas{cell: cell, fontSize: cell * 2 / 5} }
 
 func esc(s string) string {
-	r := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;")
-	return r.Replace(s)
+	if !strings.ContainsAny(s, `&<>"`) {
+		return s
+	}
+	return escaper.Replace(s)
 }
+
+// escaper is built once: a Replacer builds its tables on first use.
+var escaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;")
 
 // box draws one cell at pixel (x, y) with up to two lines of text.
 func (c *canvas) box(x, y int, fill string, lines ...string) {
-	fmt.Fprintf(&c.b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>", x, y, c.cell, c.cell, fill)
+	// Appended by hand rather than by Fprintf: a picture has thousands of cells.
+	c.b.WriteString(`<rect x="`)
+	c.int(x)
+	c.b.WriteString(`" y="`)
+	c.int(y)
+	c.b.WriteString(`" width="`)
+	c.int(c.cell)
+	c.b.WriteString(`" height="`)
+	c.int(c.cell)
+	c.b.WriteString(`" fill="`)
+	c.b.WriteString(fill)
+	c.b.WriteString(`"/>`)
 	col := textOn(fill)
 	switch len(lines) {
 	case 1:
@@ -111,11 +132,27 @@ func (c *canvas) text(x, y int, color string, size int, s string) {
 	if w := len(s) * size * 6 / 10; w > c.cell-4 && len(s) > 0 {
 		size = max(6, (c.cell-4)*10/(6*len(s)))
 	}
-	fill := ""
+	c.b.WriteString(`<text x="`)
+	c.int(x)
+	c.b.WriteString(`" y="`)
+	c.int(y)
+	c.b.WriteString(`" font-size="`)
+	c.int(size)
+	c.b.WriteByte('"')
 	if color != "#000000" {
-		fill = fmt.Sprintf(" fill=\"%s\"", color)
+		c.b.WriteString(` fill="`)
+		c.b.WriteString(color)
+		c.b.WriteByte('"')
 	}
-	fmt.Fprintf(&c.b, "<text x=\"%d\" y=\"%d\" font-size=\"%d\"%s>%s</text>", x, y, size, fill, esc(s))
+	c.b.WriteByte('>')
+	c.b.WriteString(esc(s))
+	c.b.WriteString("</text>")
+}
+
+// int writes v in decimal.
+func (c *canvas) int(v int) {
+	var buf [20]byte
+	c.b.Write(strconv.AppendInt(buf[:0], int64(v), 10))
 }
 
 // label draws an axis label centred at (x, y).

@@ -137,7 +137,7 @@ func buildSpecs() []*spSpec {
 					satS = ".satfinite"
 				}
 				s := &spSpec{
-					ptx:     fmt.Sprintf("%s.sync.aligned.m16n8k%d.row.col%s.%v.%v.%v.%v", mod, f.k, satS, f.c, f.a, f.b, f.c),
+					ptx:     fmt.Sprintf("%s.sync.aligned.m16n8k%d.row.col%s.%s.%s.%s.%s", mod, f.k, satS, f.c.PTX(), f.a.PTX(), f.b.PTX(), f.c.PTX()),
 					ordered: ordered, sat: sat, k: f.k, a: f.a, b: f.b, c: f.c, maxSel: f.maxSel,
 				}
 				s.idxA, s.na = evalTV(f.la, f.a)

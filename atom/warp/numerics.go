@@ -10,45 +10,12 @@ import (
 
 // Encode returns the bit pattern of v as an element of kind k. v must be
 // exactly representable (a NaN encodes as the canonical NaN); anything else
-// is an error rather than a silent rounding.
+// is an error rather than a silent rounding. It is [numeric.Kind.EncodeExact]
+// reporting a *layout.Error.
 func Encode(k numeric.Kind, v float64) (uint32, error) {
-	var b uint32
-	var back float64
-	switch k {
-	case numeric.KindF16:
-		h := numeric.Float16FromFloat64(v)
-		b, back = uint32(h.Bits()), h.Float64()
-	case numeric.KindBF16:
-		h := numeric.BFloat16FromFloat64(v)
-		b, back = uint32(h.Bits()), h.Float64()
-	case numeric.KindTF32:
-		t := numeric.TFloat32FromFloat64(v)
-		b, back = t.Bits(), t.Float64()
-	case numeric.KindF32:
-		b, back = math.Float32bits(float32(v)), float64(float32(v))
-	case numeric.KindS8:
-		if v != math.Trunc(v) || v < -128 || v > 127 {
-			return 0, layout.Errorf("warp.Encode", "value is not an s8", v)
-		}
-		return uint32(uint8(int8(v))), nil
-	case numeric.KindU8:
-		if v != math.Trunc(v) || v < 0 || v > 255 {
-			return 0, layout.Errorf("warp.Encode", "value is not a u8", v)
-		}
-		return uint32(v), nil
-	case numeric.KindS32:
-		if v != math.Trunc(v) || v < math.MinInt32 || v > math.MaxInt32 {
-			return 0, layout.Errorf("warp.Encode", "value is not an s32", v)
-		}
-		return uint32(int32(v)), nil
-	default:
-		return 0, layout.Errorf("warp.Encode", "unsupported element kind", k)
-	}
-	if math.IsNaN(v) {
-		return b, nil
-	}
-	if back != v {
-		return 0, layout.Errorf("warp.Encode", "value is not exactly representable", k, v)
+	b, err := k.EncodeExact(v)
+	if err != nil {
+		return 0, layout.Errorf("warp.Encode", "value is not exactly representable in the element type", k.PTX(), v)
 	}
 	return b, nil
 }

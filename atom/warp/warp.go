@@ -173,7 +173,7 @@ func entries() []regEntry {
 		if sat {
 			s = ".satfinite"
 		}
-		return fmt.Sprintf("mma.sync.aligned.%s.%s%s.%v.%v.%v.%v", shape, lay, s, d, a, b, c)
+		return fmt.Sprintf("mma.sync.aligned.%s.%s%s.%s.%s.%s.%s", shape, lay, s, d.PTX(), a.PTX(), b.PTX(), c.PTX())
 	}
 	var es []regEntry
 	add := func(name, shape, lay string, a, b, c numeric.Kind, sat bool) {

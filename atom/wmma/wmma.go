@@ -314,7 +314,7 @@ func (f Fragment) check(op string, v float64) error {
 // String describes the fragment like its C++ type.
 func (f Fragment) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "fragment<%v, %d, %d, %d, %v", f.use, f.shape.M, f.shape.N, f.shape.K, f.kind)
+	fmt.Fprintf(&b, "fragment<%v, %d, %d, %d, %s", f.use, f.shape.M, f.shape.N, f.shape.K, f.kind.PTX())
 	if f.lay != 0 {
 		fmt.Fprintf(&b, ", %v", f.lay)
 	}

@@ -156,23 +156,6 @@ func TestMeasuredMaps(t *testing.T) {
 	}
 }
 
-type mmaRecord struct {
-	Kind     string `json:"kind"`
-	Shape    string `json:"shape"`
-	Type     string `json:"type"`
-	Acc      string `json:"acc"`
-	ALayout  string `json:"a_layout"`
-	BLayout  string `json:"b_layout"`
-	M, N, K  int
-	A, B, C  []float64 // mma: row-major matrices
-	D        []float64
-	RA       [][]string `json:"a"`
-	RB       [][]string `json:"b"`
-	RC       [][]string `json:"c"`
-	RD       [][]string `json:"d"`
-	Mismatch int        `json:"host_mismatches"`
-}
-
 func loadMMA(t testing.TB) []map[string]json.RawMessage {
 	t.Helper()
 	out, err := jsonl.Read[map[string]json.RawMessage]("../../testdata/wmma/mma_hw.jsonl.gz")

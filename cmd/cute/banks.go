@@ -1,25 +1,18 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 
+	"github.com/gocute/cute/atom"
 	"github.com/gocute/cute/banks"
 	"github.com/gocute/cute/layout"
 )
 
-func init() {
-	commands["banks"] = command{
-		summary: "shared-memory bank conflicts of a warp access to a (swizzled) smem tile",
-		run:     runBanks,
-	}
-}
-
-const banksUsage = `usage: cute banks SMEM ACCESS [--elem-bits N] [--all]
-
-SMEM is the tile in shared memory: a layout, Sw<B,M,S> o _0 o LAYOUT (swizzle
+const banksHelp = `SMEM is the tile in shared memory: a layout, Sw<B,M,S> o _0 o LAYOUT (swizzle
 on element offsets) or Sw<B,M,S> o smem_ptr[16b](unset) o LAYOUT (swizzle on
 byte addresses, as GMMA atoms are written). ACCESS is one of
   --tv TV [--vec N]     a copy by the (thread,value) -> tile-index layout TV,
@@ -27,29 +20,45 @@ byte addresses, as GMMA atoms are written). ACCESS is one of
   --ldsm x1|x2|x4       ldmatrix of the first 1, 2 or 4 8x16-byte matrices
   --wgmma               a wgmma operand read, one 8x16-byte core matrix per phase
   --addrs A,B,...       raw per-thread byte addresses, with --bytes N (default 4)
-Flags:
-  --elem-bits N   element width (default 16, or smem_ptr[Nb]'s)
-  --all           list every conflicting bank (default: 4 per phase)
+  --copy ATOM --thr L --val L [--side S|D]
+                        the first warp of make_tiled_copy(ATOM, L, L) reading
+                        (S, default) or writing (D) the tile, one request per
+                        atom call (ATOM as for cute copy; element width: its)
 Example:
   cute banks '(_8,_64):(_64,_1)' --tv '(_32,_1):(_1,_0)'      # column read: 8-way`
 
-func runBanks(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+const banksUsage = "usage: cute banks SMEM ACCESS [--elem-bits N] [--all] (cute help banks)"
+
+// banksFlags defines banks' flags; see banksHelp.
+func banksFlags(fs *flag.FlagSet) runFunc {
+	for _, f := range [][2]string{
+		{"tv", "a copy by this (thread,value) -> tile-index layout"},
+		{"vec", "with --tv: values per thread and instruction (default 1)"},
+		{"ldsm", "ldmatrix of the first 1, 2 or 4 8x16-byte matrices: x1, x2 or x4"},
+		{"addrs", "raw per-thread byte addresses A,B,..."},
+		{"bytes", "with --addrs: bytes per thread (default 4)"},
+		{"elem-bits", "element width (default 16, or smem_ptr[Nb]'s)"},
+		{"copy", "the first warp of make_tiled_copy(ATOM, --thr, --val)"},
+		{"thr", "with --copy: the thread layout"},
+		{"val", "with --copy: the value layout"},
+		{"side", "with --copy: S (read, default) or D (write)"},
+	} {
+		fs.String(f[0], "", f[1])
+	}
+	fs.Bool("wgmma", false, "a wgmma operand read, one 8x16-byte core matrix per phase")
+	fs.Bool("all", false, "list every conflicting bank (default: 4 per phase)")
+	return func(pos []string, _ io.Reader, stdout, stderr io.Writer) int {
+		return runBanks(setFlags(fs), pos, stdout, stderr)
+	}
+}
+
+func runBanks(flags map[string]string, pos []string, stdout, stderr io.Writer) int {
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "cute banks: "+format+"\n", a...)
 		fmt.Fprintln(stderr, banksUsage)
 		return 2
 	}
-	flags, pos, err := cliFlags(args, map[string]bool{"wgmma": true, "all": true, "h": true, "help": true})
-	if err != nil {
-		return fail("%v", err)
-	}
-	if flags["h"] != "" || flags["help"] != "" {
-		fmt.Fprintln(stdout, banksUsage)
-		return 0
-	}
-	if err := checkFlags(flags, "tv", "vec", "ldsm", "wgmma", "addrs", "bytes", "elem-bits", "all"); err != nil {
-		return fail("%v", err)
-	}
+	var err error
 	maxBanks := 4
 	if flags["all"] != "" {
 		maxBanks = -1
@@ -88,6 +97,15 @@ func runBanks(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 				return fail("--elem-bits: %v", err)
 			}
 		}
+		var tc atom.TiledCopy
+		if c, ok := flags["copy"]; ok {
+			if tc, err = banksTiledCopy(c, flags["thr"], flags["val"]); err != nil {
+				return fail("--copy: %v", err)
+			}
+			if bits == 0 {
+				bits = tc.Atom().ValTypeBits()
+			}
+		}
 		if bits == 0 && !strings.Contains(pos[0], "smem_ptr") {
 			bits = 16
 		}
@@ -96,15 +114,23 @@ func runBanks(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			return fail("%v", err)
 		}
 		n := 0
-		for _, k := range []string{"tv", "ldsm", "wgmma"} {
+		for _, k := range []string{"tv", "ldsm", "wgmma", "copy"} {
 			if _, ok := flags[k]; ok {
 				n++
 			}
 		}
 		if n != 1 {
-			return fail("want exactly one of --tv, --ldsm, --wgmma, --addrs")
+			return fail("want exactly one of --tv, --ldsm, --wgmma, --addrs, --copy")
 		}
 		switch {
+		case flags["copy"] != "":
+			side := flags["side"]
+			if side != "" && side != "S" && side != "D" {
+				return fail("--side wants S or D")
+			}
+			if reqs, err = banks.TiledCopy(s, tc, side == "D"); err != nil {
+				return fail("%v", err)
+			}
 		case flags["tv"] != "":
 			tv, err := layout.Parse(flags["tv"])
 			if err != nil {
@@ -148,4 +174,22 @@ func runBanks(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "all %d instructions: %d wavefront(s), ideal %d, %d bank conflict(s)\n", len(reqs), total, ideal, total-ideal)
 	}
 	return 0
+}
+
+// banksTiledCopy is make_tiled_copy(atom, thr, val) from the --copy flags.
+func banksTiledCopy(name, thr, val string) (atom.TiledCopy, error) {
+	op, t := copyAtomName(name, "")
+	a, err := atom.LookupCopy(op, t)
+	if err != nil {
+		return atom.TiledCopy{}, err
+	}
+	tl, err := layout.Parse(thr)
+	if err != nil {
+		return atom.TiledCopy{}, fmt.Errorf("--thr: %v", err)
+	}
+	vl, err := layout.Parse(val)
+	if err != nil {
+		return atom.TiledCopy{}, fmt.Errorf("--val: %v", err)
+	}
+	return atom.MakeTiledCopy(a, tl, vl)
 }

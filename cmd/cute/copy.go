@@ -11,125 +11,107 @@ import (
 	"github.com/gocute/cute/layout"
 )
 
-func init() {
-	commands["copy"] = command{
-		summary: "print a copy atom or a TiledCopy and its S/D picture, e.g. cute copy 'Copy_Atom<SM75_U32x4_LDSM_N,half_t>' '(_32,_1):(_1,_0)' '(_1,_8):(_0,_1)'",
-		run:     runCopy,
-	}
-}
+const copyHelp = `cute copy prints print(Copy_Atom) for ATOM, or, given thread and value
+layouts, print(make_tiled_copy(atom, thr, val)) followed by a text
+picture of which (thread, value) copies each element of the tile on the
+source and on the destination side (what print_latex draws).
 
-// runCopy prints print(Copy_Atom) for ATOM, or, given thread and value
-// layouts, print(make_tiled_copy(atom, thr, val)) followed by a text
-// picture of which (thread, value) copies each element of the tile on the
-// source and on the destination side (what print_latex draws).
-//
-// ATOM is Copy_Atom<OP,T> or OP alone with --type T (default: the op's
-// own element type for UniversalCopy<S>/cp.async<S>, otherwise half_t).
-// With --mma NAME (and optionally --atom-layout, --perm in the C++ syntax of
-// the golden vectors) and --operand A|B|C|C_atom the TiledCopy is
-// make_tiled_copy_A/B/C/C_atom of that TiledMMA instead.
-func runCopy(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("cute copy", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+ATOM is Copy_Atom<OP,T> or OP alone with --type T (default: the op's
+own element type for UniversalCopy<S>/cp.async<S>, otherwise half_t).
+With --mma NAME (and optionally --atom-layout, --perm in the C++ syntax of
+the golden vectors) and --operand A|B|C|C_atom the TiledCopy is
+make_tiled_copy_A/B/C/C_atom of that TiledMMA instead.`
+
+// copyFlags defines copy's flags; see copyHelp.
+func copyFlags(fs *flag.FlagSet) runFunc {
 	typ := fs.String("type", "", "value type (C++ name) when ATOM is a bare copy operation")
 	mmaName := fs.String("mma", "", "MMA atom to tile the copy for (make_tiled_copy_A/B/C/C_atom)")
 	operand := fs.String("operand", "A", "with --mma: A, B, C or C_atom")
 	atomLayout := fs.String("atom-layout", "", "with --mma: AtomLayoutMNK, e.g. 'Layout<Shape<_2,_2,_1>>'")
 	perm := fs.String("perm", "", "with --mma: PermutationMNK, e.g. 'Tile<_32,_32,_16>'")
 	noPic := fs.Bool("no-picture", false, "print the TiledCopy without its picture")
-	// Flags may follow the positional arguments.
-	var pos []string
-	rest := args
-	for len(rest) > 0 {
-		if err := fs.Parse(rest); err != nil {
+	return func(pos []string, _ io.Reader, stdout, stderr io.Writer) int {
+		if len(pos) != 1 && len(pos) != 3 {
+			fmt.Fprintln(stderr, "usage: cute copy ATOM [THR_LAYOUT VAL_LAYOUT] [--type T] [--mma NAME --operand A|B|C|C_atom]")
 			return 2
 		}
-		if fs.NArg() == 0 {
-			break
+		fail := func(err error) int {
+			fmt.Fprintf(stderr, "cute copy: %v\n", err)
+			return 2
 		}
-		pos = append(pos, fs.Arg(0))
-		rest = fs.Args()[1:]
-	}
-	if len(pos) != 1 && len(pos) != 3 {
-		fmt.Fprintln(stderr, "usage: cute copy ATOM [THR_LAYOUT VAL_LAYOUT] [--type T] [--mma NAME --operand A|B|C|C_atom]")
-		return 2
-	}
-	fail := func(err error) int {
-		fmt.Fprintf(stderr, "cute copy: %v\n", err)
-		return 2
-	}
-	op, t := copyAtomName(pos[0], *typ)
-	a, err := atom.LookupCopy(op, t)
-	if err != nil {
-		return fail(err)
-	}
-	var tc atom.TiledCopy
-	switch {
-	case len(pos) == 3:
-		thr, err := layout.Parse(pos[1])
+		op, t := copyAtomName(pos[0], *typ)
+		a, err := atom.LookupCopy(op, t)
 		if err != nil {
 			return fail(err)
 		}
-		val, err := layout.Parse(pos[2])
-		if err != nil {
-			return fail(err)
-		}
-		if tc, err = atom.MakeTiledCopy(a, thr, val); err != nil {
-			return fail(err)
-		}
-	case *mmaName != "":
-		m, err := atom.Lookup(*mmaName)
-		if err != nil {
-			return fail(err)
-		}
-		var opts []atom.TiledOption
-		if *atomLayout != "" {
-			l, err := parseCppLayoutFlag(*atomLayout)
+		var tc atom.TiledCopy
+		switch {
+		case len(pos) == 3:
+			thr, err := layout.Parse(pos[1])
 			if err != nil {
 				return fail(err)
 			}
-			opts = append(opts, atom.WithAtomLayout(l))
-		}
-		if *perm != "" {
-			p, err := layout.ParseTiler(*perm)
+			val, err := layout.Parse(pos[2])
 			if err != nil {
-				return fail(fmt.Errorf("--perm: %v (use CuTe print syntax, e.g. '<_32,_32,_16>')", err))
+				return fail(err)
 			}
-			opts = append(opts, atom.WithPermutation(p))
-		}
-		mma, err := atom.MakeTiledMMA(m, opts...)
-		if err != nil {
-			return fail(err)
-		}
-		switch *operand {
-		case "A":
-			tc, err = atom.MakeTiledCopyA(a, mma)
-		case "B":
-			tc, err = atom.MakeTiledCopyB(a, mma)
-		case "C":
-			tc, err = atom.MakeTiledCopyC(a, mma)
-		case "C_atom":
-			tc, err = atom.MakeTiledCopyCAtom(a, mma)
+			if tc, err = atom.MakeTiledCopy(a, thr, val); err != nil {
+				return fail(err)
+			}
+		case *mmaName != "":
+			m, err := atom.Lookup(*mmaName)
+			if err != nil {
+				return fail(err)
+			}
+			var opts []atom.TiledOption
+			if *atomLayout != "" {
+				l, err := parseCppLayoutFlag(*atomLayout)
+				if err != nil {
+					return fail(err)
+				}
+				opts = append(opts, atom.WithAtomLayout(l))
+			}
+			if *perm != "" {
+				p, err := layout.ParseTiler(*perm)
+				if err != nil {
+					return fail(fmt.Errorf("--perm: %v (use CuTe print syntax, e.g. '<_32,_32,_16>')", err))
+				}
+				opts = append(opts, atom.WithPermutation(p))
+			}
+			mma, err := atom.MakeTiledMMA(m, opts...)
+			if err != nil {
+				return fail(err)
+			}
+			switch *operand {
+			case "A":
+				tc, err = atom.MakeTiledCopyA(a, mma)
+			case "B":
+				tc, err = atom.MakeTiledCopyB(a, mma)
+			case "C":
+				tc, err = atom.MakeTiledCopyC(a, mma)
+			case "C_atom":
+				tc, err = atom.MakeTiledCopyCAtom(a, mma)
+			default:
+				return fail(fmt.Errorf("--operand %q: want A, B, C or C_atom", *operand))
+			}
+			if err != nil {
+				return fail(err)
+			}
 		default:
-			return fail(fmt.Errorf("--operand %q: want A, B, C or C_atom", *operand))
+			fmt.Fprint(stdout, a.String())
+			return 0
 		}
+		fmt.Fprint(stdout, tc.String())
+		if *noPic {
+			return 0
+		}
+		pic, err := copyPicture(tc)
 		if err != nil {
 			return fail(err)
 		}
-	default:
-		fmt.Fprint(stdout, a.String())
+		fmt.Fprint(stdout, pic)
 		return 0
 	}
-	fmt.Fprint(stdout, tc.String())
-	if *noPic {
-		return 0
-	}
-	pic, err := copyPicture(tc)
-	if err != nil {
-		return fail(err)
-	}
-	fmt.Fprint(stdout, pic)
-	return 0
 }
 
 // copyAtomName splits Copy_Atom<OP,T> into OP and T; a bare OP takes typ,

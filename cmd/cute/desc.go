@@ -1,70 +1,36 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 
-	"github.com/gocute/cute/atom"
 	"github.com/gocute/cute/gmma"
 	"github.com/gocute/cute/numeric"
 )
 
-func init() {
-	commands["desc"] = command{
-		summary: "decode a GMMA descriptor, e.g. cute desc 0x4000004000010040 --major K --type f16 [--mn 64]",
-		run:     runDesc,
+const descHelp = `Prints the fields of a 64-bit wgmma shared-memory descriptor as CuTe prints
+them and, given the operand's major and element type, the (MN, K) tile of one
+wgmma instruction it describes, as a shared-memory tensor in elements.
+Flags may come before or after the descriptor.`
+
+// descFlags defines desc's flags; the command decodes one descriptor.
+func descFlags(fs *flag.FlagSet) runFunc {
+	majorF := fs.String("major", "K", "the operand's major: K or MN")
+	typF := fs.String("type", "f16", "element type: f16 bf16 tf32 f32 e4m3 e5m2 s8 u8 (or the C++ names half_t, bfloat16_t, ...)")
+	mnF := fs.String("mn", "64", "the MN extent: 64 for A, N for B")
+	return func(pos []string, _ io.Reader, stdout, stderr io.Writer) int {
+		return runDesc(pos, *majorF, *typF, *mnF, stdout, stderr)
 	}
 }
 
-const descUsage = `usage: cute desc DESCRIPTOR [--major K|MN] [--type T] [--mn N]
-
-Prints the fields of a 64-bit wgmma shared-memory descriptor as CuTe prints
-them and, given the operand's major and element type, the (MN, K) tile of one
-wgmma instruction it describes, as a shared-memory tensor in elements.
-  --major  K (default) or MN
-  --type   element type: f16 bf16 tf32 f32 e4m3 e5m2 s8 u8 (or the C++ names
-           half_t, bfloat16_t, ...); default f16
-  --mn     the MN extent: 64 for A (default), N for B`
-
-// runDesc decodes one descriptor. Flags may come before or after it.
-func runDesc(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+// runDesc decodes one descriptor.
+func runDesc(pos []string, major, typ, mn string, stdout, stderr io.Writer) int {
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "cute desc: "+format+"\n", a...)
-		fmt.Fprintln(stderr, descUsage)
+		fmt.Fprintln(stderr, "usage: cute desc DESCRIPTOR [--major K|MN] [--type T] [--mn N] (cute help desc)")
 		return 2
-	}
-	major, typ, mn := "K", "f16", "64"
-	var pos []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if !strings.HasPrefix(a, "-") {
-			pos = append(pos, a)
-			continue
-		}
-		if name == "h" || name == "help" {
-			fmt.Fprintln(stdout, descUsage)
-			return 0
-		}
-		if !hasVal {
-			if i+1 >= len(args) {
-				return fail("flag %s needs a value", a)
-			}
-			i++
-			val = args[i]
-		}
-		switch name {
-		case "major":
-			major = val
-		case "type":
-			typ = val
-		case "mn":
-			mn = val
-		default:
-			return fail("unknown flag %s", a)
-		}
 	}
 	if len(pos) != 1 {
 		return fail("want exactly one descriptor, got %d arguments", len(pos))
@@ -77,15 +43,11 @@ func runDesc(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail("%v", err)
 	}
-	bits := 0
-	if k, err := numeric.ParseKind(typ); err == nil {
-		bits = k.Bits()
-	} else {
-		bits = atom.Type(typ).Bits()
-	}
-	if bits == 0 {
+	k, err := numeric.ParseKind(typ)
+	if err != nil {
 		return fail("unknown element type %q", typ)
 	}
+	bits := k.Bits()
 	n, err := strconv.Atoi(mn)
 	if err != nil {
 		return fail("--mn %q is not an integer", mn)

@@ -1,42 +1,61 @@
 package main
 
 import (
-	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 
+	"github.com/gocute/cute/internal/eval"
 	"github.com/gocute/cute/internal/golden"
-	"github.com/gocute/cute/layout"
 )
 
-func init() {
-	commands["eval"] = command{
-		summary: "evaluate an expression such as 'logical_divide((_32,_24):(_1,_32), _8:_1)'",
-		run:     runEval,
-	}
-	commands["table"] = command{
-		summary: "print_layout of a rank-2 layout, e.g. cute table '(_4,_8):(_8,_1)'",
-		run:     runTable,
+const evalHelp = `EXPR is op(arg, ...) with args in CuTe's print syntax; an arg may itself be
+an expression, and a bare value is printed back. The words of the command
+line are joined with spaces. Every op of the golden vectors is available:
+-l lists them with the argument kinds each takes (an op with several rows
+tries them in order).
+Example:
+  cute eval 'coalesce(zipped_divide((_32,_24):(_1,_32), _8:_1))'`
+
+// evalFlags defines eval's flags; the command evaluates one expression,
+// name(arg, ...), through the golden op table (so every op the vectors name
+// is available), and prints CuTe's answer.
+func evalFlags(fs *flag.FlagSet) runFunc {
+	list := fs.Bool("l", false, "list every op with its argument kinds")
+	return func(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+		if *list {
+			if len(args) != 0 {
+				fmt.Fprintln(stderr, "usage: cute eval -l (no expression)")
+				return 2
+			}
+			listOps(stdout)
+			return 0
+		}
+		if len(args) == 0 {
+			fmt.Fprintln(stderr, "usage: cute eval 'op(arg, ...)' | -l")
+			return 2
+		}
+		out, err := evalExpr(strings.Join(args, " "))
+		if err != nil {
+			fmt.Fprintf(stderr, "cute eval: %v\n", err)
+			return exitFor(err)
+		}
+		fmt.Fprintln(stdout, out)
+		return 0
 	}
 }
 
-// runEval evaluates one expression, name(arg, ...), through the golden ops
-// (so every op the vectors name is available), and prints CuTe's answer. An
-// argument may itself be an expression; a bare value is printed back. The
-// words of the command line are joined with spaces first.
-func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		fmt.Fprintln(stderr, "usage: cute eval 'op(arg, ...)'")
-		return 2
+// listOps prints every row of the op table, op(kinds), ops in name order and
+// an op's rows in the order they are tried.
+func listOps(w io.Writer) {
+	hs := golden.Handlers()
+	sort.SliceStable(hs, func(i, j int) bool { return hs[i].Op < hs[j].Op })
+	for _, h := range hs {
+		fmt.Fprintf(w, "%s(%s)\n", h.Op, h.Kinds)
 	}
-	out, err := evalExpr(strings.Join(args, " "), 0)
-	if err != nil {
-		fmt.Fprintf(stderr, "cute eval: %v\n", err)
-		return exitFor(err)
-	}
-	fmt.Fprintln(stdout, out)
-	return 0
 }
 
 // runTable prints print_layout(L).
@@ -54,145 +73,16 @@ func runTable(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// maxEvalDepth bounds the nesting of expressions.
-const maxEvalDepth = 64
+// evalExpr is eval.Expr with a bug reported as an *internalError.
+func evalExpr(s string) (string, error) { return internalErr(eval.Expr(s)) }
 
-// evalExpr evaluates s: an op call name(arg, ...) or a bare value (printed
-// back as it is written).
-func evalExpr(s string, depth int) (string, error) {
-	s = strings.TrimSpace(s)
-	if depth > maxEvalDepth {
-		return "", fmt.Errorf("expression nested too deeply")
-	}
-	name, inner, ok := splitCall(s)
-	if !ok {
-		return bareValue(s)
-	}
-	parts, err := splitArgs(inner)
-	if err != nil {
-		return "", fmt.Errorf("%s: %v", layout.Clip(s), err)
-	}
-	for i, p := range parts {
-		if _, _, call := splitCall(p); call {
-			if parts[i], err = evalExpr(p, depth+1); err != nil {
-				return "", err
-			}
-		}
-	}
-	return evalCall(name, parts)
-}
+// evalCall is eval.Call with a bug reported as an *internalError.
+func evalCall(op string, args []string) (string, error) { return internalErr(eval.Call(op, args)) }
 
-// bareValue checks a value that is not an op call and returns it as it is
-// written; a swizzle or composed layout is passed through unchecked.
-func bareValue(s string) (string, error) {
-	switch {
-	case s == "":
-		return "", fmt.Errorf("empty expression")
-	case strings.Contains(s, " o ") || strings.HasPrefix(s, "Sw<") || isIdent(s):
-		return s, nil
+func internalErr(s string, err error) (string, error) {
+	var ie *eval.InternalError
+	if errors.As(err, &ie) {
+		return "", &internalError{ie.Msg}
 	}
-	if i := strings.IndexByte(s, '('); i > 0 && isIdent(strings.TrimSpace(s[:i])) {
-		return "", fmt.Errorf("%s: malformed op call (unbalanced parentheses?)", layout.Clip(s))
-	}
-	if _, err := layout.ParseTiler(s); err != nil {
-		return "", err
-	}
-	return s, nil
-}
-
-// evalCall answers op(args...) through golden.Solve.
-func evalCall(op string, args []string) (string, error) {
-	raw := make([]json.RawMessage, len(args))
-	for i, a := range args {
-		b, _ := json.Marshal(a)
-		raw[i] = b
-	}
-	ans := golden.Solve(golden.Case{Op: op, Args: raw})
-	if ans.Internal {
-		return "", &internalError{ans.Error}
-	}
-	if ans.Error != "" {
-		return "", fmt.Errorf("%s", ans.Error)
-	}
-	if s, ok := ans.Got.(string); ok {
-		return s, nil
-	}
-	b, err := json.Marshal(ans.Got)
-	return string(b), err
-}
-
-// splitCall splits "name(inner)" where name is an identifier starting with a
-// letter and the parenthesis opened after it closes at the end of s.
-func splitCall(s string) (name, inner string, ok bool) {
-	i := strings.IndexByte(s, '(')
-	if i <= 0 || !strings.HasSuffix(s, ")") {
-		return "", "", false
-	}
-	name = strings.TrimSpace(s[:i])
-	if !isIdent(name) {
-		return "", "", false
-	}
-	depth := 0
-	for j := i; j < len(s); j++ {
-		switch s[j] {
-		case '(':
-			depth++
-		case ')':
-			depth--
-			if depth == 0 && j != len(s)-1 {
-				return "", "", false
-			}
-		}
-	}
-	return name, s[i+1 : len(s)-1], depth == 0
-}
-
-func isIdent(s string) bool {
-	if s == "" || !(s[0] >= 'a' && s[0] <= 'z' || s[0] >= 'A' && s[0] <= 'Z') {
-		return false
-	}
-	for _, c := range []byte(s) {
-		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
-			return false
-		}
-	}
-	return true
-}
-
-// splitArgs splits s at the commas outside (), <> and [] nesting.
-func splitArgs(s string) ([]string, error) {
-	if strings.TrimSpace(s) == "" {
-		return nil, nil
-	}
-	var out []string
-	var stack []byte
-	start := 0
-	closer := map[byte]byte{'(': ')', '<': '>', '[': ']'}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch c {
-		case '(', '<', '[':
-			stack = append(stack, closer[c])
-		case ')', '>', ']':
-			if len(stack) == 0 || stack[len(stack)-1] != c {
-				return nil, fmt.Errorf("unbalanced %q at offset %d", c, i)
-			}
-			stack = stack[:len(stack)-1]
-		case ',':
-			if len(stack) == 0 {
-				out = append(out, strings.TrimSpace(s[start:i]))
-				start = i + 1
-			}
-		}
-	}
-	if len(stack) != 0 {
-		return nil, fmt.Errorf("unclosed %q", stack[len(stack)-1])
-	}
-	out = append(out, strings.TrimSpace(s[start:]))
-	for _, a := range out {
-		if a == "" {
-			return nil, fmt.Errorf("empty argument")
-		}
-	}
-	return out, nil
+	return s, err
 }

@@ -8,23 +8,12 @@ import (
 	"github.com/gocute/cute/layout/explain"
 )
 
-func init() {
-	commands["explain"] = command{
-		summary: "trace composition, complement, divides and products step by step",
-		run:     runExplain,
-	}
-}
-
-const explainUsage = `usage: cute explain 'OP(ARGS)'
-
-OP is one of ` + "composition, complement, logical_divide, zipped_divide, tiled_divide,\nflat_divide, logical_product, zipped_product, tiled_product, flat_product,\nblocked_product, raked_product" + `. Example:
+const explainHelp = `OP is one of ` + "composition, complement, logical_divide, zipped_divide, tiled_divide,\nflat_divide, logical_product, zipped_product, tiled_product, flat_product,\nblocked_product, raked_product" + `. Example:
   cute explain 'logical_divide((_4,_2,_3):(_2,_1,_8), _4:_2)'`
 
+const explainUsage = "usage: cute explain 'OP(ARGS)'\n\n" + explainHelp
+
 func runExplain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 1 && (args[0] == "-h" || args[0] == "--help") {
-		fmt.Fprintln(stdout, explainUsage)
-		return 0
-	}
 	if len(args) == 0 {
 		fmt.Fprintln(stderr, explainUsage)
 		return 2

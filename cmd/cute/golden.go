@@ -9,12 +9,10 @@ import (
 	"github.com/gocute/cute/layout"
 )
 
-func init() {
-	commands["golden"] = command{
-		summary: "answer golden-vector JSON Lines on stdin, one JSON object per line on stdout",
-		run:     runGolden,
-	}
-}
+const goldenHelp = `Each input line is a case {"op": ..., "args": [...]} (other fields are
+ignored); each output line is the case's op and args with "got" (CuTe's
+answer) or "error". A line that is not a case gets an error answer and the
+run goes on. cute eval -l lists the ops.`
 
 // runGolden reads cases ({"op":..., "args":[...]}, other fields ignored) and
 // writes one answer per line, in order. A line that is not a case gets an

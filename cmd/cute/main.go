@@ -2,11 +2,16 @@
 //
 // Usage:
 //
-//	cute golden          answer golden-vector JSON Lines on stdin (see golden.go)
-//	cute wgmma           run hardware wgmma records on stdin through the software executor
-//	cute eval EXPR       evaluate an expression such as 'coalesce((_2,(_1,_6)):(_1,(_6,_2)))'
-//	cute table LAYOUT    print_layout of a rank-2 layout
-//	cute copy ATOM [THR VAL]  print a copy atom or a TiledCopy and its picture
+//	cute COMMAND [arguments]
+//	cute help [COMMAND]      every command with its usage, or one command's flags and details
+//	cute COMMAND -h          the same for one command
+//	cute eval -l             every op of eval and golden with its argument kinds
+//
+// The commands are the rows of the table commands in main.go: eval, table,
+// explain, svg, latex, copy, banks, desc, tma, wmma, golden, wgmma, replay,
+// serve.
+// Each parses its flags with the flag package; flags and arguments may come
+// in any order.
 //
 // A bad expression or flag is reported on stderr with exit status 2. A bug
 // of this module is never a stack trace: it is one line on stderr asking for
@@ -27,45 +32,191 @@ package main
 import (
 	"bytes"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
-	"sort"
+	"strings"
 
 	"github.com/gocute/cute/internal/golden"
+	"github.com/gocute/cute/layout"
 )
 
-// A command is one subcommand of cute. It returns the process exit status.
+// A command is one row of the command table.
 type command struct {
-	summary string
-	run     func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
+	name    string
+	args    string // what follows the command name in its usage line
+	summary string // one line for the command list
+	help    string // more for `cute help NAME`, before the flags (may be empty)
+	// flags defines the command's flags on fs and returns the function that
+	// runs it on the positional arguments once fs is parsed.
+	flags func(fs *flag.FlagSet) runFunc
 }
 
-// commands is filled by the init functions of the files of this package, one
-// file per subcommand.
-var commands = map[string]command{}
+// A runFunc runs a command on its positional arguments and returns the
+// process exit status.
+type runFunc func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
+
+// noFlags is the flags function of a command without flags.
+func noFlags(run runFunc) func(*flag.FlagSet) runFunc {
+	return func(*flag.FlagSet) runFunc { return run }
+}
+
+// commands is the command table: every command of cute, in the order help
+// lists them.
+var commands = []command{
+	{"eval", "EXPR | -l", "evaluate an expression such as 'logical_divide((_32,_24):(_1,_32), _8:_1)'; -l lists every op", evalHelp, evalFlags},
+	{"table", "LAYOUT", "print_layout of a rank-2 layout, e.g. cute table '(_4,_8):(_8,_1)'", "", noFlags(runTable)},
+	{"explain", "'OP(ARGS)'", "trace composition, complement, divides and products step by step", explainHelp, noFlags(runExplain)},
+	{"svg", "EXPR [flags] > out.svg", "draw a layout, swizzled smem tile, MMA atom or TiledCopy as SVG (or TikZ with --latex)", svgHelp, svgFlags},
+	{"latex", "EXPR [flags]", "CuTe's print_latex of a layout, smem tile, MMA atom, TiledMMA or TiledCopy (cute svg --latex)", svgHelp, latexFlags},
+	{"copy", "ATOM [THR_LAYOUT VAL_LAYOUT] [flags]", "print a copy atom or a TiledCopy and its S/D picture", copyHelp, copyFlags},
+	{"banks", "SMEM ACCESS [flags] | --copy ATOM --thr L --val L", "shared-memory bank conflicts of a warp access to a (swizzled) smem tile", banksHelp, banksFlags},
+	{"desc", "DESCRIPTOR [flags]", "decode a GMMA descriptor, e.g. cute desc 0x4000004000010040 --major K --type f16", descHelp, descFlags},
+	{"tma", "[flags] GMEM SMEM [CTA_TILER]", "explain a TMA: gbasis steps, encode arguments, driver rules, --svg picture", tmaHelp, tmaFlags},
+	{"wmma", "[flags]", "which lane holds which element of a WMMA fragment (measured on an H200)", wmmaHelp, wmmaFlags},
+	{"golden", "< cases.jsonl", "answer golden-vector JSON Lines on stdin, one JSON object per line on stdout", goldenHelp, noFlags(runGolden)},
+	{"wgmma", "< records.jsonl[.gz]", "run H200 wgmma records on stdin through the software executor", "", noFlags(runWGMMA)},
+	{"replay", "< records.jsonl[.gz]", "replay H200 records of any kind (hw/, hw-copy/) on stdin through the hardware model", "", noFlags(runReplay)},
+	{"serve", "[-addr localhost:8080] [-out DIR] [-wasm FILE]", "the browser playground on localhost (-addr), or its files for a static host (-out DIR)", serveHelp, serveFlags},
+}
+
+func lookup(name string) (command, bool) {
+	for _, c := range commands {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return command{}, false
+}
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 {
 		usage(stderr)
-		if len(args) == 0 {
+		return 2
+	}
+	switch args[0] {
+	case "-h", "-help", "--help":
+		usage(stdout)
+		return 0
+	case "help":
+		if len(args) == 1 {
+			usage(stdout)
+			return 0
+		}
+		c, ok := lookup(args[1])
+		if !ok || len(args) > 2 {
+			fmt.Fprintf(stderr, "cute help: unknown command %q\n", strings.Join(args[1:], " "))
+			usage(stderr)
 			return 2
 		}
+		commandHelp(stdout, c)
 		return 0
 	}
-	c, ok := commands[args[0]]
+	c, ok := lookup(args[0])
 	if !ok {
-		fmt.Fprintf(stderr, "cute: unknown command %q\n", args[0])
+		fmt.Fprintf(stderr, "cute: unknown command %q\n", layout.Clip(args[0]))
 		usage(stderr)
 		return 2
 	}
 	cw := &clipWriter{w: stderr}
 	defer cw.flush()
-	return protect(args[0], func() int { return c.run(args[1:], stdin, stdout, cw) }, cw)
+	return protect(args[0], func() int {
+		fs := newFlagSet(c)
+		runCmd := c.flags(fs)
+		pos, err := parseFlags(fs, args[1:])
+		if err == flag.ErrHelp {
+			commandHelp(stdout, c)
+			return 0
+		}
+		if err != nil {
+			fmt.Fprintf(cw, "cute %s: %v\n", c.name, err)
+			fmt.Fprintf(cw, "usage: cute %s %s (cute help %s)\n", c.name, c.args, c.name)
+			return 2
+		}
+		return runCmd(pos, stdin, stdout, cw)
+	}, cw)
+}
+
+func newFlagSet(c command) *flag.FlagSet {
+	fs := flag.NewFlagSet("cute "+c.name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	return fs
+}
+
+// parseFlags parses args with fs, flags and positional arguments in any
+// order: -name value, --name value, -name=value, a bool flag alone. An
+// argument "-" or a negative number is positional, and so is every
+// argument after "--".
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	var flags, pos []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return append(pos, args[i+1:]...), fs.Parse(flags)
+		case len(a) < 2 || a[0] != '-' || a[1] >= '0' && a[1] <= '9':
+			pos = append(pos, a)
+			continue
+		}
+		flags = append(flags, a)
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if f := fs.Lookup(name); f != nil && !hasValue && !isBoolFlag(f) && i+1 < len(args) {
+			i++
+			flags = append(flags, args[i])
+		}
+	}
+	return pos, fs.Parse(flags)
+}
+
+func isBoolFlag(f *flag.Flag) bool {
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}
+
+// setFlags returns the flags set on the command line by name, a bool flag
+// set to true as "true" (one set to false is left out).
+func setFlags(fs *flag.FlagSet) map[string]string {
+	m := map[string]string{}
+	fs.Visit(func(f *flag.Flag) {
+		if v := f.Value.String(); !isBoolFlag(f) || v == "true" {
+			m[f.Name] = v
+		}
+	})
+	return m
+}
+
+// usage lists every command of the table.
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: cute COMMAND [arguments]")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Commands:")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  cute %s %s\n        %s\n", c.name, c.args, c.summary)
+	}
+	fmt.Fprintln(w, "  cute help COMMAND\n        a command's usage, flags and details (also cute COMMAND -h)")
+}
+
+// commandHelp prints a command's usage line, summary, help and flags.
+func commandHelp(w io.Writer, c command) {
+	fmt.Fprintf(w, "usage: cute %s %s\n\n%s\n", c.name, c.args, c.summary)
+	if c.help != "" {
+		fmt.Fprintf(w, "\n%s\n", strings.TrimRight(c.help, "\n"))
+	}
+	fs := newFlagSet(c)
+	c.flags(fs)
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	if n > 0 {
+		fmt.Fprintln(w, "\nFlags:")
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+	}
 }
 
 // clipWriter passes lines through, cutting each after golden.MaxMessage
@@ -138,16 +289,4 @@ func exitFor(err error) int {
 		return exitInternal
 	}
 	return 2
-}
-
-func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: cute <command> [arguments]")
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].summary)
-	}
 }

@@ -7,13 +7,6 @@ import (
 	"github.com/gocute/cute/internal/replay"
 )
 
-func init() {
-	commands["replay"] = command{
-		summary: "replay H200 records of any kind (hw/, hw-copy/; JSON Lines, optionally gzipped) on stdin through the hardware model",
-		run:     runReplay,
-	}
-}
-
 // runReplay reads hardware records and writes one answer per record, in
 // order: {"case_id": N, "got": {output field: value, ...}} or
 // {"case_id": N, "error": "..."} (a record the model faults on, as the

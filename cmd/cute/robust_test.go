@@ -72,8 +72,9 @@ func rank(n int) string {
 
 // A panic inside a command is one line on stderr and exit status 3.
 func TestInternalErrorIsOneLine(t *testing.T) {
-	commands["boom"] = command{run: func([]string, io.Reader, io.Writer, io.Writer) int { panic("kaboom") }}
-	defer delete(commands, "boom")
+	defer func(saved []command) { commands = saved }(commands)
+	commands = append(commands[:len(commands):len(commands)], command{name: "boom",
+		flags: noFlags(func([]string, io.Reader, io.Writer, io.Writer) int { panic("kaboom") })})
 	var out, errb bytes.Buffer
 	if rc := run([]string{"boom"}, strings.NewReader(""), &out, &errb); rc != exitInternal {
 		t.Errorf("exit %d, want %d", rc, exitInternal)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -13,22 +14,7 @@ import (
 	"github.com/gocute/cute/viz"
 )
 
-func init() {
-	commands["svg"] = command{
-		summary: "draw a layout, swizzled smem tile, MMA atom or TiledCopy as SVG (or TikZ with --latex)",
-		run:     runSVG,
-	}
-	commands["latex"] = command{
-		summary: "CuTe's print_latex of a layout, smem tile, MMA atom, TiledMMA or TiledCopy (cute svg --latex)",
-		run: func(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-			return runSVG(append(append([]string(nil), args...), "--latex"), stdin, stdout, stderr)
-		},
-	}
-}
-
-const svgUsage = `usage: cute svg EXPR [flags] > out.svg
-
-EXPR is one of
+const svgHelp = `EXPR is one of
   a layout                      (_8,_8):(_8,_1)
   a composed layout             Sw<3,3,3> o _0 o (_8,_64):(_64,_1)
   a swizzled smem tile          Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)
@@ -37,79 +23,51 @@ EXPR is one of
   a TiledCopy                   'Copy_Atom<SM75_U32x4_LDSM_N,half_t>' --thr '(_32,_1):(_1,_0)' --val '(_1,_8):(_0,_1)'
                                 'Copy_Atom<SM75_U32x4_LDSM_N,half_t>' --mma SM80_16x8x16_F32F16F16F32_TN --operand A
                                 (S and D side by side, as print_latex(tiled_copy) draws them;
-                                 cute copy prints the same TiledCopy)
-Flags:
-  --color offset|chunk|bank   cell colour of a layout (default offset)
-  --elem-bits N               element width for chunk/bank colours (default 16,
-                              or smem_ptr[Nb]'s)
-  --operand A|B|C             draw one operand of an atom (default: all three)
-  --atoms SHAPE               tile the atom into a TiledMMA, e.g. (_2,_2,_1)
-  --perm TILER                PermutationMNK of that TiledMMA, e.g. '<_32,_32,_16>'
-  --thr L, --val L            a TiledCopy: make_tiled_copy(atom, thr, val)
-  --mma NAME                  a TiledCopy: make_tiled_copy_A/B/C/C_atom (--operand) of
-                              that MMA atom tiled by --atoms and --perm
-  --type T                    the copy atom's value type when EXPR is a bare copy op
-  --tv MxN                    EXPR is a (thread,value) -> index layout of an MxN tile
-  --cell PX                   cell size in pixels
-  --latex                     write CuTe print_latex-style TikZ instead of SVG`
+                                 cute copy prints the same TiledCopy)`
 
-// cliFlags splits args into flags (--name value or --name=value; names in
-// bools take no value) and positional arguments, in any order.
-func cliFlags(args []string, bools map[string]bool) (map[string]string, []string, error) {
-	flags := map[string]string{}
-	var pos []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if !strings.HasPrefix(a, "--") && !(strings.HasPrefix(a, "-") && len(a) > 1 && (a[1] < '0' || a[1] > '9')) {
-			pos = append(pos, a)
-			continue
-		}
-		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		switch {
-		case bools[name]:
-			val = "true"
-		case !hasVal:
-			if i+1 >= len(args) {
-				return nil, nil, fmt.Errorf("flag --%s needs a value", name)
-			}
-			i++
-			val = args[i]
-		}
-		flags[name] = val
+const svgUsage = "usage: cute svg EXPR [flags] > out.svg (cute help svg)"
+
+// svgFlags defines the flags of svg and latex; see svgHelp.
+func svgFlags(fs *flag.FlagSet) runFunc {
+	for _, f := range [][2]string{
+		{"color", "cell colour of a layout: offset (default), chunk or bank"},
+		{"colour", "same as --color"},
+		{"elem-bits", "element width for chunk/bank colours (default 16, or smem_ptr[Nb]'s)"},
+		{"operand", "draw one operand of an atom, A, B or C (default: all three)"},
+		{"atoms", "tile the atom into a TiledMMA, e.g. (_2,_2,_1)"},
+		{"perm", "PermutationMNK of that TiledMMA, e.g. '<_32,_32,_16>'"},
+		{"thr", "a TiledCopy: make_tiled_copy(atom, --thr, --val)"},
+		{"val", "a TiledCopy: the value layout"},
+		{"mma", "a TiledCopy: make_tiled_copy_A/B/C/C_atom (--operand) of this MMA atom tiled by --atoms and --perm"},
+		{"type", "the copy atom's value type when EXPR is a bare copy op"},
+		{"tv", "EXPR is a (thread,value) -> index layout of an MxN tile"},
+		{"cell", "cell size in pixels"},
+	} {
+		fs.String(f[0], "", f[1])
 	}
-	return flags, pos, nil
+	fs.Bool("latex", false, "write CuTe print_latex-style TikZ instead of SVG")
+	return func(pos []string, _ io.Reader, stdout, stderr io.Writer) int {
+		return runSVG(setFlags(fs), pos, stdout, stderr)
+	}
 }
 
-func checkFlags(flags map[string]string, known ...string) error {
-	for f := range flags {
-		ok := false
-		for _, k := range known {
-			ok = ok || f == k
-		}
-		if !ok {
-			return fmt.Errorf("unknown flag --%s", f)
-		}
+// latexFlags defines the flags of latex: svg's, with --latex set.
+func latexFlags(fs *flag.FlagSet) runFunc {
+	svgFlags(fs)
+	return func(pos []string, _ io.Reader, stdout, stderr io.Writer) int {
+		flags := setFlags(fs)
+		flags["latex"] = "true"
+		return runSVG(flags, pos, stdout, stderr)
 	}
-	return nil
 }
 
-func runSVG(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+func runSVG(flags map[string]string, pos []string, stdout, stderr io.Writer) int {
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "cute svg: "+format+"\n", a...)
 		fmt.Fprintln(stderr, svgUsage)
 		return 2
 	}
-	flags, pos, err := cliFlags(args, map[string]bool{"latex": true, "h": true, "help": true})
-	if err != nil {
-		return fail("%v", err)
-	}
-	if flags["h"] != "" || flags["help"] != "" {
-		fmt.Fprintln(stdout, svgUsage)
-		return 0
-	}
-	if err := checkFlags(flags, "latex", "color", "colour", "elem-bits", "operand", "tv", "cell", "atoms", "perm", "thr", "val", "mma", "type"); err != nil {
-		return fail("%v", err)
-	}
+	var err error
 	if len(pos) != 1 {
 		return fail("want one expression, got %d arguments (quote the expression)", len(pos))
 	}

@@ -17,140 +17,123 @@ import (
 	"github.com/gocute/cute/tma"
 )
 
-func init() {
-	commands["tma"] = command{
-		summary: "explain a TMA: cute tma [--type half_t] GMEM SMEM [CTA_TILER] (gbasis steps, encode arguments, driver rules, --svg picture)",
-		run:     runTMA,
-	}
-}
-
 var gmemPtrRE = regexp.MustCompile(`^gmem_ptr\[(\d+)b\]\((0x[0-9a-fA-F]+)\) o (.*)$`)
 
-// runTMA explains what make_tma_copy builds for a gmem tensor, an smem
-// layout and a CTA tile: construct_tma_gbasis stage by stage, the
-// cuTensorMapEncodeTiled arguments CuTe passes, the driver's verdict on
-// them (the H200's rules, which CuTe does not check), the TiledCopy, and
-// with --svg FILE a picture of one box landing in swizzled smem.
-//
-// GMEM is a layout (with --type and --addr) or CuTe's print of the gmem
-// tensor, gmem_ptr[16b](0x7f0000000000) o (5120,4096):(_1,5120). SMEM is a
-// layout, Sw<B,M,S> o _0 o L, or Sw<B,M,S> o smem_ptr[16b](unset) o L.
-// CTA_TILER defaults to product_each(shape(SMEM)).
-func runTMA(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("cute tma", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+const tmaHelp = `cute tma explains what make_tma_copy builds for a gmem tensor, an smem
+layout and a CTA tile: construct_tma_gbasis stage by stage, the
+cuTensorMapEncodeTiled arguments CuTe passes, the driver's verdict on
+them (the H200's rules, which CuTe does not check), the TiledCopy, and
+with --svg FILE a picture of one box landing in swizzled smem.
+
+GMEM is a layout (with --type and --addr) or CuTe's print of the gmem
+tensor, gmem_ptr[16b](0x7f0000000000) o (5120,4096):(_1,5120). SMEM is a
+layout, Sw<B,M,S> o _0 o L, or Sw<B,M,S> o smem_ptr[16b](unset) o L.
+CTA_TILER defaults to product_each(shape(SMEM)).`
+
+// tmaFlags defines tma's flags; see tmaHelp.
+func tmaFlags(fs *flag.FlagSet) runFunc {
 	typ := fs.String("type", "half_t", "gmem value type (C++ name)")
 	tmaType := fs.String("tma-type", "", "TmaInternalType (default: the value type)")
 	opName := fs.String("op", "SM90_TMA_LOAD", "SM90_TMA_LOAD, SM90_TMA_LOAD_MULTICAST, SM90_TMA_STORE or SM90_TMA_REDUCE_ADD")
 	addr := fs.String("addr", "0x7f0000000000", "gmem address when GMEM is a bare layout")
 	cluster := fs.String("cluster", "_1", "multicast size (_2 static, 2 dynamic)")
 	svgPath := fs.String("svg", "", "write a picture of box 0 landing in smem to this file")
-	var pos []string
-	rest := args
-	for len(rest) > 0 {
-		if err := fs.Parse(rest); err != nil {
+	return func(pos []string, _ io.Reader, stdout, stderr io.Writer) int {
+		if len(pos) != 2 && len(pos) != 3 {
+			fmt.Fprintln(stderr, "usage: cute tma [--type T] [--op OP] [--cluster N] [--svg FILE] GMEM SMEM [CTA_TILER]")
 			return 2
 		}
-		if fs.NArg() == 0 {
-			break
+		fail := func(err error) int {
+			fmt.Fprintf(stderr, "cute tma: %v\n", err)
+			return 2
 		}
-		pos = append(pos, fs.Arg(0))
-		rest = fs.Args()[1:]
-	}
-	if len(pos) != 2 && len(pos) != 3 {
-		fmt.Fprintln(stderr, "usage: cute tma [--type T] [--op OP] [--cluster N] [--svg FILE] GMEM SMEM [CTA_TILER]")
-		return 2
-	}
-	fail := func(err error) int {
-		fmt.Fprintf(stderr, "cute tma: %v\n", err)
-		return 2
-	}
-	op, err := tma.ParseOp(*opName)
-	if err != nil {
-		return fail(err)
-	}
-	g, err := parseGmemArg(pos[0], *typ, *addr)
-	if err != nil {
-		return fail(err)
-	}
-	s, err := parseSmemArg(pos[1])
-	if err != nil {
-		return fail(err)
-	}
-	var tiler layout.Tiler
-	if len(pos) == 3 {
-		if tiler, err = layout.ParseTiler(pos[2]); err != nil {
-			return fail(err)
-		}
-	} else {
-		sh := s.Layout().Shape()
-		if !sh.IsTuple() {
-			sh = layout.Tup(sh)
-		}
-		e := make([]layout.IntTuple, sh.Len())
-		for i := range e {
-			e[i] = layout.I(sh.At(i).Product())
-		}
-		tiler = layout.ShapeTiler(layout.Tup(e...))
-	}
-	cl, err := layout.ParseInt(*cluster)
-	if err != nil {
-		return fail(err)
-	}
-	fmt.Fprintf(stdout, "make_tma_copy(%v, %v, %v, %v, %v)\n", op, g, s, tiler, cl)
-	t, err := tma.MakeCopy(op, g, s, tiler, cl, tma.Options{TmaType: *tmaType})
-	if err != nil {
-		fmt.Fprintf(stdout, "CuTe rejects it: %v\n", err)
-		return 1
-	}
-	fmt.Fprintln(stdout, "\nconstruct_tma_gbasis / make_tma_copy_desc:")
-	for _, st := range t.Steps() {
-		fmt.Fprintf(stdout, "  %-34s %s\n", st.Name, st.Value)
-	}
-	e := t.Encode()
-	fmt.Fprintln(stdout, "\ncuTensorMapEncodeTiled arguments:")
-	for _, line := range strings.Split(strings.TrimRight(e.String(), "\n"), "\n") {
-		fmt.Fprintf(stdout, "  %s\n", line)
-	}
-	fmt.Fprintln(stdout, "\ndriver (H200 rules):")
-	m, err := hw.EncodeCuTe(t.Atom)
-	if err != nil {
-		fmt.Fprintf(stdout, "  REJECTED: %v\n", err)
-		fmt.Fprintln(stdout, "  (CuTe would stop with \"Failed to initialize the TMA descriptor\")")
-	} else {
-		fmt.Fprintf(stdout, "  accepted: %d bytes per box (the transaction count of one copy)\n", m.TxBytes())
-	}
-	mA, err := t.Tensor(g.Layout.Shape())
-	if err != nil {
-		return fail(err)
-	}
-	fmt.Fprintf(stdout, "\nget_tma_tensor: %v\n", mA)
-	fmt.Fprintf(stdout, "\n%v", t)
-	nbox := 1
-	for _, b := range e.BoxDim {
-		nbox *= int(b)
-	}
-	tile := t.Tiled().TilerShape().Product().Value()
-	fmt.Fprintf(stdout, "\nboxes per CTA tile: %d (box %v = %d elements, tile %d elements, multicast %d)\n",
-		tile/max(nbox, 1), e.BoxDim, nbox, tile, t.Multicast())
-	if err := tmaPartitionReport(stdout, t, g, pos[1], tiler); err != nil {
-		fmt.Fprintf(stdout, "tma_partition: %v\n", err)
-	}
-	if *svgPath != "" {
-		f, err := os.Create(*svgPath)
+		op, err := tma.ParseOp(*opName)
 		if err != nil {
 			return fail(err)
 		}
-		werr := tmaBoxSVG(f, t.Atom)
-		if cerr := f.Close(); werr == nil {
-			werr = cerr
+		g, err := parseGmemArg(pos[0], *typ, *addr)
+		if err != nil {
+			return fail(err)
 		}
-		if werr != nil {
-			return fail(werr)
+		s, err := parseSmemArg(pos[1])
+		if err != nil {
+			return fail(err)
 		}
-		fmt.Fprintf(stdout, "wrote %s\n", *svgPath)
+		var tiler layout.Tiler
+		if len(pos) == 3 {
+			if tiler, err = layout.ParseTiler(pos[2]); err != nil {
+				return fail(err)
+			}
+		} else {
+			sh := s.Layout().Shape()
+			if !sh.IsTuple() {
+				sh = layout.Tup(sh)
+			}
+			e := make([]layout.IntTuple, sh.Len())
+			for i := range e {
+				e[i] = layout.I(sh.At(i).Product())
+			}
+			tiler = layout.ShapeTiler(layout.Tup(e...))
+		}
+		cl, err := layout.ParseInt(*cluster)
+		if err != nil {
+			return fail(err)
+		}
+		fmt.Fprintf(stdout, "make_tma_copy(%v, %v, %v, %v, %v)\n", op, g, s, tiler, cl)
+		t, err := tma.MakeCopy(op, g, s, tiler, cl, tma.Options{TmaType: *tmaType})
+		if err != nil {
+			fmt.Fprintf(stdout, "CuTe rejects it: %v\n", err)
+			return 1
+		}
+		fmt.Fprintln(stdout, "\nconstruct_tma_gbasis / make_tma_copy_desc:")
+		for _, st := range t.Steps() {
+			fmt.Fprintf(stdout, "  %-34s %s\n", st.Name, st.Value)
+		}
+		e := t.Encode()
+		fmt.Fprintln(stdout, "\ncuTensorMapEncodeTiled arguments:")
+		for _, line := range strings.Split(strings.TrimRight(e.String(), "\n"), "\n") {
+			fmt.Fprintf(stdout, "  %s\n", line)
+		}
+		fmt.Fprintln(stdout, "\ndriver (H200 rules):")
+		m, err := hw.EncodeCuTe(t.Atom)
+		if err != nil {
+			fmt.Fprintf(stdout, "  REJECTED: %v\n", err)
+			fmt.Fprintln(stdout, "  (CuTe would stop with \"Failed to initialize the TMA descriptor\")")
+		} else {
+			fmt.Fprintf(stdout, "  accepted: %d bytes per box (the transaction count of one copy)\n", m.TxBytes())
+		}
+		mA, err := t.Tensor(g.Layout.Shape())
+		if err != nil {
+			return fail(err)
+		}
+		fmt.Fprintf(stdout, "\nget_tma_tensor: %v\n", mA)
+		fmt.Fprintf(stdout, "\n%v", t)
+		nbox := 1
+		for _, b := range e.BoxDim {
+			nbox *= int(b)
+		}
+		tile := t.Tiled().TilerShape().Product().Value()
+		fmt.Fprintf(stdout, "\nboxes per CTA tile: %d (box %v = %d elements, tile %d elements, multicast %d)\n",
+			tile/max(nbox, 1), e.BoxDim, nbox, tile, t.Multicast())
+		if err := tmaPartitionReport(stdout, t, g, pos[1], tiler); err != nil {
+			fmt.Fprintf(stdout, "tma_partition: %v\n", err)
+		}
+		if *svgPath != "" {
+			f, err := os.Create(*svgPath)
+			if err != nil {
+				return fail(err)
+			}
+			werr := tmaBoxSVG(f, t.Atom)
+			if cerr := f.Close(); werr == nil {
+				werr = cerr
+			}
+			if werr != nil {
+				return fail(werr)
+			}
+			fmt.Fprintf(stdout, "wrote %s\n", *svgPath)
+		}
+		return 0
 	}
-	return 0
 }
 
 // parseGmemArg reads GMEM: CuTe's print of a gmem tensor, or a layout.

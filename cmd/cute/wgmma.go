@@ -9,13 +9,6 @@ import (
 	"github.com/gocute/cute/internal/golden"
 )
 
-func init() {
-	commands["wgmma"] = command{
-		summary: "run H200 wgmma records (JSON Lines, optionally gzipped) on stdin through the software executor",
-		run:     runWGMMA,
-	}
-}
-
 // wgmmaOut is one answer line: the record's case_id and either the
 // accumulator registers after wgmma.wait_group 0 (per thread, 8 lower-case
 // hex digits each) or the error, e.g. for an operand outside shared memory.

@@ -10,97 +10,92 @@ import (
 	"github.com/gocute/cute/numeric"
 )
 
-func init() {
-	commands["wmma"] = command{
-		summary: "which lane holds which element of a WMMA fragment (measured on an H200), e.g. cute wmma --shape m16n16k16 --type f16 --frag a",
-		run:     runWMMA,
-	}
-}
-
 // runWMMA prints, for each requested fragment, the fragment's matrix in the
 // style of print_layout with each cell naming the lane and element index
 // (T3:2 = lane 3, x[2]) that holds it.
-func runWMMA(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("cute wmma", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+const wmmaHelp = `Example: cute wmma --shape m16n16k16 --type f16 --frag a`
+
+// wmmaFlags defines wmma's flags; the command prints, for each requested
+// fragment, the fragment's matrix in the style of print_layout with each
+// cell naming the lane and element index (T3:2 = lane 3, x[2]) that holds it.
+func wmmaFlags(fs *flag.FlagSet) runFunc {
 	shapeS := fs.String("shape", "m16n16k16", "tile shape: m16n16k16, m32n8k16, m8n32k16 or m16n16k8")
 	typeS := fs.String("type", "", "element type of matrix_a/matrix_b: f16, bf16, s8, u8 or tf32 (default f16, tf32 for m16n16k8)")
 	fragS := fs.String("frag", "", "fragment: a, b or c (default: all three)")
 	layS := fs.String("layout", "row", "row_major/col_major template argument of a and b: row or col (the maps do not depend on it)")
 	accS := fs.String("acc", "", "accumulator type: f32, f16 or s32 (default f32, s32 for 8-bit types)")
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "cute wmma: unexpected argument %q\n", fs.Arg(0))
-		return 2
-	}
-	shape, err := wmma.ParseShape(*shapeS)
-	if err != nil {
-		fmt.Fprintf(stderr, "cute wmma: %v\n", err)
-		return 2
-	}
-	ts := *typeS
-	if ts == "" {
-		ts = "f16"
-		if shape == wmma.M16N16K8 {
-			ts = "tf32"
+	return func(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+		if len(args) > 0 {
+			fmt.Fprintf(stderr, "cute wmma: unexpected argument %q\n", args[0])
+			return 2
 		}
-	}
-	kind, err := numeric.ParseKind(ts)
-	if err != nil {
-		fmt.Fprintf(stderr, "cute wmma: %v\n", err)
-		return 2
-	}
-	as := *accS
-	if as == "" {
-		as = "f32"
-		if kind == numeric.KindS8 || kind == numeric.KindU8 {
-			as = "s32"
-		}
-	}
-	acc, err := numeric.ParseKind(as)
-	if err != nil {
-		fmt.Fprintf(stderr, "cute wmma: %v\n", err)
-		return 2
-	}
-	var lay wmma.Layout
-	switch *layS {
-	case "row":
-		lay = wmma.RowMajor
-	case "col":
-		lay = wmma.ColMajor
-	default:
-		fmt.Fprintf(stderr, "cute wmma: --layout must be row or col, not %q\n", *layS)
-		return 2
-	}
-	frags := []string{"a", "b", "c"}
-	if *fragS != "" {
-		frags = []string{*fragS}
-	}
-	for n, fr := range frags {
-		var f wmma.Fragment
-		var err error
-		switch fr {
-		case "a":
-			f, err = wmma.NewFragment(wmma.MatrixA, shape, kind, lay)
-		case "b":
-			f, err = wmma.NewFragment(wmma.MatrixB, shape, kind, lay)
-		case "c":
-			f, err = wmma.NewFragment(wmma.Accumulator, shape, acc, 0)
-		default:
-			err = fmt.Errorf("--frag must be a, b or c, not %q", fr)
-		}
+		shape, err := wmma.ParseShape(*shapeS)
 		if err != nil {
 			fmt.Fprintf(stderr, "cute wmma: %v\n", err)
 			return 2
 		}
-		if n > 0 {
-			fmt.Fprintln(stdout)
+		ts := *typeS
+		if ts == "" {
+			ts = "f16"
+			if shape == wmma.M16N16K8 {
+				ts = "tf32"
+			}
 		}
-		fmt.Fprint(stdout, fragmentTable(f))
+		kind, err := numeric.ParseKind(ts)
+		if err != nil {
+			fmt.Fprintf(stderr, "cute wmma: %v\n", err)
+			return 2
+		}
+		as := *accS
+		if as == "" {
+			as = "f32"
+			if kind == numeric.KindS8 || kind == numeric.KindU8 {
+				as = "s32"
+			}
+		}
+		acc, err := numeric.ParseKind(as)
+		if err != nil {
+			fmt.Fprintf(stderr, "cute wmma: %v\n", err)
+			return 2
+		}
+		var lay wmma.Layout
+		switch *layS {
+		case "row":
+			lay = wmma.RowMajor
+		case "col":
+			lay = wmma.ColMajor
+		default:
+			fmt.Fprintf(stderr, "cute wmma: --layout must be row or col, not %q\n", *layS)
+			return 2
+		}
+		frags := []string{"a", "b", "c"}
+		if *fragS != "" {
+			frags = []string{*fragS}
+		}
+		for n, fr := range frags {
+			var f wmma.Fragment
+			var err error
+			switch fr {
+			case "a":
+				f, err = wmma.NewFragment(wmma.MatrixA, shape, kind, lay)
+			case "b":
+				f, err = wmma.NewFragment(wmma.MatrixB, shape, kind, lay)
+			case "c":
+				f, err = wmma.NewFragment(wmma.Accumulator, shape, acc, 0)
+			default:
+				err = fmt.Errorf("--frag must be a, b or c, not %q", fr)
+			}
+			if err != nil {
+				fmt.Fprintf(stderr, "cute wmma: %v\n", err)
+				return 2
+			}
+			if n > 0 {
+				fmt.Fprintln(stdout)
+			}
+			fmt.Fprint(stdout, fragmentTable(f))
+		}
+		return 0
 	}
-	return 0
 }
 
 // fragmentTable renders f's matrix with a Tlane:i cell per element.

@@ -83,7 +83,19 @@ type Options struct {
 	// out to see the executor's hazard error.
 	SkipFence      bool // leave out warpgroup_arrive (wgmma.fence)
 	SkipWait       bool // leave out warpgroup_wait<0> (wgmma.wait_group 0)
-	SkipProxyFence bool // leave out fence.proxy.async after the st.shared copies
+	SkipProxyFence bool // leave out fence.proxy.async after the st.shared copies (the copy mainloop)
+	// TN runs gemm_tn (A and B K-major, SM90_64x64x16_..._SS<K,K>) instead
+	// of gemm_nt (MN-major).
+	TN bool
+	// Copies runs the mainloop with per-thread copies (st.shared, then
+	// fence.proxy.async) instead of the tutorial's TMA pipeline.
+	Copies bool
+	// The steps of the TMA pipeline, each of which can be left out or
+	// done wrong to see the model's named error.
+	SkipExpectTx       bool // the producer arrives without expect_tx: the consumer runs ahead of the TMA bytes
+	SkipWaitBarrier    bool // the consumer does not wait on the stage's producer barrier
+	WrongParity        bool // the consumer waits on the wrong phase parity
+	SkipConsumerArrive bool // the consumers never release the stage: the producer's wait deadlocks
 	// PrintOnly prints the setup and thread 0's partitions without running
 	// the GEMM.
 	PrintOnly bool
@@ -91,11 +103,15 @@ type Options struct {
 
 // atomName returns the MMA atom of the accumulator type.
 func (o Options) atomName() (string, error) {
+	major := "<MN,MN>"
+	if o.TN {
+		major = "<K,K>"
+	}
 	switch o.Accum {
 	case "", "f16":
-		return "SM90_64x64x16_F16F16F16_SS<MN,MN>", nil
+		return "SM90_64x64x16_F16F16F16_SS" + major, nil
 	case "f32":
-		return "SM90_64x64x16_F32F16F16_SS<MN,MN>", nil
+		return "SM90_64x64x16_F32F16F16_SS" + major, nil
 	}
 	return "", fmt.Errorf("-accum %q: want f16 or f32", o.Accum)
 }
@@ -123,7 +139,8 @@ type problem[TC accum] struct {
 	// little-endian), which the k-tile copies read 16 bytes at a time.
 	ga, gb []byte
 	mC     tensor.Tensor[TC]
-	r      int // inputs are integers in [-r, r]
+	r      int  // inputs are integers in [-r, r]
+	tn     bool // gemm_tn: A and B K-major (see newProblemTN)
 }
 
 // gmemTensor places data at addr as the (rows, cols) tensor with strides
@@ -168,6 +185,30 @@ func newProblem[TC accum](m, n, k int, seed uint64) *problem[TC] {
 	return p
 }
 
+// newProblemTN is newProblem's problem as gemm_tn holds it: the same A
+// and B, stored K-major (A(m,k) at m·K+k, B(n,k) at n·K+k, the tutorial's
+// dA = (ldA, _1), dB = (ldB, _1)), C still M-major.
+func newProblemTN[TC accum](m, n, k int, seed uint64) *problem[TC] {
+	p := newProblem[TC](m, n, k, seed)
+	kmajor := func(src []numeric.Float16, rows int) []numeric.Float16 {
+		dst := make([]numeric.Float16, len(src))
+		for r := range rows {
+			for c := range k {
+				dst[r*k+c] = src[r+c*rows]
+			}
+		}
+		return dst
+	}
+	p.a, p.b, p.tn = kmajor(p.a, m), kmajor(p.b, n), true
+	p.ga, p.gb = f16Bytes(p.a), f16Bytes(p.b)
+	kl := func(rows int) layout.Layout {
+		return layout.MustMake(layout.Dyns(rows, k), layout.Tup(layout.I(layout.D(k)), layout.I(layout.S(1))))
+	}
+	p.mA = tensor.View[numeric.Float16](&tensor.SliceMemory[numeric.Float16]{Base: addrA * 8, Bits: 16, Data: p.a}, tensor.GmemPtr(16, addrA), kl(m))
+	p.mB = tensor.View[numeric.Float16](&tensor.SliceMemory[numeric.Float16]{Base: addrB * 8, Bits: 16, Data: p.b}, tensor.GmemPtr(16, addrB), kl(n))
+	return p
+}
+
 // f16Bytes returns the little-endian byte image of v.
 func f16Bytes(v []numeric.Float16) []byte {
 	b := make([]byte, 2*len(v))
@@ -184,11 +225,20 @@ func (p *problem[TC]) reference() []float64 {
 	for i, v := range p.a {
 		a[i] = v.Float64()
 	}
+	bAt := func(n, k int) numeric.Float16 { return p.b[n+k*p.N] }
+	if p.tn { // K-major A and B: a[k*M+m] from A(m,k) at m*K+k
+		for m := range p.M {
+			for k := range p.K {
+				a[k*p.M+m] = p.a[m*p.K+k].Float64()
+			}
+		}
+		bAt = func(n, k int) numeric.Float16 { return p.b[n*p.K+k] }
+	}
 	c := make([]float64, p.M*p.N)
 	for n := 0; n < p.N; n++ {
 		col := c[n*p.M : (n+1)*p.M]
 		for k := 0; k < p.K; k++ {
-			bv := p.b[n+k*p.N].Float64()
+			bv := bAt(n, k).Float64()
 			if bv == 0 {
 				continue
 			}
@@ -414,15 +464,27 @@ func newChunkPlan(g, s tensor.Tensor[numeric.Float16]) (chunkPlan, error) {
 		return chunkPlan{}, err
 	}
 	c := chunkPlan{tile: src.Len()}
+	// The tile's elements in the order of the vectors: column by column
+	// (colex) when mode 0 is contiguous (MN-major), row by row when mode 1
+	// is (K-major, gemm_tn).
+	order := make([]int, src.Len())
+	rows := src.Shape().At(0).Product().Value()
+	cols := src.Len() / rows
+	for i := range order {
+		order[i] = i
+		if rows > 1 && src.Offset(1) != 1 {
+			order[i] = i/cols + i%cols*rows
+		}
+	}
 	for pipe := range bP {
 		dst, err := s.Slice(tensor.U, tensor.U, tensor.I(pipe))
 		if err != nil {
 			return c, err
 		}
 		for i := 0; i < src.Len(); i += 8 {
-			so, da := src.Offset(i), dst.Pointer().ElemAddr(dst.Offset(i))
+			so, da := src.Offset(order[i]), dst.Pointer().ElemAddr(dst.Offset(order[i]))
 			for j := range 8 {
-				if src.Offset(i+j) != so+j || dst.Pointer().ElemAddr(dst.Offset(i+j)) != da+2*uint64(j) || da%16 != 0 {
+				if src.Offset(order[i+j]) != so+j || dst.Pointer().ElemAddr(dst.Offset(order[i+j])) != da+2*uint64(j) || da%16 != 0 {
 					return c, fmt.Errorf("k-tile copy %v -> %v: elements %d..%d are not one 16-byte vector on both sides", src, dst, i, i+7)
 				}
 			}

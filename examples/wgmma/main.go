@@ -6,40 +6,58 @@
 // <MN,MN>{}), and the shared-memory layouts sA and sB, tile_to_shape of
 // Layout_MN_SW128_Atom<half_t> to (128,64,3), prints them and thread 0's
 // partitions tCsA, tCsB, tCrA, tCrB, tCgC and tCrC as the tutorial shows
-// them, and then runs the tutorial's kernel as a whole NT GEMM, C = A·B with
-// A (M×K) M-major, B (N×K) N-major and C (M×N) M-major:
+// them; then the TMA setup of gemm_nt: make_tma_atom(SM90_TMA_LOAD{}, mA,
+// sA(_,_,0), make_shape(bM,bK)) and print(tmaA), the TMA tensor
+// get_tma_tensor, tma_partition's tAgA/tAsA and the cuTensorMapEncodeTiled
+// arguments (checked by the model's driver rules), the same for B. It then
+// runs the kernel as wgmma_sm90.cu writes it, as a whole NT GEMM, C = A·B
+// with A (M×K) M-major, B (N×K) N-major and C (M×N) M-major, on the hw
+// model of the H200:
 //
-//   - a grid of (M/128)×(N/128) CTAs, each one warpgroup of 128 threads,
-//     run in parallel on GOMAXPROCS goroutines;
-//   - per CTA a 3-stage shared-memory pipeline: tiles of A and B are copied
-//     from global memory through the swizzled layouts sA and sB into the byte
-//     image of a gmma.SharedMemory (st.shared, then fence.proxy.async where
-//     the tutorial's TMA needs none);
-//   - per k-tile warpgroup_arrive (wgmma.fence), cute::gemm over the 2×2×4
-//     atoms of the k-tile (one wgmma.mma_async each, on the descriptors of
-//     the fragments tCrA and tCrB: make_gmma_desc plus the iterator's
-//     offsets), warpgroup_commit_batch and warpgroup_wait<0>, on the
-//     software wgmma executor;
+//   - a grid of (M/128)×(N/128) CTAs (rounded up to the cluster), each one
+//     warpgroup of 128 threads, launched in clusters of 2 CTAs
+//     (hw.Launch), clusters in parallel on GOMAXPROCS goroutines;
+//   - per CTA the 3-stage pipeline: barrier init and cluster_sync, the
+//     prefetch of 3 k-tiles (arrive_and_expect_tx of kTmaTransactionBytes on
+//     the stage's ClusterTransactionBarrier, then one cp.async.bulk.tensor
+//     per TMA box of A and of B), and per k-tile the consumer's wait on the
+//     stage's phase (PipelineState read_state), warpgroup_arrive, cute::gemm
+//     over the 2×2×4 atoms (one wgmma.mma_async each on the software wgmma
+//     executor, reading the bytes the TMA landed), warpgroup_commit_batch,
+//     warpgroup_wait<0>, the 128 arrivals on the stage's ClusterBarrier, and
+//     the producer's wait on it (write_state) and refill;
 //   - the epilogue, tCrC (the accumulator registers) copied to C through
 //     tCgC.
 //
-// The inputs are small integers, so the result is exact: it is checked
-// against a plain reference GEMM and "max error 0" is printed, with the time
-// and GFLOP/s of the grid.
+// -tn runs gemm_tn instead: A and B K-major, SM90_64x64x16_..._SS<K,K>,
+// Layout_K_SW128_Atom, one [64,128] TMA box per k-tile and operand (gemm_nt
+// has 16 boxes of [64,8]). -copies feeds the stages with per-thread copies
+// (st.shared, then fence.proxy.async) instead of TMA, the mainloop before
+// TMA. The inputs are small integers, so the result is exact: it is
+// checked against a plain reference GEMM and "max error 0" is printed, with
+// the time and GFLOP/s of the grid.
 //
 // Usage:
 //
-//	go run ./examples/wgmma [-m 512] [-n 512] [-k 512] [-accum f16|f32] [-workers N]
-//	                        [-skip-fence] [-skip-wait] [-skip-proxy-fence] [-print-only]
+//	go run ./examples/wgmma [-m 512] [-n 512] [-k 512] [-accum f16|f32] [-tn] [-copies] [-workers N]
+//	                        [-skip-fence] [-skip-wait] [-skip-proxy-fence] [-skip-expect-tx]
+//	                        [-skip-wait-barrier] [-wrong-parity] [-skip-consumer-arrive] [-print-only]
 //
 // M and N must be multiples of 128 and K of 64. -accum f32 uses
-// SM90_64x64x16_F32F16F16_SS<MN,MN> (float accumulators and C).
+// SM90_64x64x16_F32F16F16_SS (float accumulators and C).
 //
-// -skip-fence leaves out warpgroup_arrive, -skip-wait warpgroup_wait<0>,
-// -skip-proxy-fence the fence.proxy.async after the copies. Each makes a
-// program whose result the PTX memory model leaves undefined; the executor
-// refuses it, and the command prints the hazard error it raises on standard
-// error and exits with status 1 (status 2 is for bad flags).
+// The hazard flags each leave out (or get wrong) one step of the
+// synchronization; the model refuses the program, prints its named error on
+// standard error and exits with status 1 (status 2 is for bad flags):
+// -skip-fence leaves out warpgroup_arrive, -skip-wait warpgroup_wait<0> (a
+// TMA refill then lands on bytes an in-flight wgmma reads), -skip-expect-tx
+// the expect_tx of arrive_and_expect_tx (the phase completes on the single
+// arrival, before the bytes: the wgmma reads bytes the TMA still writes),
+// -skip-wait-barrier the consumer's wait on the stage (the same read),
+// -wrong-parity waits on the phase in progress (a deadlock report: every CTA
+// of the cluster is blocked), -skip-consumer-arrive never releases a stage
+// (the producer's wait deadlocks), -skip-proxy-fence (implies -copies) the
+// fence.proxy.async after the copies.
 package main
 
 import (
@@ -66,6 +84,12 @@ func main() {
 	flag.BoolVar(&opt.SkipFence, "skip-fence", false, "leave out warpgroup_arrive (wgmma.fence): shows the executor's hazard error")
 	flag.BoolVar(&opt.SkipWait, "skip-wait", false, "leave out warpgroup_wait<0> (wgmma.wait_group 0): shows the executor's hazard error")
 	flag.BoolVar(&opt.SkipProxyFence, "skip-proxy-fence", false, "leave out fence.proxy.async after the smem copies: shows the executor's hazard error")
+	flag.BoolVar(&opt.TN, "tn", false, "gemm_tn: A and B K-major (SM90_64x64x16_..._SS<K,K>, Layout_K_SW128_Atom) instead of gemm_nt")
+	flag.BoolVar(&opt.Copies, "copies", false, "feed the pipeline with per-thread copies (st.shared + fence.proxy.async) instead of TMA")
+	flag.BoolVar(&opt.SkipExpectTx, "skip-expect-tx", false, "the producer arrives without expect_tx: shows the model's hazard error")
+	flag.BoolVar(&opt.SkipWaitBarrier, "skip-wait-barrier", false, "the consumer does not wait on the stage's TMA barrier: shows the model's hazard error")
+	flag.BoolVar(&opt.WrongParity, "wrong-parity", false, "the consumer waits on the wrong phase parity: shows the model's error")
+	flag.BoolVar(&opt.SkipConsumerArrive, "skip-consumer-arrive", false, "the consumers never release a stage: shows the model's deadlock report")
 	flag.BoolVar(&opt.PrintOnly, "print-only", false, "print the setup and thread 0's partitions, run nothing")
 	flag.Parse()
 	if err := run(os.Stdout, opt); err != nil {
@@ -95,13 +119,26 @@ func run(w io.Writer, opt Options) error {
 }
 
 func runTyped[TC accum](w io.Writer, opt Options) error {
+	if opt.SkipProxyFence {
+		opt.Copies = true // the fence belongs to the copy mainloop
+	}
 	p := newProblem[TC](opt.M, opt.N, opt.K, 1)
+	if opt.TN {
+		p = newProblemTN[TC](opt.M, opt.N, opt.K, 1)
+	}
 	k, err := newKernel(opt, p)
 	if err != nil {
 		return err
 	}
 	if err := k.printSetup(w); err != nil {
 		return err
+	}
+	var tk *tmaKernel[TC]
+	if !opt.Copies {
+		if tk, err = newTMAKernel(k); err != nil {
+			return err
+		}
+		tk.print(w)
 	}
 	if opt.PrintOnly {
 		return nil
@@ -111,19 +148,37 @@ func runTyped[TC accum](w io.Writer, opt Options) error {
 	gx, gy := opt.M/bM, opt.N/bN
 	kTiles := opt.K / bK
 	perTile := (bM / 64) * (bN / k.instr.N) * (bK / k.instr.K())
-	fmt.Fprintf(w, "\nGEMM (NT) C = A·B: M=%d N=%d K=%d, fp16 inputs (integers in [-%d,%d]), %s accumulators and C\n",
-		opt.M, opt.N, opt.K, p.r, p.r, k.mma.ValTypeC())
+	fmt.Fprintf(w, "\nGEMM (%s) C = A·B: M=%d N=%d K=%d, fp16 inputs (integers in [-%d,%d]), %s accumulators and C\n",
+		map[bool]string{false: "NT", true: "TN"}[opt.TN], opt.M, opt.N, opt.K, p.r, p.r, k.mma.ValTypeC())
 	fmt.Fprintf(w, "grid %dx%d CTAs of %d threads; per CTA %d k-tiles through the %d-stage smem pipeline, %d x %s per k-tile (%d wgmmas in all)\n",
 		gx, gy, k.tiled.Size(), kTiles, bP, perTile, k.instr.Shape(), gx*gy*kTiles*perTile)
-	fmt.Fprintf(w, "CTAs run on %d goroutines (GOMAXPROCS %d)\n", min(workers, gx*gy), runtime.GOMAXPROCS(0))
-	skipping := opt.SkipFence || opt.SkipWait || opt.SkipProxyFence
+	if opt.Copies {
+		fmt.Fprintln(w, "the stages are filled by per-thread copies (st.shared, fence.proxy.async)")
+	} else {
+		fmt.Fprintf(w, "the stages are filled by SM90_TMA_LOAD under mbarriers, clusters of %d CTAs (grid rounded up to %dx%d)\n",
+			clusterX, (gx+clusterX-1)/clusterX*clusterX, gy)
+	}
+	if opt.Copies {
+		fmt.Fprintf(w, "CTAs run on %d goroutines (GOMAXPROCS %d)\n", min(workers, gx*gy), runtime.GOMAXPROCS(0))
+	} else {
+		n := (gx + clusterX - 1) / clusterX * gy
+		fmt.Fprintf(w, "clusters run on %d goroutines (GOMAXPROCS %d), the CTAs of a cluster taking turns\n", min(workers, n), runtime.GOMAXPROCS(0))
+	}
+	skipping := opt.SkipFence || opt.SkipWait || opt.SkipProxyFence ||
+		opt.SkipExpectTx || opt.SkipWaitBarrier || opt.WrongParity || opt.SkipConsumerArrive
 	if skipping {
-		fmt.Fprintf(w, "leaving out%s%s%s: the executor must refuse the program\n",
-			cond(opt.SkipFence, " warpgroup_arrive"), cond(opt.SkipWait, " warpgroup_wait<0>"), cond(opt.SkipProxyFence, " fence.proxy.async"))
+		fmt.Fprintf(w, "leaving out%s%s%s%s%s%s%s: the model must refuse the program\n",
+			cond(opt.SkipFence, " warpgroup_arrive"), cond(opt.SkipWait, " warpgroup_wait<0>"), cond(opt.SkipProxyFence, " fence.proxy.async"),
+			cond(opt.SkipExpectTx, " the expect_tx of arrive_and_expect_tx"), cond(opt.SkipWaitBarrier, " ProducerBarType::wait"),
+			cond(opt.WrongParity, " the right parity (waiting on phase^1)"), cond(opt.SkipConsumerArrive, " ConsumerBarType::arrive"))
 	}
 
 	start := time.Now()
-	err = k.grid(workers)
+	if tk != nil {
+		err = tk.grid(workers)
+	} else {
+		err = k.grid(workers)
+	}
 	elapsed := time.Since(start)
 	if err != nil {
 		if skipping {
@@ -232,5 +287,5 @@ func b2i(b bool) int {
 // ptx returns the instruction the atom's fma issues.
 func (k *kernel[TC]) ptx() string {
 	in := k.instr
-	return fmt.Sprintf("wgmma.mma_async.sync.aligned.%s.%v.%v.%v", in.Shape(), in.DType, in.AType, in.BType)
+	return fmt.Sprintf("wgmma.mma_async.sync.aligned.%s.%s.%s.%s", in.Shape(), in.DType.PTX(), in.AType.PTX(), in.BType.PTX())
 }

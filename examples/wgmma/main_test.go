@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gocute/cute/gmma"
+	"github.com/gocute/cute/numeric"
 )
 
 // The tutorial's prints, verbatim from the article (thread 0, M=N=K=512).
@@ -76,6 +77,54 @@ func TestTutorialPrints(t *testing.T) {
 	}
 }
 
+// TestTMAPrints checks the TMA setup's prints: print(tma_atom) under the
+// make_tma_atom call naming SM90_TMA_LOAD, the TMA tensors and partitions
+// (as CuTe 3.5.1 prints them, see the tma package's vectors) and the
+// encode arguments, for gemm_nt (16 boxes of [64,8] per k-tile) and
+// gemm_tn (one [64,128] box).
+func TestTMAPrints(t *testing.T) {
+	common := []string{
+		"Copy_Atom tmaA = make_tma_atom(SM90_TMA_LOAD{}, mA, sA(_,_,0), make_shape(bM,bK));  // mA: [512 512]",
+		"Copy_Atom tmaB = make_tma_atom(SM90_TMA_LOAD{}, mB, sB(_,_,0), make_shape(bN,bK));  // mB: [512 512]",
+		"print(tmaA):", "Copy_Atom", "  ThrID:        _1:_0", "  ValueType:    16b",
+		"tensorDataType CU_TENSOR_MAP_DATA_TYPE_FLOAT16",
+		"swizzle        CU_TENSOR_MAP_SWIZZLE_128B",
+		"kTmaTransactionBytes = 32768",
+	}
+	for _, c := range []struct {
+		tn   bool
+		want []string
+	}{
+		{false, []string{
+			"  ValLayoutSrc: (_1,_512):(_0,_1)",
+			"mA = tma_a.get_tma_tensor(make_shape(M,K)): ArithTuple(_0,_0) o (512,512):(_1@0,_1@1)",
+			"tAgA: ArithTuple(0,_0) o (((_64,_8),(_2,_8)),8):(((_1@0,_1@1),(_64@0,_8@1)),_64@1)",
+			"tAsA: Sw<3,4,3>_smem_ptr[16b](0x400) o ((_512,_16),_3):((_1,_512),_8192)",
+			"tBsB: Sw<3,4,3>_smem_ptr[16b](0xc400) o ((_512,_16),_3):((_1,_512),_8192)",
+			"cuTensorMapEncodeTiled arguments of tmaA (the model's driver accepts them; 16 boxes of 1024 bytes per k-tile):",
+			"globalStrides  [1024]", "boxDim         [64 8]",
+		}},
+		{true, []string{
+			"  ValLayoutSrc: (_1,_8192):(_0,_1)",
+			"mA = tma_a.get_tma_tensor(make_shape(M,K)): ArithTuple(_0,_0) o (512,512):(_1@1,_1@0)",
+			"tAgA: ArithTuple(_0,0) o (((_64,_128),_1),8):(((_1@0,_1@1),_0),_64@0)",
+			"tAsA: Sw<3,4,3>_smem_ptr[16b](0x400) o ((_8192,_1),_3):((_1,_0),_8192)",
+			"cuTensorMapEncodeTiled arguments of tmaB (the model's driver accepts them; 1 boxes of 16384 bytes per k-tile):",
+			"boxDim         [64 128]",
+		}},
+	} {
+		out, err := runOut(t, Options{M: 512, N: 512, K: 512, TN: c.tn, PrintOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range append(common, c.want...) {
+			if !hasLine(out, l) {
+				t.Errorf("tn=%v: missing line\n\t%s\nin\n%s", c.tn, l, out)
+			}
+		}
+	}
+}
+
 // TestGEMM runs the whole program at small sizes, both accumulator types,
 // k-tile counts below, at and above the pipeline depth, and a few worker
 // counts, and checks the exact result and the tutorial's layout lines
@@ -88,6 +137,10 @@ func TestGEMM(t *testing.T) {
 		{M: 256, N: 128, K: 192, Accum: "f32", Workers: 3},  // 3 k-tiles: no refill
 		{M: 256, N: 256, K: 320, Accum: "f16", Workers: 2},  // 5 k-tiles: refills
 		{M: 384, N: 128, K: 1024, Accum: "f16", Workers: 4}, // r = 1 inputs
+		{M: 128, N: 128, K: 128, Accum: "f16", TN: true},
+		{M: 256, N: 128, K: 320, Accum: "f32", TN: true, Workers: 2},
+		{M: 128, N: 256, K: 192, Accum: "f16", Copies: true},
+		{M: 256, N: 128, K: 128, Accum: "f32", Copies: true, TN: true},
 	} {
 		out, err := runOut(t, c)
 		if err != nil {
@@ -104,8 +157,8 @@ func TestGEMM(t *testing.T) {
 			if c.Accum == "f32" {
 				l = strings.ReplaceAll(l, "ptr[16b](0x7f", "ptr[32b](0x7f")
 			}
-			if strings.HasPrefix(l, "tCgC") {
-				continue // strides scale with M
+			if strings.HasPrefix(l, "tCgC") || c.TN {
+				continue // strides scale with M; the tutorial prints gemm_nt's partitions
 			}
 			if !hasLine(out, l) {
 				t.Errorf("%+v: missing line\n\t%s\nin\n%s", c, l, out)
@@ -146,13 +199,30 @@ func TestHazards(t *testing.T) {
 			[]string{"hazard, as expected", "CTA (0,0), k-tile 0", "issued before any wgmma.fence"}},
 		// With more k-tiles than stages, the refill of stage 0 stores into
 		// bytes that k-tile 0's wgmmas still read.
-		{Options{M: 128, N: 128, K: 256, SkipWait: true},
+		{Options{M: 128, N: 128, K: 256, SkipWait: true, Copies: true},
 			[]string{"CTA (0,0), k-tile 3", "gmma.SharedMemory.", "in-flight wgmma"}},
 		// Without refills, the epilogue reads accumulators still in flight.
-		{Options{M: 128, N: 128, K: 128, SkipWait: true, Accum: "f32"},
+		{Options{M: 128, N: 128, K: 128, SkipWait: true, Accum: "f32", Copies: true},
 			[]string{"CTA (0,0), epilogue, thread 0", "committed but not waited for"}},
 		{Options{M: 256, N: 256, K: 128, SkipProxyFence: true},
 			[]string{"k-tile 0", "stored through the generic proxy after the last fence.proxy.async"}},
+		// The TMA pipeline: the refill of stage 0 lands on bytes k-tile 0's
+		// wgmmas still read.
+		{Options{M: 128, N: 128, K: 256, SkipWait: true},
+			[]string{"CTA (0,0), refill with k-tile 3", "copy(tma_a, tAgA(_,3), tAsA(_,0))", "an in-flight wgmma reads"}},
+		// Without expect_tx the single arrival completes the phase before
+		// the bytes: the consumer's wait passes and the wgmma reads bytes
+		// the TMA still writes.
+		{Options{M: 128, N: 128, K: 128, SkipExpectTx: true},
+			[]string{"CTA (0,0), k-tile 0", "that an asynchronous copy (TMA) is still writing", "tx-count -32768"}},
+		{Options{M: 128, N: 128, K: 128, SkipWaitBarrier: true, TN: true},
+			[]string{"CTA (0,0), k-tile 0", "that an asynchronous copy (TMA) is still writing", "completes phase 0 (parity 0) of the mbarrier at 0x18400"}},
+		// Waiting on the phase in progress never returns: a deadlock
+		// report (every CTA of the cluster is blocked), not a hang.
+		{Options{M: 256, N: 128, K: 128, WrongParity: true},
+			[]string{"CTA (0,0), k-tile 0", "the awaited mbarrier phase completes", "got parity 1 at 0x18400"}},
+		{Options{M: 128, N: 128, K: 128, SkipConsumerArrive: true, Accum: "f32"},
+			[]string{"producer waiting for stage 0", "128 arrival(s) and 0 transaction byte(s) never arrive"}},
 	} {
 		out, err := runOut(t, c.opt)
 		if err == nil {
@@ -180,6 +250,75 @@ func TestUsage(t *testing.T) {
 			t.Errorf("%+v: error %v, want a usage error", opt, err)
 		}
 	}
+}
+
+// BenchmarkMainloop times the grid of the 512³ GEMM (f16 accumulate, the
+// example's default) fed by per-thread copies (the mainloop before TMA)
+// and by the TMA pipeline, gemm_nt and gemm_tn, in one run.
+func BenchmarkMainloop(b *testing.B) {
+	for _, tn := range []bool{false, true} {
+		for _, copies := range []bool{true, false} {
+			opt := Options{M: 512, N: 512, K: 512, Accum: "f16", TN: tn, Copies: copies}
+			p := newProblem[numeric.Float16](opt.M, opt.N, opt.K, 1)
+			if tn {
+				p = newProblemTN[numeric.Float16](opt.M, opt.N, opt.K, 1)
+			}
+			k, err := newKernel(opt, p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			grid := k.grid
+			if !copies {
+				tk, err := newTMAKernel(k)
+				if err != nil {
+					b.Fatal(err)
+				}
+				grid = tk.grid
+			}
+			name := map[bool]string{false: "nt", true: "tn"}[tn] + "/" + map[bool]string{false: "tma", true: "copies"}[copies]
+			ran := false
+			b.Run(name, func(b *testing.B) {
+				ran = true
+				b.ReportAllocs()
+				for b.Loop() {
+					if err := grid(defaultWorkers(0)); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(2*512*512*512*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			})
+			if e := p.maxError(p.reference()); ran && e != 0 {
+				b.Fatalf("%s: max error %g", name, e)
+			}
+		}
+	}
+}
+
+// TestTMALoopAllocatesNothing checks that a launch's allocations do not
+// grow with the number of k-tiles: the TMA boxes, barriers, pipeline states
+// and wgmmas of the k-loop allocate nothing.
+func TestTMALoopAllocatesNothing(t *testing.T) {
+	allocs := func(kDim int) float64 {
+		opt := Options{M: 256, N: 128, K: kDim, Accum: "f32", Workers: 1}
+		k, err := newKernel(opt, newProblem[float32](256, 128, kDim, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tk, err := newTMAKernel(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return testing.AllocsPerRun(2, func() {
+			if err := tk.grid(1); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	short, long := allocs(4*bK), allocs(12*bK)
+	if short != long {
+		t.Errorf("a launch allocates %v times with 4 k-tiles, %v with 12", short, long)
+	}
+	t.Logf("%v allocations per launch of one cluster, whatever the number of k-tiles", short)
 }
 
 // TestKLoopAllocatesNothing checks that a CTA's allocations do not grow with

@@ -23,10 +23,10 @@ func plain[B any](parse func(string) (B, error)) func(string) (B, error) {
 	}
 }
 
-// layoutBinary registers op(Layout, B) -> Layout for a plain Layout first
-// argument and a second argument parsed by parse.
-func layoutBinary[B any](op string, parse func(string) (B, error), f func(layout.Layout, B) (layout.Layout, error)) {
-	layoutOp(op, func(args []string) (string, error) {
+// layoutBinary adds op(Layout, B) -> Layout for a plain Layout first
+// argument and a second argument (of the given kind) parsed by parse.
+func layoutBinary[B any](t *table, op, kind string, parse func(string) (B, error), f func(layout.Layout, B) (layout.Layout, error)) {
+	layoutOp(t, op, "Layout, "+kind, func(args []string) (string, error) {
 		a, err := plainLayout(op, args, 2)
 		if err != nil {
 			return "", err
@@ -43,29 +43,30 @@ func layoutBinary[B any](op string, parse func(string) (B, error), f func(layout
 	})
 }
 
-// tilerOp registers op(Layout, Tiler) -> Layout.
-func tilerOp(op string, f func(layout.Layout, layout.Tiler) (layout.Layout, error)) {
-	layoutBinary(op, plain(layout.ParseTiler), f)
+// tilerOp adds op(Layout, Tiler) -> Layout.
+func tilerOp(t *table, op string, f func(layout.Layout, layout.Tiler) (layout.Layout, error)) {
+	layoutBinary(t, op, "Tiler", plain(layout.ParseTiler), f)
 }
 
-// twoLayoutOp registers op(Layout, Layout) -> Layout.
-func twoLayoutOp(op string, f func(a, b layout.Layout) (layout.Layout, error)) {
-	layoutBinary(op, plain(layout.Parse), f)
+// twoLayoutOp adds op(Layout, Layout) -> Layout.
+func twoLayoutOp(t *table, op string, f func(a, b layout.Layout) (layout.Layout, error)) {
+	layoutBinary(t, op, "Layout", plain(layout.Parse), f)
 }
 
-func init() {
-	tilerOp("composition", layout.Composition)
-	tilerOp("logical_divide", layout.LogicalDivide)
-	tilerOp("zipped_divide", layout.ZippedDivide)
-	tilerOp("tiled_divide", layout.TiledDivide)
-	tilerOp("flat_divide", layout.FlatDivide)
-	tilerOp("logical_product", layout.LogicalProduct)
-	tilerOp("zipped_product", layout.ZippedProduct)
-	tilerOp("tiled_product", layout.TiledProduct)
-	tilerOp("flat_product", layout.FlatProduct)
-	twoLayoutOp("blocked_product", layout.BlockedProduct)
-	twoLayoutOp("raked_product", layout.RakedProduct)
-	layoutOp("tile_to_shape", func(args []string) (string, error) {
+// algebraOps adds the layout-algebra ops on plain Layouts.
+func algebraOps(t *table) {
+	tilerOp(t, "composition", layout.Composition)
+	tilerOp(t, "logical_divide", layout.LogicalDivide)
+	tilerOp(t, "zipped_divide", layout.ZippedDivide)
+	tilerOp(t, "tiled_divide", layout.TiledDivide)
+	tilerOp(t, "flat_divide", layout.FlatDivide)
+	tilerOp(t, "logical_product", layout.LogicalProduct)
+	tilerOp(t, "zipped_product", layout.ZippedProduct)
+	tilerOp(t, "tiled_product", layout.TiledProduct)
+	tilerOp(t, "flat_product", layout.FlatProduct)
+	twoLayoutOp(t, "blocked_product", layout.BlockedProduct)
+	twoLayoutOp(t, "raked_product", layout.RakedProduct)
+	layoutOp(t, "tile_to_shape", "Layout, Shape[, GenColMajor|GenRowMajor]", func(args []string) (string, error) {
 		b, err := plainLayout("tile_to_shape", args, len(args))
 		if err != nil {
 			return "", err
@@ -86,7 +87,7 @@ func init() {
 		r, err := layout.TileToShape(b, trg, order)
 		return r.String(), err
 	})
-	layoutOp("make_fragment_like", func(args []string) (string, error) {
+	layoutOp(t, "make_fragment_like", "Layout | Shape", func(args []string) (string, error) {
 		if len(args) == 1 && !strings.Contains(args[0], ":") {
 			s, err := layout.ParseTuple(args[0])
 			if err != nil {
@@ -105,7 +106,7 @@ func init() {
 		"right_inverse": layout.RightInverse,
 		"left_inverse":  layout.LeftInverse,
 	} {
-		layoutOp(op, func(args []string) (string, error) {
+		layoutOp(t, op, "Layout", func(args []string) (string, error) {
 			l, err := plainLayout(op, args, 1)
 			if err != nil {
 				return "", err
@@ -114,7 +115,7 @@ func init() {
 			return r.String(), err
 		})
 	}
-	layoutOp("complement", func(args []string) (string, error) {
+	layoutOp(t, "complement", "Layout[, Shape]", func(args []string) (string, error) {
 		if len(args) == 1 {
 			l, err := plainLayout("complement", args, 1)
 			if err != nil {

@@ -14,16 +14,16 @@ import (
 // basis-strided layouts and coordinate tensors) and the compat family
 // (compatible, weakly_compatible, softly_compatible) of the copy vectors.
 // The algebra ops it shares with the plain layouts (composition, the
-// divides, coalesce, eval) are registered first and answer only when the
+// divides, coalesce, eval) come first in the op table (basisOps) and answer only when the
 // first argument holds a scaled basis (an '@'); the plain handlers get the
 // rest through ErrNotMine.
 
 // hasBasis reports whether a printed value holds a scaled basis.
 func hasBasis(s string) bool { return strings.Contains(s, "@") }
 
-// objOp registers a handler whose args are all strings and whose answer is
-// an object of printed fields.
-func objOp(op string, first bool, f func(args []string) (map[string]any, error)) {
+// objOp adds a handler of the given argument kinds whose args are all
+// strings and whose answer is an object of printed fields.
+func objOp(t *table, op, kinds string, f func(args []string) (map[string]any, error)) {
 	h := func(raw []json.RawMessage) (any, error) {
 		args, err := Strings(raw)
 		if err != nil {
@@ -35,16 +35,12 @@ func objOp(op string, first bool, f func(args []string) (map[string]any, error))
 		}
 		return out, nil
 	}
-	if first {
-		RegisterFirst(op, h)
-	} else {
-		Register(op, h)
-	}
+	t.add(op, kinds, h)
 }
 
-// printOp registers an op answering {"print": ...}.
-func printOp(op string, first bool, f func(args []string) (string, error)) {
-	objOp(op, first, func(args []string) (map[string]any, error) {
+// printOp adds an op answering {"print": ...}.
+func printOp(t *table, op, kinds string, f func(args []string) (string, error)) {
+	objOp(t, op, kinds, func(args []string) (map[string]any, error) {
 		s, err := f(args)
 		if err != nil {
 			return nil, err
@@ -98,8 +94,10 @@ func layoutTiler(t layout.Tiler) layout.Tiler {
 	return t
 }
 
-func init() {
-	objOp("basis", false, func(args []string) (map[string]any, error) {
+// arithOps adds the arith family (bases, arithmetic tuples, identity
+// layouts and tensors) and the compat family.
+func arithOps(t *table) {
+	objOp(t, "basis", "ScaledBasis", func(args []string) (map[string]any, error) {
 		if err := nArgs("basis", args, 1); err != nil {
 			return nil, err
 		}
@@ -113,7 +111,7 @@ func init() {
 			"basis_value":         b.Value().String(),
 		}, nil
 	})
-	objOp("basis_mul", false, func(args []string) (map[string]any, error) {
+	objOp(t, "basis_mul", "ScaledBasis, Int", func(args []string) (map[string]any, error) {
 		if err := nArgs("basis_mul", args, 2); err != nil {
 			return nil, err
 		}
@@ -141,7 +139,7 @@ func init() {
 		b, err = layout.ParseArithTuple(args[1])
 		return
 	}
-	printOp("basis_add", false, func(args []string) (string, error) {
+	printOp(t, "basis_add", "ScaledBasis, ScaledBasis", func(args []string) (string, error) {
 		a, b, err := binaryArith("basis_add", args)
 		if err != nil {
 			return "", err
@@ -149,7 +147,7 @@ func init() {
 		r, err := layout.Add(a, b)
 		return r.String(), err
 	})
-	objOp("arith_tuple_add", false, func(args []string) (map[string]any, error) {
+	objOp(t, "arith_tuple_add", "ArithTuple, ArithTuple|ScaledBasis", func(args []string) (map[string]any, error) {
 		t, u, err := binaryArith("arith_tuple_add", args)
 		if err != nil {
 			return nil, err
@@ -169,7 +167,7 @@ func init() {
 		}
 		return out, nil
 	})
-	objOp("make_inttuple_iter", false, func(args []string) (map[string]any, error) {
+	objOp(t, "make_inttuple_iter", "IntTuple, IntTuple", func(args []string) (map[string]any, error) {
 		c, off, err := binaryArith("make_inttuple_iter", args)
 		if err != nil {
 			return nil, err
@@ -192,22 +190,22 @@ func init() {
 		}
 		return layout.ParseTuple(args[0])
 	}
-	printOp("make_identity_layout", false, func(args []string) (string, error) {
+	printOp(t, "make_identity_layout", "Shape", func(args []string) (string, error) {
 		s, err := shapeArg("make_identity_layout", args, 1)
 		return layout.IdentityLayout(s).String(), err
 	})
-	printOp("make_basis_like", false, func(args []string) (string, error) {
+	printOp(t, "make_basis_like", "Shape", func(args []string) (string, error) {
 		s, err := shapeArg("make_basis_like", args, 1)
 		return layout.BasisLike(s).String(), err
 	})
-	objOp("make_identity_tensor", false, func(args []string) (map[string]any, error) {
+	objOp(t, "make_identity_tensor", "Shape", func(args []string) (map[string]any, error) {
 		s, err := shapeArg("make_identity_tensor", args, 1)
 		if err != nil {
 			return nil, err
 		}
 		return coordTensorOut(tensor.MakeIdentity(s), printTensorLimit)
 	})
-	objOp("inttuple_tensor", false, func(args []string) (map[string]any, error) {
+	objOp(t, "inttuple_tensor", "IntTuple (base), BasisLayout", func(args []string) (map[string]any, error) {
 		if err := nArgs("inttuple_tensor", args, 2); err != nil {
 			return nil, err
 		}
@@ -221,7 +219,66 @@ func init() {
 		}
 		return coordTensorOut(tensor.MakeCoordTensor(c, l), math.MaxInt)
 	})
-	objOp("eval", true, func(args []string) (map[string]any, error) {
+	identityTile := func(op string, args []string, n int) (tensor.CoordTensor, layout.Tiler, error) {
+		s, err := shapeArg(op, args, n)
+		if err != nil {
+			return tensor.CoordTensor{}, layout.Tiler{}, err
+		}
+		t, err := layout.ParseTiler(args[1])
+		return tensor.MakeIdentity(s), t, err
+	}
+	printOp(t, "identity_local_tile", "Shape, Tiler, Coord", func(args []string) (string, error) {
+		id, t, err := identityTile("identity_local_tile", args, 3)
+		if err != nil {
+			return "", err
+		}
+		c, err := layout.ParseTuple(args[2])
+		if err != nil {
+			return "", err
+		}
+		r, err := id.LocalTile(t, tensor.FromTuple(c))
+		return r.String(), err
+	})
+	printOp(t, "identity_flat_divide", "Shape, Tiler", func(args []string) (string, error) {
+		id, t, err := identityTile("identity_flat_divide", args, 2)
+		if err != nil {
+			return "", err
+		}
+		r, err := id.FlatDivide(t)
+		return r.String(), err
+	})
+
+	for op, f := range map[string]func(a, b layout.IntTuple) (layout.Int, error){
+		"compatible":        func(a, b layout.IntTuple) (layout.Int, error) { return layout.Compatible(a, b), nil },
+		"weakly_compatible": layout.WeaklyCompatible,
+		"softly_compatible": layout.SoftlyCompatible,
+	} {
+		objOp(t, op, "IntTuple, IntTuple", func(args []string) (map[string]any, error) {
+			if err := nArgs(op, args, 2); err != nil {
+				return nil, err
+			}
+			a, err := layout.ParseTuple(args[0])
+			if err != nil {
+				return nil, err
+			}
+			b, err := layout.ParseTuple(args[1])
+			if err != nil {
+				return nil, err
+			}
+			r, err := f(a, b)
+			if err != nil {
+				return nil, layout.Newf(0, op, "%w", err)
+			}
+			return map[string]any{"print": r.String(), "value": r.Value() != 0}, nil
+		})
+	}
+}
+
+// basisOps adds the algebra ops on basis-strided layouts (a scaled basis,
+// '@', in the first argument); newTable puts them ahead of the plain-layout
+// handlers, which get every other case through ErrNotMine.
+func basisOps(t *table) {
+	objOp(t, "eval", "BasisLayout", func(args []string) (map[string]any, error) {
 		l, err := basisLayoutArg("eval", args, 1)
 		if err != nil {
 			return nil, err
@@ -251,7 +308,7 @@ func init() {
 		"tiled_divide":   layout.TiledDivideBasis,
 		"flat_divide":    layout.FlatDivideBasis,
 	} {
-		printOp(op, true, func(args []string) (string, error) {
+		printOp(t, op, "BasisLayout, Tiler", func(args []string) (string, error) {
 			l, err := basisLayoutArg(op, args, 2)
 			if err != nil {
 				return "", err
@@ -264,7 +321,7 @@ func init() {
 			return r.String(), err
 		})
 	}
-	printOp("coalesce", true, func(args []string) (string, error) {
+	printOp(t, "coalesce", "BasisLayout[, Profile]", func(args []string) (string, error) {
 		l, err := basisLayoutArg("coalesce", args, 1)
 		if err != nil {
 			return "", err
@@ -274,7 +331,7 @@ func init() {
 	// The complement-based algebra does not compile for basis strides.
 	for _, op := range []string{"logical_product", "zipped_product", "tiled_product", "flat_product",
 		"blocked_product", "raked_product", "complement", "right_inverse", "left_inverse"} {
-		printOp(op, true, func(args []string) (string, error) {
+		printOp(t, op, "BasisLayout[, Tiler] (rejected: CuTe does not compile it)", func(args []string) (string, error) {
 			l, err := basisLayoutArg(op, args, len(args))
 			if err != nil {
 				return "", err
@@ -285,59 +342,6 @@ func init() {
 			}
 			_, err = layout.ProductOfBasis(op, l, t)
 			return "", err
-		})
-	}
-	identityTile := func(op string, args []string, n int) (tensor.CoordTensor, layout.Tiler, error) {
-		s, err := shapeArg(op, args, n)
-		if err != nil {
-			return tensor.CoordTensor{}, layout.Tiler{}, err
-		}
-		t, err := layout.ParseTiler(args[1])
-		return tensor.MakeIdentity(s), t, err
-	}
-	printOp("identity_local_tile", false, func(args []string) (string, error) {
-		id, t, err := identityTile("identity_local_tile", args, 3)
-		if err != nil {
-			return "", err
-		}
-		c, err := layout.ParseTuple(args[2])
-		if err != nil {
-			return "", err
-		}
-		r, err := id.LocalTile(t, tensor.FromTuple(c))
-		return r.String(), err
-	})
-	printOp("identity_flat_divide", false, func(args []string) (string, error) {
-		id, t, err := identityTile("identity_flat_divide", args, 2)
-		if err != nil {
-			return "", err
-		}
-		r, err := id.FlatDivide(t)
-		return r.String(), err
-	})
-
-	for op, f := range map[string]func(a, b layout.IntTuple) (layout.Int, error){
-		"compatible":        func(a, b layout.IntTuple) (layout.Int, error) { return layout.Compatible(a, b), nil },
-		"weakly_compatible": layout.WeaklyCompatible,
-		"softly_compatible": layout.SoftlyCompatible,
-	} {
-		objOp(op, false, func(args []string) (map[string]any, error) {
-			if err := nArgs(op, args, 2); err != nil {
-				return nil, err
-			}
-			a, err := layout.ParseTuple(args[0])
-			if err != nil {
-				return nil, err
-			}
-			b, err := layout.ParseTuple(args[1])
-			if err != nil {
-				return nil, err
-			}
-			r, err := f(a, b)
-			if err != nil {
-				return nil, layout.Newf(0, op, "%w", err)
-			}
-			return map[string]any{"print": r.String(), "value": r.Value() != 0}, nil
 		})
 	}
 }

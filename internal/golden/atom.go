@@ -14,8 +14,9 @@ import (
 // The MMA atom families: traits (mma_atom), tv (atom_tv, tiled_tv) and
 // tiledmma (tiled_mma). The op partition is answered in gmma.go.
 
-func init() {
-	Register("mma_atom", func(raw []json.RawMessage) (any, error) {
+// atomOps adds the MMA atom and TiledMMA ops.
+func atomOps(t *table) {
+	t.add("mma_atom", "MMA_Atom", func(raw []json.RawMessage) (any, error) {
 		args, err := Strings(raw)
 		if err != nil {
 			return nil, err
@@ -43,7 +44,7 @@ func init() {
 			"print":      m.String(),
 		}, nil
 	})
-	Register("atom_tv", func(raw []json.RawMessage) (any, error) {
+	t.add("atom_tv", "MMA_Atom", func(raw []json.RawMessage) (any, error) {
 		args, err := Strings(raw)
 		if err != nil {
 			return nil, err
@@ -79,7 +80,7 @@ func init() {
 		}
 		return tiledMMAFromArgs(args[0], args[1], args[2])
 	}
-	Register("tiled_mma", func(raw []json.RawMessage) (any, error) {
+	t.add("tiled_mma", "MMA_Atom, AtomLayoutMNK|default, PermutationMNK|default", func(raw []json.RawMessage) (any, error) {
 		t, err := tiledArgs("tiled_mma", raw)
 		if err != nil {
 			return nil, err
@@ -94,7 +95,7 @@ func init() {
 			"layoutB_TV":    t.LayoutBTV().String(),
 		}, nil
 	})
-	Register("tiled_tv", func(raw []json.RawMessage) (any, error) {
+	t.add("tiled_tv", "MMA_Atom, AtomLayoutMNK|default, PermutationMNK|default", func(raw []json.RawMessage) (any, error) {
 		t, err := tiledArgs("tiled_tv", raw)
 		if err != nil {
 			return nil, err

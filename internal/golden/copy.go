@@ -16,8 +16,9 @@ import (
 // The copy families (shared/golden/copy): atoms (copy_atom) and tiledcopy
 // (make_tiled_copy*, tiled_copy_layouts, partition_S/D, retile_S/D).
 
-func init() {
-	Register("copy_atom", func(raw []json.RawMessage) (any, error) {
+// copyOps adds the copy-atom and TiledCopy ops.
+func copyOps(t *table) {
+	t.add("copy_atom", "CopyOp, ValType", func(raw []json.RawMessage) (any, error) {
 		args, err := Strings(raw)
 		if err != nil {
 			return nil, err
@@ -46,7 +47,7 @@ func init() {
 	})
 	for _, b := range []string{"make_tiled_copy", "make_tiled_copy_A", "make_tiled_copy_B", "make_tiled_copy_C",
 		"make_tiled_copy_C_atom", "make_tiled_copy_S", "make_tiled_copy_D"} {
-		Register(b, func(raw []json.RawMessage) (any, error) {
+		t.add(b, builderKinds(b), func(raw []json.RawMessage) (any, error) {
 			args, err := Strings(raw)
 			if err != nil {
 				return nil, err
@@ -67,7 +68,7 @@ func init() {
 			}, nil
 		})
 	}
-	Register("tiled_copy_layouts", func(raw []json.RawMessage) (any, error) {
+	t.add("tiled_copy_layouts", "BUILDER, "+tiledCopyKinds, func(raw []json.RawMessage) (any, error) {
 		args, err := Strings(raw)
 		if err != nil {
 			return nil, err
@@ -93,7 +94,7 @@ func init() {
 		return out, nil
 	})
 	for _, op := range []string{"partition_S", "partition_D"} {
-		Register(op, func(raw []json.RawMessage) (any, error) {
+		t.add(op, "BUILDER, "+tiledCopyKinds+", Tensor, thread index", func(raw []json.RawMessage) (any, error) {
 			args, err := Strings(raw)
 			if err != nil {
 				return nil, err
@@ -124,7 +125,7 @@ func init() {
 		})
 	}
 	for _, op := range []string{"retile_S", "retile_D"} {
-		Register(op, func(raw []json.RawMessage) (any, error) {
+		t.add(op, "BUILDER, "+tiledCopyKinds+", Tensor", func(raw []json.RawMessage) (any, error) {
 			args, err := Strings(raw)
 			if err != nil {
 				return nil, err
@@ -310,160 +311,26 @@ func partitionOut[T any](op string, thr atom.ThrCopy, t tensor.Tensor[T]) (any, 
 	return out, nil
 }
 
-// identityRE matches CuTe's print of make_identity_tensor(shape) for a flat
-// shape of rank 2 or more: ArithTuple(_0,_0) o (32,32):(_1@0,_1@1).
-var identityRE = regexp.MustCompile(`^ArithTuple\((_0(?:,_0)+)\) o (\([^()]*\)):(\(_1@0(?:,_1@\d+)+\))$`)
-
-// basisRadix encodes the basis strides of an identity tensor as integers:
-// E<i> is basisRadix^i. Composition, the divides and slicing only scale and
-// add strides, and no coordinate reaches basisRadix, so the digits of a
-// result are exactly the ArithTuple components CuTe computes; no two modes
-// can coalesce across components (that needs a shape equal to basisRadix).
-const basisRadix = 1 << 20
-
-// partitionIdentity answers partition_S/D of an identity tensor, the
-// predication idiom, by running the partition on the identity layout with
-// its basis strides encoded in base basisRadix, then printing the result
-// with CuTe's basis syntax: ArithTuple(2,0) o ((_2,_1),1,4):((_1@0,_0),
-// _32@0,_8@1). An iterator component stays the static _0 unless a
-// thread-mode leaf of size > 1 moves it (as in CuTe, where _0 + int*E<i>
-// becomes an int only in component i).
+// partitionIdentity answers partition_S/D of a coordinate (ArithTuple)
+// tensor, the predication idiom: the partition of the tensor.CoordTensor,
+// its layout and make_fragment_like of the layout.
 func partitionIdentity(op string, thr atom.ThrCopy, s string) (any, error) {
-	m := identityRE.FindStringSubmatch(strings.TrimSpace(s))
-	if m == nil {
-		return nil, fmt.Errorf("%s: only identity tensors of flat shapes are read: %q", op, s)
-	}
-	sh, err := layout.ParseTuple(m[2])
+	ct, err := tensor.ParseCoordTensor(s)
 	if err != nil {
 		return nil, err
 	}
-	r := sh.Len()
-	if strings.Count(m[1], ",")+1 != r || m[3] != "("+basisList(r)+")" || r > 3 {
-		return nil, fmt.Errorf("%s: %q is not make_identity_tensor of a flat shape of rank 2 or 3", op, s)
-	}
-	st := make([]layout.IntTuple, r)
-	for i := range st {
-		st[i] = layout.I(layout.S(pow(basisRadix, i)))
-	}
-	l, err := layout.Make(sh, layout.Tup(st...))
-	if err != nil {
-		return nil, err
-	}
-	dst := op == "partition_D"
-	var tid swizzle.Func
-	if dst {
-		tid, err = thr.Tiled().TidfrgD(l)
+	var p tensor.CoordTensor
+	if op == "partition_D" {
+		p, err = atom.PartitionD(thr, ct)
 	} else {
-		tid, err = thr.Tiled().TidfrgS(l)
+		p, err = atom.PartitionS(thr, ct)
 	}
 	if err != nil {
 		return nil, err
 	}
-	f, off, err := tensor.SliceFunc(thr.PartitionCoord(r), tid)
+	fl, err := layout.FragmentLikeBasis(p.Layout())
 	if err != nil {
 		return nil, err
 	}
-	pl := f.(layout.Layout)
-	touched := make([]bool, r)
-	tm := tid.(layout.Layout).Mode(0)
-	shL, stL := tm.Shape().Leaves(), tm.Stride().Leaves()
-	for i := range shL {
-		if shL[i].Is(1) || stL[i].Is(0) {
-			continue
-		}
-		for c, d := range basisDigits(stL[i].Value(), r) {
-			if d != 0 {
-				touched[c] = true
-			}
-		}
-	}
-	var b strings.Builder
-	b.WriteString("ArithTuple(")
-	for c, d := range basisDigits(off.Value(), r) {
-		if c > 0 {
-			b.WriteByte(',')
-		}
-		if touched[c] {
-			b.WriteString(layout.D(d).String())
-		} else if d != 0 {
-			return nil, fmt.Errorf("%s: iterator component %d moved by a static offset", op, c)
-		} else {
-			b.WriteString("_0")
-		}
-	}
-	b.WriteString(") o ")
-	lay := pl.Shape().String() + ":"
-	strides, err := basisStrides(pl.Stride(), r)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", op, err)
-	}
-	lay += strides
-	b.WriteString(lay)
-	fl, err := layout.FragmentLike(pl)
-	if err != nil {
-		return nil, err
-	}
-	return map[string]any{"tensor": b.String(), "layout": lay, "fragment_layout": fl.String()}, nil
-}
-
-func basisList(r int) string {
-	e := make([]string, r)
-	for i := range e {
-		e[i] = "_1@" + strconv.Itoa(i)
-	}
-	return strings.Join(e, ",")
-}
-
-func pow(b, e int) int {
-	p := 1
-	for range e {
-		p *= b
-	}
-	return p
-}
-
-// basisDigits splits a non-negative encoded value into its r components.
-func basisDigits(v, r int) []int {
-	d := make([]int, r)
-	for i := range d {
-		d[i] = v % basisRadix
-		v /= basisRadix
-	}
-	return d
-}
-
-// basisStrides prints an encoded stride tuple in CuTe's basis syntax.
-func basisStrides(st layout.IntTuple, r int) (string, error) {
-	if st.IsTuple() {
-		e := make([]string, st.Len())
-		for i := range e {
-			var err error
-			if e[i], err = basisStrides(st.At(i), r); err != nil {
-				return "", err
-			}
-		}
-		return "(" + strings.Join(e, ",") + ")", nil
-	}
-	v := st.Int()
-	if v.Value() == 0 {
-		return v.String(), nil
-	}
-	if v.Value() < 0 {
-		return "", fmt.Errorf("negative basis stride %v", v)
-	}
-	out := ""
-	for c, d := range basisDigits(v.Value(), r) {
-		if d == 0 {
-			continue
-		}
-		if out != "" {
-			return "", fmt.Errorf("stride %v mixes basis components", v)
-		}
-		if v.IsStatic() {
-			out = layout.S(d).String() + "@" + strconv.Itoa(c)
-		} else {
-			out = layout.D(d).String() + "@" + strconv.Itoa(c)
-		}
-	}
-	return out, nil
+	return map[string]any{"tensor": p.String(), "layout": p.Layout().String(), "fragment_layout": fl.String()}, nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/gocute/cute/atom"
 	"github.com/gocute/cute/gmma"
 	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/numeric"
 	"github.com/gocute/cute/swizzle"
 	"github.com/gocute/cute/tensor"
 )
@@ -20,20 +21,25 @@ import (
 // name as its first arg), descriptors (gmma_desc, desc_iter) and the
 // tiledmma op partition.
 
-func init() {
-	Register("gmma_atom", gmmaOp(gmmaAtom))
-	// The algebra's tile_to_shape takes a layout first; this one takes an
-	// atom name, so it goes first and passes anything else on.
-	RegisterFirst("tile_to_shape", func(raw []json.RawMessage) (any, error) {
+// gmmaOps adds the GMMA ops: layout atoms, descriptors and partition.
+func gmmaOps(t *table) {
+	t.add("gmma_atom", "GMMA layout atom (Layout_K_SW128_Atom<T>)", gmmaOp(gmmaAtom))
+	t.add("gmma_desc", "GMMA layout atom, ValType, Shape, ...", gmmaOp(gmmaDesc))
+	t.add("desc_iter", "MMA_Atom, AtomLayoutMNK, sA, sB, index", gmmaOp(gmmaDescIter))
+	t.add("partition", "MMA_Atom, AtomLayoutMNK, PermutationMNK, sA, sB, gC, ...", gmmaOp(gmmaPartition))
+}
+
+// gmmaLayoutAtoms adds tile_to_shape of a GMMA layout atom. The algebra's
+// tile_to_shape takes a layout first; this one takes an atom name, so
+// newTable puts it first and it passes anything else on.
+func gmmaLayoutAtoms(t *table) {
+	t.add("tile_to_shape", "GMMA layout atom, Shape[, Order]", func(raw []json.RawMessage) (any, error) {
 		args, err := Strings(raw)
 		if err != nil || len(args) == 0 || !strings.HasPrefix(strings.TrimSpace(args[0]), "Layout_") {
 			return nil, ErrNotMine
 		}
 		return gmmaTileToShape(args)
 	})
-	Register("gmma_desc", gmmaOp(gmmaDesc))
-	Register("desc_iter", gmmaOp(gmmaDescIter))
-	Register("partition", gmmaOp(gmmaPartition))
 }
 
 // gmmaOp adapts a handler of string args returning an object.
@@ -49,12 +55,11 @@ func gmmaOp(f func(args []string) (any, error)) Op {
 
 // elemBits returns sizeof_bits of a C++ element type name.
 func elemBits(t string) (int, error) {
-	t = strings.TrimSpace(t)
-	t = strings.TrimPrefix(strings.TrimPrefix(t, "cute::"), "cutlass::")
-	if b := atom.Type(t).Bits(); b > 0 {
-		return b, nil
+	k, err := numeric.ParseKind(t)
+	if err != nil {
+		return 0, err
 	}
-	return 0, layout.Newf(layout.ErrInvalid, "", "unknown element type %q", t)
+	return k.Bits(), nil
 }
 
 // staticTuple parses an IntTuple and makes every integer static, as the

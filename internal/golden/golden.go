@@ -3,7 +3,8 @@
 // print. It is the engine behind `cute golden` and the table tests that run
 // the vendored vectors in testdata/.
 //
-// Each file of this package registers the ops of one area of the library.
+// The op table (newTable) lists every area of the library in dispatch
+// order; each file of this package holds the handlers of one area.
 package golden
 
 import (
@@ -19,22 +20,93 @@ import (
 // value of the same JSON type as the vectors' out field.
 type Op func(args []json.RawMessage) (any, error)
 
-// ops maps an op name to its handlers. Several areas answer ops of the same
-// name (composition of layouts and of swizzled layouts); a handler returns
-// ErrNotMine when the args are not of its kinds, and the next one is tried.
-var ops = map[string][]Op{}
-
 // ErrNotMine tells the dispatcher that a handler does not take these args.
 var ErrNotMine = layout.Newf(layout.ErrInvalid, "", "args not handled")
 
-// Register adds a handler for op.
-func Register(op string, h Op) { ops[op] = append(ops[op], h) }
+// A Handler is one row of the op table: an op name, the argument kinds it
+// takes (in words, for `cute eval -l`) and the function answering it.
+type Handler struct {
+	Op    string
+	Kinds string
+	Fn    Op
+}
 
-// RegisterFirst adds a handler for op that is tried before those already
-// registered: for handlers that take only a narrow kind of args (swizzled
-// layouts anywhere in the args) and must see them before a broader handler
-// claims them.
-func RegisterFirst(op string, h Op) { ops[op] = append([]Op{h}, ops[op]...) }
+// table is the op table: for each op, its handlers in the order they are
+// tried. Several areas answer ops of the same name (composition of layouts,
+// of swizzled layouts, of basis-strided layouts); a handler returns
+// ErrNotMine when the args are not of its kinds, and the next one is tried.
+type table struct {
+	rows []Handler
+	byOp map[string][]Handler
+}
+
+// add appends a handler for op, tried after those already added.
+func (t *table) add(op, kinds string, fn Op) {
+	h := Handler{Op: op, Kinds: kinds, Fn: fn}
+	t.rows = append(t.rows, h)
+	t.byOp[op] = append(t.byOp[op], h)
+}
+
+// ops is the op table, built once by newTable.
+var ops = newTable()
+
+// newTable builds the op table. The order of the areas below is the order
+// in which handlers of one op are tried: first those that take only a narrow
+// kind of args (a swizzle or composed layout anywhere, a GMMA layout atom, a
+// basis-strided layout), then the broad ones, area by area.
+func newTable() *table {
+	t := &table{byOp: map[string][]Handler{}}
+	// Narrow kinds, each passing other args on with ErrNotMine.
+	swizzleOps(t)      // a swizzle or composed layout among the args
+	gmmaLayoutAtoms(t) // tile_to_shape of a GMMA layout atom (Layout_K_SW128_Atom<T>)
+	basisOps(t)        // a basis-strided layout (an '@') first
+	// Broad kinds, area by area.
+	algebraOps(t)
+	arithOps(t)
+	atomOps(t)
+	copyOps(t)
+	gmmaOps(t)
+	latexOps(t)
+	layoutOps(t)
+	miscOps(t)
+	tmaOps(t)
+	return t
+}
+
+// Argument kinds shared by several rows of the table.
+const (
+	// tiledCopyKinds are the args naming a TiledCopy: the copy op and value
+	// type, then the builder's own args (thread and value layouts for
+	// make_tiled_copy; an MMA atom, AtomLayoutMNK and PermutationMNK for
+	// make_tiled_copy_A/B/C/C_atom).
+	tiledCopyKinds = "CopyOp, ValType, (ThrLayout, ValLayout | MMA_Atom, AtomLayoutMNK, PermutationMNK)"
+	// tmaKinds are the args of make_tma_copy and make_tma_atom.
+	tmaKinds = "CopyOp, ValType, TmaType|default, gTensor, sLayout, CTA tile|default, cluster size|default"
+)
+
+// builderKinds are the args of the TiledCopy builder b: make_tiled_copy_S
+// and _D take a copy op and value type and then a whole TiledCopy spec.
+func builderKinds(b string) string {
+	switch b {
+	case "make_tiled_copy":
+		return "CopyOp, ValType, ThrLayout, ValLayout"
+	case "make_tiled_copy_S", "make_tiled_copy_D":
+		return "CopyOp, ValType, BUILDER, " + tiledCopyKinds
+	}
+	return "CopyOp, ValType, MMA_Atom, AtomLayoutMNK|default, PermutationMNK|default"
+}
+
+// latexKinds are the argument kinds of the print_latex ops.
+var latexKinds = map[string]string{
+	"print_latex":           "Layout",
+	"print_latex_tv":        "TV Layout, ThrID Layout",
+	"print_latex_mma_atom":  "MMA_Atom",
+	"print_latex_tiled_mma": "MMA_Atom, AtomLayoutMNK|default, PermutationMNK|default",
+}
+
+// Handlers lists every row of the op table, in table order (an op's
+// handlers in the order they are tried).
+func Handlers() []Handler { return append([]Handler(nil), ops.rows...) }
 
 // Case is one input line.
 type Case struct {
@@ -69,13 +141,13 @@ func Solve(in Case) (out Answer) {
 		}
 		out.Error = ClipMessage(out.Error)
 	}()
-	hs, ok := ops[in.Op]
+	hs, ok := ops.byOp[in.Op]
 	if !ok {
 		out.Error = fmt.Sprintf("unknown op %q", layout.Clip(in.Op))
 		return out
 	}
 	for _, h := range hs {
-		got, err := h(in.Args)
+		got, err := h.Fn(in.Args)
 		if err == ErrNotMine {
 			continue
 		}

@@ -18,9 +18,10 @@ import (
 // TiledCopy (print_latex_tiled_copy). Each answer is
 // {"latex": the whole text}.
 
-func init() {
+// latexOps adds the print_latex ops.
+func latexOps(t *table) {
 	latexOp := func(op string, n int, f func(w *bytes.Buffer, args []string) error) {
-		Register(op, func(raw []json.RawMessage) (any, error) {
+		t.add(op, latexKinds[op], func(raw []json.RawMessage) (any, error) {
 			args, err := Strings(raw)
 			if err != nil {
 				return nil, err
@@ -74,10 +75,8 @@ func init() {
 		}
 		return viz.TiledMMALaTeX(w, t)
 	})
-}
 
-func init() {
-	Register("print_latex_tiled_copy", func(raw []json.RawMessage) (any, error) {
+	t.add("print_latex_tiled_copy", "BUILDER, "+tiledCopyKinds, func(raw []json.RawMessage) (any, error) {
 		args, err := Strings(raw)
 		if err != nil {
 			return nil, err

@@ -9,10 +9,10 @@ import (
 	"github.com/gocute/cute/layout"
 )
 
-// layoutOp registers a handler whose args are all strings; f returns the
-// printed answer.
-func layoutOp(op string, f func(args []string) (string, error)) {
-	Register(op, func(raw []json.RawMessage) (any, error) {
+// layoutOp adds a handler of the given argument kinds whose args are all
+// strings; f returns the printed answer.
+func layoutOp(t *table, op, kinds string, f func(args []string) (string, error)) {
+	t.add(op, kinds, func(raw []json.RawMessage) (any, error) {
 		args, err := Strings(raw)
 		if err != nil {
 			return nil, err
@@ -52,9 +52,11 @@ func plainLayout(op string, args []string, n int) (layout.Layout, error) {
 	return layout.Parse(args[0])
 }
 
-func init() {
+// layoutOps adds the ops on one plain Layout, the layout makers and the
+// coordinate maps.
+func layoutOps(t *table) {
 	unary := func(op string, f func(layout.Layout) string) {
-		layoutOp(op, func(args []string) (string, error) {
+		layoutOp(t, op, "Layout", func(args []string) (string, error) {
 			l, err := plainLayout(op, args, 1)
 			if err != nil {
 				return "", err
@@ -72,7 +74,7 @@ func init() {
 	unary("flatten", func(l layout.Layout) string { return layout.Flatten(l).String() })
 	unary("filter_zeros", func(l layout.Layout) string { return layout.FilterZeros(l).String() })
 	unary("make_layout_like", func(l layout.Layout) string { return layout.LayoutLike(l).String() })
-	layoutOp("eval", func(args []string) (string, error) {
+	layoutOp(t, "eval", "Layout", func(args []string) (string, error) {
 		l, err := plainLayout("eval", args, 1)
 		if err != nil {
 			return "", err
@@ -91,14 +93,14 @@ func init() {
 		b.WriteByte(']')
 		return b.String(), nil
 	})
-	layoutOp("print_layout", func(args []string) (string, error) {
+	layoutOp(t, "print_layout", "Layout (rank 2)", func(args []string) (string, error) {
 		l, err := plainLayout("print_layout", args, 1)
 		if err != nil {
 			return "", err
 		}
 		return layout.PrintLayout(l)
 	})
-	layoutOp("crd2idx", func(args []string) (string, error) {
+	layoutOp(t, "crd2idx", "Coord, Layout", func(args []string) (string, error) {
 		if err := nArgs("crd2idx", args, 2); err != nil {
 			return "", err
 		}
@@ -113,7 +115,7 @@ func init() {
 		off, err := l.Offset(c)
 		return off.String(), err
 	})
-	layoutOp("idx2crd", func(args []string) (string, error) {
+	layoutOp(t, "idx2crd", "IntTuple, Shape", func(args []string) (string, error) {
 		if err := nArgs("idx2crd", args, 2); err != nil {
 			return "", err
 		}
@@ -130,7 +132,7 @@ func init() {
 		return c.String(), err
 	})
 	withProfile := func(op string, plain func(layout.Layout) layout.Layout, prof func(layout.Layout, layout.IntTuple) (layout.Layout, error)) {
-		layoutOp(op, func(args []string) (string, error) {
+		layoutOp(t, op, "Layout[, Profile] | Shape", func(args []string) (string, error) {
 			if len(args) == 1 && !strings.Contains(args[0], ":") {
 				if op != "coalesce" {
 					return "", layout.Newf(layout.ErrInvalid, op, "want a layout")
@@ -164,7 +166,7 @@ func init() {
 	withProfile("filter", layout.Filter, layout.FilterProfile)
 
 	shapeOp := func(op string, f func(layout.IntTuple) layout.Layout) {
-		layoutOp(op, func(args []string) (string, error) {
+		layoutOp(t, op, "Shape", func(args []string) (string, error) {
 			if err := nArgs(op, args, 1); err != nil {
 				return "", err
 			}
@@ -178,7 +180,7 @@ func init() {
 	shapeOp("make_layout", layout.Compact)
 	shapeOp("make_layout_left", layout.Left)
 	shapeOp("make_layout_right", layout.Right)
-	layoutOp("make_ordered_layout", func(args []string) (string, error) {
+	layoutOp(t, "make_ordered_layout", "Shape, Order", func(args []string) (string, error) {
 		if err := nArgs("make_ordered_layout", args, 2); err != nil {
 			return "", err
 		}

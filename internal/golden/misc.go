@@ -4,15 +4,24 @@ import (
 	"strconv"
 
 	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/numeric"
 )
 
-// typeBits gives the widths of the C++ types the misc vectors name.
-var typeBits = map[string]int{"uint8_t": 8, "uint16_t": 16, "uint32_t": 32, "uint64_t": 64,
-	"int8_t": 8, "int16_t": 16, "int32_t": 32, "int64_t": 64, "half_t": 16, "float": 32, "double": 64}
+// typeBits gives the widths of the element types by C++ name (numeric.Kind's
+// table), as the recast vectors name them.
+var typeBits = func() map[string]int {
+	m := map[string]int{}
+	for _, k := range numeric.Kinds() {
+		m[k.String()] = k.Bits()
+	}
+	return m
+}()
 
-func init() {
+// miscOps adds upcast/downcast/recast_layout, nullspace and the
+// common-vector queries on plain Layouts.
+func miscOps(t *table) {
 	cast := func(op string, f func(layout.Layout, int) (layout.Layout, error)) {
-		layoutOp(op, func(args []string) (string, error) {
+		layoutOp(t, op, "Layout, int", func(args []string) (string, error) {
 			l, err := plainLayout(op, args, 2)
 			if err != nil {
 				return "", err
@@ -27,7 +36,7 @@ func init() {
 	}
 	cast("upcast", layout.Upcast)
 	cast("downcast", layout.Downcast)
-	layoutOp("recast_layout", func(args []string) (string, error) {
+	layoutOp(t, "recast_layout", "Layout, OldType, NewType", func(args []string) (string, error) {
 		l, err := plainLayout("recast_layout", args, 3)
 		if err != nil {
 			return "", err
@@ -40,18 +49,16 @@ func init() {
 		r, err := layout.Recast(l, ob, nb)
 		return r.String(), err
 	})
-	layoutOp("nullspace", func(args []string) (string, error) {
+	layoutOp(t, "nullspace", "Layout", func(args []string) (string, error) {
 		l, err := plainLayout("nullspace", args, 1)
 		if err != nil {
 			return "", err
 		}
 		return layout.Nullspace(l).String(), nil
 	})
-}
 
-func init() {
 	binary := func(op string, f func(a, b layout.Layout) (string, error)) {
-		layoutOp(op, func(args []string) (string, error) {
+		layoutOp(t, op, "Layout, Layout", func(args []string) (string, error) {
 			a, err := plainLayout(op, args, 2)
 			if err != nil {
 				return "", err
@@ -71,7 +78,7 @@ func init() {
 		r, err := layout.MaxCommonVector(a, b)
 		return r.String(), err
 	})
-	layoutOp("max_alignment", func(args []string) (string, error) {
+	layoutOp(t, "max_alignment", "Layout", func(args []string) (string, error) {
 		l, err := plainLayout("max_alignment", args, 1)
 		if err != nil {
 			return "", err

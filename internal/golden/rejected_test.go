@@ -21,8 +21,8 @@ type rejected struct {
 	Family string            `json:"family"`
 }
 
-// algebraOps are the ops of the layout algebra (algebra.go and misc.go).
-var algebraOps = map[string]bool{
+// algebraOpNames are the ops of the layout algebra (algebra.go and misc.go).
+var algebraOpNames = map[string]bool{
 	"composition": true, "complement": true, "left_inverse": true, "right_inverse": true,
 	"logical_divide": true, "zipped_divide": true, "tiled_divide": true, "flat_divide": true,
 	"logical_product": true, "zipped_product": true, "tiled_product": true, "flat_product": true,
@@ -83,7 +83,7 @@ func TestRejected(t *testing.T) {
 	raw := readRejected(t, "../../testdata/golden/algebra/REJECTED.jsonl")
 	count := map[string]int{}
 	for _, v := range raw {
-		if v.Cute != "3.5.1" || v.Family == "swizzle" || !algebraOps[v.Op] {
+		if v.Cute != "3.5.1" || v.Family == "swizzle" || !algebraOpNames[v.Op] {
 			continue
 		}
 		a := Solve(Case{Op: v.Op, Args: v.Args})

@@ -23,8 +23,8 @@ var robustPool = []string{
 // TestEveryOpNeverPanics feeds every registered op one and two arguments
 // from the pool: no case may meet an internal error or take long.
 func TestEveryOpNeverPanics(t *testing.T) {
-	names := make([]string, 0, len(ops))
-	for op := range ops {
+	names := make([]string, 0, len(ops.byOp))
+	for op := range ops.byOp {
 		names = append(names, op)
 	}
 	sort.Strings(names)

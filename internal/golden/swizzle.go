@@ -20,11 +20,12 @@ func swizzled(args []string) bool {
 	return false
 }
 
-// swizzleOp registers, ahead of the plain-layout handlers, a handler that
+// swizzleOp adds a handler (newTable puts them ahead of the plain-layout
+// handlers) that
 // takes the op's cases with a swizzle or composed layout among the args and
 // leaves every other case to the next handler.
-func swizzleOp(op string, f func(args []string) (string, error)) {
-	RegisterFirst(op, func(raw []json.RawMessage) (any, error) {
+func swizzleOp(t *table, op, kinds string, f func(args []string) (string, error)) {
+	t.add(op, kinds, func(raw []json.RawMessage) (any, error) {
 		args, err := Strings(raw)
 		if err != nil || !swizzled(args) {
 			return nil, ErrNotMine
@@ -33,8 +34,9 @@ func swizzleOp(op string, f func(args []string) (string, error)) {
 	})
 }
 
-func init() {
-	swizzleOp("swizzle", func(args []string) (string, error) {
+// swizzleOps adds the ops on swizzles and swizzled (composed) layouts.
+func swizzleOps(t *table) {
+	swizzleOp(t, "swizzle", "Swizzle, int", func(args []string) (string, error) {
 		if err := nArgs("swizzle", args, 2); err != nil {
 			return "", err
 		}
@@ -48,7 +50,7 @@ func init() {
 		}
 		return sw.ApplyInt(x).String(), nil
 	})
-	swizzleOp("eval", func(args []string) (string, error) {
+	swizzleOp(t, "eval", "ComposedLayout", func(args []string) (string, error) {
 		if err := nArgs("eval", args, 1); err != nil {
 			return "", err
 		}
@@ -68,7 +70,7 @@ func init() {
 		return b.String(), nil
 	})
 	unary := func(op string, f func(swizzle.ComposedLayout) string) {
-		swizzleOp(op, func(args []string) (string, error) {
+		swizzleOp(t, op, "ComposedLayout", func(args []string) (string, error) {
 			if err := nArgs(op, args, 1); err != nil {
 				return "", err
 			}
@@ -85,7 +87,7 @@ func init() {
 	unary("cosize", func(c swizzle.ComposedLayout) string { return c.Cosize().String() })
 	unary("rank", func(c swizzle.ComposedLayout) string { return layout.S(c.Rank()).String() })
 	unary("depth", func(c swizzle.ComposedLayout) string { return layout.S(c.Depth()).String() })
-	swizzleOp("make_composed_layout", func(args []string) (string, error) {
+	swizzleOp(t, "make_composed_layout", "Swizzle, Offset, Layout", func(args []string) (string, error) {
 		if err := nArgs("make_composed_layout", args, 3); err != nil {
 			return "", err
 		}
@@ -107,7 +109,7 @@ func init() {
 		}
 		return c.String(), nil
 	})
-	swizzleOp("print_layout", func(args []string) (string, error) {
+	swizzleOp(t, "print_layout", "ComposedLayout (rank 2)", func(args []string) (string, error) {
 		if err := nArgs("print_layout", args, 1); err != nil {
 			return "", err
 		}
@@ -117,7 +119,7 @@ func init() {
 		}
 		return swizzle.PrintLayout(f)
 	})
-	swizzleOp("composition", func(args []string) (string, error) {
+	swizzleOp(t, "composition", "Swizzle|ComposedLayout|Layout, Swizzle|ComposedLayout|Tiler", func(args []string) (string, error) {
 		if err := nArgs("composition", args, 2); err != nil {
 			return "", err
 		}
@@ -140,11 +142,11 @@ func init() {
 		"logical_product": swizzle.LogicalProduct, "zipped_product": swizzle.ZippedProduct,
 		"tiled_product": swizzle.TiledProduct, "flat_product": swizzle.FlatProduct,
 	} {
-		swizzleBinary(op, layout.ParseTiler, f)
+		swizzleBinary(t, op, "Tiler", layout.ParseTiler, f)
 	}
-	swizzleBinary("blocked_product", layout.Parse, swizzle.BlockedProduct)
-	swizzleBinary("raked_product", layout.Parse, swizzle.RakedProduct)
-	swizzleOp("tile_to_shape", func(args []string) (string, error) {
+	swizzleBinary(t, "blocked_product", "Layout", layout.Parse, swizzle.BlockedProduct)
+	swizzleBinary(t, "raked_product", "Layout", layout.Parse, swizzle.RakedProduct)
+	swizzleOp(t, "tile_to_shape", "ComposedLayout, Shape[, Order]", func(args []string) (string, error) {
 		if len(args) != 2 && len(args) != 3 {
 			return "", layout.Newf(layout.ErrInvalid, "tile_to_shape", "want 2 or 3 args, got %d", len(args))
 		}
@@ -169,7 +171,7 @@ func init() {
 		return r.String(), nil
 	})
 	inverse := func(op string, f func(swizzle.Func) (swizzle.Func, error)) {
-		swizzleOp(op, func(args []string) (string, error) {
+		swizzleOp(t, op, "Swizzle|ComposedLayout", func(args []string) (string, error) {
 			if err := nArgs(op, args, 1); err != nil {
 				return "", err
 			}
@@ -187,7 +189,7 @@ func init() {
 	inverse("right_inverse", swizzle.RightInverse)
 	inverse("left_inverse", swizzle.LeftInverse)
 	cast := func(op string, f func(swizzle.ComposedLayout, int) (swizzle.ComposedLayout, error)) {
-		swizzleOp(op, func(args []string) (string, error) {
+		swizzleOp(t, op, "ComposedLayout, int", func(args []string) (string, error) {
 			if err := nArgs(op, args, 2); err != nil {
 				return "", err
 			}
@@ -208,7 +210,7 @@ func init() {
 	}
 	cast("upcast", swizzle.Upcast)
 	cast("downcast", swizzle.Downcast)
-	swizzleOp("recast_layout", func(args []string) (string, error) {
+	swizzleOp(t, "recast_layout", "ComposedLayout, OldType, NewType", func(args []string) (string, error) {
 		if err := nArgs("recast_layout", args, 3); err != nil {
 			return "", err
 		}
@@ -260,9 +262,10 @@ func composeSwizzled(a, b string) (string, error) {
 	return r.String(), nil
 }
 
-// swizzleBinary registers op(Func, B) for a second argument parsed by parse.
-func swizzleBinary[B any](op string, parse func(string) (B, error), f func(swizzle.Func, B) (swizzle.Func, error)) {
-	swizzleOp(op, func(args []string) (string, error) {
+// swizzleBinary adds op(Func, B) for a second argument (of the given kind)
+// parsed by parse.
+func swizzleBinary[B any](t *table, op, kind string, parse func(string) (B, error), f func(swizzle.Func, B) (swizzle.Func, error)) {
+	swizzleOp(t, op, "Swizzle|ComposedLayout, "+kind, func(args []string) (string, error) {
 		if err := nArgs(op, args, 2); err != nil {
 			return "", err
 		}

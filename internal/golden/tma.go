@@ -166,8 +166,9 @@ func tmaAtomOut(a tma.Atom, g tma.Gmem) (map[string]any, error) {
 	}, nil
 }
 
-func init() {
-	Register("make_tma_copy", func(raw []json.RawMessage) (any, error) {
+// tmaOps adds the TMA ops.
+func tmaOps(t *table) {
+	t.add("make_tma_copy", tmaKinds, func(raw []json.RawMessage) (any, error) {
 		args, err := tmaStrings(raw, 7)
 		if err != nil {
 			return nil, err
@@ -193,7 +194,7 @@ func init() {
 		out["print"] = tc.String()
 		return out, nil
 	})
-	Register("make_tma_atom", func(raw []json.RawMessage) (any, error) {
+	t.add("make_tma_atom", tmaKinds, func(raw []json.RawMessage) (any, error) {
 		args, err := tmaStrings(raw, 7)
 		if err != nil {
 			return nil, err
@@ -213,7 +214,7 @@ func init() {
 		out["print"] = a.String()
 		return out, nil
 	})
-	Register("tma_copy_partition", func(raw []json.RawMessage) (any, error) {
+	t.add("tma_copy_partition", tmaKinds+", CTA index", func(raw []json.RawMessage) (any, error) {
 		args, err := tmaStrings(raw, 8)
 		if err != nil {
 			return nil, err
@@ -273,7 +274,7 @@ func init() {
 		}
 		return out, nil
 	})
-	Register("tma_partition", func(raw []json.RawMessage) (any, error) {
+	t.add("tma_partition", tmaKinds+", sTensor, gTensor, ...", func(raw []json.RawMessage) (any, error) {
 		args, err := tmaStrings(raw, 11)
 		if err != nil {
 			return nil, err

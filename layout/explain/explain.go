@@ -5,9 +5,11 @@
 // (divide out the stride, mod out the shape, coalesce) and the sorted fold
 // of complement.
 //
-// Every value a trace shows is computed the way the definition computes
-// it, and the final result is the one package layout returns; the tests
-// check traces against CuTe 3.5.1's golden vectors.
+// The steps of composition and complement are not recomputed here: package
+// layout's own algorithm reports them as it runs (through an internal
+// recorder that costs nothing when no trace is taken), so a trace cannot
+// disagree with the library; the result is the one package layout returns.
+// The tests check traces against CuTe 3.5.1's golden vectors.
 package explain
 
 import (
@@ -100,93 +102,25 @@ func tuple(xs []layout.Int) string {
 	return "(" + strings.Join(s, ",") + ")"
 }
 
-func mkLayout(sh, st []layout.Int) layout.Layout {
-	if len(sh) == 1 {
-		return layout.MustMake(layout.I(sh[0]), layout.I(st[0]))
-	}
-	a, b := make([]layout.IntTuple, len(sh)), make([]layout.IntTuple, len(st))
-	for i := range sh {
-		a[i], b[i] = layout.I(sh[i]), layout.I(st[i])
-	}
-	return layout.MustMake(layout.Tup(a...), layout.Tup(b...))
+// stepFunc adapts a function to trace.Recorder.
+type stepFunc func(event string, values ...any)
+
+func (f stepFunc) Step(event string, values ...any) { f(event, values...) }
+
+// asLayout reads a traced entry point's result (the zero Layout with an
+// error).
+func asLayout(v any) layout.Layout {
+	l, _ := v.(layout.Layout)
+	return l
 }
 
-func staticEq(a, b layout.Int) bool { return a.IsStatic() && b.IsStatic() && a.Value() == b.Value() }
-
-// bwCoalesce is CuTe's detail::bw_coalesce: fold the flat modes os:od, last
-// to first, into the front of the integral layout ns:nd.
-func bwCoalesce(os, od []layout.Int, ns, nd layout.Int) layout.Layout {
-	rs, rd := []layout.Int{ns}, []layout.Int{nd}
-	for i := len(os) - 1; i >= 0; i-- {
-		s, d := os[i], od[i]
-		f := len(rs) - 1
-		switch {
-		case s.Is(1):
-		case len(rs) == 1 && rs[0].Is(1):
-			rs[0], rd[0] = s, d
-		case rs[f].IsStatic() && staticEq(s.Mul(d), rd[f]):
-			rs[f], rd[f] = s.Mul(rs[f]), d
-		default:
-			rs, rd = append(rs, s), append(rd, d)
-		}
+// ints reads a []layout.Int step value; nil when empty.
+func ints(v any) []layout.Int {
+	xs, _ := v.([]layout.Int)
+	if len(xs) == 0 {
+		return nil
 	}
-	if len(rs) == 1 && rs[0].Is(1) {
-		return layout.MustParse("_1:_0")
-	}
-	n := len(rs)
-	sh, st := make([]layout.Int, n), make([]layout.Int, n)
-	for i := range rs {
-		sh[n-1-i], st[n-1-i] = rs[i], rd[i]
-	}
-	return mkLayout(sh, st)
-}
-
-// coalesceX is CuTe's detail::coalesce_x on the lhs of a composition.
-func coalesceX(l layout.Layout) ([]layout.Int, []layout.Int) {
-	sh, st := l.Shape().Leaves(), l.Stride().Leaves()
-	r := len(sh)
-	last := sh[r-1]
-	if last.Is(1) {
-		last = layout.S(2)
-	}
-	c := bwCoalesce(sh[:r-1], st[:r-1], last, st[r-1])
-	return c.Shape().Leaves(), c.Stride().Leaves()
-}
-
-func shapeMin(a, b layout.Int) layout.Int {
-	if a.Is(1) || b.Is(1) {
-		return layout.S(1)
-	}
-	return a.Min(b)
-}
-
-// shapeDiv is CuTe's shape_div; static operands that do not divide raise the
-// library's *Error (caught by the exported entry points).
-func shapeDiv(a, b layout.Int) layout.Int {
-	if b.Value() == 0 {
-		raise.Throw(layout.Errorf("shape_div", "division by zero", a, b))
-	}
-	if a.Value()%b.Value() != 0 && (a.Value() == 0 || b.Value()%a.Value() != 0) && a.IsStatic() && b.IsStatic() {
-		raise.Throw(layout.Errorf("shape_div", "a % b == 0 || b % a == 0 for static a, b (CuTe's static shape_div assertion)", a, b))
-	}
-	q := a.Value() / b.Value()
-	if q == 0 {
-		q = sign(a.Value()) * sign(b.Value())
-	}
-	if a.IsStatic() && b.IsStatic() {
-		return layout.S(q)
-	}
-	return layout.D(q)
-}
-
-func sign(v int) int {
-	switch {
-	case v > 0:
-		return 1
-	case v < 0:
-		return -1
-	}
-	return 0
+	return xs
 }
 
 func must(l layout.Layout, err error) layout.Layout {

@@ -66,3 +66,24 @@ func TestExplainErrors(t *testing.T) {
 		}
 	}
 }
+
+// The trace is the library's own computation: where the library answers, so
+// does the trace, with the same result (the old re-implementation refused
+// complements whose sorted strides leave holes, which the library computes
+// as CuTe does).
+func TestTraceIsTheLibrary(t *testing.T) {
+	for _, c := range []struct{ expr, want, step string }{
+		{"complement((_4,_2):(_1,_10))", "_2:_4", "last stride _10 (shape _2): new shape _10/_4 = _2, rest stride _10*_2 = _20"},
+		{"composition((_4,_8):(_8,_1), (_2,_4):(_4,_1))", "(_2,_4):(_1,_8)", "rhs mode 1 _4:_1"},
+		{"composition((_6,_2):(_1,_7), _3:_2)", "_3:_2", "divide out stride _2 from lhs shape _6: _3, rest stride _1"},
+	} {
+		tr, err := Explain(c.expr)
+		if err != nil {
+			t.Errorf("%s: %v", c.expr, err)
+			continue
+		}
+		if tr.Result.String() != c.want || !strings.Contains(tr.String(), c.step) {
+			t.Errorf("%s:\n%s want result %s and step %q", c.expr, tr, c.want, c.step)
+		}
+	}
+}

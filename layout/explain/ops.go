@@ -5,6 +5,7 @@ import (
 
 	"github.com/gocute/cute/internal/raise"
 	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/layout/internal/trace"
 )
 
 // Composition traces composition(a, b) for two layouts.
@@ -15,93 +16,71 @@ func Composition(a, b layout.Layout) (Trace, error) {
 	})
 }
 
+// composition traces the library's composition of two layouts: the steps
+// are the ones layout.Compose takes, reported as it takes them.
 func composition(tr *tracer, a, b layout.Layout) layout.Layout {
-	ls, ld := coalesceX(a)
-	tr.add("coalesce_x(lhs) = %v   (flat lhs; a trailing _1 counts as _2)", mkLayout(ls, ld))
-	leaves := 0
-	var walk func(sh, st layout.IntTuple, path string)
-	walk = func(sh, st layout.IntTuple, path string) {
-		if sh.IsTuple() {
-			for i := 0; i < sh.Len(); i++ {
-				p := fmt.Sprint(i)
-				if path != "" {
-					p = path + "." + p
-				}
-				walk(sh.At(i), st.At(i), p)
+	paths := leafPaths(b.Shape(), "", nil)
+	base := tr.depth
+	leaf := 0
+	rec := stepFunc(func(ev string, v ...any) {
+		switch ev {
+		case "coalesce_x":
+			tr.add("coalesce_x(lhs) = %v   (flat lhs; a trailing _1 counts as _2)", v[0])
+		case "leaf":
+			tr.depth = base
+			name := "rhs"
+			if b.IsTuple() {
+				name = "rhs mode " + paths[leaf]
 			}
-			return
+			leaf++
+			tr.add("%s %v:%v", name, v[0], v[1])
+			tr.depth = base + 1
+		case "stride0":
+			tr.add("stride _0: the result is %v", v[0])
+		case "mod":
+			if ints(v[1]) != nil {
+				tr.add("mod out shape %v from lhs shape %v: keep %v, rest shape %v", v[0], tuple(ints(v[1])), tuple(ints(v[2])), v[3])
+			}
+		case "append1":
+			tr.add("append (rest %v : last lhs stride %v), coalesce: %v", v[0], v[1], v[2])
+		case "divide":
+			if ints(v[1]) != nil {
+				tr.add("divide out stride %v from lhs shape %v: %v, rest stride %v", v[0], tuple(ints(v[1])), tuple(ints(v[2])), v[3])
+			}
+		case "scale":
+			if ints(v[0]) != nil {
+				tr.add("scale lhs strides %v by the shapes divided out: %v", tuple(ints(v[0])), tuple(ints(v[1])))
+			}
+		case "modout":
+			if ints(v[1]) != nil {
+				tr.add("mod out shape %v: keep %v, rest shape %v", v[0], tuple(ints(v[1])), v[2])
+			}
+		case "append":
+			tr.add("append (rest %v : %v*%v = %v), coalesce: %v", v[0], v[1], v[2], v[3], v[4])
 		}
-		leaves++
-		s, d := sh.Int(), st.Int()
-		name := "rhs"
-		if b.IsTuple() {
-			name = "rhs mode " + path
-		}
-		tr.add("%s %v:%v", name, s, d)
-		tr.sub(func() { composeLeaf(tr, a, ls, ld, s, d) })
-	}
-	walk(b.Shape(), b.Stride(), "")
-	r := must(layout.Compose(a, b))
-	if leaves > 1 {
+	})
+	res, err := trace.Compose(a, b, rec)
+	tr.depth = base
+	r := must(asLayout(res), err)
+	if len(paths) > 1 {
 		tr.add("distribute over the rhs modes: %v", r)
 	}
 	return r
 }
 
-// composeLeaf traces composition_impl for an integral rhs s:d against the
-// flat lhs ls:ld and checks the result against layout.Compose.
-func composeLeaf(tr *tracer, a layout.Layout, ls, ld []layout.Int, s, d layout.Int) {
-	var r layout.Layout
-	R := len(ls)
-	switch {
-	case d.Is(0):
-		r = layout.MustMake(layout.I(s), layout.I(d))
-		tr.add("stride _0: the result is %v", r)
-	case d.Is(1):
-		shape1 := make([]layout.Int, 0, R-1)
-		rest := s
-		for i := 0; i < R-1; i++ {
-			shape1 = append(shape1, shapeMin(ls[i].Abs(), rest))
-			rest = shapeDiv(rest, ls[i].Abs())
-		}
-		if R > 1 {
-			tr.add("mod out shape %v from lhs shape %v: keep %v, rest shape %v", s, tuple(ls[:R-1]), tuple(shape1), rest)
-		}
-		r = bwCoalesce(shape1, ld[:R-1], rest, ld[R-1])
-		tr.add("append (rest %v : last lhs stride %v), coalesce: %v", rest, ld[R-1], r)
-	default:
-		shape1 := make([]layout.Int, 0, R-1)
-		restStride := d
-		for i := 0; i < R-1; i++ {
-			shape1 = append(shape1, shapeDiv(ls[i], restStride))
-			restStride = shapeDiv(restStride, ls[i])
-		}
-		stride1 := make([]layout.Int, 0, R-1)
-		for i := 0; i < R-1; i++ {
-			stride1 = append(stride1, ld[i].Mul(shapeDiv(ls[i], shape1[i])))
-		}
-		shape2 := make([]layout.Int, 0, R-1)
-		rest := s
-		for i := 0; i < R-1; i++ {
-			si := shape1[i].Abs()
-			shape2 = append(shape2, shapeMin(si, rest))
-			rest = shapeDiv(rest, si)
-		}
-		last := restStride.Mul(ld[R-1])
-		if R > 1 {
-			tr.add("divide out stride %v from lhs shape %v: %v, rest stride %v", d, tuple(ls[:R-1]), tuple(shape1), restStride)
-			tr.add("scale lhs strides %v by the shapes divided out: %v", tuple(ld[:R-1]), tuple(stride1))
-			tr.add("mod out shape %v: keep %v, rest shape %v", s, tuple(shape2), rest)
-			r = bwCoalesce(shape2, stride1, rest, last)
-		} else {
-			r = bwCoalesce(nil, nil, rest, last)
-		}
-		tr.add("append (rest %v : %v*%v = %v), coalesce: %v", rest, restStride, ld[R-1], last, r)
+// leafPaths appends the paths ("0", "1.0", ...) of the leaves of t.
+func leafPaths(t layout.IntTuple, path string, out []string) []string {
+	if !t.IsTuple() {
+		return append(out, path)
 	}
-	lib := must(layout.Compose(a, layout.MustMake(layout.I(s), layout.I(d))))
-	if !lib.Equal(r) {
-		tr.add("NOTE: layout.Compose gives %v for this mode", lib)
+	for i := 0; i < t.Len(); i++ {
+		p := fmt.Sprint(i)
+		if path != "" {
+			p = path + "." + p
+		}
+		out = leafPaths(t.At(i), p, out)
 	}
+	return out
 }
 
 // Complement traces CuTe's complement(l), whose cotarget is
@@ -109,7 +88,7 @@ func composeLeaf(tr *tracer, a layout.Layout, ls, ld []layout.Int, s, d layout.I
 func Complement(l layout.Layout) (Trace, error) {
 	return run(fmt.Sprintf("complement(%v)", l), func(tr *tracer) layout.Layout {
 		checkLeaves(l.Shape())
-		return complement(tr, l, layout.IntTuple{}, false)
+		return complement(tr, l, layout.IntTuple{}, false, true)
 	})
 }
 
@@ -117,112 +96,38 @@ func Complement(l layout.Layout) (Trace, error) {
 func ComplementTo(l layout.Layout, cotarget layout.IntTuple) (Trace, error) {
 	return run(fmt.Sprintf("complement(%v, %v)", l, cotarget), func(tr *tracer) layout.Layout {
 		checkLeaves(l.Shape(), cotarget)
-		return complement(tr, l, cotarget, true)
+		return complement(tr, l, cotarget, true, true)
 	})
 }
 
-func complement(tr *tracer, l layout.Layout, cotarget layout.IntTuple, hasCotarget bool) layout.Layout {
+// complement traces the library's complement: checked is the exported
+// layout.ComplementTo with CuTe's contract checks, unchecked the complement
+// the divides and products use.
+func complement(tr *tracer, l layout.Layout, cotarget layout.IntTuple, hasCotarget, checked bool) layout.Layout {
 	f := layout.Filter(l)
 	tr.add("filter(layout) = %v", f)
 	if !hasCotarget {
 		cotarget = layout.I(f.Cosize())
 		tr.add("cotarget = cosize(filter(layout)) = %v", cotarget)
 	}
-	// lib is the library's answer where it exposes this complement (inside
-	// a divide, CuTe's complement is used without its post-condition check).
-	lib := func() (layout.Layout, error) {
-		if hasCotarget {
-			return layout.ComplementTo(l, cotarget)
+	rec := stepFunc(func(ev string, v ...any) {
+		switch ev {
+		case "stride0":
+			tr.add("stride _0: the result is coalesce(cotarget) made compact: %v", v[0])
+		case "sorted":
+			tr.add("smallest stride %v (shape %v): new shape %v/%v = %v, next stride %v*%v = %v", v[0], v[1], v[0], v[2], v[3], v[0], v[1], v[4])
+		case "last":
+			tr.add("last stride %v (shape %v): new shape %v/%v = %v, rest stride %v*%v = %v", v[0], v[1], v[0], v[2], v[3], v[0], v[1], v[4])
+		case "gaps":
+			tr.add("gaps: %v", v[0])
+		case "rest":
+			tr.add("rest: coalesce(ceil_div(%v, %v)) = %v, compact from stride %v: %v", v[0], v[1], v[2], v[1], v[3])
+		case "result":
+			tr.add("coalesce((gaps, rest)) = %v", v[0])
 		}
-		return layout.Complement(l)
-	}
-	var r layout.Layout
-	defer func() {
-		if want, err := lib(); err == nil && !want.Equal(r) {
-			tr.add("NOTE: layout.Complement gives %v", want)
-		}
-	}()
-	if !f.Stride().IsTuple() && f.Stride().Int().Is(0) {
-		r = layout.Compact(layout.CoalesceShape(cotarget))
-		tr.add("stride _0: the result is coalesce(cotarget) made compact: %v", r)
-		return r
-	}
-	sh, st := f.Shape().Leaves(), f.Stride().Leaves()
-	R := len(sh)
-	if R > 1 && !f.Stride().IsStatic() {
-		raise.Throw(layout.Errorf("complement", "dynamic-stride complement only for rank-1 layouts (after filter)", l))
-	}
-	resShape := []layout.Int{}
-	resStride := []layout.Int{layout.S(1)}
-	last := layout.S(1)
-	step := func(minStride layout.Int) layout.Int {
-		if minStride.Value() <= 0 || minStride.Value()%last.Value() != 0 {
-			raise.Throw(layout.Errorf("complement", "each sorted stride must be a positive multiple of the previous shape*stride (the layout must be injective and complementable)", l))
-		}
-		return minStride.Div(last)
-	}
-	for i := 0; i < R-1; i++ {
-		k := 0
-		for j := 1; j < len(st); j++ {
-			if st[j].Value() < st[k].Value() {
-				k = j
-			}
-		}
-		ns := step(st[k])
-		nd := st[k].Mul(sh[k])
-		tr.add("smallest stride %v (shape %v): new shape %v/%v = %v, next stride %v*%v = %v", st[k], sh[k], st[k], last, ns, st[k], sh[k], nd)
-		resShape, resStride = append(resShape, ns), append(resStride, nd)
-		last = nd
-		sh = append(sh[:k:k], sh[k+1:]...)
-		st = append(st[:k:k], st[k+1:]...)
-	}
-	ns := step(st[0])
-	nd := st[0].Mul(sh[0])
-	tr.add("last stride %v (shape %v): new shape %v/%v = %v, rest stride %v*%v = %v", st[0], sh[0], st[0], last, ns, st[0], sh[0], nd)
-	resShape = append(resShape, ns)
-	gaps := mkLayout(resShape, resStride)
-	tr.add("gaps: %v", gaps)
-	restShape := layout.CoalesceShape(ceilDiv(cotarget, layout.I(nd)))
-	rest := layout.MustMake(restShape, layout.CompactLeft(restShape, nd))
-	tr.add("rest: coalesce(ceil_div(%v, %v)) = %v, compact from stride %v: %v", cotarget, nd, restShape, nd, rest)
-	r = layout.Coalesce(layout.Concat(gaps, rest))
-	tr.add("coalesce((gaps, rest)) = %v", r)
-	return r
-}
-
-// ceilDiv is CuTe's ceil_div on IntTuples: elementwise for two tuples
-// (missing elements of b count as _1), folded through a tuple by an
-// integer, and against the product of a tuple for an integer a.
-func ceilDiv(a, b layout.IntTuple) layout.IntTuple {
-	switch {
-	case a.IsTuple() && b.IsTuple():
-		if b.Len() > a.Len() {
-			raise.Throw(layout.Errorf("ceil_div", "the divisor must not have more modes than the dividend", a, b))
-		}
-		e := make([]layout.IntTuple, a.Len())
-		for i := range e {
-			d := layout.I(layout.S(1))
-			if i < b.Len() {
-				d = b.At(i)
-			}
-			e[i] = ceilDiv(a.At(i), d)
-		}
-		return layout.Tup(e...)
-	case a.IsTuple():
-		e := make([]layout.IntTuple, a.Len())
-		rest := b
-		for i := range e {
-			e[i] = ceilDiv(a.At(i), rest)
-			rest = ceilDiv(rest, a.At(i))
-		}
-		return layout.Tup(e...)
-	case b.IsTuple():
-		return ceilDiv(a, layout.I(b.Product()))
-	}
-	if b.Int().Value() == 0 {
-		raise.Throw(layout.Errorf("ceil_div", "division by zero", a, b))
-	}
-	return layout.I(a.Int().CeilDiv(b.Int()))
+	})
+	r, err := trace.Complement(l, cotarget, checked, rec)
+	return must(asLayout(r), err)
 }
 
 // LogicalDivide traces logical_divide(a, t) for any tiler.
@@ -257,7 +162,7 @@ func logicalDivide(tr *tracer, a layout.Layout, t layout.Tiler) layout.Layout {
 	b := t.Layout()
 	var c layout.Layout
 	tr.add("complement(%v, shape %v):", b, a.Shape())
-	tr.sub(func() { c = complement(tr, b, a.Shape(), true) })
+	tr.sub(func() { c = complement(tr, b, a.Shape(), true, false) })
 	bc := layout.Concat(b, c)
 	tr.add("make_layout(tiler, complement) = %v", bc)
 	tr.add("composition(%v, %v):", a, bc)
@@ -391,7 +296,7 @@ func logicalProduct(tr *tracer, a layout.Layout, t layout.Tiler) layout.Layout {
 	tr.add("size(block)*cosize(tiler) = %v*%v = %v", a.Size(), b.Cosize(), n)
 	var c layout.Layout
 	tr.add("complement(%v, %v):", a, n)
-	tr.sub(func() { c = complement(tr, a, layout.I(n), true) })
+	tr.sub(func() { c = complement(tr, a, layout.I(n), true, false) })
 	tr.add("composition(%v, %v):", c, b)
 	var cb layout.Layout
 	tr.sub(func() { cb = composition(tr, c, b) })

@@ -1,0 +1,240 @@
+package tensor
+
+import (
+	"fmt"
+
+	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/numeric"
+)
+
+// num is one value in transit between two value types: an integer (signed
+// or not) or a floating-point value (every float type of the library is
+// exact in a float64).
+type num struct {
+	kind byte // 'i' signed integer, 'u' unsigned integer, 'f' float
+	i    int64
+	u    uint64
+	f    float64
+}
+
+// float32 is the value as a C++ float: integers round once (as float(n)).
+func (n num) float32() float32 {
+	switch n.kind {
+	case 'i':
+		return float32(n.i)
+	case 'u':
+		return float32(n.u)
+	}
+	return float32(n.f)
+}
+
+// float64 is the value as a C++ double.
+func (n num) float64() float64 {
+	switch n.kind {
+	case 'i':
+		return float64(n.i)
+	case 'u':
+		return float64(n.u)
+	}
+	return n.f
+}
+
+// int64 is static_cast<integer>: integers wrap, floats truncate toward zero.
+func (n num) int64() int64 {
+	switch n.kind {
+	case 'i':
+		return n.i
+	case 'u':
+		return int64(n.u)
+	}
+	return int64(n.f)
+}
+
+func (n num) uint64() uint64 {
+	switch n.kind {
+	case 'i':
+		return uint64(n.i)
+	case 'u':
+		return n.u
+	}
+	if n.f < 0 {
+		return uint64(int64(n.f))
+	}
+	return uint64(n.f)
+}
+
+// reader returns the function that reads a value of type S, or nil.
+func reader[S any]() func(S) num {
+	var z S
+	var f any
+	switch any(z).(type) {
+	case int:
+		f = readInt
+	case int8:
+		f = readInt8
+	case int16:
+		f = readInt16
+	case int32:
+		f = readInt32
+	case int64:
+		f = readInt64
+	case uint:
+		f = readUint
+	case uint8:
+		f = readUint8
+	case uint16:
+		f = readUint16
+	case uint32:
+		f = readUint32
+	case uint64:
+		f = readUint64
+	case float32:
+		f = readFloat32
+	case float64:
+		f = readFloat64
+	case numeric.Float16:
+		f = readFloat16
+	case numeric.BFloat16:
+		f = readBFloat16
+	case numeric.TFloat32:
+		f = readTFloat32
+	case numeric.E4M3:
+		f = readE4M3
+	case numeric.E5M2:
+		f = readE5M2
+	default:
+		return nil
+	}
+	return f.(func(S) num)
+}
+
+// writer returns the function that makes a value of type D, or nil.
+func writer[D any]() func(num) D {
+	var z D
+	var f any
+	switch any(z).(type) {
+	case int:
+		f = writeInt
+	case int8:
+		f = writeInt8
+	case int16:
+		f = writeInt16
+	case int32:
+		f = writeInt32
+	case int64:
+		f = writeInt64
+	case uint:
+		f = writeUint
+	case uint8:
+		f = writeUint8
+	case uint16:
+		f = writeUint16
+	case uint32:
+		f = writeUint32
+	case uint64:
+		f = writeUint64
+	case float32:
+		f = writeFloat32
+	case float64:
+		f = writeFloat64
+	case numeric.Float16:
+		f = writeFloat16
+	case numeric.BFloat16:
+		f = writeBFloat16
+	case numeric.TFloat32:
+		f = writeTFloat32
+	case numeric.E4M3:
+		f = writeE4M3
+	case numeric.E5M2:
+		f = writeE5M2
+	default:
+		return nil
+	}
+	return f.(func(num) D)
+}
+
+// smallFloat is the source of a conversion to a float type narrower than
+// float: CUTLASS converts integers through float (half_t(int) is
+// half_t(float(int))), floats and doubles directly (one rounding).
+func smallFloat(n num) float64 {
+	if n.kind == 'f' {
+		return n.f
+	}
+	return float64(n.float32())
+}
+
+// Converter returns the value conversion CuTe's copy performs between value
+// types S and D (dst(i) = src(i), C++'s conversion): integers wrap to a
+// narrower integer; floating-point values truncate toward zero to an
+// integer (out-of-range values, undefined in C++, are Go's conversion);
+// conversions to float, double, half_t, bfloat16_t, tfloat32_t and the
+// float_e4m3_t/float_e5m2_t types round to nearest even, once (the
+// 8-bit floats saturate to their largest finite value, as CUTLASS's
+// satfinite conversions do). The numeric types are those of package
+// numeric and Go's integer and float types; another type is an error.
+func Converter[S, D any]() (func(S) D, error) {
+	r, w := reader[S](), writer[D]()
+	if r == nil || w == nil {
+		var s S
+		var d D
+		return nil, layout.Errorf("copy", "no numeric conversion between the value types", fmt.Sprintf("%T", s), fmt.Sprintf("%T", d))
+	}
+	return func(s S) D { return w(r(s)) }, nil
+}
+
+// CopyConvert is CuTe's copy(src, dst) between tensors of different value
+// types (an fp32 accumulator fragment stored to a half_t tensor, say):
+// dst(i) = src(i) converted by [Converter]. src and dst have the same
+// number of elements; it does not allocate per element.
+func CopyConvert[S, D any](src Tensor[S], dst Tensor[D]) error {
+	n := src.Len()
+	if err := sameSize("copy", n, dst.Len(), src.Size(), dst.Size()); err != nil {
+		return err
+	}
+	r, w := reader[S](), writer[D]()
+	if r == nil || w == nil {
+		_, err := Converter[S, D]()
+		return err
+	}
+	for i := 0; i < n; i++ {
+		dst.Set(i, w(r(src.Get(i))))
+	}
+	return nil
+}
+
+// The conversions reader and writer choose from (named functions, so that
+// choosing one does not allocate a closure in generic code).
+func readInt(v int) num                    { return num{kind: 'i', i: int64(v)} }
+func readInt8(v int8) num                  { return num{kind: 'i', i: int64(v)} }
+func readInt16(v int16) num                { return num{kind: 'i', i: int64(v)} }
+func readInt32(v int32) num                { return num{kind: 'i', i: int64(v)} }
+func readInt64(v int64) num                { return num{kind: 'i', i: v} }
+func readUint(v uint) num                  { return num{kind: 'u', u: uint64(v)} }
+func readUint8(v uint8) num                { return num{kind: 'u', u: uint64(v)} }
+func readUint16(v uint16) num              { return num{kind: 'u', u: uint64(v)} }
+func readUint32(v uint32) num              { return num{kind: 'u', u: uint64(v)} }
+func readUint64(v uint64) num              { return num{kind: 'u', u: v} }
+func readFloat32(v float32) num            { return num{kind: 'f', f: float64(v)} }
+func readFloat64(v float64) num            { return num{kind: 'f', f: v} }
+func readFloat16(v numeric.Float16) num    { return num{kind: 'f', f: v.Float64()} }
+func readBFloat16(v numeric.BFloat16) num  { return num{kind: 'f', f: v.Float64()} }
+func readTFloat32(v numeric.TFloat32) num  { return num{kind: 'f', f: v.Float64()} }
+func readE4M3(v numeric.E4M3) num          { return num{kind: 'f', f: v.Float64()} }
+func readE5M2(v numeric.E5M2) num          { return num{kind: 'f', f: v.Float64()} }
+func writeInt(n num) int                   { return int(n.int64()) }
+func writeInt8(n num) int8                 { return int8(n.int64()) }
+func writeInt16(n num) int16               { return int16(n.int64()) }
+func writeInt32(n num) int32               { return int32(n.int64()) }
+func writeInt64(n num) int64               { return n.int64() }
+func writeUint(n num) uint                 { return uint(n.uint64()) }
+func writeUint8(n num) uint8               { return uint8(n.uint64()) }
+func writeUint16(n num) uint16             { return uint16(n.uint64()) }
+func writeUint32(n num) uint32             { return uint32(n.uint64()) }
+func writeUint64(n num) uint64             { return n.uint64() }
+func writeFloat32(n num) float32           { return n.float32() }
+func writeFloat64(n num) float64           { return n.float64() }
+func writeFloat16(n num) numeric.Float16   { return numeric.Float16FromFloat64(smallFloat(n)) }
+func writeBFloat16(n num) numeric.BFloat16 { return numeric.BFloat16FromFloat64(smallFloat(n)) }
+func writeTFloat32(n num) numeric.TFloat32 { return numeric.TFloat32FromFloat64(smallFloat(n)) }
+func writeE4M3(n num) numeric.E4M3         { return numeric.E4M3FromFloat64(smallFloat(n)) }
+func writeE5M2(n num) numeric.E5M2         { return numeric.E5M2FromFloat64(smallFloat(n)) }
