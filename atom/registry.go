@@ -46,7 +46,7 @@ func Lookup(name string) (MMA, error) {
 		}
 		return m, err
 	}
-	return MMA{}, fmt.Errorf("atom: unknown MMA atom %q", name)
+	return MMA{}, layout.Newf(layout.ErrInvalid, "atom", "unknown MMA atom %q", name)
 }
 
 // MustLookup is like Lookup but panics if name is not an atom.
@@ -78,11 +78,11 @@ func Names() []string {
 
 func universalFMA(name string) (MMA, error) {
 	if !strings.HasSuffix(name, ">") {
-		return MMA{}, fmt.Errorf("atom: malformed %q", name)
+		return MMA{}, layout.Newf(layout.ErrParse, "atom", "malformed %q", name)
 	}
 	args := strings.Split(name[len("UniversalFMA<"):len(name)-1], ",")
 	if len(args) < 1 || len(args) > 4 || args[0] == "" {
-		return MMA{}, fmt.Errorf("atom: UniversalFMA takes 1 to 4 types: %q", name)
+		return MMA{}, layout.Newf(layout.ErrInvalid, "atom", "UniversalFMA takes 1 to 4 types: %q", name)
 	}
 	ts := make([]Type, 4)
 	for i, a := range args {
@@ -362,7 +362,7 @@ var gmmaRE = regexp.MustCompile(`^SM90_64x(\d+)x(\d+)_([A-Z0-9]+)_(SS|RS)(_TN)?(
 func lookupGMMA(name string) (MMA, error) {
 	m := gmmaRE.FindStringSubmatch(name)
 	if m == nil {
-		return MMA{}, fmt.Errorf("atom: unknown MMA atom %q", name)
+		return MMA{}, layout.Newf(layout.ErrInvalid, "atom", "unknown MMA atom %q", name)
 	}
 	n, _ := strconv.Atoi(m[1])
 	k, _ := strconv.Atoi(m[2])
@@ -373,7 +373,7 @@ func lookupGMMA(name string) (MMA, error) {
 		}
 	}
 	bad := func(why string) (MMA, error) {
-		return MMA{}, fmt.Errorf("atom: unknown MMA atom %q: %s", name, why)
+		return MMA{}, layout.Newf(layout.ErrInvalid, "atom", "unknown MMA atom %q: %s", name, why)
 	}
 	switch {
 	case fam == nil:

@@ -1,9 +1,9 @@
 package atom
 
 import (
-	"fmt"
 	"strings"
 
+	"github.com/gocute/cute/internal/raise"
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/swizzle"
 	"github.com/gocute/cute/tensor"
@@ -25,7 +25,7 @@ type ThrMMA struct {
 // max(Size(), cosize(ThrLayoutVMNK)).
 func (t TiledMMA) ThreadSlice(thr int) (ThrMMA, error) {
 	if n := max(t.Size(), t.vmnk.Cosize().Value()); thr < 0 || thr >= n {
-		return ThrMMA{}, fmt.Errorf("atom: get_thread_slice(%d) of a TiledMMA with thread indices below %d", thr, n)
+		return ThrMMA{}, layout.Newf(layout.ErrInvalid, "atom", "get_thread_slice(%d) of a TiledMMA with thread indices below %d", thr, n)
 	}
 	c, err := flatCoord(t.vmnk, thr)
 	if err != nil {
@@ -49,7 +49,7 @@ func (t TiledMMA) MustThreadSlice(thr int) ThrMMA {
 // into that mode. idx is a run-time (dynamic) integer, so the entries are
 // dynamic except where a mode's shape is a static _1 (static _0).
 func flatCoord(l layout.Layout, idx int) (c layout.IntTuple, err error) {
-	err = layout.Try(func() {
+	err = raise.Try(func() {
 		modes := l.Modes()
 		out := make([]layout.IntTuple, len(modes))
 		for i, m := range modes {
@@ -79,7 +79,7 @@ func idx2crdStrided(idx layout.Int, s layout.Shape, d layout.Stride) layout.IntT
 		return layout.I(layout.S(0))
 	}
 	if d.Int().Value() == 0 {
-		layout.Throw("get_flat_coord", "a mode of size > 1 must not have stride 0", s, d)
+		raise.Throw(layout.Errorf("get_flat_coord", "a mode of size > 1 must not have stride 0", s, d))
 	}
 	return layout.I(idx.Div(d.Int()).Mod(s.Int()))
 }
@@ -110,7 +110,7 @@ func (s ThrMMA) sliceCoord(o Operand, thr swizzle.Func) (tensor.Coord, error) {
 	x, y := o.modes()
 	sh := thr.Shape()
 	if sh.Len() != 2 || !sh.At(1).IsTuple() || sh.At(1).Len() != 2 {
-		return tensor.Coord{}, fmt.Errorf("atom: partition_%v: unexpected thrfrg shape %v", o, sh)
+		return tensor.Coord{}, layout.Newf(layout.ErrInvalid, "atom", "partition_%v: unexpected thrfrg shape %v", o, sh)
 	}
 	rest := sh.At(1).At(1)
 	r := 1
@@ -140,7 +140,7 @@ func (s ThrMMA) PartitionFunc(o Operand, f swizzle.Func) (swizzle.Func, layout.I
 	}
 	r, off, err := tensor.SliceFunc(c, thr)
 	if err != nil {
-		return nil, layout.Int{}, fmt.Errorf("atom: partition_%v: %w", o, err)
+		return nil, layout.Int{}, layout.Newf(0, "atom", "partition_%v: %w", o, err)
 	}
 	return r, off, nil
 }
@@ -182,7 +182,7 @@ func partition[T any](s ThrMMA, o Operand, t tensor.Tensor[T]) (tensor.Tensor[T]
 	}
 	r, err := t.WithLayout(thr).Slice(c)
 	if err != nil {
-		return tensor.Tensor[T]{}, fmt.Errorf("atom: partition_%v: %w", o, err)
+		return tensor.Tensor[T]{}, layout.Newf(0, "atom", "partition_%v: %w", o, err)
 	}
 	return r, nil
 }
@@ -216,10 +216,10 @@ func checkFragment(m MMA, o Operand, shape layout.Shape) error {
 		tv = m.b
 	}
 	if !shape.IsTuple() || shape.Len() < 3 {
-		return fmt.Errorf("atom: make_fragment_%v: the tensor of shape %v must be partitioned (rank >= 3)", o, shape)
+		return layout.Newf(layout.ErrRank, "atom", "make_fragment_%v: the tensor of shape %v must be partitioned (rank >= 3)", o, shape)
 	}
 	if v := tv.Mode(1).Size(); shape.At(0).Product().Value() != v.Value() {
-		return fmt.Errorf("atom: make_fragment_%v: size<0> of %v must be the atom's %v values per thread", o, shape, v)
+		return layout.Newf(layout.ErrInvalid, "atom", "make_fragment_%v: size<0> of %v must be the atom's %v values per thread", o, shape, v)
 	}
 	return nil
 }
@@ -242,7 +242,7 @@ func makeFragmentAB[U, T any](m MMA, o Operand, partitioned tensor.Tensor[T]) (t
 		desc = m.BDescriptor()
 	}
 	if desc {
-		return tensor.Tensor[U]{}, fmt.Errorf("atom: make_fragment_%v of %s: the operand is a GMMA shared-memory descriptor; use package gmma", o, m.name)
+		return tensor.Tensor[U]{}, layout.Newf(layout.ErrInvalid, "atom", "make_fragment_%v of %s: the operand is a GMMA shared-memory descriptor; use package gmma", o, m.name)
 	}
 	if err := checkFragment(m, o, partitioned.Shape()); err != nil {
 		return tensor.Tensor[U]{}, err

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gocute/cute/internal/raise"
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/swizzle"
 )
@@ -55,7 +56,7 @@ func WithPermutation(t layout.Tiler) TiledOption {
 // algebra rejects.
 func MakeTiledMMA(m MMA, opts ...TiledOption) (t TiledMMA, err error) {
 	if m.name == "" { // the zero MMA: every atom Lookup builds has a name
-		return TiledMMA{}, fmt.Errorf("atom: make_tiled_mma of the zero MMA")
+		return TiledMMA{}, layout.Newf(layout.ErrInvalid, "atom", "make_tiled_mma of the zero MMA")
 	}
 	var cfg tiledConfig
 	for _, o := range opts {
@@ -69,7 +70,7 @@ func MakeTiledMMA(m MMA, opts ...TiledOption) (t TiledMMA, err error) {
 			al = layout.Concat(al)
 		}
 		if al.Rank() > 3 {
-			return TiledMMA{}, fmt.Errorf("atom: make_tiled_mma: AtomLayoutMNK %v has rank %d > 3", al, al.Rank())
+			return TiledMMA{}, layout.Newf(layout.ErrRank, "atom", "make_tiled_mma: AtomLayoutMNK %v has rank %d > 3", al, al.Rank())
 		}
 		for al.Rank() < 3 {
 			al = al.Append(layout.MustParse("_1:_0"))
@@ -82,29 +83,29 @@ func MakeTiledMMA(m MMA, opts ...TiledOption) (t TiledMMA, err error) {
 	if cfg.perm != nil {
 		p := *cfg.perm
 		if !p.IsTuple() {
-			return TiledMMA{}, fmt.Errorf("atom: make_tiled_mma: PermutationMNK %v must be a tuple of tilers (independent permutations of M, N, K)", p)
+			return TiledMMA{}, layout.Newf(layout.ErrInvalid, "atom", "make_tiled_mma: PermutationMNK %v must be a tuple of tilers (independent permutations of M, N, K)", p)
 		}
 		if p.Len() > 3 {
-			return TiledMMA{}, fmt.Errorf("atom: make_tiled_mma: PermutationMNK %v has rank %d > 3", p, p.Len())
+			return TiledMMA{}, layout.Newf(layout.ErrRank, "atom", "make_tiled_mma: PermutationMNK %v has rank %d > 3", p, p.Len())
 		}
 		for i := 0; i < p.Len(); i++ {
 			if !staticTiler(p.At(i)) {
-				return TiledMMA{}, fmt.Errorf("atom: make_tiled_mma: PermutationMNK %v must be static", p)
+				return TiledMMA{}, layout.Newf(layout.ErrNotStatic, "atom", "make_tiled_mma: PermutationMNK %v must be static", p)
 			}
 			t.perm[i] = p.At(i)
 		}
 	}
 	if t.vmnk, err = layout.TiledProduct(m.thrID, layout.LayoutTiler(al)); err != nil {
-		return TiledMMA{}, fmt.Errorf("atom: make_tiled_mma: ThrLayoutVMNK: %w", err)
+		return TiledMMA{}, layout.Newf(0, "atom", "make_tiled_mma: ThrLayoutVMNK: %w", err)
 	}
 	if t.vmnk.Rank() != 4 {
-		return TiledMMA{}, fmt.Errorf("atom: make_tiled_mma: ThrLayoutVMNK %v is not rank 4", t.vmnk)
+		return TiledMMA{}, layout.Newf(layout.ErrRank, "atom", "make_tiled_mma: ThrLayoutVMNK %v is not rank 4", t.vmnk)
 	}
 	for i := range t.tileMNK {
 		t.tileMNK[i] = tilerSize(t.permutationMNK(i))
 	}
 	if t.thrInv, err = layout.RightInverse(t.vmnk); err != nil {
-		return TiledMMA{}, fmt.Errorf("atom: make_tiled_mma: right_inverse(ThrLayoutVMNK): %w", err)
+		return TiledMMA{}, layout.Newf(0, "atom", "make_tiled_mma: right_inverse(ThrLayoutVMNK): %w", err)
 	}
 	if t.tvC, err = t.layoutCTV(); err != nil {
 		return TiledMMA{}, err
@@ -265,11 +266,11 @@ func (t TiledMMA) atomTV(o Operand) layout.Layout {
 // layout_composed.hpp defines the divides and compositions.
 func (t TiledMMA) thrfrg(o Operand, f swizzle.Func) (r swizzle.Func, err error) {
 	if sh := f.Shape(); !sh.IsTuple() || sh.Len() < 2 {
-		return nil, fmt.Errorf("atom: thrfrg_%v: the layout %v must have rank at least 2", o, f)
+		return nil, layout.Newf(layout.ErrRank, "atom", "thrfrg_%v: the layout %v must have rank at least 2", o, f)
 	}
 	x, y := o.modes()
 	wrap := func(step string, err error) error {
-		return fmt.Errorf("atom: thrfrg_%v of %v (%s): %w", o, f, step, err)
+		return layout.Newf(0, "atom", "thrfrg_%v of %v (%s): %w", o, f, step, err)
 	}
 	// Reorder the layout for the tiled atom: (PermX, PermY).
 	tl, err := swizzle.LogicalDivide(f, layout.TupleTiler(t.permutationMNK(x), t.permutationMNK(y)))
@@ -325,7 +326,7 @@ func (t TiledMMA) ThrfrgC(l layout.Layout) (layout.Layout, error) { return t.thr
 // its inner layout.
 func (t TiledMMA) ThrfrgFunc(o Operand, f swizzle.Func) (swizzle.Func, error) {
 	if o > OperandC {
-		return nil, fmt.Errorf("atom: thrfrg of an invalid operand %d", int(o))
+		return nil, layout.Newf(layout.ErrInvalid, "atom", "thrfrg of an invalid operand %d", int(o))
 	}
 	return t.thrfrg(o, f)
 }
@@ -344,7 +345,7 @@ func (t TiledMMA) layoutCTV() (layout.Layout, error) {
 	}
 	r, err := layout.Composition(tv, layout.TupleTiler(layout.LayoutTiler(t.thrInv), layout.Underscore()))
 	if err != nil {
-		return layout.Layout{}, fmt.Errorf("atom: get_layoutC_TV: %w", err)
+		return layout.Layout{}, layout.Newf(0, "atom", "get_layoutC_TV: %w", err)
 	}
 	return r, nil
 }
@@ -368,11 +369,11 @@ func (t TiledMMA) layoutABTV(which int) (layout.Layout, error) {
 	tile := layout.TupleTiler(layout.Underscore(), layout.TupleTiler(layout.LayoutTiler(widen), layout.Underscore()))
 	w, err := layout.Composition(tv, layout.TupleTiler(tile, layout.Underscore()))
 	if err != nil {
-		return layout.Layout{}, fmt.Errorf("atom: get_layout%v_TV: %w", o, err)
+		return layout.Layout{}, layout.Newf(0, "atom", "get_layout%v_TV: %w", o, err)
 	}
 	r, err := layout.Composition(w, layout.TupleTiler(layout.LayoutTiler(t.thrInv), layout.Underscore()))
 	if err != nil {
-		return layout.Layout{}, fmt.Errorf("atom: get_layout%v_TV: %w", o, err)
+		return layout.Layout{}, layout.Newf(0, "atom", "get_layout%v_TV: %w", o, err)
 	}
 	return r, nil
 }
@@ -382,7 +383,7 @@ func (t TiledMMA) layoutABTV(which int) (layout.Layout, error) {
 // the divisions.
 func (t TiledMMA) partitionShape(o Operand, s layout.Shape) (layout.Shape, error) {
 	if !s.IsTuple() || s.Len() < 2 {
-		return layout.Shape{}, fmt.Errorf("atom: partition_shape_%v: shape %v must have rank at least 2", o, s)
+		return layout.Shape{}, layout.Newf(layout.ErrRank, "atom", "partition_shape_%v: shape %v must have rank at least 2", o, s)
 	}
 	x, y := o.modes()
 	v := t.atomTV(o).Shape().At(1)
@@ -391,8 +392,8 @@ func (t TiledMMA) partitionShape(o Operand, s layout.Shape) (layout.Shape, error
 	for i, mode := range []int{x, y} {
 		d := t.atom.shapeMNK.At(mode).Int().Mul(t.vmnk.Mode(mode + 1).Size())
 		var q layout.Int
-		if err := layout.Try(func() { q = s.At(i).Product().ShapeDiv(d) }); err != nil {
-			return layout.Shape{}, fmt.Errorf("atom: partition_shape_%v(%v): %w", o, s, err)
+		if err := raise.Try(func() { q = s.At(i).Product().ShapeDiv(d) }); err != nil {
+			return layout.Shape{}, layout.Newf(0, "atom", "partition_shape_%v(%v): %w", o, s, err)
 		}
 		out = append(out, layout.I(q))
 	}

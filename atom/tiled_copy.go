@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gocute/cute/internal/raise"
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/swizzle"
 	"github.com/gocute/cute/tensor"
@@ -178,10 +179,10 @@ func MakeTiledCopyCAtom(a Copy, mma TiledMMA) (tc TiledCopy, err error) {
 	}
 	var tv layout.Layout
 	var tiler layout.Tiler
-	err = layout.Try(func() {
+	err = raise.Try(func() {
 		must := func(l layout.Layout, err error) layout.Layout {
 			if err != nil {
-				layout.Throw(op, err.Error())
+				raise.Throw(layout.Errorf(op, err.Error()))
 			}
 			return l
 		}
@@ -214,10 +215,10 @@ func MakeCotiledCopy(a Copy, atomTV, data layout.Layout) (tc TiledCopy, err erro
 	}
 	var tv layout.Layout
 	var tiler layout.Tiler
-	err = layout.Try(func() {
+	err = raise.Try(func() {
 		must := func(l layout.Layout, err error) layout.Layout {
 			if err != nil {
-				layout.Throw(op, err.Error())
+				raise.Throw(layout.Errorf(op, err.Error()))
 			}
 			return l
 		}
@@ -226,7 +227,7 @@ func MakeCotiledCopy(a Copy, atomTV, data layout.Layout) (tc TiledCopy, err erro
 		tvData := must(layout.Compose(inv, atomTV))
 		back := layout.Coalesce(must(layout.Compose(data, tvData.Mode(1))))
 		if !back.Equal(layout.Coalesce(atomTV.Mode(1))) {
-			layout.Throw(op, "The memory pointed to by AtomTVLayout does not exist in the DataLayout.", atomTV, data)
+			raise.Throw(layout.Errorf(op, "The memory pointed to by AtomTVLayout does not exist in the DataLayout.", atomTV, data))
 		}
 		tiler, tv = byModeTiler(op, productEach(data.Shape()), tvData, must)
 	})
@@ -588,10 +589,10 @@ func (t TiledCopy) retilePlan(sh layout.Shape) (p retile, err error) {
 	}
 	rank := sh.Len()
 	v := sh.At(0).Product()
-	err = layout.Try(func() {
+	err = raise.Try(func() {
 		must := func(l layout.Layout, err error) layout.Layout {
 			if err != nil {
-				layout.Throw(op, err.Error(), sh)
+				raise.Throw(layout.Errorf(op, err.Error(), sh))
 			}
 			return l
 		}

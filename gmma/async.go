@@ -1,6 +1,8 @@
 package gmma
 
-import "fmt"
+import (
+	"github.com/gocute/cute/layout"
+)
 
 // This file lets an asynchronous copy engine beside the executor (the TMA
 // of package hw) share the executor's shared memory: it writes the byte
@@ -108,7 +110,7 @@ func (s *SharedMemory) asyncError(which string, mn, kk int, a uint64) error {
 	if s.async.explain != nil {
 		why = s.async.explain(uint32(a))
 	}
-	return fmt.Errorf("gmma.Warpgroup: wgmma operand %s element (%s=%d, k=%d) reads shared bytes [%#x, %#x) that an asynchronous copy (TMA) is still writing: %s",
+	return layout.Newf(layout.ErrHazard, "gmma.Warpgroup", "wgmma operand %s element (%s=%d, k=%d) reads shared bytes [%#x, %#x) that an asynchronous copy (TMA) is still writing: %s",
 		which, mnName(which), mn, kk, a, a+16, why)
 }
 

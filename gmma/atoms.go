@@ -1,7 +1,6 @@
 package gmma
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/gocute/cute/layout"
@@ -78,7 +77,7 @@ func ParseAtomKind(s string) (k AtomKind, bits bool, err error) {
 	}
 	parts := strings.Split(t, "_")
 	if len(parts) != 4 || parts[0] != "Layout" || parts[3] != "Atom" {
-		return 0, false, fmt.Errorf("gmma.ParseAtomKind: %q is not a GMMA layout atom name (want Layout_{MN,K}_{INTER,SW32,SW64,SW128}_Atom[_Bits])", s)
+		return 0, false, layout.Newf(layout.ErrParse, "gmma.ParseAtomKind", "%q is not a GMMA layout atom name (want Layout_{MN,K}_{INTER,SW32,SW64,SW128}_Atom[_Bits])", s)
 	}
 	var m Major
 	switch parts[1] {
@@ -87,11 +86,11 @@ func ParseAtomKind(s string) (k AtomKind, bits bool, err error) {
 	case "K":
 		m = K
 	default:
-		return 0, false, fmt.Errorf("gmma.ParseAtomKind: %q: major %q is not MN or K", s, parts[1])
+		return 0, false, layout.Newf(layout.ErrParse, "gmma.ParseAtomKind", "%q: major %q is not MN or K", s, parts[1])
 	}
 	lt, ok := parseLayoutType(parts[2])
 	if !ok || strings.HasPrefix(parts[2], "B") || parts[2] == "INTERLEAVE" {
-		return 0, false, fmt.Errorf("gmma.ParseAtomKind: %q: swizzle %q is not INTER, SW32, SW64 or SW128", s, parts[2])
+		return 0, false, layout.Newf(layout.ErrParse, "gmma.ParseAtomKind", "%q: swizzle %q is not INTER, SW32, SW64 or SW128", s, parts[2])
 	}
 	return NewAtomKind(m, lt), bits, nil
 }
@@ -117,7 +116,7 @@ func (k AtomKind) BitLayout() layout.Layout {
 // divide the swizzle row (128·W bits).
 func (k AtomKind) Layout(bits int) (layout.Layout, error) {
 	if bits <= 0 || k.rowBits()%bits != 0 {
-		return layout.Layout{}, fmt.Errorf("gmma: %v has no layout for %d-bit elements: the width must divide the %d-bit swizzle row", k, bits, k.rowBits())
+		return layout.Layout{}, layout.Newf(layout.ErrDivisibility, "gmma", "%v has no layout for %d-bit elements: the width must divide the %d-bit swizzle row", k, bits, k.rowBits())
 	}
 	return layout.Upcast(k.BitLayout(), bits)
 }

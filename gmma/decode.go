@@ -85,7 +85,7 @@ type Operand struct {
 // row, a multiple of the swizzle row.
 func Decode(d Descriptor, major Major, bits, mn int) (Operand, error) {
 	if bits != 8 && bits != 16 && bits != 32 {
-		return Operand{}, fmt.Errorf("gmma.Decode: %d-bit elements: wgmma operands are 8, 16 or 32 bits wide", bits)
+		return Operand{}, layout.Newf(layout.ErrInvalid, "gmma.Decode", "%d-bit elements: wgmma operands are 8, 16 or 32 bits wide", bits)
 	}
 	lt := d.LayoutType()
 	w := lt.Width()
@@ -98,7 +98,7 @@ func Decode(d Descriptor, major Major, bits, mn int) (Operand, error) {
 	var shape, stride layout.IntTuple
 	if major == K {
 		if mn <= 0 || mn%8 != 0 {
-			return Operand{}, fmt.Errorf("gmma.Decode: a K-major operand has an MN extent that is a positive multiple of 8, not %d", mn)
+			return Operand{}, layout.Newf(layout.ErrDivisibility, "gmma.Decode", "a K-major operand has an MN extent that is a positive multiple of 8, not %d", mn)
 		}
 		kstride := s(t)
 		if lt == Interleave {
@@ -108,7 +108,7 @@ func Decode(d Descriptor, major Major, bits, mn int) (Operand, error) {
 		stride = tup(tup(leaf(s(w*t)), leaf(sbo)), tup(leaf(s(1)), leaf(kstride)))
 	} else {
 		if mn <= 0 || mn%t != 0 {
-			return Operand{}, fmt.Errorf("gmma.Decode: an MN-major operand of %d-bit elements has an MN extent that is a positive multiple of %d, not %d", bits, t, mn)
+			return Operand{}, layout.Newf(layout.ErrDivisibility, "gmma.Decode", "an MN-major operand of %d-bit elements has an MN extent that is a positive multiple of %d, not %d", bits, t, mn)
 		}
 		chunks := mn / t
 		kg := 256 / bits / 8
@@ -124,7 +124,7 @@ func Decode(d Descriptor, major Major, bits, mn int) (Operand, error) {
 			mnShape = tup(leaf(s(t)), leaf(s(w)), leaf(s(chunks/w)))
 			mnStride = tup(leaf(s(1)), leaf(s(t)), leaf(lbo))
 		default:
-			return Operand{}, fmt.Errorf("gmma.Decode: an MN-major %v operand of %d-bit elements wider than one swizzle row (%d elements) has an MN extent that is a multiple of it, not %d", lt, bits, w*t, mn)
+			return Operand{}, layout.Newf(layout.ErrDivisibility, "gmma.Decode", "an MN-major %v operand of %d-bit elements wider than one swizzle row (%d elements) has an MN extent that is a multiple of it, not %d", lt, bits, w*t, mn)
 		}
 		kShape := tup(leaf(s(8)), leaf(s(kg)))
 		kStride := tup(leaf(s(w*t)), leaf(sbo))

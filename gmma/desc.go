@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/gocute/cute/layout"
 )
 
 // A Descriptor is the 64-bit shared-memory matrix descriptor that
@@ -82,7 +84,7 @@ const (
 func NewDescriptor(start, lbo, sbo uint16, baseOffset uint8, layout LayoutType) (Descriptor, error) {
 	check := func(name string, v, max uint64) error {
 		if v > max {
-			return fmt.Errorf("gmma.NewDescriptor: %s field %#x does not fit in its range [0, %#x]", name, v, max)
+			return newf(errInvalid, "gmma.NewDescriptor", "%s field %#x does not fit in its range [0, %#x]", name, v, max)
 		}
 		return nil
 	}
@@ -111,7 +113,7 @@ func NewDescriptorBytes(startAddr, lboBytes, sboBytes uint32, baseOffset uint8, 
 		v    uint32
 	}{{"start address", startAddr}, {"leading byte offset", lboBytes}, {"stride byte offset", sboBytes}} {
 		if f.v%16 != 0 || f.v>>4 > descField14 {
-			return 0, fmt.Errorf("gmma.NewDescriptorBytes: %s %#x is not a multiple of 16 below 0x40000", f.name, f.v)
+			return 0, newf(errDivisibility, "gmma.NewDescriptorBytes", "%s %#x is not a multiple of 16 below 0x40000", f.name, f.v)
 		}
 	}
 	return NewDescriptor(uint16(startAddr>>4), uint16(lboBytes>>4), uint16(sboBytes>>4), baseOffset, layout)
@@ -122,11 +124,11 @@ func NewDescriptorBytes(startAddr, lboBytes, sboBytes uint32, baseOffset uint8, 
 func ParseDescriptor(s string) (Descriptor, error) {
 	h := strings.TrimPrefix(strings.TrimPrefix(s, "0x"), "0X")
 	if h == "" || len(h) > 16 {
-		return 0, fmt.Errorf("gmma.ParseDescriptor: %q is not 1 to 16 hex digits", s)
+		return 0, layout.Newf(layout.ErrParse, "gmma.ParseDescriptor", "%q is not 1 to 16 hex digits", s)
 	}
 	v, err := strconv.ParseUint(h, 16, 64)
 	if err != nil {
-		return 0, fmt.Errorf("gmma.ParseDescriptor: %q is not 1 to 16 hex digits", s)
+		return 0, layout.Newf(layout.ErrParse, "gmma.ParseDescriptor", "%q is not 1 to 16 hex digits", s)
 	}
 	return Descriptor(v), nil
 }
@@ -181,3 +183,12 @@ func (d Descriptor) String() string {
 		d.StrideByteOffset(), d.StrideByteOffset(), d.BaseOffset(),
 		uint8(d.LayoutType()), d.LayoutType())
 }
+
+// newf and these kinds serve functions whose parameter named layout shadows
+// the package.
+var newf = layout.Newf
+
+const (
+	errInvalid      = layout.ErrInvalid
+	errDivisibility = layout.ErrDivisibility
+)

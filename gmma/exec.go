@@ -1,6 +1,10 @@
 package gmma
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/gocute/cute/layout"
+)
 
 // Shared-memory and register-file geometry of the executor.
 const (
@@ -49,7 +53,7 @@ type SharedMemory struct {
 // the memory must lie inside the 256 KiB shared window.
 func NewSharedMemory(base, size uint32) (*SharedMemory, error) {
 	if base%16 != 0 || size%16 != 0 || size == 0 || uint64(base)+uint64(size) > SharedWindow {
-		return nil, fmt.Errorf("gmma.NewSharedMemory: [%#x, %#x) is not a non-empty 16-byte aligned range inside the shared window [0, %#x)",
+		return nil, layout.Newf(layout.ErrMisaligned, "gmma.NewSharedMemory", "[%#x, %#x) is not a non-empty 16-byte aligned range inside the shared window [0, %#x)",
 			base, uint64(base)+uint64(size), SharedWindow)
 	}
 	n := size / 16
@@ -76,7 +80,7 @@ func (s *SharedMemory) end() uint64 { return uint64(s.base) + uint64(len(s.data)
 
 func (s *SharedMemory) checkRange(op string, addr uint32, n int) error {
 	if uint64(addr) < uint64(s.base) || uint64(addr)+uint64(n) > s.end() {
-		return fmt.Errorf("gmma.SharedMemory.%s: bytes [%#x, %#x) are outside the shared memory [%#x, %#x)",
+		return layout.Newf(layout.ErrIllegalAddress, "", "gmma.SharedMemory.%s: bytes [%#x, %#x) are outside the shared memory [%#x, %#x)",
 			op, addr, uint64(addr)+uint64(n), s.base, s.end())
 	}
 	return nil
@@ -98,7 +102,7 @@ func (s *SharedMemory) Write(addr uint32, p []byte) error {
 	for c := lo; c <= hi; c++ {
 		if s.reads[c] != 0 {
 			a := s.base + 16*c
-			return fmt.Errorf("gmma.SharedMemory.Write: storing [%#x, %#x) while an in-flight wgmma reads bytes [%#x, %#x); wgmma.wait_group must retire it first",
+			return layout.Newf(layout.ErrHazard, "gmma.SharedMemory.Write", "storing [%#x, %#x) while an in-flight wgmma reads bytes [%#x, %#x); wgmma.wait_group must retire it first",
 				addr, uint64(addr)+uint64(len(p)), a, a+16)
 		}
 	}
@@ -120,7 +124,7 @@ func (s *SharedMemory) Write(addr uint32, p []byte) error {
 // nothing is stored.
 func (s *SharedMemory) WriteChunks(addrs []uint32, data []byte) error {
 	if len(data) != 16*len(addrs) {
-		return fmt.Errorf("gmma.SharedMemory.WriteChunks: %d bytes of data for %d chunks of 16 bytes", len(data), len(addrs))
+		return layout.Newf(layout.ErrInvalid, "gmma.SharedMemory.WriteChunks", "%d bytes of data for %d chunks of 16 bytes", len(data), len(addrs))
 	}
 	if err := s.checkChunks("WriteChunks", addrs); err != nil {
 		return err
@@ -138,11 +142,11 @@ func (s *SharedMemory) WriteChunks(addrs []uint32, data []byte) error {
 // stored.
 func (s *SharedMemory) GatherChunks(addrs []uint32, src []byte, base int, offs []int) error {
 	if len(offs) != len(addrs) {
-		return fmt.Errorf("gmma.SharedMemory.GatherChunks: %d source offsets for %d chunks", len(offs), len(addrs))
+		return layout.Newf(layout.ErrInvalid, "gmma.SharedMemory.GatherChunks", "%d source offsets for %d chunks", len(offs), len(addrs))
 	}
 	for _, o := range offs {
 		if o += base; o < 0 || o > len(src)-16 {
-			return fmt.Errorf("gmma.SharedMemory.GatherChunks: source chunk [%d, %d) is outside the %d source bytes", o, o+16, len(src))
+			return layout.Newf(layout.ErrIllegalAddress, "gmma.SharedMemory.GatherChunks", "source chunk [%d, %d) is outside the %d source bytes", o, o+16, len(src))
 		}
 	}
 	if err := s.checkChunks("GatherChunks", addrs); err != nil {
@@ -161,12 +165,12 @@ func (s *SharedMemory) checkChunks(op string, addrs []uint32) error {
 	for _, a := range addrs {
 		if a%16 != 0 || a < s.base || uint64(a)+16 > s.end() {
 			if a%16 != 0 {
-				return fmt.Errorf("gmma.SharedMemory.%s: chunk address %#x is not 16-byte aligned", op, a)
+				return layout.Newf(layout.ErrMisaligned, "gmma.SharedMemory."+op, "chunk address %#x is not 16-byte aligned", a)
 			}
 			return s.checkRange(op, a, 16)
 		}
 		if c := (a - s.base) / 16; s.nreads != 0 && s.reads[c] != 0 {
-			return fmt.Errorf("gmma.SharedMemory.%s: storing [%#x, %#x) while an in-flight wgmma reads it; wgmma.wait_group must retire it first", op, a, a+16)
+			return layout.Newf(layout.ErrHazard, "gmma.SharedMemory."+op, "storing [%#x, %#x) while an in-flight wgmma reads it; wgmma.wait_group must retire it first", a, a+16)
 		}
 	}
 	return nil
@@ -271,10 +275,10 @@ type inflightOp struct {
 // warpgroup.
 func NewWarpgroup(smem *SharedMemory) (*Warpgroup, error) {
 	if smem == nil {
-		return nil, fmt.Errorf("gmma.NewWarpgroup: nil shared memory")
+		return nil, layout.Newf(layout.ErrInvalid, "gmma.NewWarpgroup", "nil shared memory")
 	}
 	if smem.owner != nil {
-		return nil, fmt.Errorf("gmma.NewWarpgroup: %v already belongs to another warpgroup", smem)
+		return nil, layout.Newf(layout.ErrInvalid, "gmma.NewWarpgroup", "%v already belongs to another warpgroup", smem)
 	}
 	w := &Warpgroup{smem: smem, regs: make([]uint32, NumThreads*NumRegs)}
 	smem.owner = w
@@ -286,10 +290,10 @@ func (w *Warpgroup) SharedMemory() *SharedMemory { return w.smem }
 
 func (w *Warpgroup) checkRegAccess(op string, t, r, n int, write bool) error {
 	if t < 0 || t >= NumThreads {
-		return fmt.Errorf("gmma.Warpgroup.%s: thread %d is outside [0, %d)", op, t, NumThreads)
+		return layout.Newf(layout.ErrInvalid, "gmma.Warpgroup."+op, "thread %d is outside [0, %d)", t, NumThreads)
 	}
 	if r < 0 || n < 0 || r > NumRegs || n > NumRegs-r {
-		return fmt.Errorf("gmma.Warpgroup.%s: registers r%d..(%d registers) are outside r0..r%d", op, r, n, NumRegs-1)
+		return layout.Newf(layout.ErrInvalid, "gmma.Warpgroup."+op, "registers r%d..(%d registers) are outside r0..r%d", r, n, NumRegs-1)
 	}
 	for i := r; i < r+n; i++ {
 		if w.busy[i] != 0 {
@@ -311,7 +315,7 @@ func (w *Warpgroup) checkRegAccess(op string, t, r, n int, write bool) error {
 			if op0 != nil {
 				seq, shape = op0.seq, fmt.Sprintf("m64n%dk%d", op0.n, op0.k)
 			}
-			return fmt.Errorf("gmma.Warpgroup.%s: thread %d %s register r%d while wgmma #%d (%s) that uses it %s is in flight: %s; WaitGroup must retire it first",
+			return layout.Newf(layout.ErrHazard, "", "gmma.Warpgroup.%s: thread %d %s register r%d while wgmma #%d (%s) that uses it %s is in flight: %s; WaitGroup must retire it first",
 				op, t, what, i, seq, shape, role, state)
 		}
 	}
@@ -405,7 +409,7 @@ func (w *Warpgroup) CommitGroup() {
 // non-negative.
 func (w *Warpgroup) WaitGroup(n int) error {
 	if n < 0 {
-		return fmt.Errorf("gmma.Warpgroup.WaitGroup: n = %d is negative", n)
+		return layout.Newf(layout.ErrInvalid, "gmma.Warpgroup.WaitGroup", "n = %d is negative", n)
 	}
 	if len(w.groups) <= n {
 		return nil
@@ -463,7 +467,7 @@ func shapeKey(m MMA, accumulator bool) uint32 {
 // changes.
 func (w *Warpgroup) MMAAsync(m MMA) error {
 	if err := m.Validate(); err != nil {
-		return fmt.Errorf("gmma.Warpgroup.MMAAsync: %w", err)
+		return layout.Newf(0, "gmma.Warpgroup.MMAAsync", "%w", err)
 	}
 	dk, ak := shapeKey(m, true), shapeKey(m, false)
 	if err := w.checkIssue("MMAAsync", m, m.K(), dk, ak); err != nil {
@@ -528,10 +532,10 @@ func (w *Warpgroup) checkIssue(name string, m MMA, k int, dk, ak uint32) error {
 	// The shape is formatted only for an error: issuing must not allocate.
 	shape := func() string { return fmt.Sprintf("m64n%dk%d", m.N, k) }
 	if !w.everFenced {
-		return fmt.Errorf("gmma.Warpgroup.%s: %s issued before any wgmma.fence; call Fence first", name, shape())
+		return layout.Newf(layout.ErrHazard, "gmma.Warpgroup."+name, "%s issued before any wgmma.fence; call Fence first", shape())
 	}
 	if len(w.inflight) >= MaxInFlight {
-		return fmt.Errorf("gmma.Warpgroup.%s: %s would be wgmma number %d in flight; at most MaxInFlight (%d) may be: CommitGroup and WaitGroup first", name, shape(), len(w.inflight)+1, MaxInFlight)
+		return layout.Newf(layout.ErrHazard, "gmma.Warpgroup."+name, "%s would be wgmma number %d in flight; at most MaxInFlight (%d) may be: CommitGroup and WaitGroup first", shape(), len(w.inflight)+1, MaxInFlight)
 	}
 	check := func(r int, role string, accumulator bool) error {
 		if t := w.touched[r]; t != 0 {
@@ -539,7 +543,7 @@ func (w *Warpgroup) checkIssue(name string, m MMA, k int, dk, ak uint32) error {
 			if w.touchedWrite[r] {
 				what = "written"
 			}
-			return fmt.Errorf("gmma.Warpgroup.%s: %s register r%d of %s was %s by thread %d after the last wgmma.fence; call Fence first",
+			return layout.Newf(layout.ErrHazard, "", "gmma.Warpgroup.%s: %s register r%d of %s was %s by thread %d after the last wgmma.fence; call Fence first",
 				name, role, r, shape(), what, t-1)
 		}
 		key := ak
@@ -547,7 +551,7 @@ func (w *Warpgroup) checkIssue(name string, m MMA, k int, dk, ak uint32) error {
 			key = dk
 		}
 		if u := w.asyncUse[r]; u != 0 && (u&1 == 1 || accumulator) && u != key {
-			return fmt.Errorf("gmma.Warpgroup.%s: %s register r%d of %s is used by an earlier wgmma of another shape or role (m64n%dk%d) since the last wgmma.fence; call Fence first",
+			return layout.Newf(layout.ErrHazard, "", "gmma.Warpgroup.%s: %s register r%d of %s is used by an earlier wgmma of another shape or role (m64n%dk%d) since the last wgmma.fence; call Fence first",
 				name, role, r, shape(), u>>8, (u>>1)&0x7f)
 		}
 		return nil

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/numeric"
 )
 
@@ -61,7 +62,7 @@ func is8bitInt(k numeric.Kind) bool   { return k == numeric.KindS8 || k == numer
 // overlapping.
 func (m MMA) Validate() error {
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("gmma.MMA %s: %s", m.typeString(), fmt.Sprintf(format, args...))
+		return layout.Newf(layout.ErrInvalid, "", "gmma.MMA %s: %s", m.typeString(), fmt.Sprintf(format, args...))
 	}
 	a, b, d := m.AType, m.BType, m.DType
 	integer := false

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/numeric"
 )
 
@@ -58,7 +59,7 @@ type RecSmem struct {
 // registers r0.. and instruction i's A fragment (RS) in r128+4i...
 func (rec *Record) Instructions() ([]MMA, error) {
 	fail := func(format string, args ...any) ([]MMA, error) {
-		return nil, fmt.Errorf("gmma.Record %d: %s", rec.CaseID, fmt.Sprintf(format, args...))
+		return nil, layout.Newf(layout.ErrInvalid, "", "gmma.Record %d: %s", rec.CaseID, fmt.Sprintf(format, args...))
 	}
 	parts := strings.Split(rec.Type, ".")
 	if len(parts) != 3 {
@@ -68,10 +69,10 @@ func (rec *Record) Instructions() ([]MMA, error) {
 	for i, p := range parts {
 		k, err := numeric.ParseKind(p)
 		if err == nil && k.PTX() != p {
-			err = fmt.Errorf("%q is not a PTX type name", p)
+			err = layout.Newf(layout.ErrInvalid, "", "%q is not a PTX type name", p)
 		}
 		if err == nil && k.Bits() > 32 {
-			err = fmt.Errorf("%s is not a wgmma operand type", p)
+			err = layout.Newf(layout.ErrInvalid, "", "%s is not a wgmma operand type", p)
 		}
 		if err != nil {
 			return fail("type %q: %v", rec.Type, err)
@@ -130,12 +131,12 @@ func (rec *Record) Execute() ([][]uint32, error) {
 	}
 	wg, err := rec.Smem.warpgroup(rec.AccIn, ins[0].NumAcc())
 	if err != nil {
-		return nil, fmt.Errorf("gmma.Record %d: %v", rec.CaseID, err)
+		return nil, layout.Newf(layout.ErrInvalid, "", "gmma.Record %d: %v", rec.CaseID, err)
 	}
 	if ins[0].ARegs {
 		for i, th := range rec.ARegs {
 			if err := setThreadRegs(wg, th, ins[i].AReg, 4); err != nil {
-				return nil, fmt.Errorf("gmma.Record %d: a_regs[%d]: %v", rec.CaseID, i, err)
+				return nil, layout.Newf(layout.ErrInvalid, "", "gmma.Record %d: a_regs[%d]: %v", rec.CaseID, i, err)
 			}
 		}
 	}
@@ -143,7 +144,7 @@ func (rec *Record) Execute() ([][]uint32, error) {
 	wg.Fence()
 	for i, m := range ins {
 		if err := wg.MMAAsync(m); err != nil {
-			return nil, fmt.Errorf("gmma.Record %d: instruction %d: %w", rec.CaseID, i, err)
+			return nil, layout.Newf(0, "", "gmma.Record %d: instruction %d: %w", rec.CaseID, i, err)
 		}
 	}
 	wg.CommitGroup()
@@ -167,14 +168,14 @@ func (sm RecSmem) warpgroup(accIn [][]string, nacc int) (*Warpgroup, error) {
 	}
 	img, err := hex.DecodeString(sm.ImageHex)
 	if err != nil {
-		return nil, fmt.Errorf("smem.image_hex: %v", err)
+		return nil, layout.Newf(layout.ErrInvalid, "smem.image_hex", "%v", err)
 	}
 	if err := smem.Write(sm.ImageAddr, img); err != nil {
-		return nil, fmt.Errorf("smem image: %v", err)
+		return nil, layout.Newf(layout.ErrInvalid, "", "smem image: %v", err)
 	}
 	wg, _ := NewWarpgroup(smem)
 	if err := setThreadRegs(wg, accIn, 0, nacc); err != nil {
-		return nil, fmt.Errorf("acc_in: %v", err)
+		return nil, layout.Newf(layout.ErrInvalid, "acc_in", "%v", err)
 	}
 	return wg, nil
 }
@@ -183,12 +184,12 @@ func (sm RecSmem) warpgroup(accIn [][]string, nacc int) (*Warpgroup, error) {
 // strings rows[t].
 func setThreadRegs(wg *Warpgroup, rows [][]string, reg, n int) error {
 	if len(rows) != NumThreads {
-		return fmt.Errorf("%d threads, want %d", len(rows), NumThreads)
+		return layout.Newf(layout.ErrInvalid, "", "%d threads, want %d", len(rows), NumThreads)
 	}
 	regs := make([]uint32, n)
 	for t, row := range rows {
 		if err := parseRegs(row, regs); err != nil {
-			return fmt.Errorf("thread %d: %v", t, err)
+			return layout.Newf(layout.ErrInvalid, "", "thread %d: %v", t, err)
 		}
 		if err := wg.SetRegs(t, reg, regs); err != nil {
 			return err
@@ -211,12 +212,12 @@ func readAcc(wg *Warpgroup, nacc int) ([][]uint32, error) {
 
 func parseRegs(row []string, dst []uint32) error {
 	if len(row) != len(dst) {
-		return fmt.Errorf("%d registers, want %d", len(row), len(dst))
+		return layout.Newf(layout.ErrInvalid, "", "%d registers, want %d", len(row), len(dst))
 	}
 	for i, s := range row {
 		v, err := strconv.ParseUint(s, 16, 32)
 		if err != nil {
-			return fmt.Errorf("register %d: %q is not 8 hex digits", i, s)
+			return layout.Newf(layout.ErrInvalid, "", "register %d: %q is not 8 hex digits", i, s)
 		}
 		dst[i] = uint32(v)
 	}

@@ -3,6 +3,7 @@ package gmma
 import (
 	"fmt"
 
+	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/numeric"
 )
 
@@ -99,20 +100,20 @@ func (s MMASparse) Chunks() int {
 // does not overlap the accumulators.
 func (s MMASparse) Validate() error {
 	if err := s.MMA.Validate(); err != nil {
-		return fmt.Errorf("sparse: %w", err)
+		return layout.Newf(0, "sparse", "%w", err)
 	}
 	if s.Selector < 0 || s.Selector > s.MaxSelector() {
-		return fmt.Errorf("gmma.MMASparse %s: sparsity selector %d is outside 0..%d", s.typeString(), s.Selector, s.MaxSelector())
+		return layout.Newf(layout.ErrInvalid, "", "gmma.MMASparse %s: sparsity selector %d is outside 0..%d", s.typeString(), s.Selector, s.MaxSelector())
 	}
 	if s.MetaReg < 0 || s.MetaReg >= NumRegs {
-		return fmt.Errorf("gmma.MMASparse %s: metadata register r%d is outside r0..r%d", s.typeString(), s.MetaReg, NumRegs-1)
+		return layout.Newf(layout.ErrInvalid, "", "gmma.MMASparse %s: metadata register r%d is outside r0..r%d", s.typeString(), s.MetaReg, NumRegs-1)
 	}
 	if s.MetaReg >= s.DReg && s.MetaReg < s.DReg+s.NumAcc() {
-		return fmt.Errorf("gmma.MMASparse %s: metadata register r%d overlaps the accumulator registers r%d..r%d",
+		return layout.Newf(layout.ErrInvalid, "", "gmma.MMASparse %s: metadata register r%d overlaps the accumulator registers r%d..r%d",
 			s.typeString(), s.MetaReg, s.DReg, s.DReg+s.NumAcc()-1)
 	}
 	if s.ARegs && s.MetaReg >= s.AReg && s.MetaReg < s.AReg+4 {
-		return fmt.Errorf("gmma.MMASparse %s: metadata register r%d overlaps the A registers r%d..r%d",
+		return layout.Newf(layout.ErrInvalid, "", "gmma.MMASparse %s: metadata register r%d overlaps the A registers r%d..r%d",
 			s.typeString(), s.MetaReg, s.AReg, s.AReg+3)
 	}
 	return nil
@@ -162,7 +163,7 @@ func sparseKey(s MMASparse, accumulator bool) uint32 {
 // hardware). On error nothing changes.
 func (w *Warpgroup) MMASparseAsync(s MMASparse) error {
 	if err := s.Validate(); err != nil {
-		return fmt.Errorf("gmma.Warpgroup.MMASparseAsync: %w", err)
+		return layout.Newf(0, "gmma.Warpgroup.MMASparseAsync", "%w", err)
 	}
 	dk, ak := sparseKey(s, true), sparseKey(s, false)
 	if err := w.checkIssue("MMASparseAsync", s.MMA, s.K(), dk, ak); err != nil {
@@ -170,7 +171,7 @@ func (w *Warpgroup) MMASparseAsync(s MMASparse) error {
 	}
 	for _, op := range w.inflight {
 		if s.MetaReg >= op.dreg && s.MetaReg < op.dreg+op.nacc {
-			return fmt.Errorf("gmma.Warpgroup.MMASparseAsync: metadata register r%d of %s is an accumulator of wgmma #%d (m64n%dk%d), still in flight; WaitGroup must retire it first",
+			return layout.Newf(layout.ErrHazard, "gmma.Warpgroup.MMASparseAsync", "metadata register r%d of %s is an accumulator of wgmma #%d (m64n%dk%d), still in flight; WaitGroup must retire it first",
 				s.MetaReg, s.Shape(), op.seq, op.n, op.k)
 		}
 	}
@@ -249,7 +250,7 @@ func (s MMASparse) expand(regs, comp, dense []uint32) error {
 }
 
 func (s MMASparse) badNibble(m, c, t, o int, nb uint32, why string) error {
-	return fmt.Errorf("gmma.Warpgroup.MMASparseAsync: %s: metadata of row %d, chunk %d (nibble %d of r%d of thread %d) is %#04b: %s; the hardware's result is undefined",
+	return layout.Newf(layout.ErrHazard, "gmma.Warpgroup.MMASparseAsync", "%s: metadata of row %d, chunk %d (nibble %d of r%d of thread %d) is %#04b: %s; the hardware's result is undefined",
 		s.Shape(), m, c, o, s.MetaReg, t, nb, why)
 }
 
@@ -304,20 +305,20 @@ func (rec *SparseRecord) Instructions() ([]MMASparse, error) {
 		return nil, err
 	}
 	if len(rec.SpMeta) != len(ins) {
-		return nil, fmt.Errorf("gmma.SparseRecord %d: %d instructions but %d sp_meta", rec.CaseID, len(ins), len(rec.SpMeta))
+		return nil, layout.Newf(layout.ErrInvalid, "", "gmma.SparseRecord %d: %d instructions but %d sp_meta", rec.CaseID, len(ins), len(rec.SpMeta))
 	}
 	base, ok := sparseMetaBase(ins[0].NumAcc(), len(ins), ins[0].ARegs)
 	if !ok {
-		return nil, fmt.Errorf("gmma.SparseRecord %d: %d instructions need more registers than a thread's %d (accumulators, A fragments and metadata)", rec.CaseID, len(ins), NumRegs)
+		return nil, layout.Newf(layout.ErrInvalid, "", "gmma.SparseRecord %d: %d instructions need more registers than a thread's %d (accumulators, A fragments and metadata)", rec.CaseID, len(ins), NumRegs)
 	}
 	out := make([]MMASparse, len(ins))
 	for i, m := range ins {
 		s := MMASparse{MMA: m, MetaReg: base + i, Selector: rec.SpSel}
 		if rec.K != 0 && rec.K != s.K() {
-			return nil, fmt.Errorf("gmma.SparseRecord %d: K = %d, but %s operands give K = %d", rec.CaseID, rec.K, m.AType.PTX(), s.K())
+			return nil, layout.Newf(layout.ErrInvalid, "", "gmma.SparseRecord %d: K = %d, but %s operands give K = %d", rec.CaseID, rec.K, m.AType.PTX(), s.K())
 		}
 		if err := s.Validate(); err != nil {
-			return nil, fmt.Errorf("gmma.SparseRecord %d: instruction %d: %v", rec.CaseID, i, err)
+			return nil, layout.Newf(layout.ErrInvalid, "", "gmma.SparseRecord %d: instruction %d: %v", rec.CaseID, i, err)
 		}
 		out[i] = s
 	}
@@ -332,7 +333,7 @@ func (rec *SparseRecord) Execute() ([][]uint32, error) {
 		return nil, err
 	}
 	fail := func(format string, args ...any) ([][]uint32, error) {
-		return nil, fmt.Errorf("gmma.SparseRecord %d: %s", rec.CaseID, fmt.Sprintf(format, args...))
+		return nil, layout.Newf(layout.ErrInvalid, "", "gmma.SparseRecord %d: %s", rec.CaseID, fmt.Sprintf(format, args...))
 	}
 	wg, err := rec.Smem.warpgroup(rec.AccIn, ins[0].NumAcc())
 	if err != nil {

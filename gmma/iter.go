@@ -1,8 +1,6 @@
 package gmma
 
 import (
-	"fmt"
-
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/tensor"
 )
@@ -16,11 +14,11 @@ import (
 func MakeDesc[T any](major Major, t tensor.Tensor[T]) (Descriptor, error) {
 	p := t.Pointer()
 	if p.Space() != tensor.Shared {
-		return 0, fmt.Errorf("gmma.make_gmma_desc<%v>: GMMA Descriptors can only be constructed on smem, not on %v", major, t)
+		return 0, layout.Newf(layout.ErrInvalid, "", "gmma.make_gmma_desc<%v>: GMMA Descriptors can only be constructed on smem, not on %v", major, t)
 	}
 	l, ok := t.Plain()
 	if !ok {
-		return 0, fmt.Errorf("gmma.make_gmma_desc<%v>: %v: the swizzle must be on the pointer (a GMMA atom bound with make_tensor), not in the layout", major, t)
+		return 0, layout.Newf(layout.ErrInvalid, "", "gmma.make_gmma_desc<%v>: %v: the swizzle must be on the pointer (a GMMA atom bound with make_tensor), not in the layout", major, t)
 	}
 	sw, _ := p.Swizzle()
 	return MakeDescriptor(major, uint32(p.Addr()), sw, p.Bits(), l)
@@ -69,14 +67,14 @@ type DescTensor struct {
 // so that every element is the descriptor of its atom tile.
 func MakeFragment[T any](major Major, tCs tensor.Tensor[T]) (DescTensor, error) {
 	if tCs.Pointer().Space() != tensor.Shared {
-		return DescTensor{}, fmt.Errorf("gmma.MakeFragment: expected an smem tensor to construct a GMMA descriptor tensor, got %v", tCs)
+		return DescTensor{}, layout.Newf(layout.ErrInvalid, "gmma.MakeFragment", "expected an smem tensor to construct a GMMA descriptor tensor, got %v", tCs)
 	}
 	l, ok := tCs.Plain()
 	if !ok {
-		return DescTensor{}, fmt.Errorf("gmma.MakeFragment: %v: the swizzle must be on the pointer, not in the layout", tCs)
+		return DescTensor{}, layout.Newf(layout.ErrInvalid, "gmma.MakeFragment", "%v: the swizzle must be on the pointer, not in the layout", tCs)
 	}
 	if l.Rank() < 1 || !l.IsTuple() {
-		return DescTensor{}, fmt.Errorf("gmma.MakeFragment: %v: want a tensor shaped (MMA, MMA_MN, MMA_K, ...)", tCs)
+		return DescTensor{}, layout.Newf(layout.ErrInvalid, "gmma.MakeFragment", "%v: want a tensor shaped (MMA, MMA_MN, MMA_K, ...)", tCs)
 	}
 	d, err := MakeDesc(major, tCs.Mode(0))
 	if err != nil {
@@ -84,7 +82,7 @@ func MakeFragment[T any](major Major, tCs tensor.Tensor[T]) (DescTensor, error) 
 	}
 	u, err := layout.Recast(l, tCs.Pointer().Bits(), 128)
 	if err != nil {
-		return DescTensor{}, fmt.Errorf("gmma.MakeFragment: recast<uint128_t>(%v): %w", l, err)
+		return DescTensor{}, layout.Newf(0, "gmma.MakeFragment", "recast<uint128_t>(%v): %w", l, err)
 	}
 	ms := u.Modes()
 	ms[0] = layout.MustMake(layout.I(layout.S(1)), layout.I(layout.S(0)))

@@ -1,10 +1,10 @@
 package gmma
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/gocute/cute/atom"
+	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/swizzle"
 )
 
@@ -59,7 +59,7 @@ func (t LayoutType) Width() int { return 1 << max(t.SwizzleBits(), 0) }
 // GMMA::layout_type: sw must be Sw<B,4,3> with B in [0,3].
 func LayoutTypeOf(sw swizzle.Swizzle) (LayoutType, error) {
 	if sw.M() != 4 || sw.S() != 3 || sw.B() < 0 || sw.B() > 3 {
-		return Interleave, fmt.Errorf("gmma: unsupported layout swizzle %v: a GMMA layout swizzles with Sw<B,4,3>, B in [0,3]", sw)
+		return Interleave, layout.Newf(layout.ErrUnsupported, "gmma", "unsupported layout swizzle %v: a GMMA layout swizzles with Sw<B,4,3>, B in [0,3]", sw)
 	}
 	return [...]LayoutType{Interleave, B32, B64, B128}[sw.B()], nil
 }
@@ -86,7 +86,7 @@ func ParseLayoutType(s string) (LayoutType, error) {
 	if t, ok := parseLayoutType(s); ok {
 		return t, nil
 	}
-	return Interleave, fmt.Errorf("gmma.ParseLayoutType: %q is not a layout type (want INTERLEAVE, B32, B64 or B128)", s)
+	return Interleave, layout.Newf(layout.ErrParse, "gmma.ParseLayoutType", "%q is not a layout type (want INTERLEAVE, B32, B64 or B128)", s)
 }
 
 // atomName returns the atom-name spelling INTER, SW32, SW64 or SW128.

@@ -134,7 +134,7 @@ func MakeDescriptor(major Major, addr uint32, sw swizzle.Swizzle, bits int, l la
 			return st.At(i).At(j).Int().Value()
 		}
 		if serr == nil {
-			serr = fmt.Errorf("no flat offset mode: stride<%d,%d> of the canonical layout %v is not an integer", i, j, canon)
+			serr = layout.Newf(layout.ErrInvalid, "", "no flat offset mode: stride<%d,%d> of the canonical layout %v is not an integer", i, j, canon)
 		}
 		return 0
 	}

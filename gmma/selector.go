@@ -1,6 +1,8 @@
 package gmma
 
-import "fmt"
+import (
+	"github.com/gocute/cute/layout"
+)
 
 // SmemSelector is CUTLASS's ss_smem_selector<major, T, BLK_MN, BLK_K>: the
 // GMMA shared-memory atom with the widest swizzle that tiles a block of
@@ -15,10 +17,10 @@ import "fmt"
 // LayoutKSW64 (a 64-byte K row is 32 elements).
 func SmemSelector(major Major, bits, blkMN, blkK int) (AtomKind, error) {
 	if blkMN%8 != 0 {
-		return 0, fmt.Errorf("gmma.SmemSelector: BLK_MN0 must be a multiple of 8, not %d", blkMN)
+		return 0, layout.Newf(layout.ErrDivisibility, "gmma.SmemSelector", "BLK_MN0 must be a multiple of 8, not %d", blkMN)
 	}
 	if blkK%8 != 0 {
-		return 0, fmt.Errorf("gmma.SmemSelector: BLK_K0 must be a multiple of 8, not %d", blkK)
+		return 0, layout.Newf(layout.ErrDivisibility, "gmma.SmemSelector", "BLK_K0 must be a multiple of 8, not %d", blkK)
 	}
 	blk := blkK
 	if major == MN {
@@ -30,7 +32,7 @@ func SmemSelector(major Major, bits, blkMN, blkK int) (AtomKind, error) {
 		inter = k
 		mn, kk, err := k.Shape(bits)
 		if err != nil {
-			return 0, fmt.Errorf("gmma.SmemSelector: %w", err)
+			return 0, layout.Newf(0, "gmma.SmemSelector", "%w", err)
 		}
 		ext := kk
 		if major == MN {
@@ -42,7 +44,7 @@ func SmemSelector(major Major, bits, blkMN, blkK int) (AtomKind, error) {
 	}
 	mn, kk, _ := inter.Shape(bits)
 	if major == MN {
-		return 0, fmt.Errorf("gmma.SmemSelector: BLK_MN0 must be a multiple of size<0>(%v<%d-bit>) = %d, not %d", inter, bits, mn, blkMN)
+		return 0, layout.Newf(layout.ErrDivisibility, "gmma.SmemSelector", "BLK_MN0 must be a multiple of size<0>(%v<%d-bit>) = %d, not %d", inter, bits, mn, blkMN)
 	}
-	return 0, fmt.Errorf("gmma.SmemSelector: BLK_K0 must be a multiple of size<1>(%v<%d-bit>) = %d, not %d", inter, bits, kk, blkK)
+	return 0, layout.Newf(layout.ErrDivisibility, "gmma.SmemSelector", "BLK_K0 must be a multiple of size<1>(%v<%d-bit>) = %d, not %d", inter, bits, kk, blkK)
 }

@@ -1,8 +1,6 @@
 package hw
 
 import (
-	"errors"
-
 	"github.com/gocute/cute/layout"
 )
 
@@ -12,30 +10,28 @@ import (
 // fault rather than a bad argument.
 var (
 	// ErrMisaligned: the H200 faults with cudaErrorMisalignedAddress (716).
-	ErrMisaligned = errors.New("misaligned address")
+	ErrMisaligned = layout.ErrMisaligned
 	// ErrIllegalAddress: an access outside the shared (or global) memory
 	// of the model; the H200 faults with an illegal address error.
-	ErrIllegalAddress = errors.New("illegal address")
+	ErrIllegalAddress = layout.ErrIllegalAddress
 	// ErrUnsupported: an instruction form ptxas rejects for sm_90a.
-	ErrUnsupported = errors.New("unsupported instruction")
+	ErrUnsupported = layout.ErrUnsupported
 	// ErrHazard: a program whose result the PTX memory model leaves
 	// undefined (an access to bytes an asynchronous copy is still
 	// writing).
-	ErrHazard = errors.New("hazard")
+	ErrHazard = layout.ErrHazard
 )
 
-// fault is a *layout.Error of a fault kind.
-type fault struct {
-	kind error
-	err  *layout.Error
+// faultText is the prefix each fault kind puts before the condition.
+var faultText = map[layout.Kind]string{
+	layout.ErrMisaligned:     "misaligned address",
+	layout.ErrIllegalAddress: "illegal address",
+	layout.ErrUnsupported:    "unsupported instruction",
+	layout.ErrHazard:         "hazard",
 }
 
-func (f *fault) Error() string   { return f.err.Error() }
-func (f *fault) Unwrap() []error { return []error{f.kind, f.err} }
-
-// faultf returns an error of kind for op whose condition cond failed on
-// values; its text is the *layout.Error's, the condition prefixed with the
-// kind.
-func faultf(kind error, op, cond string, values ...any) error {
-	return &fault{kind: kind, err: layout.Errorf(op, kind.Error()+": "+cond, values...)}
+// faultf returns a *layout.Error of kind for op whose condition cond failed
+// on values; the condition is prefixed with the kind.
+func faultf(kind layout.Kind, op, cond string, values ...any) error {
+	return layout.Errorf(op, faultText[kind]+": "+cond, values...).WithKind(kind)
 }

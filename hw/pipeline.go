@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/gocute/cute/gmma"
+	"github.com/gocute/cute/layout"
 )
 
 // This file holds what CUTLASS's SM90 mainloops build on the mbarrier:
@@ -531,7 +532,7 @@ func (c *Cluster) run(kernel func(b *Block) error, origin, grid, cl Dim3, worker
 			continue
 		}
 		if err := s.state[r].err; err != nil {
-			return fmt.Errorf("CTA %d of the cluster at blockIdx (%d,%d,%d): %w", r, origin.X, origin.Y, origin.Z, err)
+			return layout.Newf(0, "", "CTA %d of the cluster at blockIdx (%d,%d,%d): %w", r, origin.X, origin.Y, origin.Z, err)
 		}
 	}
 	return nil

@@ -151,8 +151,11 @@ const TensorMapMaxBoxBytes = 233472
 // err is nil or not a *layout.Error.
 func RuleOf(err error) Rule {
 	var e *layout.Error
-	if errors.As(err, &e) {
-		return Rule(e.Cond)
+	for errors.As(err, &e) {
+		if e.Err == nil {
+			return Rule(e.Cond)
+		}
+		err = e.Err // a wrapper adding context: the rule is the wrapped one's
 	}
 	return ""
 }

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"pgregory.net/rapid"
+
+	"github.com/gocute/cute/internal/raise"
 )
 
 // kindOf draws the typing of a generated leaf.
@@ -318,7 +320,7 @@ func TestGappedProductProperties(t *testing.T) {
 // cosize bounds, which products do not need), and the regroupings.
 func checkProductProperty(t *rapid.T, a, b, r Layout) {
 	var c Layout
-	if err := Try(func() { c, _ = complementOf(a, I(a.Size().Mul(b.Cosize()))) }); err != nil {
+	if err := raise.Try(func() { c, _ = complementOf(a, I(a.Size().Mul(b.Cosize()))) }); err != nil {
 		t.Fatalf("complement(%v) raised %v, but the product %v succeeded", a, err, r)
 	}
 	cb, err := Compose(c, b)

@@ -431,7 +431,7 @@ func catchIn(op string, err *error) {
 			panic(r)
 		}
 		if e.Op != op {
-			e = &Error{Op: op, Cond: e.Op + ": " + e.Cond, Values: e.Values}
+			e = &Error{Op: op, Cond: e.Op + ": " + e.Cond, Values: e.Values, Kind: e.Kind}
 		}
 		*err = e
 	}

@@ -3,6 +3,8 @@ package layout
 import (
 	"fmt"
 	"strings"
+
+	"github.com/gocute/cute/internal/raise"
 )
 
 // An Error reports an operation whose precondition does not hold: the places
@@ -11,17 +13,120 @@ import (
 // condition, and Values the operands involved, printed in CuTe syntax.
 //
 // Every exported function of this module that can fail returns an error that
-// is, or wraps, an *Error; parsing errors are *ParseError.
+// is, or wraps, an *Error; parsing errors are *ParseError, which wraps one of
+// kind ErrParse. Kind classifies the failure so that errors.Is can test it:
+// errors.Is(err, layout.ErrDivisibility). Err, if set, is the underlying
+// error this one wraps.
 type Error struct {
 	Op     string
 	Cond   string
 	Values []string
+	Kind   Kind
+	Err    error
+}
+
+// A Kind classifies an *Error. Each kind is also a sentinel error value:
+// errors.Is(err, k) reports whether err is or wraps an *Error of kind k.
+// The zero Kind is unclassified and matches nothing.
+type Kind uint8
+
+// The kinds of *Error.
+const (
+	// ErrInvalid: an argument outside the operation's domain.
+	ErrInvalid Kind = iota + 1
+	// ErrDivisibility: a shape or stride that must divide another does not.
+	ErrDivisibility
+	// ErrInjectivity: a layout that must be injective (or a complement
+	// that must exist) is not.
+	ErrInjectivity
+	// ErrRank: operands of the wrong rank or profile (congruence).
+	ErrRank
+	// ErrOverflow: a value or size beyond what the library represents or
+	// bounds (int64 overflow, size limits).
+	ErrOverflow
+	// ErrParse: a string not in CuTe's print syntax (see ParseError).
+	ErrParse
+	// ErrNotStatic: a value CuTe requires at compile time is dynamic.
+	ErrNotStatic
+	// ErrUnsupported: a combination CuTe or the hardware does not
+	// provide (ptxas rejects it, no atom exists, ...).
+	ErrUnsupported
+	// ErrMisaligned: the hardware faults on a misaligned address.
+	ErrMisaligned
+	// ErrIllegalAddress: an access outside the memory of the model.
+	ErrIllegalAddress
+	// ErrHazard: a program whose result the hardware's memory model leaves
+	// undefined (a race with an asynchronous operation in flight).
+	ErrHazard
+)
+
+var kindNames = [...]string{
+	0:                 "unclassified",
+	ErrInvalid:        "invalid argument",
+	ErrDivisibility:   "divisibility",
+	ErrInjectivity:    "injectivity",
+	ErrRank:           "rank",
+	ErrOverflow:       "overflow",
+	ErrParse:          "parse",
+	ErrNotStatic:      "not static",
+	ErrUnsupported:    "unsupported",
+	ErrMisaligned:     "misaligned address",
+	ErrIllegalAddress: "illegal address",
+	ErrHazard:         "hazard",
+}
+
+// String names the kind.
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("Kind(%d)", uint8(k))
+}
+
+// Error makes each Kind a sentinel for errors.Is.
+func (k Kind) Error() string { return k.String() }
+
+// Is reports whether target is e's kind (errors.Is(err, layout.ErrRank)).
+func (e *Error) Is(target error) bool {
+	if target == raise.Raisable {
+		return true
+	}
+	k, ok := target.(Kind)
+	return ok && k != 0 && k == e.Kind
+}
+
+// Unwrap returns the underlying error, if any.
+func (e *Error) Unwrap() error { return e.Err }
+
+// WithKind sets e's kind and returns e.
+func (e *Error) WithKind(k Kind) *Error {
+	e.Kind = k
+	return e
+}
+
+// Newf returns an *Error of kind k for op whose condition is the message
+// fmt.Errorf(format, args...) formats; a %w verb makes the result wrap that
+// error. With op "" the message is the whole text.
+func Newf(k Kind, op, format string, args ...any) *Error {
+	f := fmt.Errorf(format, args...)
+	e := &Error{Op: op, Cond: f.Error(), Kind: k}
+	switch u := f.(type) {
+	case interface{ Unwrap() error }:
+		e.Err = u.Unwrap()
+	case interface{ Unwrap() []error }:
+		if ws := u.Unwrap(); len(ws) > 0 {
+			e.Err = ws[0]
+		}
+	}
+	return e
 }
 
 func (e *Error) Error() string {
 	var b strings.Builder
-	b.WriteString(e.Op)
-	b.WriteString(": ")
+	if e.Op != "" {
+		b.WriteString(e.Op)
+		b.WriteString(": ")
+	}
 	b.WriteString(e.Cond)
 	if len(e.Values) > 0 {
 		b.WriteString(" (got ")
@@ -32,20 +137,55 @@ func (e *Error) Error() string {
 }
 
 // Errorf returns an *Error for op whose condition cond failed on the values
-// given (each printed with %v).
+// given (each printed with %v). Its Kind is read from the condition's
+// wording (see classify), or is ErrParse for an op named Parse...; WithKind
+// sets it explicitly.
 func Errorf(op, cond string, values ...any) *Error {
 	vs := make([]string, len(values))
 	for i, v := range values {
 		vs[i] = clipValue(fmt.Sprint(v))
 	}
-	return &Error{Op: op, Cond: cond, Values: vs}
+	k := classify(cond)
+	if k == ErrInvalid && strings.HasPrefix(op, "Parse") {
+		k = ErrParse
+	}
+	return &Error{Op: op, Cond: cond, Values: vs, Kind: k}
+}
+
+// classify returns the Kind a condition's wording names; ErrInvalid when
+// it names none of the others. The first matching rule wins.
+func classify(cond string) Kind {
+	c := strings.ToLower(cond)
+	for _, r := range kindWords {
+		for _, w := range r.words {
+			if strings.Contains(c, w) {
+				return r.kind
+			}
+		}
+	}
+	return ErrInvalid
+}
+
+var kindWords = []struct {
+	kind  Kind
+	words []string
+}{
+	{ErrHazard, []string{"in flight", "in-flight", "wait_group", "hazard"}},
+	{ErrMisaligned, []string{"misalign", "aligned to", "aligned range"}},
+	{ErrInvalid, []string{"by zero"}},
+	{ErrInjectivity, []string{"inject"}},
+	{ErrOverflow, []string{"overflow", "at most", "small enough", "too large", "too many", "exceeds", "limit"}},
+	{ErrDivisibility, []string{"divisib", "divide", "% b == 0", "multiple of", "shape_div"}},
+	{ErrRank, []string{"rank", "congruent", "conform"}},
+	{ErrNotStatic, []string{"static", "dynamic"}},
+	{ErrUnsupported, []string{"not supported", "unsupported", "no match", "no such", "not modelled", "incomplete type", "no copy_traits", "no warp-level", "no sparse"}},
 }
 
 // throw raises an *Error inside the algebra's recursion; the exported entry
 // point that started the computation turns it back into a returned error
-// with catch. Nothing else is ever recovered.
+// with catch (internal/raise). Nothing else is ever recovered.
 func throw(op, cond string, values ...any) {
-	panic(Errorf(op, cond, values...))
+	raise.Throw(Errorf(op, cond, values...))
 }
 
 // catch converts a panic raised by throw into *err and re-panics anything
@@ -59,19 +199,6 @@ func catch(err *error) {
 		panic(r)
 	}
 }
-
-// Try runs f and returns the *Error that an operation of this package raised
-// inside it, if any. It lets packages built on layout (swizzle, tensor, ...)
-// call the panicking internals of their own algebra code and report errors
-// in the same model.
-func Try(f func()) (err error) {
-	defer catch(&err)
-	f()
-	return nil
-}
-
-// Throw raises an *Error for use inside [Try]; see Errorf for the arguments.
-func Throw(op, cond string, values ...any) { throw(op, cond, values...) }
 
 // maxValueQuote bounds each value an *Error quotes.
 const maxValueQuote = 256

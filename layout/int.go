@@ -54,7 +54,7 @@ func overflow(op string, a, b Int) {
 // Every operation on Ints is exact: a result that does not fit in int64
 // (and a division by zero) raises an *Error, which the exported function
 // that started the computation returns. Used outside this package, the
-// arithmetic panics with that *Error; wrap it in [Try].
+// arithmetic panics with that *Error; wrap it in internal/raise.Try.
 func (a Int) Add(b Int) Int {
 	s, _ := bits.Add64(uint64(a.v), uint64(b.v), 0)
 	r := int(s)

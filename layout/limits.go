@@ -1,6 +1,7 @@
 package layout
 
 import (
+	"github.com/gocute/cute/internal/raise"
 	"math"
 	"math/bits"
 )
@@ -130,7 +131,7 @@ func checkLayout(op string, shape, stride IntTuple) *Error {
 		}
 	}
 	l := mk(shape, stride)
-	if err := Try(func() { l.Size(); l.Cosize() }); err != nil {
+	if err := raise.Try(func() { l.Size(); l.Cosize() }); err != nil {
 		return Errorf(op, "size and cosize must fit in int64", l)
 	}
 	return nil

@@ -16,6 +16,12 @@ func (e *ParseError) Error() string {
 	return fmt.Sprintf("parse %q: at offset %d: %s", Clip(e.Input), e.Pos, e.Msg)
 }
 
+// Unwrap returns the *Error of kind ErrParse that e reports, so that
+// errors.As finds an *Error and errors.Is(err, ErrParse) holds.
+func (e *ParseError) Unwrap() error {
+	return &Error{Op: "parse", Cond: e.Msg, Values: []string{strconv.Quote(Clip(e.Input)), "offset " + strconv.Itoa(e.Pos)}, Kind: ErrParse}
+}
+
 // MaxQuote is how many bytes of an input an error message quotes.
 const MaxQuote = 64
 

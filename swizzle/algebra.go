@@ -3,6 +3,7 @@ package swizzle
 import (
 	"math/bits"
 
+	"github.com/gocute/cute/internal/raise"
 	"github.com/gocute/cute/layout"
 )
 
@@ -73,7 +74,7 @@ func inverse(f Func, op string, inv func(layout.Layout) (layout.Layout, error)) 
 		}
 		if !f.off.Is(0) {
 			var neg layout.Int
-			if err := layout.Try(func() { neg = f.off.Neg() }); err != nil {
+			if err := raise.Try(func() { neg = f.off.Neg() }); err != nil {
 				return nil, err
 			}
 			return PreSwizzled{a: in, off: neg, sw: f.sw}, nil

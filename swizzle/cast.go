@@ -1,6 +1,9 @@
 package swizzle
 
-import "github.com/gocute/cute/layout"
+import (
+	"github.com/gocute/cute/internal/raise"
+	"github.com/gocute/cute/layout"
+)
 
 // Upcast returns CuTe's upcast<n>(c): the same swizzled memory described in
 // elements n times wider. Each part is upcast: the swizzle (MBase drops by
@@ -27,7 +30,7 @@ func Upcast(c ComposedLayout, n int) (ComposedLayout, error) {
 		return ComposedLayout{}, layout.Errorf("upcast", "the offset must be divisible by N (CuTe: Static safe_div requires t % u == 0)", c, n)
 	}
 	var off layout.Int
-	if err := layout.Try(func() { off = c.off.Div(layout.S(n)) }); err != nil {
+	if err := raise.Try(func() { off = c.off.Div(layout.S(n)) }); err != nil {
 		return ComposedLayout{}, err
 	}
 	var in Func
@@ -56,7 +59,7 @@ func Downcast(c ComposedLayout, n int) (ComposedLayout, error) {
 		return ComposedLayout{}, err
 	}
 	var off layout.Int
-	if err := layout.Try(func() { off = c.off.Mul(layout.S(n)) }); err != nil {
+	if err := raise.Try(func() { off = c.off.Mul(layout.S(n)) }); err != nil {
 		return ComposedLayout{}, err
 	}
 	var in Func

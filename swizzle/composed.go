@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gocute/cute/internal/raise"
 	"github.com/gocute/cute/layout"
 )
 
@@ -163,7 +164,7 @@ func (c ComposedLayout) At(coord layout.Coord) (layout.Int, error) {
 		return layout.Int{}, err
 	}
 	var sum layout.Int
-	if err := layout.Try(func() { sum = c.off.Add(v) }); err != nil {
+	if err := raise.Try(func() { sum = c.off.Add(v) }); err != nil {
 		return layout.Int{}, err
 	}
 	return c.sw.ApplyInt(sum), nil

@@ -3,6 +3,7 @@ package swizzle
 import (
 	"math/bits"
 
+	"github.com/gocute/cute/internal/raise"
 	"github.com/gocute/cute/layout"
 )
 
@@ -37,7 +38,7 @@ func (c ComposedLayout) Slice(coord layout.Tiler) (Func, layout.Int, error) {
 	}
 	var out Func
 	var off layout.Int
-	err := layout.Try(func() { out, off = c.slice(coord, lb) })
+	err := raise.Try(func() { out, off = c.slice(coord, lb) })
 	if err != nil {
 		return nil, layout.Int{}, err
 	}
@@ -60,7 +61,7 @@ func (c ComposedLayout) DomainOffset(coord layout.Coord) (ComposedLayout, layout
 		return ComposedLayout{}, layout.Int{}, err
 	}
 	var off layout.Int
-	if err := layout.Try(func() { off = c.off.Add(v) }); err != nil {
+	if err := raise.Try(func() { off = c.off.Add(v) }); err != nil {
 		return ComposedLayout{}, layout.Int{}, err
 	}
 	return ComposedLayout{sw: c.sw, off: off, inner: c.inner}, layout.S(0), nil
@@ -199,7 +200,7 @@ func toMixedBits(l layout.Layout, coord layout.IntTuple) mixedBits {
 		s, d, c := sh[i], st[i], cs[i]
 		sd := s.Value() * d.Value()
 		if s.IsStatic() && d.IsStatic() && sd != 0 && bits.OnesCount(uint(sd)) != 1 {
-			layout.Throw("to_mixed_bits", "Requires pow2 shape*stride.", s, d)
+			raise.Throw(layout.Errorf("to_mixed_bits", "Requires pow2 shape*stride.", s, d))
 		}
 		cd := c.Mul(d)
 		f := (s.Value() - 1) * d.Value()
@@ -226,7 +227,7 @@ func checkCoord(t layout.Tiler) {
 			checkCoord(t.At(i))
 		}
 	case t.IsLayout():
-		layout.Throw("slice", "a slicing coordinate holds integers and underscores only", t)
+		raise.Throw(layout.Errorf("slice", "a slicing coordinate holds integers and underscores only", t))
 	}
 }
 
@@ -270,7 +271,7 @@ func diceTuple(c layout.Tiler, t layout.IntTuple) layout.IntTuple {
 // filter lifts slice (keep == true) or dice over a tuple coordinate.
 func filter(c layout.Tiler, t layout.IntTuple, keep bool) []layout.IntTuple {
 	if !t.IsTuple() || t.Len() != c.Len() {
-		layout.Throw("slice", "Mismatched Ranks", c, t)
+		raise.Throw(layout.Errorf("slice", "Mismatched Ranks", c, t))
 	}
 	var out []layout.IntTuple
 	for i := 0; i < c.Len(); i++ {

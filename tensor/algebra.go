@@ -1,6 +1,7 @@
 package tensor
 
 import (
+	"github.com/gocute/cute/internal/raise"
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/swizzle"
 )
@@ -178,7 +179,7 @@ func LocalTileProj[T any](t Tensor[T], tiler layout.Tiler, coord, proj Coord) (T
 func LocalPartition[T any](t Tensor[T], thr layout.Layout, index int) (Tensor[T], error) {
 	var tiler layout.Tiler
 	var coord Coord
-	err := layout.Try(func() {
+	err := raise.Try(func() {
 		tiler = productEachTiler(thr.Shape())
 		coord = flatCoord(thr, index)
 	})

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gocute/cute/internal/raise"
 	"github.com/gocute/cute/layout"
 )
 
@@ -301,7 +302,7 @@ func (t CoordTensor) LocalTile(tiler layout.Tiler, coord Coord) (CoordTensor, er
 func (t CoordTensor) LocalPartition(thr layout.Layout, index int) (CoordTensor, error) {
 	var tiler layout.Tiler
 	var coord Coord
-	err := layout.Try(func() {
+	err := raise.Try(func() {
 		tiler = productEachTiler(thr.Shape())
 		coord = flatCoord(thr, index)
 	})

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/gocute/cute/internal/raise"
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/numeric"
 )
@@ -24,7 +25,7 @@ func PrintTensor[T any](t Tensor[T]) (string, error) {
 	var b strings.Builder
 	b.WriteString(t.String())
 	b.WriteString(":\n")
-	if err := layout.Try(func() { printValues(&b, t) }); err != nil {
+	if err := raise.Try(func() { printValues(&b, t) }); err != nil {
 		return "", err
 	}
 	return b.String(), nil
@@ -32,7 +33,7 @@ func PrintTensor[T any](t Tensor[T]) (string, error) {
 
 func printValues[T any](b *strings.Builder, t Tensor[T]) {
 	if t.mem == nil {
-		layout.Throw("print_tensor", "the tensor has no memory", t.String())
+		raise.Throw(layout.Errorf("print_tensor", "the tensor has no memory", t.String()))
 	}
 	switch t.Rank() {
 	case 1:

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/gocute/cute/atom"
+	"github.com/gocute/cute/internal/raise"
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/swizzle"
 	"github.com/gocute/cute/tensor"
@@ -198,7 +199,7 @@ func MakeAtom(op Op, g Gmem, s Smem, ctaTiler layout.Tiler, cluster layout.Int, 
 	if cluster.Value() < 1 {
 		return a, layout.Errorf("make_tma_atom", "the cluster size must be positive", cluster)
 	}
-	err := layout.Try(func() {
+	err := raise.Try(func() {
 		vmap := must(layout.CompositionBasis(layout.IdentityLayout(g.Layout.Shape()), ctaTiler))
 		a = makeAtom(op, g, s, vmap, cluster.Value(), opt, nil)
 	})
@@ -221,7 +222,7 @@ func makeAtom(op Op, g Gmem, s Smem, vmap layout.BasisLayout, multicast int, opt
 	sw := s.Swizzle()
 	swz := must(swizzleBits(sw))
 	if op < Load || op > ReduceAdd {
-		layout.Throw(opn, "not a TMA copy operation", op)
+		raise.Throw(layout.Errorf(opn, "not a TMA copy operation", op))
 	}
 	a := Atom{op: op, sw: sw, valType: atom.CanonType(g.Type), tmaType: atom.CanonType(tmaType),
 		valBits: valBits, tmaBits: tmaBits, multicast: multicast}
@@ -251,7 +252,7 @@ func swizzleBits(sw swizzle.Swizzle) (Swizzle, error) {
 
 func cassert(cond bool, expr string, values ...any) {
 	if !cond {
-		layout.Throw("make_tma_copy_desc", "runtime_assert: "+expr, values...)
+		raise.Throw(layout.Errorf("make_tma_copy_desc", "runtime_assert: "+expr, values...))
 	}
 }
 
@@ -308,8 +309,8 @@ func makeDesc(g Gmem, gb layout.BasisLayout, valBits, tmaBits int, format DataTy
 	}
 	for i, mc := dim-1, multicast; mc > 1; i-- {
 		if i < 0 {
-			layout.Throw("make_tma_copy_desc", "runtime_crash: SIGSEGV: the multicast count exceeds the whole box, the loop index wraps",
-				multicast, box[:dim])
+			raise.Throw(layout.Errorf("make_tma_copy_desc", "runtime_crash: SIGSEGV: the multicast count exceeds the whole box, the loop index wraps",
+				multicast, box[:dim]))
 		}
 		b := int(box[i])
 		cassert(b%mc == 0 || mc%b == 0, "smem_box_shape[i] % multicast == 0 || multicast % smem_box_shape[i] == 0", b, mc)
@@ -394,7 +395,7 @@ func basisGetInt(e layout.Basis, l layout.Layout) (layout.Int, layout.Int) {
 		m = l.Mode(p...)
 	}
 	if m.IsTuple() {
-		layout.Throw("basis_get", "the basis must select a leaf mode", e, l)
+		raise.Throw(layout.Errorf("basis_get", "the basis must select a leaf mode", e, l))
 	}
 	return m.Shape().Int(), m.Stride().Int()
 }

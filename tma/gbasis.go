@@ -3,6 +3,7 @@ package tma
 import (
 	"fmt"
 
+	"github.com/gocute/cute/internal/raise"
 	"github.com/gocute/cute/layout"
 )
 
@@ -14,13 +15,13 @@ type Step struct {
 }
 
 // must rethrows an error of the algebra (a *layout.Error) inside a
-// layout.Try.
+// raise.Try.
 func must[T any](v T, err error) T {
 	if err != nil {
 		if e, ok := err.(*layout.Error); ok {
 			panic(e)
 		}
-		layout.Throw("tma", err.Error())
+		raise.Throw(layout.Errorf("tma", err.Error()))
 	}
 	return v
 }
@@ -45,11 +46,11 @@ func composeByBasis(a layout.BasisLayout, b layout.BasisLayout) layout.BasisLayo
 		sub = a.Mode(p...)
 	}
 	if d.IsRatio() {
-		layout.Throw("composition", "a ratio basis stride cannot select a mode", b)
+		raise.Throw(layout.Errorf("composition", "a ratio basis stride cannot select a mode", b))
 	}
 	r, err := layout.ComposeBasis(sub, layout.MustMake(b.Shape(), layout.I(d.Scale())))
 	if err != nil {
-		layout.Throw("composition", err.Error(), a, b)
+		raise.Throw(layout.Errorf("composition", err.Error(), a, b))
 	}
 	return r
 }
@@ -148,8 +149,8 @@ func constructGBasis(in gbasisInputs, steps *[]Step) layout.BasisLayout {
 	// that cuts a dynamic gmem mode does not compile).
 	if !sameValues(productEach(in.smem.Shape()), productEach(in.vmap.Shape())) ||
 		!productEach(in.vmap.Shape()).IsStatic() {
-		layout.Throw(op, "TMA requires CTA_Tile and SLayout top-level shape equivalence.",
-			in.smem, in.vmap)
+		raise.Throw(layout.Errorf(op, "TMA requires CTA_Tile and SLayout top-level shape equivalence.",
+			in.smem, in.vmap))
 	}
 	rec("cta_v_map", in.vmap)
 	inv := must(layout.RightInverse(in.smem))
@@ -177,8 +178,8 @@ func constructGBasis(in gbasisInputs, steps *[]Step) layout.BasisLayout {
 		}
 	}
 	if rank == 0 {
-		layout.Throw(op, "Could not find a common tile-gmem vectorization. Does the Tile select out major GMEM modes?",
-			full)
+		raise.Throw(layout.Errorf(op, "Could not find a common tile-gmem vectorization. Does the Tile select out major GMEM modes?",
+			full))
 	}
 	sidx2gmode := wrapBasis(full).Take(0, rank)
 	rec("smem_rank", rank)
@@ -188,7 +189,7 @@ func constructGBasis(in gbasisInputs, steps *[]Step) layout.BasisLayout {
 	gcomp := composeByBasis(layout.FromLayout(in.glayout), sidx2gmode)
 	gplain, ok := gcomp.Plain()
 	if !ok {
-		layout.Throw(op, "gtensor.compose(sidx2gmode) must have integer strides", gcomp)
+		raise.Throw(layout.Errorf(op, "gtensor.compose(sidx2gmode) must have integer strides", gcomp))
 	}
 	tileGStride := must(layout.Recast(gplain, in.valBits, in.tmaBits))
 	rec("tile_gstride", tileGStride)
@@ -199,7 +200,7 @@ func constructGBasis(in gbasisInputs, steps *[]Step) layout.BasisLayout {
 	tmp := composeByBasis(gbasis, sidx2gmode)
 	tileGBasis, err := layout.MakeBasisLayout(tileGStride.Shape(), tmp.Stride())
 	if err != nil {
-		layout.Throw(op, "the recast tile and the tile basis must be congruent", tileGStride, tmp)
+		raise.Throw(layout.Errorf(op, "the recast tile and the tile basis must be congruent", tileGStride, tmp))
 	}
 	tile := must(layout.ComposeBasis(tileGBasis, layout.Left(wrapLayout(tmaGStride).Shape())))
 	rec("tma_gbasis_tile", tile)

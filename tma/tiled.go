@@ -2,6 +2,7 @@ package tma
 
 import (
 	"github.com/gocute/cute/atom"
+	"github.com/gocute/cute/internal/raise"
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/swizzle"
 	"github.com/gocute/cute/tensor"
@@ -31,7 +32,7 @@ func MakeCopy(op Op, g Gmem, s Smem, ctaTiler layout.Tiler, cluster layout.Int, 
 	if cluster.Value() < 1 {
 		return t, layout.Errorf("make_tma_copy", "the cluster size must be positive", cluster)
 	}
-	err := layout.Try(func() {
+	err := raise.Try(func() {
 		vmap := must(layout.CompositionBasis(layout.IdentityLayout(g.Layout.Shape()), ctaTiler))
 		tmap := layout.Left(layout.I(cluster))
 		cos := tmap.Cosize()
@@ -39,7 +40,7 @@ func MakeCopy(op Op, g Gmem, s Smem, ctaTiler layout.Tiler, cluster layout.Int, 
 			bits := must(atom.CopyTypeBits(g.Type))
 			n := numBits / bits
 			if cos.IsStatic() && cos.Value() > 0 && n%cos.Value() != 0 && cos.Value()%n != 0 {
-				layout.Throw("make_tma_copy_tiled", "Static shape_div failure: shape_div(num_elems_per_tma, cosize(cta_t_map))", n, cos)
+				raise.Throw(layout.Errorf("make_tma_copy_tiled", "Static shape_div failure: shape_div(num_elems_per_tma, cosize(cta_t_map))", n, cos))
 			}
 		})
 		t = TiledCopy{Atom: a}
@@ -137,7 +138,7 @@ func partitionCoord(thr atom.ThrCopy, t tensor.CoordTensor, dst bool) (tensor.Co
 		return tensor.CoordTensor{}, layout.Errorf(op, "zipped_divide(tensor, Tiler_MN) failed", t, err)
 	}
 	var v tensor.CoordTensor
-	err = layout.Try(func() {
+	err = raise.Try(func() {
 		ms := z.Layout().Modes()
 		ms[0] = composeTreeBasis(ms[0], tv2mn)
 		v = z.WithLayout(layout.ConcatBasis(ms...))
@@ -213,7 +214,7 @@ func partitionSmem[T any](thr atom.ThrCopy, t tensor.Tensor[T], dst bool) (tenso
 		return tensor.Tensor[T]{}, layout.Errorf(op, "zipped_divide(tensor, Tiler_MN) failed", t, err)
 	}
 	var f swizzle.Func
-	err = layout.Try(func() {
+	err = raise.Try(func() {
 		tile := func(l layout.Layout) layout.Layout {
 			ms := l.Modes()
 			ms[0] = composeTree(ms[0], tv2mn)
@@ -225,11 +226,11 @@ func partitionSmem[T any](thr atom.ThrCopy, t tensor.Tensor[T], dst bool) (tenso
 		case swizzle.ComposedLayout:
 			inner, ok := v.Inner().(layout.Layout)
 			if !ok {
-				layout.Throw(op, "a nested composed layout is not supported", v)
+				raise.Throw(layout.Errorf(op, "a nested composed layout is not supported", v))
 			}
 			f = must(swizzle.Make(v.Swizzle(), v.Offset(), tile(inner)))
 		default:
-			layout.Throw(op, "unsupported layout", z)
+			raise.Throw(layout.Errorf(op, "unsupported layout", z))
 		}
 	})
 	if err != nil {
@@ -270,7 +271,7 @@ func Partition[T any](a Atom, ctaCoord int, ctaLayout layout.Layout, s tensor.Te
 	if s.Layout() == nil || g.Layout().Rank() == 0 {
 		return gr, sr, layout.Errorf(op, "the tensors must not be zero values")
 	}
-	err := layout.Try(func() {
+	err := raise.Try(func() {
 		s0 := s.Layout().Shape()
 		g0 := g.Layout().Shape()
 		if s0.IsTuple() {
@@ -280,7 +281,7 @@ func Partition[T any](a Atom, ctaCoord int, ctaLayout layout.Layout, s tensor.Te
 			g0 = g0.At(0)
 		}
 		if s0.Product().Value() != g0.Product().Value() {
-			layout.Throw(op, "size<0>(stensor) == size<0>(gtensor)", s.Layout(), g.Layout())
+			raise.Throw(layout.Errorf(op, "size<0>(stensor) == size<0>(gtensor)", s.Layout(), g.Layout()))
 		}
 		smode := funcMode0(s.Layout())
 		inv := must(layout.RightInverse(smode))
@@ -301,7 +302,7 @@ func Partition[T any](a Atom, ctaCoord int, ctaLayout layout.Layout, s tensor.Te
 		sf = must(coalesceMode0Func(sf))
 		cos := ctaLayout.Cosize().Value()
 		if cos == 0 {
-			layout.Throw(op, "the CTA layout must not be empty", ctaLayout)
+			raise.Throw(layout.Errorf(op, "the CTA layout must not be empty", ctaLayout))
 		}
 		off := ctaLayout.Eval(ctaCoord) * (n / cos)
 		offI := layout.D(off)
@@ -347,7 +348,7 @@ func funcMode0(f swizzle.Func) layout.Layout {
 	case swizzle.ComposedLayout:
 		l = v.Layout()
 	default:
-		layout.Throw("tma_partition", "unsupported smem layout", f)
+		raise.Throw(layout.Errorf("tma_partition", "unsupported smem layout", f))
 	}
 	if l.IsTuple() {
 		return l.Mode(0)

@@ -1,7 +1,6 @@
 package golden
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/gocute/cute/layout"
@@ -73,7 +72,7 @@ func algebraOps(t *table) {
 			return "", err
 		}
 		if len(args) != 2 && len(args) != 3 {
-			return "", fmt.Errorf("tile_to_shape: want 2 or 3 args, got %d", len(args))
+			return "", layout.Newf(layout.ErrInvalid, "tile_to_shape", "want 2 or 3 args, got %d", len(args))
 		}
 		trg, err := layout.ParseTuple(args[1])
 		if err != nil {
@@ -82,7 +81,7 @@ func algebraOps(t *table) {
 		order := layout.ColMajor
 		if len(args) == 3 {
 			if order, err = parseOrder(args[2]); err != nil {
-				return "", fmt.Errorf("tile_to_shape: %w", err)
+				return "", layout.Newf(0, "tile_to_shape", "%w", err)
 			}
 		}
 		r, err := layout.TileToShape(b, trg, order)

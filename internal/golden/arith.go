@@ -2,10 +2,10 @@ package golden
 
 import (
 	"encoding/json"
-	"fmt"
 	"math"
 	"strings"
 
+	"github.com/gocute/cute/internal/raise"
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/tensor"
 )
@@ -124,7 +124,7 @@ func arithOps(t *table) {
 			return nil, err
 		}
 		var r layout.Basis
-		if err := layout.Try(func() { r = b.Mul(k) }); err != nil {
+		if err := raise.Try(func() { r = b.Mul(k) }); err != nil {
 			return nil, err
 		}
 		return map[string]any{"basis_times_int": r.String(), "int_times_basis": r.String()}, nil
@@ -267,7 +267,7 @@ func arithOps(t *table) {
 			}
 			r, err := f(a, b)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", op, err)
+				return nil, layout.Newf(0, op, "%w", err)
 			}
 			return map[string]any{"print": r.String(), "value": r.Value() != 0}, nil
 		})
@@ -284,7 +284,7 @@ func basisOps(t *table) {
 			return nil, err
 		}
 		if n := l.Size().Value(); n < 0 || n > 1<<20 {
-			return nil, fmt.Errorf("eval: at most 2^20 values, got size %v", l.Size())
+			return nil, layout.Newf(layout.ErrInvalid, "eval", "at most 2^20 values, got size %v", l.Size())
 		}
 		var b strings.Builder
 		b.WriteByte('[')

@@ -22,7 +22,7 @@ func atomOps(t *table) {
 			return nil, err
 		}
 		if len(args) != 1 {
-			return nil, fmt.Errorf("mma_atom: want 1 arg, got %d", len(args))
+			return nil, layout.Newf(layout.ErrInvalid, "mma_atom", "want 1 arg, got %d", len(args))
 		}
 		m, err := atom.Lookup(args[0])
 		if err != nil {
@@ -50,7 +50,7 @@ func atomOps(t *table) {
 			return nil, err
 		}
 		if len(args) != 1 {
-			return nil, fmt.Errorf("atom_tv: want 1 arg, got %d", len(args))
+			return nil, layout.Newf(layout.ErrInvalid, "atom_tv", "want 1 arg, got %d", len(args))
 		}
 		m, err := atom.Lookup(args[0])
 		if err != nil {
@@ -76,7 +76,7 @@ func atomOps(t *table) {
 			return atom.TiledMMA{}, err
 		}
 		if len(args) != 3 {
-			return atom.TiledMMA{}, fmt.Errorf("%s: want 3 args, got %d", op, len(args))
+			return atom.TiledMMA{}, layout.Newf(layout.ErrInvalid, op, "want 3 args, got %d", len(args))
 		}
 		return tiledMMAFromArgs(args[0], args[1], args[2])
 	}
@@ -189,7 +189,7 @@ type cppParser struct {
 
 func (p *cppParser) fail(format string, a ...any) {
 	if p.err == nil {
-		p.err = fmt.Errorf("parse %q at %d: %s", p.s, p.pos, fmt.Sprintf(format, a...))
+		p.err = layout.Newf(layout.ErrParse, "", "parse %q at %d: %s", p.s, p.pos, fmt.Sprintf(format, a...))
 	}
 }
 

@@ -98,7 +98,7 @@ func parseOrder(s string) (layout.ModeOrder, error) {
 	}
 	t, err := layout.ParseTuple(s)
 	if err != nil {
-		return layout.ModeOrder{}, fmt.Errorf("order %q: %w", s, err)
+		return layout.ModeOrder{}, layout.Newf(0, "", "order %q: %w", s, err)
 	}
 	return layout.Steps(t), nil
 }
@@ -106,7 +106,7 @@ func parseOrder(s string) (layout.ModeOrder, error) {
 // gmmaAtom answers gmma_atom [kind, T] and [kind_Bits].
 func gmmaAtom(args []string) (any, error) {
 	if len(args) < 1 || len(args) > 2 {
-		return nil, fmt.Errorf("gmma_atom: want [kind, T] or [kind_Bits], got %d args", len(args))
+		return nil, layout.Newf(layout.ErrInvalid, "gmma_atom", "want [kind, T] or [kind_Bits], got %d args", len(args))
 	}
 	k, isBits, err := gmma.ParseAtomKind(args[0])
 	if err != nil {
@@ -125,7 +125,7 @@ func gmmaAtom(args []string) (any, error) {
 			return nil, err
 		}
 	default:
-		return nil, fmt.Errorf("gmma_atom: want [kind, T] or [kind_Bits], got %q", args)
+		return nil, layout.Newf(layout.ErrInvalid, "gmma_atom", "want [kind, T] or [kind_Bits], got %q", args)
 	}
 	l := a.Layout()
 	out := map[string]any{
@@ -155,7 +155,7 @@ func smemTile(kind, typ, target string, order layout.ModeOrder) (gmma.AtomKind, 
 		return 0, 0, tensor.FlaggedLayout{}, err
 	}
 	if isBits {
-		return 0, 0, tensor.FlaggedLayout{}, fmt.Errorf("%s: want a typed atom", kind)
+		return 0, 0, tensor.FlaggedLayout{}, layout.Newf(layout.ErrInvalid, kind, "want a typed atom")
 	}
 	bits, err := elemBits(typ)
 	if err != nil {
@@ -176,7 +176,7 @@ func smemTile(kind, typ, target string, order layout.ModeOrder) (gmma.AtomKind, 
 // gmmaTileToShape answers tile_to_shape [kind, T, target, order].
 func gmmaTileToShape(args []string) (any, error) {
 	if len(args) != 3 && len(args) != 4 {
-		return nil, fmt.Errorf("tile_to_shape: want [kind, T, target, order], got %d args", len(args))
+		return nil, layout.Newf(layout.ErrInvalid, "tile_to_shape", "want [kind, T, target, order], got %d args", len(args))
 	}
 	order := layout.ColMajor
 	if len(args) == 4 {
@@ -259,7 +259,7 @@ func parseAddr(s string) (uint64, error) {
 	s = strings.TrimSpace(s)
 	v, err := strconv.ParseUint(strings.TrimPrefix(strings.TrimPrefix(s, "0x"), "0X"), 16, 64)
 	if err != nil {
-		return 0, fmt.Errorf("bad address %q", s)
+		return 0, layout.Newf(layout.ErrParse, "", "bad address %q", s)
 	}
 	return v, nil
 }
@@ -280,7 +280,7 @@ func coordOf(s string) ([]int, error) {
 // gmmaDesc answers gmma_desc [kind, T, (bMN,bK,bP), (tMN,tK), (i,j,p), addr].
 func gmmaDesc(args []string) (any, error) {
 	if len(args) != 6 {
-		return nil, fmt.Errorf("gmma_desc: want 6 args, got %d", len(args))
+		return nil, layout.Newf(layout.ErrInvalid, "gmma_desc", "want 6 args, got %d", len(args))
 	}
 	k, bits, t, err := smemTile(args[0], args[1], args[2], layout.ColMajor)
 	if err != nil {
@@ -292,7 +292,7 @@ func gmmaDesc(args []string) (any, error) {
 	}
 	c, err := coordOf(args[4])
 	if err != nil || len(c) != 3 {
-		return nil, fmt.Errorf("gmma_desc: bad coordinate %q", args[4])
+		return nil, layout.Newf(layout.ErrParse, "gmma_desc", "bad coordinate %q", args[4])
 	}
 	addr, err := parseAddr(args[5])
 	if err != nil {
@@ -408,7 +408,7 @@ func descFragment(major gmma.Major, tCs tensor.Tensor[byte]) (gmma.DescTensor, [
 // gmmaDescIter answers desc_iter [atom, AtomLayoutMNK, specA, specB, thread].
 func gmmaDescIter(args []string) (any, error) {
 	if len(args) != 5 {
-		return nil, fmt.Errorf("desc_iter: want 5 args, got %d", len(args))
+		return nil, layout.Newf(layout.ErrInvalid, "desc_iter", "want 5 args, got %d", len(args))
 	}
 	tiled, err := tiledMMAFromArgs(args[0], args[1], "default")
 	if err != nil {
@@ -416,7 +416,7 @@ func gmmaDescIter(args []string) (any, error) {
 	}
 	thrIdx, err := strconv.Atoi(strings.TrimSpace(args[4]))
 	if err != nil {
-		return nil, fmt.Errorf("desc_iter: bad thread %q", args[4])
+		return nil, layout.Newf(layout.ErrParse, "desc_iter", "bad thread %q", args[4])
 	}
 	thr, err := tiled.ThreadSlice(thrIdx)
 	if err != nil {
@@ -538,7 +538,7 @@ func smemOperand(spec string, m atom.MMA, which string) (tensor.Tensor[byte], er
 	}
 	bits := typ.Bits()
 	if bits == 0 {
-		return tensor.Tensor[byte]{}, fmt.Errorf("operand %s: unknown element width of %v", which, typ)
+		return tensor.Tensor[byte]{}, layout.Newf(layout.ErrInvalid, "", "operand %s: unknown element width of %v", which, typ)
 	}
 	if x := makeLayoutSpecRE.FindStringSubmatch(spec); x != nil {
 		sh, err := staticTuple(x[1])
@@ -578,7 +578,7 @@ func smemOperand(spec string, m atom.MMA, which string) (tensor.Tensor[byte], er
 		}
 		return tensor.View[byte](nil, tensor.SmemPtr(bits, addr), f), nil
 	}
-	return tensor.Tensor[byte]{}, fmt.Errorf("operand %s: cannot read the spec %q", which, spec)
+	return tensor.Tensor[byte]{}, layout.Newf(layout.ErrParse, "", "operand %s: cannot read the spec %q", which, spec)
 }
 
 // gCSpecRE matches make_tensor(L)@addr,local_tile(tiler,blk(coord),Step<proj>).
@@ -598,7 +598,7 @@ func coordList(s string) (tensor.Coord, error) {
 		f = strings.TrimPrefix(f, "_")
 		v, err := strconv.Atoi(f)
 		if err != nil {
-			return tensor.Coord{}, fmt.Errorf("bad coordinate %q", s)
+			return tensor.Coord{}, layout.Newf(layout.ErrParse, "", "bad coordinate %q", s)
 		}
 		cs = append(cs, tensor.I(v))
 	}
@@ -610,11 +610,11 @@ func gmemC(spec string, m atom.MMA) (tensor.Tensor[byte], error) {
 	spec = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(spec), "gC="))
 	x := gCSpecRE.FindStringSubmatch(spec)
 	if x == nil {
-		return tensor.Tensor[byte]{}, fmt.Errorf("cannot read the gC spec %q", spec)
+		return tensor.Tensor[byte]{}, layout.Newf(layout.ErrParse, "", "cannot read the gC spec %q", spec)
 	}
 	bits := m.ValTypeC().Bits()
 	if bits == 0 {
-		return tensor.Tensor[byte]{}, fmt.Errorf("unknown element width of %v", m.ValTypeC())
+		return tensor.Tensor[byte]{}, layout.Newf(layout.ErrInvalid, "", "unknown element width of %v", m.ValTypeC())
 	}
 	l, err := layout.Parse(x[1])
 	if err != nil {
@@ -643,7 +643,7 @@ func gmemC(spec string, m atom.MMA) (tensor.Tensor[byte], error) {
 // gmmaPartition answers partition [atom, atomlayout, perm, sA, sB, gC, thread].
 func gmmaPartition(args []string) (any, error) {
 	if len(args) != 7 {
-		return nil, fmt.Errorf("partition: want 7 args, got %d", len(args))
+		return nil, layout.Newf(layout.ErrInvalid, "partition", "want 7 args, got %d", len(args))
 	}
 	tiled, err := tiledMMAFromArgs(args[0], args[1], args[2])
 	if err != nil {
@@ -651,7 +651,7 @@ func gmmaPartition(args []string) (any, error) {
 	}
 	thrIdx, err := strconv.Atoi(strings.TrimSpace(args[6]))
 	if err != nil {
-		return nil, fmt.Errorf("partition: bad thread %q", args[6])
+		return nil, layout.Newf(layout.ErrParse, "partition", "bad thread %q", args[6])
 	}
 	thr, err := tiled.ThreadSlice(thrIdx)
 	if err != nil {

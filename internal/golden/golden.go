@@ -21,7 +21,7 @@ import (
 type Op func(args []json.RawMessage) (any, error)
 
 // ErrNotMine tells the dispatcher that a handler does not take these args.
-var ErrNotMine = fmt.Errorf("args not handled")
+var ErrNotMine = layout.Newf(layout.ErrInvalid, "", "args not handled")
 
 // A Handler is one row of the op table: an op name, the argument kinds it
 // takes (in words, for `cute eval -l`) and the function answering it.
@@ -185,7 +185,7 @@ func Strings(args []json.RawMessage) ([]string, error) {
 	out := make([]string, len(args))
 	for i, a := range args {
 		if err := json.Unmarshal(a, &out[i]); err != nil {
-			return nil, fmt.Errorf("arg %d is not a string: %s", i, a)
+			return nil, layout.Newf(layout.ErrInvalid, "", "arg %d is not a string: %s", i, a)
 		}
 	}
 	return out, nil

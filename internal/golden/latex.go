@@ -3,7 +3,6 @@ package golden
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"strings"
 
 	"github.com/gocute/cute/atom"
@@ -28,7 +27,7 @@ func latexOps(t *table) {
 				return nil, err
 			}
 			if n >= 0 && len(args) != n {
-				return nil, fmt.Errorf("%s: want %d args, got %d", op, n, len(args))
+				return nil, layout.Newf(layout.ErrInvalid, op, "want %d args, got %d", n, len(args))
 			}
 			var b bytes.Buffer
 			if err := f(&b, args); err != nil {
@@ -87,7 +86,7 @@ func latexOps(t *table) {
 			return nil, err
 		}
 		if n != len(args) {
-			return nil, fmt.Errorf("print_latex_tiled_copy: %d trailing args", len(args)-n)
+			return nil, layout.Newf(layout.ErrInvalid, "print_latex_tiled_copy", "%d trailing args", len(args)-n)
 		}
 		var b bytes.Buffer
 		if err := viz.TiledCopyLaTeX(&b, tc); err != nil {

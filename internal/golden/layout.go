@@ -2,10 +2,10 @@ package golden
 
 import (
 	"encoding/json"
-	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/gocute/cute/internal/raise"
 	"github.com/gocute/cute/layout"
 )
 
@@ -32,7 +32,7 @@ func isSwizzle(s string) bool  { return strings.HasPrefix(strings.TrimSpace(s), 
 // oneLayout parses args that must be exactly n strings, the first a Layout.
 func nArgs(op string, args []string, n int) error {
 	if len(args) != n {
-		return fmt.Errorf("%s: want %d args, got %d", op, n, len(args))
+		return layout.Newf(layout.ErrInvalid, op, "want %d args, got %d", n, len(args))
 	}
 	return nil
 }
@@ -47,7 +47,7 @@ func plainLayout(op string, args []string, n int) (layout.Layout, error) {
 		return layout.Layout{}, err
 	}
 	if len(args) == 0 {
-		return layout.Layout{}, fmt.Errorf("%s: want a layout argument", op)
+		return layout.Layout{}, layout.Newf(layout.ErrInvalid, op, "want a layout argument")
 	}
 	return layout.Parse(args[0])
 }
@@ -128,14 +128,14 @@ func layoutOps(t *table) {
 			return "", err
 		}
 		var c layout.IntTuple
-		err = layout.Try(func() { c = layout.Idx2Crd(i, s) })
+		err = raise.Try(func() { c = layout.Idx2Crd(i, s) })
 		return c.String(), err
 	})
 	withProfile := func(op string, plain func(layout.Layout) layout.Layout, prof func(layout.Layout, layout.IntTuple) (layout.Layout, error)) {
 		layoutOp(t, op, "Layout[, Profile] | Shape", func(args []string) (string, error) {
 			if len(args) == 1 && !strings.Contains(args[0], ":") {
 				if op != "coalesce" {
-					return "", fmt.Errorf("%s: want a layout", op)
+					return "", layout.Newf(layout.ErrInvalid, op, "want a layout")
 				}
 				t, err := layout.ParseTuple(args[0])
 				if err != nil {

@@ -1,7 +1,6 @@
 package golden
 
 import (
-	"fmt"
 	"strconv"
 
 	"github.com/gocute/cute/layout"
@@ -29,7 +28,7 @@ func miscOps(t *table) {
 			}
 			n, err := strconv.Atoi(args[1])
 			if err != nil {
-				return "", fmt.Errorf("%s: N %q is not an integer", op, args[1])
+				return "", layout.Newf(layout.ErrInvalid, op, "N %q is not an integer", args[1])
 			}
 			r, err := f(l, n)
 			return r.String(), err
@@ -45,7 +44,7 @@ func miscOps(t *table) {
 		ob, ok1 := typeBits[args[1]]
 		nb, ok2 := typeBits[args[2]]
 		if !ok1 || !ok2 {
-			return "", fmt.Errorf("recast_layout: unknown type %q or %q", args[1], args[2])
+			return "", layout.Newf(layout.ErrInvalid, "recast_layout", "unknown type %q or %q", args[1], args[2])
 		}
 		r, err := layout.Recast(l, ob, nb)
 		return r.String(), err

@@ -2,7 +2,6 @@ package golden
 
 import (
 	"encoding/json"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -149,7 +148,7 @@ func swizzleOps(t *table) {
 	swizzleBinary(t, "raked_product", "Layout", layout.Parse, swizzle.RakedProduct)
 	swizzleOp(t, "tile_to_shape", "ComposedLayout, Shape[, Order]", func(args []string) (string, error) {
 		if len(args) != 2 && len(args) != 3 {
-			return "", fmt.Errorf("tile_to_shape: want 2 or 3 args, got %d", len(args))
+			return "", layout.Newf(layout.ErrInvalid, "tile_to_shape", "want 2 or 3 args, got %d", len(args))
 		}
 		a, err := swizzle.ParseFunc(args[0])
 		if err != nil {
@@ -162,7 +161,7 @@ func swizzleOps(t *table) {
 		order := layout.ColMajor
 		if len(args) == 3 {
 			if order, err = parseOrder(args[2]); err != nil {
-				return "", fmt.Errorf("tile_to_shape: %w", err)
+				return "", layout.Newf(0, "tile_to_shape", "%w", err)
 			}
 		}
 		r, err := swizzle.TileToShape(a, trg, order)
@@ -200,7 +199,7 @@ func swizzleOps(t *table) {
 			}
 			n, err := strconv.Atoi(args[1])
 			if err != nil {
-				return "", fmt.Errorf("%s: N %q is not an integer", op, args[1])
+				return "", layout.Newf(layout.ErrInvalid, op, "N %q is not an integer", args[1])
 			}
 			r, err := f(c, n)
 			if err != nil {
@@ -222,7 +221,7 @@ func swizzleOps(t *table) {
 		ob, ok1 := typeBits[args[1]]
 		nb, ok2 := typeBits[args[2]]
 		if !ok1 || !ok2 {
-			return "", fmt.Errorf("recast_layout: unknown type %q or %q", args[1], args[2])
+			return "", layout.Newf(layout.ErrInvalid, "recast_layout", "unknown type %q or %q", args[1], args[2])
 		}
 		r, err := swizzle.Recast(c, ob, nb)
 		if err != nil {

@@ -2,7 +2,6 @@ package golden
 
 import (
 	"encoding/json"
-	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -39,7 +38,7 @@ var cppSwizzleRE = regexp.MustCompile(`Swizzle<(\d+),(\d+),(-?\d+)>`)
 func readTMASpec(args []string) (tmaSpec, error) {
 	var sp tmaSpec
 	if len(args) < 7 {
-		return sp, fmt.Errorf("TMA spec: want CopyOp, T, TmaType, gmem, smem, cta_tiler, cluster; got %q", args)
+		return sp, layout.Newf(layout.ErrInvalid, "", "TMA spec: want CopyOp, T, TmaType, gmem, smem, cta_tiler, cluster; got %q", args)
 	}
 	op, err := tma.ParseOp(args[0])
 	if err != nil {
@@ -61,7 +60,7 @@ func readTMASpec(args []string) (tmaSpec, error) {
 	}
 	for _, a := range args[3:7] {
 		if strings.HasPrefix(a, "cpp:") {
-			return sp, fmt.Errorf("TMA spec: cannot read the C++ argument %q", a)
+			return sp, layout.Newf(layout.ErrParse, "", "TMA spec: cannot read the C++ argument %q", a)
 		}
 	}
 	gt, err := parseTensorPrint(args[3])
@@ -70,7 +69,7 @@ func readTMASpec(args []string) (tmaSpec, error) {
 	}
 	gl, ok := gt.Plain()
 	if !ok {
-		return sp, fmt.Errorf("TMA spec: the gmem tensor must have a plain layout: %q", args[3])
+		return sp, layout.Newf(layout.ErrInvalid, "", "TMA spec: the gmem tensor must have a plain layout: %q", args[3])
 	}
 	sp.gmemBits = gt.Pointer().Bits()
 	sp.g = tma.Gmem{Type: args[1], Addr: gt.Pointer().Addr(), Layout: gl}
@@ -150,7 +149,7 @@ func tmaStrings(raw []json.RawMessage, n int) ([]string, error) {
 		return nil, err
 	}
 	if len(args) != n {
-		return nil, fmt.Errorf("want %d args, got %d", n, len(args))
+		return nil, layout.Newf(layout.ErrInvalid, "", "want %d args, got %d", n, len(args))
 	}
 	return args, nil
 }
@@ -226,7 +225,7 @@ func tmaOps(t *table) {
 		}
 		slice, err := strconv.Atoi(args[7])
 		if err != nil {
-			return nil, fmt.Errorf("tma_copy_partition: bad slice %q", args[7])
+			return nil, layout.Newf(layout.ErrParse, "tma_copy_partition", "bad slice %q", args[7])
 		}
 		t, err := tma.MakeCopy(sp.op, sp.g, sp.s, sp.tiler, sp.cluster, sp.opt)
 		if err != nil {
@@ -298,7 +297,7 @@ func tmaOps(t *table) {
 		}
 		coord, err := strconv.Atoi(args[9])
 		if err != nil {
-			return nil, fmt.Errorf("tma_partition: bad cta_coord %q", args[9])
+			return nil, layout.Newf(layout.ErrParse, "tma_partition", "bad cta_coord %q", args[9])
 		}
 		cl, err := layout.Parse(args[10])
 		if err != nil {

@@ -27,6 +27,7 @@ package house
 // Packages under cmd/, examples/, tools/ and playground/wasm are on floor 8.
 var Floors = map[string]int{
 	"numeric":               0,
+	"internal/raise":        0,
 	"internal/jsonl":        1,
 	"internal/mmarec":       1,
 	"internal/rapidseed":    0,

@@ -109,7 +109,7 @@ func Decode[T any](r io.Reader) ([]T, error) {
 	err := Scan(r, func(n int, line []byte) error {
 		var v T
 		if err := json.Unmarshal(line, &v); err != nil {
-			return fmt.Errorf("line %d: %w", n, err)
+			return layout.Newf(layout.ErrParse, "", "line %d: %w", n, err)
 		}
 		out = append(out, v)
 		return nil
@@ -121,18 +121,17 @@ func Decode[T any](r io.Reader) ([]T, error) {
 func Read[T any](path string) ([]T, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, layout.Newf(layout.ErrInvalid, "jsonl.Read", "%w", err)
 	}
 	defer f.Close()
 	out, err := Decode[T](f)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, layout.Newf(0, path, "%w", err)
 	}
 	return out, nil
 }
 
 // IsLimit reports whether err is a limit of this package being exceeded.
 func IsLimit(err error) bool {
-	var e *layout.Error
-	return errors.As(err, &e) && e.Op == "jsonl"
+	return errors.Is(err, layout.ErrOverflow)
 }

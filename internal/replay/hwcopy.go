@@ -9,6 +9,7 @@ import (
 
 	"github.com/gocute/cute/gmma"
 	"github.com/gocute/cute/hw"
+	"github.com/gocute/cute/layout"
 )
 
 // The H200 set-up of the hw-copy records (testdata/hw-copy/README.md).
@@ -44,7 +45,7 @@ func (s copySmem) setup(need int) (uint32, *hw.SharedMemory, error) {
 		a0 = *s.A0
 	}
 	if need < 0 || a0 < base || int64(a0-base)+int64(need) > gmma.SharedWindow {
-		return 0, nil, fmt.Errorf("smem: %d bytes from a0 = %#x do not fit the shared window", need, a0)
+		return 0, nil, layout.Newf(layout.ErrInvalid, "smem", "%d bytes from a0 = %#x do not fit the shared window", need, a0)
 	}
 	size := max(uint32(gmma.DefaultSharedSize), (a0-base+uint32(need)+15)&^15)
 	size = min(size, (gmma.SharedWindow-base)&^15)
@@ -68,16 +69,16 @@ type matrixRecord struct {
 func (r *matrixRecord) decode(op string, rec json.RawMessage) (hw.Matrix, uint32, *hw.SharedMemory, *[hw.WarpSize]uint32, error) {
 	var addrs [hw.WarpSize]uint32
 	fail := func(err error) (hw.Matrix, uint32, *hw.SharedMemory, *[hw.WarpSize]uint32, error) {
-		return hw.Matrix{}, 0, nil, nil, fmt.Errorf("replay %s: %v", op, err)
+		return hw.Matrix{}, 0, nil, nil, layout.Newf(layout.ErrInvalid, "", "replay %s: %v", op, err)
 	}
 	if err := json.Unmarshal(rec, r); err != nil {
 		return fail(err)
 	}
 	if strings.Contains(r.PTX, ".b8") {
-		return fail(fmt.Errorf("%s: %w: the .b8 forms are sm_100a, ptxas rejects them for sm_90a", r.PTX, hw.ErrUnsupported))
+		return fail(layout.Newf(layout.ErrUnsupported, r.PTX, "unsupported instruction: the .b8 forms are sm_100a, ptxas rejects them for sm_90a"))
 	}
 	if len(r.LaneOffsets) != hw.WarpSize {
-		return fail(fmt.Errorf("%d lane_offsets, want 32", len(r.LaneOffsets)))
+		return fail(layout.Newf(layout.ErrInvalid, "", "%d lane_offsets, want 32", len(r.LaneOffsets)))
 	}
 	a0, smem, err := r.Smem.setup(max(2*r.Smem.FillU16, r.Smem.RegionBytes))
 	if err != nil {
@@ -143,16 +144,16 @@ func stmatrix(rec json.RawMessage) (map[string]any, error) {
 		return nil, err
 	}
 	if len(r.RegsIn) != hw.WarpSize {
-		return nil, fmt.Errorf("replay stmatrix: %d lanes of regs_in, want 32", len(r.RegsIn))
+		return nil, layout.Newf(layout.ErrInvalid, "", "replay stmatrix: %d lanes of regs_in, want 32", len(r.RegsIn))
 	}
 	for t, row := range r.RegsIn {
 		if len(row) != m.Num {
-			return nil, fmt.Errorf("replay stmatrix: lane %d has %d registers, want %d", t, len(row), m.Num)
+			return nil, layout.Newf(layout.ErrInvalid, "", "replay stmatrix: lane %d has %d registers, want %d", t, len(row), m.Num)
 		}
 		for i, s := range row {
 			v, err := strconv.ParseUint(s, 16, 32)
 			if err != nil {
-				return nil, fmt.Errorf("replay stmatrix: regs_in[%d][%d]: %v", t, i, err)
+				return nil, layout.Newf(layout.ErrInvalid, "", "replay stmatrix: regs_in[%d][%d]: %v", t, i, err)
 			}
 			if err := w.SetReg(t, i, uint32(v)); err != nil {
 				return nil, err
@@ -190,13 +191,13 @@ func (o cpOp) instr() (hw.CpAsync, error) {
 	case "cg":
 		c.CacheGlobal = true
 	default:
-		return c, fmt.Errorf("cache_op %q is neither ca nor cg", o.CacheOp)
+		return c, layout.Newf(layout.ErrInvalid, "", "cache_op %q is neither ca nor cg", o.CacheOp)
 	}
 	if o.Prefetch != nil && *o.Prefetch != "" {
 		p := strings.TrimSuffix(strings.TrimPrefix(*o.Prefetch, ".L2::"), "B")
 		n, err := strconv.Atoi(p)
 		if err != nil {
-			return c, fmt.Errorf("prefetch %q is not .L2::NB", *o.Prefetch)
+			return c, layout.Newf(layout.ErrInvalid, "", "prefetch %q is not .L2::NB", *o.Prefetch)
 		}
 		c.Prefetch = n
 	}
@@ -204,16 +205,16 @@ func (o cpOp) instr() (hw.CpAsync, error) {
 	case "plain", "":
 	case "src_size":
 		if o.SrcSize == nil {
-			return c, fmt.Errorf("form src_size without src_size")
+			return c, layout.Newf(layout.ErrInvalid, "", "form src_size without src_size")
 		}
 		c.ZFill, c.SrcSize = true, *o.SrcSize
 	case "ignore_src":
 		if o.IgnoreSrc == nil {
-			return c, fmt.Errorf("form ignore_src without ignore_src")
+			return c, layout.Newf(layout.ErrInvalid, "", "form ignore_src without ignore_src")
 		}
 		c.IgnoreSrc = *o.IgnoreSrc
 	default:
-		return c, fmt.Errorf("form %q is not plain, src_size or ignore_src", o.Form)
+		return c, layout.Newf(layout.ErrInvalid, "", "form %q is not plain, src_size or ignore_src", o.Form)
 	}
 	return c, nil
 }
@@ -233,11 +234,11 @@ type cpasyncRecord struct {
 func cpasync(rec json.RawMessage) (map[string]any, error) {
 	var r cpasyncRecord
 	if err := json.Unmarshal(rec, &r); err != nil {
-		return nil, fmt.Errorf("replay cpasync: %v", err)
+		return nil, layout.Newf(layout.ErrInvalid, "", "replay cpasync: %v", err)
 	}
 	a0, smem, err := r.Smem.setup(r.Smem.RegionBytes)
 	if err != nil {
-		return nil, fmt.Errorf("replay cpasync: %v", err)
+		return nil, layout.Newf(layout.ErrInvalid, "", "replay cpasync: %v", err)
 	}
 	region := make([]byte, r.Smem.RegionBytes)
 	for i := range region {
@@ -260,7 +261,7 @@ func cpasync(rec json.RawMessage) (map[string]any, error) {
 	nthreads := 0
 	for i, o := range r.Ops {
 		if o.Thread < 0 || o.Thread >= 1024 {
-			return nil, fmt.Errorf("replay cpasync: op %d: thread %d is outside [0, 1024)", i, o.Thread)
+			return nil, layout.Newf(layout.ErrInvalid, "", "replay cpasync: op %d: thread %d is outside [0, 1024)", i, o.Thread)
 		}
 		nthreads = max(nthreads, o.Thread+1)
 	}
@@ -274,7 +275,7 @@ func cpasync(rec json.RawMessage) (map[string]any, error) {
 	for i, o := range r.Ops {
 		c, err := o.instr()
 		if err != nil {
-			return nil, fmt.Errorf("replay cpasync: op %d: %v", i, err)
+			return nil, layout.Newf(layout.ErrInvalid, "", "replay cpasync: op %d: %v", i, err)
 		}
 		w, lane := warps[o.Thread/hw.WarpSize], o.Thread%hw.WarpSize
 		if group[o.Thread] != 0 && group[o.Thread] != o.Group+1 {
@@ -284,7 +285,7 @@ func cpasync(rec json.RawMessage) (map[string]any, error) {
 		}
 		group[o.Thread] = o.Group + 1
 		if err := w.CpAsync(lane, c, a0+o.DstOff, g, copyGlobalBase+o.SrcOff); err != nil {
-			return nil, fmt.Errorf("op %d (thread %d): %w", i, o.Thread, err)
+			return nil, layout.Newf(0, "", "op %d (thread %d): %w", i, o.Thread, err)
 		}
 	}
 	for t := range nthreads {

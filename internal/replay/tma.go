@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gocute/cute/hw"
+	"github.com/gocute/cute/layout"
 )
 
 // This file replays the TMA records of the hw-copy set (tma_encode,
@@ -71,7 +72,7 @@ func (e *tmaEncodeRec) args() (hw.TensorMapArgs, error) {
 	if e.GlobalAddress != nil {
 		var err error
 		if addr, err = strconv.ParseUint(strings.TrimPrefix(*e.GlobalAddress, "0x"), 16, 64); err != nil {
-			return hw.TensorMapArgs{}, fmt.Errorf("encode.global_address %q: %w", *e.GlobalAddress, err)
+			return hw.TensorMapArgs{}, layout.Newf(0, "", "encode.global_address %q: %w", *e.GlobalAddress, err)
 		}
 	}
 	return hw.TensorMapArgs{
@@ -146,7 +147,7 @@ func tmaFillPattern(buf []byte, pattern string) error {
 			buf[4*j], buf[4*j+1], buf[4*j+2], buf[4*j+3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
 		}
 	default:
-		return fmt.Errorf("global.pattern %q unknown", pattern)
+		return layout.Newf(layout.ErrInvalid, "", "global.pattern %q unknown", pattern)
 	}
 	return nil
 }
@@ -157,7 +158,7 @@ func tmaFillPattern(buf []byte, pattern string) error {
 // 16-byte clipping.
 func tmaMapBuffer(g *hw.DeviceMemory, a hw.TensorMapArgs, off int64, size int64) ([]byte, uint64, error) {
 	if off < 0 || size < 0 || size > 1<<30 {
-		return nil, 0, fmt.Errorf("global buffer offset %d, %d bytes", off, size)
+		return nil, 0, layout.Newf(layout.ErrInvalid, "", "global buffer offset %d, %d bytes", off, size)
 	}
 	base := a.GlobalAddress - uint64(off)
 	buf := make([]byte, (size+off+15)/16*16+64)
@@ -328,11 +329,11 @@ func tmaStoreOrReduce(rec json.RawMessage, reduce bool) (map[string]any, error) 
 	}
 	img, err := hex.DecodeString(r.Smem.ImageHex)
 	if err != nil {
-		return nil, fmt.Errorf("smem.image_hex: %w", err)
+		return nil, layout.Newf(0, "smem.image_hex", "%w", err)
 	}
 	init, err := hex.DecodeString(r.Global.InitHex)
 	if err != nil {
-		return nil, fmt.Errorf("global.init_hex: %w", err)
+		return nil, layout.Newf(0, "global.init_hex", "%w", err)
 	}
 	cl, err := hw.NewCluster(1, int(dyn+tmaLoadDynLen))
 	if err != nil {

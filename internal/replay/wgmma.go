@@ -2,10 +2,10 @@ package replay
 
 import (
 	"encoding/json"
-	"fmt"
 	"math"
 
 	"github.com/gocute/cute/gmma"
+	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/numeric"
 )
 
@@ -15,7 +15,7 @@ import (
 func wgmma(rec json.RawMessage) (map[string]any, error) {
 	var r gmma.Record
 	if err := json.Unmarshal(rec, &r); err != nil {
-		return nil, fmt.Errorf("replay wgmma: %v", err)
+		return nil, layout.Newf(0, "", "replay wgmma: %w", err)
 	}
 	r.AccOut, r.Status = nil, "" // the hardware's answer is never an input
 	regs, err := r.Execute()
@@ -30,7 +30,7 @@ func wgmma(rec json.RawMessage) (map[string]any, error) {
 func wgmmaSparse(rec json.RawMessage) (map[string]any, error) {
 	var r gmma.SparseRecord
 	if err := json.Unmarshal(rec, &r); err != nil {
-		return nil, fmt.Errorf("replay wgmma_sp: %v", err)
+		return nil, layout.Newf(0, "", "replay wgmma_sp: %w", err)
 	}
 	r.AccOut, r.Status = nil, ""
 	regs, err := r.Execute()

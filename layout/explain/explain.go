@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gocute/cute/internal/raise"
 	"github.com/gocute/cute/layout"
 )
 
@@ -68,7 +69,7 @@ const (
 func (tr *tracer) add(format string, args ...any) {
 	text := fmt.Sprintf(format, args...)
 	if tr.bytes += len(text); tr.bytes > MaxTraceBytes {
-		layout.Throw("explain", "a trace holds at most MaxTraceBytes (1 MiB) of text", tr.bytes)
+		raise.Throw(layout.Errorf("explain", "a trace holds at most MaxTraceBytes (1 MiB) of text", tr.bytes))
 	}
 	tr.steps = append(tr.steps, Step{tr.depth, text})
 }
@@ -78,7 +79,7 @@ func (tr *tracer) add(format string, args ...any) {
 func checkLeaves(ts ...layout.IntTuple) {
 	for _, t := range ts {
 		if n := len(t.Leaves()); n > MaxLeaves {
-			layout.Throw("explain", "an operand has at most MaxLeaves (256) leaves", n)
+			raise.Throw(layout.Errorf("explain", "an operand has at most MaxLeaves (256) leaves", n))
 		}
 	}
 }
@@ -124,7 +125,7 @@ func ints(v any) []layout.Int {
 
 func must(l layout.Layout, err error) layout.Layout {
 	if err != nil {
-		panic(err) // a *layout.Error, caught by layout.Try
+		panic(err) // a *layout.Error, caught by raise.Try
 	}
 	return l
 }
@@ -133,7 +134,7 @@ func must(l layout.Layout, err error) layout.Layout {
 func run(expr string, f func(tr *tracer) layout.Layout) (Trace, error) {
 	tr := &tracer{}
 	var res layout.Layout
-	err := layout.Try(func() { res = f(tr) })
+	err := raise.Try(func() { res = f(tr) })
 	if err != nil {
 		return Trace{}, err
 	}

@@ -3,6 +3,7 @@ package explain
 import (
 	"fmt"
 
+	"github.com/gocute/cute/internal/raise"
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/layout/internal/trace"
 )
@@ -227,7 +228,7 @@ func Product(op string, a layout.Layout, t layout.Tiler) (Trace, error) {
 			return r
 		case "blocked_product", "raked_product":
 			if !t.IsLayout() {
-				layout.Throw(op, "the tiler must be a layout", t)
+				raise.Throw(layout.Errorf(op, "the tiler must be a layout", t))
 			}
 			b := t.Layout()
 			R := max(a.Rank(), b.Rank())
@@ -250,7 +251,7 @@ func Product(op string, a layout.Layout, t layout.Tiler) (Trace, error) {
 			}
 			return r
 		}
-		layout.Throw("explain", "not a product", op)
+		raise.Throw(layout.Errorf("explain", "not a product", op))
 		return layout.Layout{}
 	})
 }
