@@ -223,17 +223,25 @@ func crd2idxInt(c Int, shape, stride []IntTuple) Int {
 		return S(0)
 	}
 	if len(shape) == 1 {
-		return Crd2Idx(I(c), shape[0], stride[0])
+		return crd2idxMode(c, &shape[0], &stride[0])
 	}
 	if c.Is(0) {
 		return S(0)
 	}
 	p := shape[0].Product()
 	if p.v == 0 { // an extent-0 mode takes the whole coordinate (CuTe divides by zero)
-		return Crd2Idx(I(c), shape[0], stride[0]).Add(crd2idxInt(Int{0, both(c, p)}, shape[1:], stride[1:]))
+		return crd2idxMode(c, &shape[0], &stride[0]).Add(crd2idxInt(Int{0, both(c, p)}, shape[1:], stride[1:]))
 	}
 	div, mod := c.Div(p), c.Mod(p)
-	return Crd2Idx(I(mod), shape[0], stride[0]).Add(crd2idxInt(div, shape[1:], stride[1:]))
+	return crd2idxMode(mod, &shape[0], &stride[0]).Add(crd2idxInt(div, shape[1:], stride[1:]))
+}
+
+// crd2idxMode is Crd2Idx(I(c), shape, stride), a leaf without the wrapping.
+func crd2idxMode(c Int, shape, stride *IntTuple) Int {
+	if !shape.isTup {
+		return c.Mul(stride.leaf)
+	}
+	return crd2idxInt(c, shape.elems, stride.elems)
 }
 
 // Idx2Crd is CuTe's idx2crd(idx, shape): the colexicographic coordinate of a
@@ -298,22 +306,43 @@ func (l Layout) Eval(i int) int {
 }
 
 // evalFlat distributes i over the leaves of shape colexicographically; every
-// leaf but the final one takes i mod its extent.
+// leaf but the final one takes i mod its extent. Leaf modes are handled in
+// the loop (no call per leaf); an index below the extent needs no division,
+// and once the index is 0 every remaining leaf contributes 0.
 func evalFlat(shape, stride *IntTuple, i int, last bool) (off, rest int) {
 	if !shape.isTup {
-		s := shape.leaf.v
-		if last || s == 0 {
-			return i * stride.leaf.v, 0
-		}
-		return (i % s) * stride.leaf.v, i / s
+		return evalLeaf(shape.leaf.v, stride.leaf.v, i, last)
 	}
 	n := len(shape.elems)
-	for k := 0; k < n; k++ {
+	st := stride.elems[:n]
+	for k := range shape.elems {
+		if i == 0 {
+			return off, 0
+		}
+		e := &shape.elems[k]
 		var o int
-		o, i = evalFlat(&shape.elems[k], &stride.elems[k], i, last && k == n-1)
+		if !e.isTup {
+			o, i = evalLeaf(e.leaf.v, st[k].leaf.v, i, last && k == n-1)
+		} else {
+			o, i = evalFlat(e, &st[k], i, last && k == n-1)
+		}
 		off += o
 	}
 	return off, i
+}
+
+// evalLeaf is evalFlat on one leaf of extent s and stride d.
+func evalLeaf(s, d, i int, last bool) (off, rest int) {
+	switch {
+	case last || s == 0:
+		return i * d, 0
+	case uint(i) < uint(s): // 0 <= i < s
+		return i * d, 0
+	case uint(i) <= math.MaxUint32 && uint(s) <= math.MaxUint32: // a 32-bit division is faster
+		q := uint32(i) / uint32(s)
+		return (i - int(q)*s) * d, int(q)
+	}
+	return (i % s) * d, i / s
 }
 
 // Eval2 returns l(m, n) for a rank-2 layout, each mode taking a 1-D index.
