@@ -88,10 +88,10 @@ func complementOf(l Layout, cotarget IntTuple) (Layout, complementInfo) {
 			throw("complement", "the extents of filter(layout) must be positive", l)
 		}
 	}
-	for _, c := range cotarget.Leaves() {
-		if c.v < 0 {
-			throw("complement", "the cotarget must not be negative", l, cotarget)
-		}
+	neg := false
+	cotarget.walkLeaves(func(c Int) { neg = neg || c.v < 0 })
+	if neg {
+		throw("complement", "the cotarget must not be negative", l, cotarget)
 	}
 	if r == 1 && st[0].Is(0) {
 		return Compact(CoalesceShape(cotarget)), info

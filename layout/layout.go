@@ -54,8 +54,9 @@ func Right(shape Shape) Layout { return mk(shape, CompactRight(shape, S(1))) }
 // Concat returns make_layout(l0, l1, ...): the layout whose modes are the
 // given layouts. With one layout the result is the rank-1 layout (l0).
 func Concat(ls ...Layout) Layout {
-	sh := make([]IntTuple, len(ls))
-	st := make([]IntTuple, len(ls))
+	n := len(ls)
+	buf := make([]IntTuple, 2*n) // shape and stride elements share one allocation
+	sh, st := buf[:n:n], buf[n:]
 	for i, l := range ls {
 		sh[i], st[i] = l.shape, l.stride
 	}
@@ -184,9 +185,14 @@ func (l Layout) Cosize() Int {
 	if size.v <= 0 {
 		return Int{0, l.shape.IsStatic() && l.stride.IsStatic()}
 	}
-	abs := mk(l.shape, l.stride.Map(Int.Abs))
+	stride := l.stride
+	neg := false
+	stride.walkLeaves(func(d Int) { neg = neg || d.v < 0 })
+	if neg { // Abs leaves the non-negative strides as they are
+		stride = stride.Map(Int.Abs)
+	}
 	last := size.Sub(S(1))
-	return Crd2Idx(I(last), abs.shape, abs.stride).Add(S(1))
+	return Crd2Idx(I(last), l.shape, stride).Add(S(1))
 }
 
 // Crd2Idx is CuTe's crd2idx(coord, shape, stride) with CuTe's typing. The
@@ -435,11 +441,26 @@ func byProfile(op string, l Layout, profile IntTuple, f func(Layout) Layout) Lay
 	if profile.Len() > l.Rank() {
 		throw(op, "the profile's rank must not exceed the layout's", profile, l)
 	}
-	ms := l.Modes()
-	for i := range profile.elems {
-		ms[i] = byProfile(op, ms[i], profile.elems[i], f)
+	return mapModes(l, len(profile.elems), func(i int, m Layout) Layout {
+		return byProfile(op, m, profile.elems[i], f)
+	})
+}
+
+// mapModes returns the tuple layout of the modes of l, f applied to the
+// first n of them (Concat(f(l.Mode(0)), ..., l.Mode(n), ...) in one
+// allocation).
+func mapModes(l Layout, n int, f func(i int, m Layout) Layout) Layout {
+	r := l.Rank()
+	buf := make([]IntTuple, 2*r)
+	sh, st := buf[:r:r], buf[r:]
+	for i := range r {
+		m := mk(l.shape.At(i), l.stride.At(i))
+		if i < n {
+			m = f(i, m)
+		}
+		sh[i], st[i] = m.shape, m.stride
 	}
-	return Concat(ms...)
+	return mk(tup(sh), tup(st))
 }
 
 // CoalesceProfile returns coalesce(l, profile): coalesce applied at the leaves
