@@ -144,7 +144,7 @@ func composeLeaf(ls, ld []Int, s, d Int, c *compState, rs, rd []Int) ([]Int, []I
 		return append(rs, s), append(rd, d)
 	}
 	r := len(ls)
-	var buf1, buf2, buf3 [16]Int
+	var buf1, buf2, buf3 [8]Int // more than 8 modes move to the heap
 	if d.Is(1) {
 		shape1 := buf1[:0]
 		rest := s
@@ -234,8 +234,8 @@ func compose(a, b Layout) Layout {
 // computes it: it raises an *Error only where CuTe's static assertions fire,
 // and reports in the compState whether the result needs verifying.
 func composeUnchecked(a, b Layout) (Layout, compState) {
-	var bufS, bufD, bufRS, bufRD [32]Int
-	var bufN [16]int
+	var bufS, bufD, bufRS, bufRD [16]Int // more than 8 leaves move to the heap
+	var bufN [8]int
 	var c compState
 	ls, ld := coalesceX(a, bufS[:], bufD[:])
 	rs, rd, ns, need := composeLeaves(ls, ld, b.shape, b.stride, &c, bufRS[:0], bufRD[:0], bufN[:0], 0)

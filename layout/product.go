@@ -133,11 +133,7 @@ func rankProduct(op string, a, b Layout, raked bool) Layout {
 		m0, m1 = m1, m0
 	}
 	z := mk(zipTuples(op, m0.shape, m1.shape), zipTuples(op, m0.stride, m1.stride))
-	ones := make([]IntTuple, z.Rank())
-	for i := range ones {
-		ones[i] = I(S(1))
-	}
-	return byProfile(op, z, tup(ones), Coalesce)
+	return mapModes(z, z.Rank(), func(_ int, m Layout) Layout { return Coalesce(m) })
 }
 
 // LogicalProduct returns CuTe 3.5.1's logical_product(a, t). For a layout
