@@ -238,7 +238,7 @@ func crd2idxInt(c Int, shape, stride []IntTuple) Int {
 	if p.v == 0 { // an extent-0 mode takes the whole coordinate (CuTe divides by zero)
 		return crd2idxMode(c, &shape[0], &stride[0]).Add(crd2idxInt(Int{0, both(c, p)}, shape[1:], stride[1:]))
 	}
-	div, mod := c.Div(p), c.Mod(p)
+	div, mod := divMod(c, p)
 	return crd2idxMode(mod, &shape[0], &stride[0]).Add(crd2idxInt(div, shape[1:], stride[1:]))
 }
 
