@@ -344,9 +344,6 @@ func evalLeaf(s, d, i int, last bool) (off, rest int) {
 		return i * d, 0
 	case uint(i) < uint(s): // 0 <= i < s
 		return i * d, 0
-	case uint(i) <= math.MaxUint32 && uint(s) <= math.MaxUint32: // a 32-bit division is faster
-		q := uint32(i) / uint32(s)
-		return (i - int(q)*s) * d, int(q)
 	}
 	return (i % s) * d, i / s
 }
