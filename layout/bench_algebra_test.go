@@ -96,10 +96,59 @@ func BenchmarkComplementPadded(b *testing.B) {
 	}
 }
 
-// The step recorder layout/explain uses costs nothing when absent: a
-// composition allocates only its result's tuples.
-func TestComposeAllocs(t *testing.T) {
-	if n := testing.AllocsPerRun(100, func() { benchLay, _ = Compose(benchA, benchB) }); n > 1 {
-		t.Errorf("Compose allocates %v times, want at most 1", n)
+// The remaining operands of the algebra's performance table (issue 16).
+var (
+	benchZipL = MustParse("(128,64):(1,128)")
+	benchZipT = MustParseTiler("<64,8>")
+	benchPA   = MustParse("(2,5):(_5,_1)")
+	benchPB   = MustParse("(3,4):(1,3)")
+)
+
+func BenchmarkZippedDivide(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		benchLay, _ = ZippedDivide(benchZipL, benchZipT)
+	}
+}
+
+func BenchmarkBlockedProduct(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		benchLay, _ = BlockedProduct(benchPA, benchPB)
+	}
+}
+
+// BenchmarkCrd2IdxInt is crd2idx(i, shape, stride) for every i of A.
+func BenchmarkCrd2IdxInt(b *testing.B) {
+	b.ReportAllocs()
+	sh, st := benchA.Shape(), benchA.Stride()
+	n := benchA.Size().Value()
+	for b.Loop() {
+		for i := range n {
+			sink += Crd2Idx(I(D(i)), sh, st).Value()
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/elem")
+}
+
+// TestAlgebraAllocs pins the allocation counts of the table's operations:
+// one allocation for a composition, a parse, and each level a result adds.
+func TestAlgebraAllocs(t *testing.T) {
+	s := benchA.String()
+	for _, c := range []struct {
+		name string
+		max  float64
+		f    func()
+	}{
+		{"Compose", 1, func() { benchLay, _ = Compose(benchA, benchB) }},
+		{"LogicalDivide", 3, func() { benchLay, _ = LogicalDivide(benchDivA, benchDivB) }},
+		{"ZippedDivide", 7, func() { benchLay, _ = ZippedDivide(benchZipL, benchZipT) }},
+		{"BlockedProduct", 8, func() { benchLay, _ = BlockedProduct(benchPA, benchPB) }},
+		{"Parse", 1, func() { benchLay, _ = Parse(s) }},
+		{"Crd2Idx", 0, func() { sink += Crd2Idx(I(D(77)), benchA.Shape(), benchA.Stride()).Value() }},
+	} {
+		if n := testing.AllocsPerRun(20, c.f); n > c.max {
+			t.Errorf("%s: %v allocations, want <= %v", c.name, n, c.max)
+		}
 	}
 }

@@ -96,10 +96,10 @@ func complementOfRec(l Layout, cotarget IntTuple, rec trace.Recorder) (Layout, c
 			throw("complement", "the extents of filter(layout) must be positive", l)
 		}
 	}
-	for _, c := range cotarget.Leaves() {
-		if c.v < 0 {
-			throw("complement", "the cotarget must not be negative", l, cotarget)
-		}
+	neg := false
+	cotarget.walkLeaves(func(c Int) { neg = neg || c.v < 0 })
+	if neg {
+		throw("complement", "the cotarget must not be negative", l, cotarget)
 	}
 	if r == 1 && st[0].Is(0) {
 		res := Compact(CoalesceShape(cotarget))

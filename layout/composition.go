@@ -147,7 +147,7 @@ func composeLeaf(ls, ld []Int, s, d Int, c *compState, rs, rd []Int) ([]Int, []I
 	}
 	r := len(ls)
 	b := len(rs)
-	var buf1, buf2, buf3 [16]Int
+	var buf1, buf2, buf3 [8]Int // more than 8 modes move to the heap
 	if d.Is(1) {
 		shape1 := buf1[:0]
 		rest := s
@@ -262,8 +262,8 @@ func composeUnchecked(a, b Layout) (Layout, compState) { return composeUnchecked
 
 // composeUncheckedRec is composeUnchecked reporting its steps to rec.
 func composeUncheckedRec(a, b Layout, rec trace.Recorder) (Layout, compState) {
-	var bufS, bufD, bufRS, bufRD [32]Int
-	var bufN [16]int
+	var bufS, bufD, bufRS, bufRD [16]Int // more than 8 leaves move to the heap
+	var bufN [8]int
 	c := compState{rec: rec}
 	ls, ld := coalesceX(a, bufS[:], bufD[:])
 	if rec != nil {

@@ -7,11 +7,7 @@ func byMode(op string, l Layout, t Tiler, f func(Layout, Tiler) Layout) Layout {
 	if len(t.elems) > l.Rank() {
 		throw(op, "the tiler must not have more modes than the layout", l, t)
 	}
-	ms := l.Modes()
-	for i := range t.elems {
-		ms[i] = f(ms[i], t.elems[i])
-	}
-	return Concat(ms...)
+	return mapModes(l, len(t.elems), func(i int, m Layout) Layout { return f(m, t.elems[i]) })
 }
 
 // logicalDivide is CuTe 3.5.1's logical_divide; it raises an *Error.
@@ -79,16 +75,17 @@ func zip2By(op string, t IntTuple, g Tiler) IntTuple {
 	if !t.isTup || len(t.elems) < len(g.elems) {
 		throw(op, "the tiler must not have more modes than the layout (zip2_by)", t, g)
 	}
-	gr := len(g.elems)
-	first := make([]IntTuple, gr)
-	second := make([]IntTuple, 0, len(t.elems))
+	gr, n := len(g.elems), len(t.elems)
+	buf := make([]IntTuple, 2+gr+n) // the pair, first and second in one allocation
+	pair, first, second := buf[:2:2], buf[2:2+gr:2+gr], buf[2+gr:2+gr:2+gr+n]
 	for i := range g.elems {
 		s := zip2By(op, t.elems[i], g.elems[i])
 		first[i] = s.elems[0]
 		second = append(second, s.elems[1])
 	}
 	second = append(second, t.elems[gr:]...)
-	return Tup(tup(first), tup(second))
+	pair[0], pair[1] = tup(first), tup(second)
+	return tup(pair)
 }
 
 // tileUnzip is CuTe's tile_unzip(l, t).

@@ -111,6 +111,24 @@ func (a Int) Mod(b Int) Int {
 	return Int{a.v % b.v, both(a, b)}
 }
 
+// divMod returns a.Div(b), a.Mod(b) with one division.
+func divMod(a, b Int) (q, r Int) {
+	if a.Is(0) {
+		return S(0), S(0)
+	}
+	if b.v == 0 {
+		throw("integer arithmetic", "division by zero", a, b)
+	}
+	if a.v == math.MinInt && b.v == -1 {
+		overflow("/", a, b)
+	}
+	q = Int{a.v / b.v, both(a, b)}
+	if b.Is(1) || b.Is(-1) {
+		return q, S(0)
+	}
+	return q, Int{a.v - q.v*b.v, both(a, b)}
+}
+
 // Neg returns -a.
 func (a Int) Neg() Int { return S(0).Sub(a).withStatic(a.static) }
 

@@ -54,8 +54,9 @@ func Right(shape Shape) Layout { return mk(shape, CompactRight(shape, S(1))) }
 // Concat returns make_layout(l0, l1, ...): the layout whose modes are the
 // given layouts. With one layout the result is the rank-1 layout (l0).
 func Concat(ls ...Layout) Layout {
-	sh := make([]IntTuple, len(ls))
-	st := make([]IntTuple, len(ls))
+	n := len(ls)
+	buf := make([]IntTuple, 2*n) // shape and stride elements share one allocation
+	sh, st := buf[:n:n], buf[n:]
 	for i, l := range ls {
 		sh[i], st[i] = l.shape, l.stride
 	}
@@ -184,9 +185,14 @@ func (l Layout) Cosize() Int {
 	if size.v <= 0 {
 		return Int{0, l.shape.IsStatic() && l.stride.IsStatic()}
 	}
-	abs := mk(l.shape, l.stride.Map(Int.Abs))
+	stride := l.stride
+	neg := false
+	stride.walkLeaves(func(d Int) { neg = neg || d.v < 0 })
+	if neg { // Abs leaves the non-negative strides as they are
+		stride = stride.Map(Int.Abs)
+	}
 	last := size.Sub(S(1))
-	return Crd2Idx(I(last), abs.shape, abs.stride).Add(S(1))
+	return Crd2Idx(I(last), l.shape, stride).Add(S(1))
 }
 
 // Crd2Idx is CuTe's crd2idx(coord, shape, stride) with CuTe's typing. The
@@ -223,17 +229,25 @@ func crd2idxInt(c Int, shape, stride []IntTuple) Int {
 		return S(0)
 	}
 	if len(shape) == 1 {
-		return Crd2Idx(I(c), shape[0], stride[0])
+		return crd2idxMode(c, &shape[0], &stride[0])
 	}
 	if c.Is(0) {
 		return S(0)
 	}
 	p := shape[0].Product()
 	if p.v == 0 { // an extent-0 mode takes the whole coordinate (CuTe divides by zero)
-		return Crd2Idx(I(c), shape[0], stride[0]).Add(crd2idxInt(Int{0, both(c, p)}, shape[1:], stride[1:]))
+		return crd2idxMode(c, &shape[0], &stride[0]).Add(crd2idxInt(Int{0, both(c, p)}, shape[1:], stride[1:]))
 	}
-	div, mod := c.Div(p), c.Mod(p)
-	return Crd2Idx(I(mod), shape[0], stride[0]).Add(crd2idxInt(div, shape[1:], stride[1:]))
+	div, mod := divMod(c, p)
+	return crd2idxMode(mod, &shape[0], &stride[0]).Add(crd2idxInt(div, shape[1:], stride[1:]))
+}
+
+// crd2idxMode is Crd2Idx(I(c), shape, stride), a leaf without the wrapping.
+func crd2idxMode(c Int, shape, stride *IntTuple) Int {
+	if !shape.isTup {
+		return c.Mul(stride.leaf)
+	}
+	return crd2idxInt(c, shape.elems, stride.elems)
 }
 
 // Idx2Crd is CuTe's idx2crd(idx, shape): the colexicographic coordinate of a
@@ -298,22 +312,40 @@ func (l Layout) Eval(i int) int {
 }
 
 // evalFlat distributes i over the leaves of shape colexicographically; every
-// leaf but the final one takes i mod its extent.
+// leaf but the final one takes i mod its extent. Leaf modes are handled in
+// the loop (no call per leaf); an index below the extent needs no division,
+// and once the index is 0 every remaining leaf contributes 0.
 func evalFlat(shape, stride *IntTuple, i int, last bool) (off, rest int) {
 	if !shape.isTup {
-		s := shape.leaf.v
-		if last || s == 0 {
-			return i * stride.leaf.v, 0
-		}
-		return (i % s) * stride.leaf.v, i / s
+		return evalLeaf(shape.leaf.v, stride.leaf.v, i, last)
 	}
 	n := len(shape.elems)
-	for k := 0; k < n; k++ {
+	st := stride.elems[:n]
+	for k := range shape.elems {
+		if i == 0 {
+			return off, 0
+		}
+		e := &shape.elems[k]
 		var o int
-		o, i = evalFlat(&shape.elems[k], &stride.elems[k], i, last && k == n-1)
+		if !e.isTup {
+			o, i = evalLeaf(e.leaf.v, st[k].leaf.v, i, last && k == n-1)
+		} else {
+			o, i = evalFlat(e, &st[k], i, last && k == n-1)
+		}
 		off += o
 	}
 	return off, i
+}
+
+// evalLeaf is evalFlat on one leaf of extent s and stride d.
+func evalLeaf(s, d, i int, last bool) (off, rest int) {
+	switch {
+	case last || s == 0:
+		return i * d, 0
+	case uint(i) < uint(s): // 0 <= i < s
+		return i * d, 0
+	}
+	return (i % s) * d, i / s
 }
 
 // Eval2 returns l(m, n) for a rank-2 layout, each mode taking a 1-D index.
@@ -406,11 +438,26 @@ func byProfile(op string, l Layout, profile IntTuple, f func(Layout) Layout) Lay
 	if profile.Len() > l.Rank() {
 		throw(op, "the profile's rank must not exceed the layout's", profile, l)
 	}
-	ms := l.Modes()
-	for i := range profile.elems {
-		ms[i] = byProfile(op, ms[i], profile.elems[i], f)
+	return mapModes(l, len(profile.elems), func(i int, m Layout) Layout {
+		return byProfile(op, m, profile.elems[i], f)
+	})
+}
+
+// mapModes returns the tuple layout of the modes of l, f applied to the
+// first n of them (Concat(f(l.Mode(0)), ..., l.Mode(n), ...) in one
+// allocation).
+func mapModes(l Layout, n int, f func(i int, m Layout) Layout) Layout {
+	r := l.Rank()
+	buf := make([]IntTuple, 2*r)
+	sh, st := buf[:r:r], buf[r:]
+	for i := range r {
+		m := mk(l.shape.At(i), l.stride.At(i))
+		if i < n {
+			m = f(i, m)
+		}
+		sh[i], st[i] = m.shape, m.stride
 	}
-	return Concat(ms...)
+	return mk(tup(sh), tup(st))
 }
 
 // CoalesceProfile returns coalesce(l, profile): coalesce applied at the leaves

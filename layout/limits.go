@@ -113,9 +113,9 @@ func checkLayout(op string, shape, stride IntTuple) *Error {
 	if e := checkTuple(op, shape); e != nil {
 		return e
 	}
-	var sh, st []Int
-	shape.walkLeaves(func(a Int) { sh = append(sh, a) })
-	stride.walkLeaves(func(a Int) { st = append(st, a) })
+	var bufS, bufD [16]Int
+	sh := flatLeaves(bufS[:0], shape)
+	st := flatLeaves(bufD[:0], stride)
 	span := uint64(1)
 	for k, s := range sh {
 		d := st[k].v

@@ -3,6 +3,7 @@ package layout
 import (
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // A ParseError reports where and why a string is not in CuTe's print syntax.
@@ -44,6 +45,37 @@ type parser struct {
 	pos   int
 	err   *ParseError
 	depth int
+
+	// The elements of the tuples parsed so far live in arena; those of the
+	// tuples still open are pushed on stack. Both are carved from one
+	// allocation sized for the whole input on the first '('.
+	arena, stack []IntTuple
+}
+
+// push records the element e of the innermost open tuple.
+func (p *parser) push(e IntTuple) {
+	if p.arena == nil {
+		// Every element of every tuple is followed by a ',' or closes a '('.
+		n := strings.Count(p.s, ",") + strings.Count(p.s, "(")
+		buf := make([]IntTuple, 2*n)
+		p.arena, p.stack = buf[:0:n], buf[n:n]
+	}
+	p.stack = append(p.stack, e)
+}
+
+// pop moves the elements pushed since the stack had length mark to the
+// arena and returns them.
+func (p *parser) pop(mark int) []IntTuple {
+	es := p.stack[mark:]
+	n, a := len(es), len(p.arena)
+	if a+n > cap(p.arena) {
+		p.arena, a = make([]IntTuple, 0, max(n, 8)), 0
+	}
+	p.arena = p.arena[:a+n]
+	out := p.arena[a : a+n : a+n]
+	copy(out, es)
+	p.stack = p.stack[:mark]
+	return out
 }
 
 func (p *parser) fail(msg string, args ...any) {
@@ -163,13 +195,13 @@ func (p *parser) parseTuple() IntTuple {
 	}
 	defer func() { p.depth-- }()
 	p.pos++
-	var elems []IntTuple
 	if p.peek() == ')' {
 		p.pos++
 		return tup(nil)
 	}
+	mark := len(p.stack)
 	for p.err == nil {
-		elems = append(elems, p.parseTuple())
+		p.push(p.parseTuple())
 		if p.peek() == ',' {
 			p.pos++
 			continue
@@ -177,7 +209,7 @@ func (p *parser) parseTuple() IntTuple {
 		p.expect(')')
 		break
 	}
-	return tup(elems)
+	return tup(p.pop(mark))
 }
 
 func (p *parser) parseLayout() Layout {

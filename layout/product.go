@@ -88,11 +88,12 @@ func appendModes(l Layout, n int) Layout {
 	if r >= n {
 		return l
 	}
-	var sh, st []IntTuple
+	buf := make([]IntTuple, 0, 2*n) // shape and stride elements share one allocation
+	sh, st := buf[:0:n], buf[n:n:2*n]
 	if l.shape.isTup {
-		sh, st = l.shape.Elems(), l.stride.Elems()
+		sh, st = append(sh, l.shape.elems...), append(st, l.stride.elems...)
 	} else {
-		sh, st = []IntTuple{l.shape}, []IntTuple{l.stride}
+		sh, st = append(sh, l.shape), append(st, l.stride)
 	}
 	for len(sh) < n {
 		sh, st = append(sh, I(S(1))), append(st, I(S(0)))
@@ -109,9 +110,13 @@ func zipTuples(op string, x, y IntTuple) IntTuple {
 	if !y.isTup || len(y.elems) != len(x.elems) {
 		throw(op, "zip needs modes of equal rank (both operands tuple-shaped when the larger rank is 1)", x, y)
 	}
-	e := make([]IntTuple, len(x.elems))
+	n := len(x.elems)
+	buf := make([]IntTuple, 3*n) // the tuple and its pairs in one allocation
+	e, pairs := buf[:n:n], buf[n:]
 	for i := range e {
-		e[i] = Tup(x.elems[i], y.elems[i])
+		p := pairs[2*i : 2*i+2 : 2*i+2]
+		p[0], p[1] = x.elems[i], y.elems[i]
+		e[i] = tup(p)
 	}
 	return tup(e)
 }
@@ -128,11 +133,7 @@ func rankProduct(op string, a, b Layout, raked bool) Layout {
 		m0, m1 = m1, m0
 	}
 	z := mk(zipTuples(op, m0.shape, m1.shape), zipTuples(op, m0.stride, m1.stride))
-	ones := make([]IntTuple, z.Rank())
-	for i := range ones {
-		ones[i] = I(S(1))
-	}
-	return byProfile(op, z, tup(ones), Coalesce)
+	return mapModes(z, z.Rank(), func(_ int, m Layout) Layout { return Coalesce(m) })
 }
 
 // LogicalProduct returns CuTe 3.5.1's logical_product(a, t). For a layout

@@ -88,9 +88,11 @@ func TileToShape(block Layout, target Shape, order ModeOrder) (r Layout, err err
 	if order.has && !WeaklyCongruent(order.steps, ts) {
 		throw("tile_to_shape", "the order must be congruent with the target's modes", order, target)
 	}
+	// CuTe coalesces the blocked product by the profile of ps, mode by mode;
+	// rankProduct has coalesced every mode already and coalesce is
+	// idempotent, so its result is the answer.
 	ps := ceilDivTuple(ts, bs)
-	bp := rankProduct("tile_to_shape", padded, order.layoutOf(ps), false)
-	return byProfile("tile_to_shape", bp, ps, Coalesce), nil
+	return rankProduct("tile_to_shape", padded, order.layoutOf(ps), false), nil
 }
 
 // FragmentLike returns CuTe's make_fragment_like(l): a compact layout of l's

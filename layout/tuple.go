@@ -125,14 +125,19 @@ func (t IntTuple) IsStatic() bool {
 // Product returns the product of the leaves (CuTe's product and size): _1 for
 // the empty tuple.
 func (t IntTuple) Product() Int {
-	if !t.isTup {
+	if !t.isTup { // the leaf case inlines
 		return t.leaf
 	}
-	if len(t.elems) == 0 {
+	return productOf(t.elems)
+}
+
+// productOf is the Product of a tuple of the elements es.
+func productOf(es []IntTuple) Int {
+	if len(es) == 0 {
 		return S(1)
 	}
-	p := t.elems[0].Product()
-	for _, e := range t.elems[1:] {
+	p := es[0].Product()
+	for _, e := range es[1:] {
 		p = p.Mul(e.Product())
 	}
 	return p
