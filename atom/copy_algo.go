@@ -159,11 +159,11 @@ func copyIf[T any](a Copy, x CopyExecutor, pred *tensor.Tensor[bool], src, dst t
 		return err
 	}
 	for i := 0; i < n; i++ {
-		s, err := sv.Slice(tensor.U, tensor.I(i))
+		s, err := sv.Slice(layout.U, layout.Crd(i))
 		if err != nil {
 			return err
 		}
-		d, err := dv.Slice(tensor.U, tensor.I(i))
+		d, err := dv.Slice(layout.U, layout.Crd(i))
 		if err != nil {
 			return err
 		}

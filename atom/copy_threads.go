@@ -93,11 +93,11 @@ func CopyThreads[T any](tc TiledCopy, x []WarpCopier, src, dst []tensor.Tensor[T
 			var ms, rs [lanes]tensor.Tensor[T] // shared-memory and register sides
 			for l := 0; l < lanes; l++ {
 				t := w*lanes + l
-				s, err := sv[t].Slice(tensor.U, tensor.I(i))
+				s, err := sv[t].Slice(layout.U, layout.Crd(i))
 				if err != nil {
 					return err
 				}
-				d, err := dv[t].Slice(tensor.U, tensor.I(i))
+				d, err := dv[t].Slice(layout.U, layout.Crd(i))
 				if err != nil {
 					return err
 				}

@@ -30,7 +30,7 @@ func predicatedCopy(M, N int, tc atom.TiledCopy, bm, bn int, perAtom bool) ([]fl
 	cta := layout.ShapeTiler(layout.Statics(bm, bn))
 	for bx := 0; bx < (M+bm-1)/bm; bx++ {
 		for by := 0; by < (N+bn-1)/bn; by++ {
-			crd := tensor.C(tensor.I(bx), tensor.I(by))
+			crd := layout.MakeCoord(layout.Crd(bx), layout.Crd(by))
 			gA, err := mA.LocalTile(cta, crd)
 			if err != nil {
 				return nil, nil, err
@@ -64,7 +64,7 @@ func predicatedCopy(M, N int, tc atom.TiledCopy, bm, bn int, perAtom bool) ([]fl
 				if perAtom {
 					// copy_if(tiled_copy, pred, src, dst): one predicate per
 					// atom call, from the coordinate of its first value.
-					first, err := tAcA.Slice(tensor.I(0), tensor.U, tensor.U)
+					first, err := tAcA.Slice(layout.Crd(0), layout.U, layout.U)
 					if err != nil {
 						return nil, nil, err
 					}
@@ -134,7 +134,7 @@ func TestPredicateOfPartition(t *testing.T) {
 	tc := atom.MustMakeTiledCopy(c, layout.Left(layout.Statics(4, 2)), layout.Left(layout.Statics(2, 1)))
 	shape := layout.Dyns(10, 7)
 	gC := tensor.MakeIdentity(shape)
-	tile, err := gC.LocalTile(layout.ShapeTiler(layout.Statics(8, 4)), tensor.C(tensor.I(1), tensor.I(1)))
+	tile, err := gC.LocalTile(layout.ShapeTiler(layout.Statics(8, 4)), layout.MakeCoord(layout.Crd(1), layout.Crd(1)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +167,7 @@ func Example_predication() {
 	tc := atom.MustMakeTiledCopy(c, layout.Left(layout.Statics(4, 2)), layout.Left(layout.Statics(2, 1)))
 	shape := layout.Dyns(10, 7)
 	cA := tensor.MakeIdentity(shape)
-	gC, _ := cA.LocalTile(layout.ShapeTiler(layout.Statics(8, 4)), tensor.C(tensor.I(1), tensor.I(1)))
+	gC, _ := cA.LocalTile(layout.ShapeTiler(layout.Statics(8, 4)), layout.MakeCoord(layout.Crd(1), layout.Crd(1)))
 	tAcA, _ := atom.PartitionS(tc.MustThreadSlice(4), gC)
 	pred, _ := tensor.ElemLessPredicate(tAcA, shape)
 	fmt.Println(gC)

@@ -106,21 +106,21 @@ func (s ThrMMA) String() string {
 
 // sliceCoord is the coordinate CuTe's partition_X slices the thrfrg_X
 // result with: ((v,(x,y)),(_,(_,...))) with one underscore per rest mode.
-func (s ThrMMA) sliceCoord(o Operand, thr swizzle.Func) (tensor.Coord, error) {
+func (s ThrMMA) sliceCoord(o Operand, thr swizzle.Func) (layout.Coord, error) {
 	x, y := o.modes()
 	sh := thr.Shape()
 	if sh.Len() != 2 || !sh.At(1).IsTuple() || sh.At(1).Len() != 2 {
-		return tensor.Coord{}, layout.Newf(layout.ErrInvalid, "atom", "partition_%v: unexpected thrfrg shape %v", o, sh)
+		return layout.Coord{}, layout.Newf(layout.ErrInvalid, "atom", "partition_%v: unexpected thrfrg shape %v", o, sh)
 	}
 	rest := sh.At(1).At(1)
 	r := 1
 	if rest.IsTuple() {
 		r = rest.Len()
 	}
-	ic := func(i int) tensor.Coord { return tensor.IntCoord(s.vmnk.At(i).Int()) }
-	return tensor.C(
-		tensor.C(ic(0), tensor.C(ic(x+1), ic(y+1))),
-		tensor.C(tensor.U, tensor.Repeat(r)),
+	ic := func(i int) layout.Coord { return layout.IntCoord(s.vmnk.At(i).Int()) }
+	return layout.MakeCoord(
+		layout.MakeCoord(ic(0), layout.MakeCoord(ic(x+1), ic(y+1))),
+		layout.MakeCoord(layout.U, layout.Underscores(r)),
 	), nil
 }
 

@@ -445,7 +445,7 @@ func (t TiledCopy) tile2thrfrg(f swizzle.Func, dst bool) (swizzle.Func, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, _, err := tensor.SliceFunc(tensor.C(tensor.C(tensor.U, tensor.U), tensor.U), tv)
+	r, _, err := tensor.SliceFunc(layout.MakeCoord(layout.MakeCoord(layout.U, layout.U), layout.U), tv)
 	return r, err
 }
 
@@ -506,7 +506,7 @@ func (t TiledCopy) layoutTV(dst bool) (layout.Layout, error) {
 	if err != nil {
 		return layout.Layout{}, layout.Errorf(op, "tile2thrfrg failed", err)
 	}
-	s, _, err := tensor.SliceFunc(tensor.C(tensor.U, tensor.U, tensor.IntCoord(layout.S(0))), f)
+	s, _, err := tensor.SliceFunc(layout.MakeCoord(layout.U, layout.U, layout.IntCoord(layout.S(0))), f)
 	if err != nil {
 		return layout.Layout{}, layout.Errorf(op, "slice (_,_,_0) failed", f, err)
 	}
@@ -576,7 +576,7 @@ type retile struct {
 	tileShape layout.Shape
 	tile      layout.Tiler
 	frgV      layout.Layout
-	coord     tensor.Coord
+	coord     layout.Coord
 }
 
 func (t TiledCopy) retilePlan(sh layout.Shape) (p retile, err error) {
@@ -604,12 +604,12 @@ func (t TiledCopy) retilePlan(sh layout.Shape) (p retile, err error) {
 			layout.LayoutTiler(layout.Left(layout.I(t.atom.ref.Mode(1).Size())))))
 		p.tileShape = productEach(frgMN.Shape()).Prepend(layout.I(v))
 		p.tile = layout.ShapeTiler(p.tileShape)
-		rest := make([]tensor.Coord, rank)
-		rest[0] = tensor.IntCoord(layout.S(0))
+		rest := make([]layout.Coord, rank)
+		rest[0] = layout.IntCoord(layout.S(0))
 		for i := 1; i < rank; i++ {
-			rest[i] = tensor.U
+			rest[i] = layout.U
 		}
-		p.coord = tensor.C(tensor.U, tensor.C(rest...))
+		p.coord = layout.MakeCoord(layout.U, layout.MakeCoord(rest...))
 	})
 	return p, err
 }
@@ -619,7 +619,7 @@ func (t TiledCopy) retilePlan(sh layout.Shape) (p retile, err error) {
 type ThrCopy struct {
 	tiled  TiledCopy
 	idx    int
-	coords [3]tensor.Coord // partCoord of ranks 1 to 3
+	coords [3]layout.Coord // partCoord of ranks 1 to 3
 }
 
 // ThreadSlice returns get_slice(thr) (= get_thread_slice(thr)). The thread
@@ -636,7 +636,7 @@ func (t TiledCopy) ThreadSlice(thr int) (ThrCopy, error) {
 	}
 	s := ThrCopy{tiled: t, idx: thr}
 	for r := range s.coords {
-		s.coords[r] = tensor.C(tensor.C(tensor.I(thr), tensor.U), tensor.Repeat(r+1))
+		s.coords[r] = layout.MakeCoord(layout.MakeCoord(layout.Crd(thr), layout.U), layout.Underscores(r+1))
 	}
 	return s, nil
 }
@@ -674,7 +674,7 @@ func (s ThrCopy) PartitionFunc(f swizzle.Func, dst bool) (swizzle.Func, layout.I
 }
 
 // sliceCoord is (thr_idx, _, repeat<rank(f)>(_)).
-func (s ThrCopy) sliceCoord(f swizzle.Func) tensor.Coord {
+func (s ThrCopy) sliceCoord(f swizzle.Func) layout.Coord {
 	r := 1
 	if sh := f.Shape(); sh.IsTuple() {
 		r = sh.Len()
@@ -685,11 +685,11 @@ func (s ThrCopy) sliceCoord(f swizzle.Func) tensor.Coord {
 // PartitionCoord returns the coordinate partition_S/D slices the
 // (Thr, Val, Rest) tiling of a rank-r tensor with: (thr_idx, _,
 // repeat<r>(_)).
-func (s ThrCopy) PartitionCoord(r int) tensor.Coord {
+func (s ThrCopy) PartitionCoord(r int) layout.Coord {
 	if r == 1 { // repeat<1>(_) is _ itself, not (_)
-		return tensor.C(tensor.I(s.idx), tensor.U, tensor.U)
+		return layout.MakeCoord(layout.Crd(s.idx), layout.U, layout.U)
 	}
-	return tensor.C(tensor.I(s.idx), tensor.U, tensor.Repeat(r))
+	return layout.MakeCoord(layout.Crd(s.idx), layout.U, layout.Underscores(r))
 }
 
 // partitionTiling is partition_S/D for any tensor kind CuTe's template
@@ -755,11 +755,11 @@ type funcTensor[X any] interface {
 
 // partCoord is ((thr_idx,_),repeat<r>(_)), made once per ThrCopy for the
 // common ranks.
-func (s ThrCopy) partCoord(r int) tensor.Coord {
+func (s ThrCopy) partCoord(r int) layout.Coord {
 	if r >= 1 && r <= len(s.coords) && s.coords[r-1].IsTuple() {
 		return s.coords[r-1]
 	}
-	return tensor.C(tensor.C(tensor.I(s.idx), tensor.U), tensor.Repeat(r))
+	return layout.MakeCoord(layout.MakeCoord(layout.Crd(s.idx), layout.U), layout.Underscores(r))
 }
 
 // PartitionS returns thr_copy.partition_S(t) for a source tensor of shape

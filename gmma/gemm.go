@@ -8,12 +8,12 @@ import (
 // Slice returns the descriptor fragment sliced at a coordinate with
 // underscores, as CuTe slices tCrA(_,_,_,pipe): the layout of the modes
 // kept, on the iterator moved by the offset of the integer part.
-func (t DescTensor) Slice(cs ...tensor.Coord) (DescTensor, error) {
-	c := tensor.C(cs...)
+func (t DescTensor) Slice(cs ...layout.Coord) (DescTensor, error) {
+	c := layout.MakeCoord(cs...)
 	if len(cs) == 1 {
 		c = cs[0]
 	}
-	l, off, err := tensor.SliceAndOffset(c, t.Layout)
+	l, off, err := layout.SliceAndOffset(c, t.Layout)
 	if err != nil {
 		return DescTensor{}, err
 	}

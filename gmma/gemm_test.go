@@ -5,12 +5,11 @@ import (
 	"testing"
 
 	"github.com/gocute/cute/layout"
-	"github.com/gocute/cute/tensor"
 )
 
 func TestDescTensorSliceAndGemmShapes(t *testing.T) {
 	frag := DescTensor{Iter: DescriptorIterator{0x4000004000010040}, Layout: layout.MustParse("(_1,_2,_4,_3):(_0,_64,_256,_1024)")}
-	s, err := frag.Slice(tensor.U, tensor.U, tensor.U, tensor.I(2))
+	s, err := frag.Slice(layout.U, layout.U, layout.U, layout.Crd(2))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -95,7 +95,7 @@ func (t DescTensor) Desc(i int) Descriptor { return t.Iter.At(t.Layout.Eval(i)) 
 
 // DescAt returns the descriptor at a coordinate of the layout's shape, e.g.
 // (0, m, k, p).
-func (t DescTensor) DescAt(c layout.Coord) (Descriptor, error) {
+func (t DescTensor) DescAt(c layout.IntTuple) (Descriptor, error) {
 	off, err := t.Layout.Offset(c)
 	if err != nil {
 		return 0, err

@@ -66,11 +66,11 @@ func TestAtomTilesAddressTheSameBytes(t *testing.T) {
 		i := rapid.IntRange(0, bmn/tmn-1).Draw(t, "i")
 		j := rapid.IntRange(0, bk/tk-1).Draw(t, "j")
 		p := rapid.IntRange(0, bp-1).Draw(t, "p")
-		stage, err := sX.Slice(tensor.U, tensor.U, tensor.I(p))
+		stage, err := sX.Slice(layout.U, layout.U, layout.Crd(p))
 		if err != nil {
 			t.Fatal(err)
 		}
-		tile, err := tensor.LocalTile(stage, layout.ShapeTiler(statics(tmn, tk)), tensor.Ints(i, j))
+		tile, err := tensor.LocalTile(stage, layout.ShapeTiler(statics(tmn, tk)), layout.Crds(i, j))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -98,7 +98,7 @@ func tmaTileOnModel(t interface {
 	if err != nil {
 		t.Fatalf("%v", err)
 	}
-	gA, err := mA.LocalTile(tiler, tensor.C(tensor.I(1), tensor.I(1)))
+	gA, err := mA.LocalTile(tiler, layout.MakeCoord(layout.Crd(1), layout.Crd(1)))
 	if err != nil {
 		t.Fatalf("%v", err)
 	}

@@ -151,7 +151,7 @@ func FlattenBasis(l BasisLayout) BasisLayout {
 // integer, a scaled basis (one basis-strided term) or an arithmetic tuple.
 // It returns an error where CuTe does not compile the sum (bases of
 // different nesting in one position, an integer added to a basis).
-func (l BasisLayout) At(c Coord) (v ArithTuple, err error) {
+func (l BasisLayout) At(c IntTuple) (v ArithTuple, err error) {
 	defer catch(&err)
 	return crd2idxBasis(c, l.shape, l.stride), nil
 }
@@ -164,7 +164,7 @@ func (l BasisLayout) Eval(i int) (ArithTuple, error) { return l.At(I(D(i))) }
 // sum the modes left to right; an integer coordinate is split by divmod
 // over the modes (the last takes the rest) and summed right-nested; a static
 // _0 coordinate sums crd2idx(_0, mode) over the modes.
-func crd2idxBasis(c Coord, shape Shape, stride ArithTuple) ArithTuple {
+func crd2idxBasis(c IntTuple, shape Shape, stride ArithTuple) ArithTuple {
 	if c.isTup {
 		if !shape.isTup {
 			throw("crd2idx", "a tuple coordinate needs a tuple shape", c, shape)

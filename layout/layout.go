@@ -201,7 +201,7 @@ func (l Layout) Cosize() Int {
 // partially hierarchical (an integer standing for a whole sub-tuple). It
 // panics with an *Error when a tuple coordinate meets an integer shape or
 // the ranks differ; use [Layout.Offset] for a checked call.
-func Crd2Idx(c Coord, shape Shape, stride Stride) Int {
+func Crd2Idx(c IntTuple, shape Shape, stride Stride) Int {
 	if c.isTup {
 		if !shape.isTup {
 			throw("crd2idx", "a tuple coordinate needs a tuple shape", c, shape)
@@ -253,7 +253,7 @@ func crd2idxMode(c Int, shape, stride *IntTuple) Int {
 // Idx2Crd is CuTe's idx2crd(idx, shape): the colexicographic coordinate of a
 // 1-D index within shape (the last mode takes what is left), with CuTe's
 // typing. A tuple index is applied mode by mode.
-func Idx2Crd(idx Coord, shape Shape) IntTuple {
+func Idx2Crd(idx IntTuple, shape Shape) IntTuple {
 	if idx.isTup {
 		if !shape.isTup || len(idx.elems) != len(shape.elems) {
 			throw("idx2crd", "a tuple index needs a shape of the same rank", idx, shape)
@@ -299,7 +299,7 @@ func idx2crdInt(c Int, shape IntTuple) (IntTuple, Int) {
 // Offset returns l(c) for a coordinate c (integer, hierarchical or partially
 // hierarchical), typed as CuTe types it, or an error for an incompatible
 // coordinate.
-func (l Layout) Offset(c Coord) (off Int, err error) {
+func (l Layout) Offset(c IntTuple) (off Int, err error) {
 	defer catch(&err)
 	return Crd2Idx(c, l.shape, l.stride), nil
 }

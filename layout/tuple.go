@@ -14,11 +14,12 @@ type IntTuple struct {
 	isTup bool
 }
 
-// Shape, Stride and Coord are IntTuples in the roles CuTe gives them.
+// Shape and Stride are IntTuples in the roles CuTe gives them. A
+// coordinate that indexes one element is an IntTuple too; a coordinate that
+// may hold underscores (for slicing) is a [Coord].
 type (
 	Shape  = IntTuple
 	Stride = IntTuple
-	Coord  = IntTuple
 )
 
 // I returns the IntTuple holding the single integer a.

@@ -151,7 +151,7 @@ func (c ComposedLayout) Eval2(m, n int) int {
 
 // At returns c(coord) for a coordinate (an integer, a hierarchical or a
 // partially hierarchical coordinate of the shape), typed as CuTe types it.
-func (c ComposedLayout) At(coord layout.Coord) (layout.Int, error) {
+func (c ComposedLayout) At(coord layout.IntTuple) (layout.Int, error) {
 	var v layout.Int
 	var err error
 	switch in := c.inner.(type) {

@@ -170,9 +170,9 @@ func ExampleUpcast() {
 // Z bit and its Y bit stays swizzled.
 func ExampleComposedLayout_Slice() {
 	c := swizzle.MustParseComposed("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)")
-	row, off, _ := c.Slice(layout.MustParseTiler("(_3,_)"))
+	row, off, _ := c.Slice(layout.MustParseCoord("(_3,_)"))
 	fmt.Println(row, "+", off)
-	col, off, _ := c.Slice(layout.MustParseTiler("(_,_0)"))
+	col, off, _ := c.Slice(layout.MustParseCoord("(_,_0)"))
 	fmt.Println(col, "+", off)
 	// Output:
 	// ((_16,_2,_2)):((_1,_-16,_32)) + _208

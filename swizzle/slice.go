@@ -7,10 +7,10 @@ import (
 	"github.com/gocute/cute/layout"
 )
 
-// A slicing coordinate is written as a [layout.Tiler] made of integers,
-// underscores and tuples of them, e.g. layout.MustParseTiler("(_,3)") for
-// CuTe's make_coord(_, 3): an integer fixes a mode (a 1-D index into it),
-// an underscore keeps it.
+// A slicing coordinate is a [layout.Coord] of integers, underscores and
+// tuples of them, e.g. layout.MustParseCoord("(_,3)") for CuTe's
+// make_coord(_, 3): an integer fixes a mode (a 1-D index into it), an
+// underscore keeps it.
 
 // Slice returns CuTe 3.5.1's slice_and_offset(coord, c) for a swizzled
 // composed layout: the function of the modes that coord keeps (its
@@ -31,14 +31,29 @@ import (
 // CuTe's: static, dynamic, or, when the fixed coordinates are run-time
 // values that reach only some of the swizzle's bits, a MixedBits offset
 // (see [ComposedLayout.MixedBits]), printed M_0|(128&400)=128.
-func (c ComposedLayout) Slice(coord layout.Tiler) (Func, layout.Int, error) {
+func (c ComposedLayout) Slice(coord layout.Coord) (Func, layout.Int, error) {
 	lb, ok := c.inner.(layout.Layout)
 	if !ok {
 		return nil, layout.Int{}, layout.Errorf("slice", "slicing a nested composed layout is not supported", c)
 	}
+	sliced, err := layout.SliceLayout(coord, lb)
+	if err != nil {
+		return nil, layout.Int{}, err
+	}
+	if !coord.HasInt() {
+		return c.WithInner(sliced), layout.S(0), nil
+	}
+	diced, err := layout.DiceLayout(coord, lb)
+	if err != nil {
+		return nil, layout.Int{}, err
+	}
+	dcoord, err := layout.DiceCoord(coord, coord)
+	if err != nil {
+		return nil, layout.Int{}, err
+	}
 	var out Func
 	var off layout.Int
-	err := raise.Try(func() { out, off = c.slice(coord, lb) })
+	err = raise.Try(func() { out, off = c.slice(sliced, diced, dcoord.Tuple()) })
 	if err != nil {
 		return nil, layout.Int{}, err
 	}
@@ -48,7 +63,7 @@ func (c ComposedLayout) Slice(coord layout.Tiler) (Func, layout.Int, error) {
 // DomainOffset returns CuTe's domain_offset(coord, c): c with its offset
 // moved by Inner(coord), and the pointer offset _0 (for composed layouts the
 // offset accumulates in the layout, not in the pointer).
-func (c ComposedLayout) DomainOffset(coord layout.Coord) (ComposedLayout, layout.Int, error) {
+func (c ComposedLayout) DomainOffset(coord layout.IntTuple) (ComposedLayout, layout.Int, error) {
 	var v layout.Int
 	var err error
 	switch in := c.inner.(type) {
@@ -67,12 +82,9 @@ func (c ComposedLayout) DomainOffset(coord layout.Coord) (ComposedLayout, layout
 	return ComposedLayout{sw: c.sw, off: off, inner: c.inner}, layout.S(0), nil
 }
 
-func (c ComposedLayout) slice(coord layout.Tiler, lb layout.Layout) (Func, layout.Int) {
-	checkCoord(coord)
-	sliced := sliceLayout(coord, lb)
-	if !hasInt(coord) {
-		return c.WithInner(sliced), layout.S(0)
-	}
+// slice is Slice for a coordinate with an integer in it, given the sliced
+// and diced layouts and the coordinate's integers.
+func (c ComposedLayout) slice(sliced, diced layout.Layout, dcoord layout.IntTuple) (Func, layout.Int) {
 	sw := c.sw
 	B, M, S := sw.B(), sw.M(), abs(sw.S())
 	shape := layout.Statics(1<<M, 1<<B, 1<<(S-B), 1<<B, 1)
@@ -88,8 +100,6 @@ func (c ComposedLayout) slice(coord layout.Tiler, lb layout.Layout) (Func, layou
 	// decide on the value, which agrees with CuTe wherever CuTe is right.
 	collide := active.Value()&^sw.Apply(active.Value()) != 0
 
-	diced := diceLayout(coord, lb)
-	dcoord := diceCoord(coord)
 	dicedAnti := must(layout.Compose(antiZY, diced))
 	dicedOnly := must(layout.Compose(onlyZY, diced))
 	offZY := c.mixedOffset().xor(toMixedBits(dicedOnly, dcoord))
@@ -217,100 +227,4 @@ func must[T any](v T, err error) T {
 		panic(err)
 	}
 	return v
-}
-
-// checkCoord rejects tiler kinds that are not coordinates.
-func checkCoord(t layout.Tiler) {
-	switch {
-	case t.IsTuple():
-		for i := 0; i < t.Len(); i++ {
-			checkCoord(t.At(i))
-		}
-	case t.IsLayout():
-		raise.Throw(layout.Errorf("slice", "a slicing coordinate holds integers and underscores only", t))
-	}
-}
-
-func hasInt(t layout.Tiler) bool {
-	switch {
-	case t.IsInt():
-		return true
-	case t.IsTuple():
-		for i := 0; i < t.Len(); i++ {
-			if hasInt(t.At(i)) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// sliceTuple is CuTe's slice(c, t): the parts of t at c's underscores,
-// flattened one level per tuple of c (filter_tuple with lift_slice).
-func sliceTuple(c layout.Tiler, t layout.IntTuple) layout.IntTuple {
-	switch {
-	case c.IsUnderscore():
-		return t
-	case c.IsTuple():
-		return layout.Tup(filter(c, t, true)...)
-	}
-	return layout.Tup()
-}
-
-// diceTuple is CuTe's dice(c, t): the parts of t at c's integers.
-func diceTuple(c layout.Tiler, t layout.IntTuple) layout.IntTuple {
-	switch {
-	case c.IsUnderscore():
-		return layout.Tup()
-	case c.IsTuple():
-		return layout.Tup(filter(c, t, false)...)
-	}
-	return t
-}
-
-// filter lifts slice (keep == true) or dice over a tuple coordinate.
-func filter(c layout.Tiler, t layout.IntTuple, keep bool) []layout.IntTuple {
-	if !t.IsTuple() || t.Len() != c.Len() {
-		raise.Throw(layout.Errorf("slice", "Mismatched Ranks", c, t))
-	}
-	var out []layout.IntTuple
-	for i := 0; i < c.Len(); i++ {
-		ci, ti := c.At(i), t.At(i)
-		switch {
-		case ci.IsTuple():
-			out = append(out, filter(ci, ti, keep)...)
-		case ci.IsUnderscore() == keep:
-			out = append(out, ti)
-		}
-	}
-	return out
-}
-
-func sliceLayout(c layout.Tiler, l layout.Layout) layout.Layout {
-	return must(layout.Make(sliceTuple(c, l.Shape()), sliceTuple(c, l.Stride())))
-}
-
-func diceLayout(c layout.Tiler, l layout.Layout) layout.Layout {
-	return must(layout.Make(diceTuple(c, l.Shape()), diceTuple(c, l.Stride())))
-}
-
-// diceCoord is CuTe's dice(c, c): c's integers as an IntTuple.
-func diceCoord(c layout.Tiler) layout.IntTuple {
-	if c.IsInt() {
-		return layout.I(c.Int())
-	}
-	return layout.Tup(diceInts(c)...)
-}
-
-func diceInts(c layout.Tiler) []layout.IntTuple {
-	var out []layout.IntTuple
-	for i := 0; i < c.Len(); i++ {
-		switch ci := c.At(i); {
-		case ci.IsTuple():
-			out = append(out, diceInts(ci)...)
-		case ci.IsInt():
-			out = append(out, layout.I(ci.Int()))
-		}
-	}
-	return out
 }

@@ -72,22 +72,22 @@ func TestSliceProperty(t *testing.T) {
 		}
 		c := MustMake(sw, off, l)
 		r := l.Rank()
-		elems := make([]layout.Tiler, r)
+		elems := make([]layout.Coord, r)
 		fixed := make([]int, r)
 		for i := range elems {
 			if rapid.Bool().Draw(t, "keep") {
-				elems[i] = layout.Underscore()
+				elems[i] = layout.U
 				fixed[i] = -1
 				continue
 			}
 			fixed[i] = rapid.IntRange(0, l.Mode(i).Size().Value()-1).Draw(t, "c")
 			if rapid.Bool().Draw(t, "cstatic") {
-				elems[i] = layout.IntTiler(layout.S(fixed[i]))
+				elems[i] = layout.IntCoord(layout.S(fixed[i]))
 			} else {
-				elems[i] = layout.IntTiler(layout.D(fixed[i]))
+				elems[i] = layout.IntCoord(layout.D(fixed[i]))
 			}
 		}
-		coord := layout.TupleTiler(elems...)
+		coord := layout.MakeCoord(elems...)
 		f, o, err := c.Slice(coord)
 		if err != nil {
 			t.Fatal(err)
@@ -127,7 +127,7 @@ func TestSliceExamples(t *testing.T) {
 		// Column 0 reaches the Y bits only: rows 2 and 4 move by 144 and 288.
 		{"(_,_0)", "((_2,_4)):((_64,_144))", "_0"},
 	} {
-		f, o, err := c.Slice(layout.MustParseTiler(tc.coord))
+		f, o, err := c.Slice(layout.MustParseCoord(tc.coord))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -83,25 +83,25 @@ func modeRank(f swizzle.Func, i int) int { return f.Shape().At(i).Len() }
 
 // repeatU is CuTe's repeat<n>(_): the underscore itself for n == 1, else a
 // tuple of n underscores.
-func repeatU(n int) Coord {
+func repeatU(n int) layout.Coord {
 	if n == 1 {
-		return U
+		return layout.U
 	}
-	return Repeat(n)
+	return layout.Underscores(n)
 }
 
 // appendU is CuTe's append<n>(c, _) for a tuple c: c padded with
 // underscores to rank n.
-func appendU(op string, c Coord, n int) (Coord, error) {
+func appendU(op string, c layout.Coord, n int) (layout.Coord, error) {
 	if c.Len() > n {
-		return Coord{}, layout.Errorf(op, "the coordinate's rank must not exceed the rest mode's", c.String(), n)
+		return layout.Coord{}, layout.Errorf(op, "the coordinate's rank must not exceed the rest mode's", c.String(), n)
 	}
 	if c.Len() == n {
 		return c, nil
 	}
-	pad := make([]Coord, n-c.Len())
+	pad := make([]layout.Coord, n-c.Len())
 	for i := range pad {
-		pad[i] = U
+		pad[i] = layout.U
 	}
 	return c.Append(pad...), nil
 }
@@ -111,7 +111,7 @@ func appendU(op string, c Coord, n int) (Coord, error) {
 // one tile. A tuple coord is padded with underscores to the rest mode's
 // rank (so trailing untiled modes are kept); an integer coord indexes the
 // rest mode as a whole (1-D).
-func InnerPartition[T any](t Tensor[T], tiler layout.Tiler, coord Coord) (Tensor[T], error) {
+func InnerPartition[T any](t Tensor[T], tiler layout.Tiler, coord layout.Coord) (Tensor[T], error) {
 	z, err := ZippedDivide(t, tiler)
 	if err != nil {
 		return Tensor[T]{}, err
@@ -130,7 +130,7 @@ func InnerPartition[T any](t Tensor[T], tiler layout.Tiler, coord Coord) (Tensor
 // by the tiler, then element coord of every tile: the pattern of one tile
 // position across all tiles. A tuple coord is padded with underscores to
 // the tile mode's rank.
-func OuterPartition[T any](t Tensor[T], tiler layout.Tiler, coord Coord) (Tensor[T], error) {
+func OuterPartition[T any](t Tensor[T], tiler layout.Tiler, coord layout.Coord) (Tensor[T], error) {
 	z, err := ZippedDivide(t, tiler)
 	if err != nil {
 		return Tensor[T]{}, err
@@ -149,7 +149,7 @@ func OuterPartition[T any](t Tensor[T], tiler layout.Tiler, coord Coord) (Tensor
 // inner_partition(t, tiler, coord). With tiler (_32,_64) and coord
 // (bx,by), the (_32,_64) tile at block (bx,by); an underscore in coord
 // keeps that rest mode, e.g. (bx,by,_) gives (_32,_64,k).
-func LocalTile[T any](t Tensor[T], tiler layout.Tiler, coord Coord) (Tensor[T], error) {
+func LocalTile[T any](t Tensor[T], tiler layout.Tiler, coord layout.Coord) (Tensor[T], error) {
 	return InnerPartition(t, tiler, coord)
 }
 
@@ -158,12 +158,12 @@ func LocalTile[T any](t Tensor[T], tiler layout.Tiler, coord Coord) (Tensor[T], 
 // (Step<_1,_1,X>), which keeps the modes where proj is an integer:
 //
 //	gC := LocalTileProj(mC, Shape(bM,bN,bK), C(bx,by,U), C(I(1),I(1),X)) // (bM,bN)
-func LocalTileProj[T any](t Tensor[T], tiler layout.Tiler, coord, proj Coord) (Tensor[T], error) {
-	dt, err := diceTiler(proj, tiler)
+func LocalTileProj[T any](t Tensor[T], tiler layout.Tiler, coord, proj layout.Coord) (Tensor[T], error) {
+	dt, err := layout.DiceTiler(proj, tiler)
 	if err != nil {
 		return Tensor[T]{}, err
 	}
-	dc, err := diceCoord(proj, coord)
+	dc, err := layout.DiceCoord(proj, coord)
 	if err != nil {
 		return Tensor[T]{}, err
 	}
@@ -178,7 +178,7 @@ func LocalTileProj[T any](t Tensor[T], tiler layout.Tiler, coord, proj Coord) (T
 // thread 1 the coordinate (0,1).
 func LocalPartition[T any](t Tensor[T], thr layout.Layout, index int) (Tensor[T], error) {
 	var tiler layout.Tiler
-	var coord Coord
+	var coord layout.Coord
 	err := raise.Try(func() {
 		tiler = productEachTiler(thr.Shape())
 		coord = flatCoord(thr, index)
@@ -191,8 +191,8 @@ func LocalPartition[T any](t Tensor[T], thr layout.Layout, index int) (Tensor[T]
 
 // LocalPartitionProj is CuTe's local_partition(t, thr, index, proj): the
 // thread layout is first diced by the projection (see [LocalTileProj]).
-func LocalPartitionProj[T any](t Tensor[T], thr layout.Layout, index int, proj Coord) (Tensor[T], error) {
-	d, err := DiceLayout(proj, thr)
+func LocalPartitionProj[T any](t Tensor[T], thr layout.Layout, index int, proj layout.Coord) (Tensor[T], error) {
+	d, err := layout.DiceLayout(proj, thr)
 	if err != nil {
 		return Tensor[T]{}, err
 	}
@@ -215,17 +215,17 @@ func productEachTiler(s layout.Shape) layout.Tiler {
 // through the layout's strides (idx2crd(index, shape, stride)), each
 // top-level mode folded to a 1-D coordinate within it; a dynamic integer
 // for a rank-1 integral layout.
-func flatCoord(l layout.Layout, index int) Coord {
+func flatCoord(l layout.Layout, index int) layout.Coord {
 	hier := idx2crdStride(index, l.Shape(), l.Stride())
 	if !l.IsTuple() {
-		return I(hier.Int().Value())
+		return layout.Crd(hier.Int().Value())
 	}
-	out := make([]Coord, l.Rank())
+	out := make([]layout.Coord, l.Rank())
 	for i := range out {
 		s := l.Shape().At(i)
-		out[i] = I(layout.Crd2Idx(hier.At(i), s, layout.CompactLeft(s, layout.S(1))).Value())
+		out[i] = layout.Crd(layout.Crd2Idx(hier.At(i), s, layout.CompactLeft(s, layout.S(1))).Value())
 	}
-	return C(out...)
+	return layout.MakeCoord(out...)
 }
 
 // idx2crdStride is CuTe's three-argument idx2crd(idx, shape, stride): each

@@ -73,7 +73,7 @@ func TestCopyIfPredication(t *testing.T) {
 		}
 	}
 	// The tutorial's form: a (THR_M,THR_K) predicate used for a (THR_M) slice.
-	col := must(src.Slice(U, I(1)))
+	col := must(src.Slice(layout.U, layout.Crd(1)))
 	out := Make[float32](layout.MustParse("_8:_1"))
 	if err := CopyIf(pred, col, out); err != nil {
 		t.Fatal(err)
@@ -172,8 +172,8 @@ func TestGemmDispatch(t *testing.T) {
 	sA := View[float32](amem, SmemPtr(32, 0x400), layout.MustParse("(_1,_4,_3):(_0,_1,_4)"))
 	bmem := &ByteMemory[float32]{Base: 0x800, Data: make([]byte, 4*15), Codec: F32Codec}
 	sB := View[float32](bmem, SmemPtr(32, 0x800), layout.MustParse("(_1,_5,_3):(_0,_3,_1)"))
-	_ = Copy(a, must(sA.Slice(I(0), U, U)))
-	_ = Copy(b, must(sB.Slice(I(0), U, U)))
+	_ = Copy(a, must(sA.Slice(layout.Crd(0), layout.U, layout.U)))
+	_ = Copy(b, must(sB.Slice(layout.Crd(0), layout.U, layout.U)))
 	c3 := Make[float32](layout.Left(layout.Statics(1, 4, 5)))
 	Fill(c3, 1)
 	if err := Gemm(sA, sB, c3); err != nil {
@@ -185,7 +185,7 @@ func TestGemmDispatch(t *testing.T) {
 	c2 := Make[float32](layout.Left(layout.Statics(4, 5)))
 	Fill(c2, 1)
 	for k := 0; k < 3; k++ {
-		if err := Gemm(must(a.Slice(U, I(k))), must(b.Slice(U, I(k))), c2); err != nil {
+		if err := Gemm(must(a.Slice(layout.U, layout.Crd(k))), must(b.Slice(layout.U, layout.Crd(k))), c2); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -214,7 +214,7 @@ func TestGemmDispatch(t *testing.T) {
 	gC := View[float32](c.mem, GmemPtr(32, c.ptr.Addr()), c.lay)
 	for name, err := range map[string]error{
 		"gmem C":         Gemm(a, b, gC),
-		"AK != BK":       Gemm(a, must(b.Slice(U, I(0))), c),
+		"AK != BK":       Gemm(a, must(b.Slice(layout.U, layout.Crd(0))), c),
 		"AM != CM":       Gemm(must(Take(sA, 1, 3)), must(Take(sB, 1, 3)), Make[float32](layout.Left(layout.Statics(3, 5)))),
 		"smem with reg":  Gemm(sA, b, c3),
 		"V = 2 for FMA":  Gemm(Make[float32](layout.Left(layout.Statics(2, 4, 3))), Make[float32](layout.Left(layout.Statics(2, 5, 3))), Make[float32](layout.Left(layout.Statics(2, 4, 5)))),

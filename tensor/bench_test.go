@@ -100,7 +100,7 @@ func BenchmarkSliceAndPartition(b *testing.B) {
 	thr := layout.MustParse("(_16,_8):(_8,_1)")
 	b.ReportAllocs()
 	for b.Loop() {
-		s, err := x.Slice(U, U, I(1))
+		s, err := x.Slice(layout.U, layout.U, layout.Crd(1))
 		if err != nil {
 			b.Fatal(err)
 		}

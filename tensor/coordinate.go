@@ -93,7 +93,7 @@ func IterString(coord layout.ArithTuple) string { return "ArithTuple" + coord.St
 // At returns t(c) = origin + L(c) for a coordinate c (integer,
 // hierarchical or partially hierarchical). It returns an error where CuTe
 // does not compile the sum.
-func (t CoordTensor) At(c layout.Coord) (layout.ArithTuple, error) {
+func (t CoordTensor) At(c layout.IntTuple) (layout.ArithTuple, error) {
 	off, err := t.lay.At(c)
 	if err != nil {
 		return layout.ArithTuple{}, err
@@ -116,8 +116,8 @@ func (t CoordTensor) Elem(idx ...int) (layout.ArithTuple, error) {
 // Slice returns CuTe's t(c) for a coordinate with underscores: the tensor
 // of the modes paired with underscores, its origin moved by L(c) with every
 // underscore read as _0. Several arguments are the tuple (c0, c1, ...).
-func (t CoordTensor) Slice(cs ...Coord) (CoordTensor, error) {
-	c := C(cs...)
+func (t CoordTensor) Slice(cs ...layout.Coord) (CoordTensor, error) {
+	c := layout.MakeCoord(cs...)
 	if len(cs) == 1 {
 		c = cs[0]
 	}
@@ -133,7 +133,7 @@ func (t CoordTensor) Slice(cs ...Coord) (CoordTensor, error) {
 }
 
 // MustSlice is like Slice but panics on error.
-func (t CoordTensor) MustSlice(cs ...Coord) CoordTensor {
+func (t CoordTensor) MustSlice(cs ...layout.Coord) CoordTensor {
 	s, err := t.Slice(cs...)
 	if err != nil {
 		panic(err)
@@ -147,7 +147,7 @@ func (t CoordTensor) Mode(path ...int) CoordTensor { return CoordTensor{t.iter, 
 
 // DomainOffset returns CuTe's domain_offset(c, t): the same layout over the
 // origin moved to L(c).
-func (t CoordTensor) DomainOffset(c layout.Coord) (CoordTensor, error) {
+func (t CoordTensor) DomainOffset(c layout.IntTuple) (CoordTensor, error) {
 	v, err := t.At(c)
 	if err != nil {
 		return CoordTensor{}, err
@@ -158,16 +158,16 @@ func (t CoordTensor) DomainOffset(c layout.Coord) (CoordTensor, error) {
 // SliceAndOffsetBasis is CuTe's slice_and_offset(c, l) for a basis-strided
 // layout: the layout of the modes paired with underscores, and l(c) with
 // every underscore read as a static _0.
-func SliceAndOffsetBasis(c Coord, l layout.BasisLayout) (layout.BasisLayout, layout.ArithTuple, error) {
-	sh, err := SliceTuple(c, l.Shape())
+func SliceAndOffsetBasis(c layout.Coord, l layout.BasisLayout) (layout.BasisLayout, layout.ArithTuple, error) {
+	sh, err := layout.Slice(c, l.Shape())
 	if err != nil {
 		return layout.BasisLayout{}, layout.ArithTuple{}, err
 	}
 	var st layout.ArithTuple
-	switch c.kind {
-	case coordUnder:
+	switch {
+	case c.IsUnderscore():
 		st = l.Stride()
-	case coordInt:
+	case !c.IsTuple():
 		st = layout.ATup()
 	default:
 		var out []layout.ArithTuple
@@ -185,15 +185,15 @@ func SliceAndOffsetBasis(c Coord, l layout.BasisLayout) (layout.BasisLayout, lay
 	return s, off, nil
 }
 
-// liftSliceArith is liftSlice for a stride tree already checked against the
-// shape by SliceTuple.
-func liftSliceArith(c Coord, t layout.ArithTuple, out *[]layout.ArithTuple) {
-	switch c.kind {
-	case coordUnder:
+// liftSliceArith is layout.Slice's lift for a stride tree already checked
+// against the shape by layout.Slice.
+func liftSliceArith(c layout.Coord, t layout.ArithTuple, out *[]layout.ArithTuple) {
+	switch {
+	case c.IsUnderscore():
 		*out = append(*out, t)
-	case coordTuple:
-		for i, e := range c.elems {
-			liftSliceArith(e, t.At(i), out)
+	case c.IsTuple():
+		for i := 0; i < c.Len(); i++ {
+			liftSliceArith(c.At(i), t.At(i), out)
 		}
 	}
 }
@@ -261,7 +261,7 @@ func (t CoordTensor) GroupModes(b, e int) (CoordTensor, error) {
 
 // InnerPartition is CuTe's inner_partition(t, tiler, coord) (see
 // [InnerPartition]).
-func (t CoordTensor) InnerPartition(tiler layout.Tiler, coord Coord) (CoordTensor, error) {
+func (t CoordTensor) InnerPartition(tiler layout.Tiler, coord layout.Coord) (CoordTensor, error) {
 	z, err := t.ZippedDivide(tiler)
 	if err != nil {
 		return CoordTensor{}, err
@@ -277,7 +277,7 @@ func (t CoordTensor) InnerPartition(tiler layout.Tiler, coord Coord) (CoordTenso
 }
 
 // OuterPartition is CuTe's outer_partition(t, tiler, coord).
-func (t CoordTensor) OuterPartition(tiler layout.Tiler, coord Coord) (CoordTensor, error) {
+func (t CoordTensor) OuterPartition(tiler layout.Tiler, coord layout.Coord) (CoordTensor, error) {
 	z, err := t.ZippedDivide(tiler)
 	if err != nil {
 		return CoordTensor{}, err
@@ -293,7 +293,7 @@ func (t CoordTensor) OuterPartition(tiler layout.Tiler, coord Coord) (CoordTenso
 }
 
 // LocalTile is CuTe's local_tile(t, tiler, coord): inner_partition.
-func (t CoordTensor) LocalTile(tiler layout.Tiler, coord Coord) (CoordTensor, error) {
+func (t CoordTensor) LocalTile(tiler layout.Tiler, coord layout.Coord) (CoordTensor, error) {
 	return t.InnerPartition(tiler, coord)
 }
 
@@ -301,7 +301,7 @@ func (t CoordTensor) LocalTile(tiler layout.Tiler, coord Coord) (CoordTensor, er
 // [LocalPartition]).
 func (t CoordTensor) LocalPartition(thr layout.Layout, index int) (CoordTensor, error) {
 	var tiler layout.Tiler
-	var coord Coord
+	var coord layout.Coord
 	err := raise.Try(func() {
 		tiler = productEachTiler(thr.Shape())
 		coord = flatCoord(thr, index)
@@ -393,8 +393,7 @@ func printCoords(b *strings.Builder, t CoordTensor) error {
 				b.WriteString(strings.Repeat(sep, 5*N))
 				b.WriteByte('\n')
 			}
-			c := Repeat(r)
-			c.elems[r-1] = I(k)
+			c := layout.Underscores(r - 1).Append(layout.Crd(k))
 			s, err := t.Slice(c)
 			if err != nil {
 				return err
@@ -422,12 +421,12 @@ func (t CoordTensor) Take(b, e int) (CoordTensor, error) {
 // LocalTileProj is CuTe's local_tile(t, tiler, coord, proj) (see
 // [LocalTileProj]): the predication tutorial's
 // local_tile(make_identity_tensor(shape(mA)), cta_tiler, cta_coord, Step<_1,X,_1>{}).
-func (t CoordTensor) LocalTileProj(tiler layout.Tiler, coord, proj Coord) (CoordTensor, error) {
-	dt, err := diceTiler(proj, tiler)
+func (t CoordTensor) LocalTileProj(tiler layout.Tiler, coord, proj layout.Coord) (CoordTensor, error) {
+	dt, err := layout.DiceTiler(proj, tiler)
 	if err != nil {
 		return CoordTensor{}, err
 	}
-	dc, err := diceCoord(proj, coord)
+	dc, err := layout.DiceCoord(proj, coord)
 	if err != nil {
 		return CoordTensor{}, err
 	}
@@ -435,8 +434,8 @@ func (t CoordTensor) LocalTileProj(tiler layout.Tiler, coord, proj Coord) (Coord
 }
 
 // LocalPartitionProj is CuTe's local_partition(t, thr, index, proj).
-func (t CoordTensor) LocalPartitionProj(thr layout.Layout, index int, proj Coord) (CoordTensor, error) {
-	d, err := DiceLayout(proj, thr)
+func (t CoordTensor) LocalPartitionProj(thr layout.Layout, index int, proj layout.Coord) (CoordTensor, error) {
+	d, err := layout.DiceLayout(proj, thr)
 	if err != nil {
 		return CoordTensor{}, err
 	}

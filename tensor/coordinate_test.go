@@ -16,7 +16,7 @@ func TestCoordTensorSlice(t *testing.T) {
 		n := rapid.IntRange(1, 6).Draw(t, "n")
 		id := MakeIdentity(layout.Dyns(m, n))
 		j := rapid.IntRange(0, n-1).Draw(t, "j")
-		col := id.MustSlice(U, I(j))
+		col := id.MustSlice(layout.U, layout.Crd(j))
 		for i := 0; i < m; i++ {
 			got := must(col.Get(i))
 			want := must(id.Elem(i, j))
@@ -64,7 +64,7 @@ func TestCoordTensorErrors(t *testing.T) {
 		t.Error("the plan of a tensor whose sums do not compile must be an error")
 	}
 	id := MakeIdentity(layout.Dyns(4, 4))
-	if _, err := id.Slice(C(I(1), U, U)); err == nil {
+	if _, err := id.Slice(layout.MakeCoord(layout.Crd(1), layout.U, layout.U)); err == nil {
 		t.Error("a slice of the wrong rank must be an error")
 	}
 	if _, err := id.Take(1, 3); err == nil {
@@ -120,7 +120,7 @@ func TestParseCoordTensor(t *testing.T) {
 // tile2thr is a generic partitioner over Tiling: it serves a data tensor
 // and its identity tensor alike, and their partitions have one shape.
 func tile2thr[X Tiling[X]](x X, thr layout.Layout, k int) (X, error) {
-	g, err := x.LocalTile(layout.MustParseTiler("(_8,_8)"), Ints(1, 0))
+	g, err := x.LocalTile(layout.MustParseTiler("(_8,_8)"), layout.Crds(1, 0))
 	if err != nil {
 		return g, err
 	}

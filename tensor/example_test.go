@@ -35,7 +35,7 @@ func ExampleTensor_Slice() {
 		data[i] = int32(i)
 	}
 	x := tensor.FromSlice(data, 0x1000, layout.MustParse("(_4,_8):(_8,_1)"))
-	col, _ := x.Slice(tensor.U, tensor.I(2)) // x(_, 2)
+	col, _ := x.Slice(layout.U, layout.Crd(2)) // x(_, 2)
 	fmt.Println(col)
 	s, _ := tensor.PrintTensor(col)
 	fmt.Print(s)
@@ -53,7 +53,7 @@ func ExampleTensor_Slice() {
 func ExampleLocalTileProj() {
 	mC := tensor.View[numeric.Float16](nil, tensor.GmemPtr(16, 0x7f877a780000), layout.MustParse("(512,512):(_1,512)"))
 	tiler := layout.MustParseTiler("(_128,_128,_64)")
-	gC, _ := tensor.LocalTileProj(mC, tiler, tensor.C(tensor.I(1), tensor.I(2), tensor.U), tensor.C(tensor.I(1), tensor.I(1), tensor.X))
+	gC, _ := tensor.LocalTileProj(mC, tiler, layout.MakeCoord(layout.Crd(1), layout.Crd(2), layout.U), layout.MakeCoord(layout.Crd(1), layout.Crd(1), layout.X))
 	fmt.Println(gC)
 	// Output:
 	// gmem_ptr[16b](0x7f877a7c0100) o (_128,_128):(_1,512)

@@ -14,17 +14,17 @@ import (
 // follow CuTe's swizzle_layout rules (the offset stays inside the layout,
 // or the swizzle decays into a plain layout with dynamic strides); they are
 // the swizzle package's to compute.
-func SliceFunc(c Coord, f swizzle.Func) (swizzle.Func, layout.Int, error) {
+func SliceFunc(c layout.Coord, f swizzle.Func) (swizzle.Func, layout.Int, error) {
 	switch l := f.(type) {
 	case layout.Layout:
-		s, off, err := SliceAndOffset(c, l)
+		s, off, err := layout.SliceAndOffset(c, l)
 		if err != nil {
 			return nil, layout.Int{}, err
 		}
 		return s, off, nil
 	case swizzle.ComposedLayout:
 		if c.AllUnderscore() {
-			in, err := mapInner(l, func(b layout.Layout) (swizzle.Func, error) { return SliceLayout(c, b) })
+			in, err := mapInner(l, func(b layout.Layout) (swizzle.Func, error) { return layout.SliceLayout(c, b) })
 			return in, layout.S(0), err
 		}
 		return sliceComposed(c, l)
@@ -106,7 +106,7 @@ func Take[T any](t Tensor[T], b, e int) (Tensor[T], error) {
 
 // DomainOffset returns CuTe's domain_offset(c, t) for a plain layout: the
 // tensor of the same layout on the pointer moved to coordinate c.
-func DomainOffset[T any](c layout.Coord, t Tensor[T]) (Tensor[T], error) {
+func DomainOffset[T any](c layout.IntTuple, t Tensor[T]) (Tensor[T], error) {
 	l, ok := t.lay.(layout.Layout)
 	if !ok {
 		return Tensor[T]{}, layout.Errorf("domain_offset", "needs a plain layout", t.lay)

@@ -57,7 +57,7 @@ func printValues[T any](b *strings.Builder, t Tensor[T]) {
 				b.WriteString(strings.Repeat("-", 5*N))
 				b.WriteByte('\n')
 			}
-			printValues(b, mustSlice(t, C(U, U, I(k))))
+			printValues(b, mustSlice(t, layout.MakeCoord(layout.U, layout.U, layout.Crd(k))))
 		}
 	case 4:
 		P, N := t.Mode(3).Len(), t.Mode(1).Len()
@@ -66,12 +66,12 @@ func printValues[T any](b *strings.Builder, t Tensor[T]) {
 				b.WriteString(strings.Repeat("=", 5*N))
 				b.WriteByte('\n')
 			}
-			printValues(b, mustSlice(t, C(U, U, U, I(p))))
+			printValues(b, mustSlice(t, layout.MakeCoord(layout.U, layout.U, layout.U, layout.Crd(p))))
 		}
 	}
 }
 
-func mustSlice[T any](t Tensor[T], c Coord) Tensor[T] {
+func mustSlice[T any](t Tensor[T], c layout.Coord) Tensor[T] {
 	s, err := t.Slice(c)
 	if err != nil {
 		panic(err)

@@ -63,29 +63,29 @@ func seq(n int) []int {
 }
 
 // genSliceCoord draws a coordinate of s with underscores in it.
-func genSliceCoord(t *rapid.T, s layout.IntTuple) Coord {
+func genSliceCoord(t *rapid.T, s layout.IntTuple) layout.Coord {
 	if !s.IsTuple() {
 		if rapid.Bool().Draw(t, "under") {
-			return U
+			return layout.U
 		}
-		return I(rapid.IntRange(0, s.Product().Value()-1).Draw(t, "c"))
+		return layout.Crd(rapid.IntRange(0, s.Product().Value()-1).Draw(t, "c"))
 	}
 	switch rapid.IntRange(0, 2).Draw(t, "kind") {
 	case 0:
-		return U
+		return layout.U
 	case 1:
-		return I(rapid.IntRange(0, s.Product().Value()-1).Draw(t, "c"))
+		return layout.Crd(rapid.IntRange(0, s.Product().Value()-1).Draw(t, "c"))
 	}
-	e := make([]Coord, s.Len())
+	e := make([]layout.Coord, s.Len())
 	for i := range e {
 		e[i] = genSliceCoord(t, s.At(i))
 	}
-	return C(e...)
+	return layout.MakeCoord(e...)
 }
 
 // fillUnderscores replaces the underscores of c, in order, by the elements
 // of sub (the coordinate in the sliced tensor).
-func fillUnderscores(c Coord, sub []layout.IntTuple, k *int) layout.IntTuple {
+func fillUnderscores(c layout.Coord, sub []layout.IntTuple, k *int) layout.IntTuple {
 	switch {
 	case c.IsUnderscore():
 		*k++
@@ -143,7 +143,7 @@ func TestRapidSliceThenIndex(t *testing.T) {
 			} else {
 				// 1-D index j of the slice is the colexicographic index over
 				// the kept modes (a decayed composed slice may refold them).
-				hc := layout.Idx2Crd(layout.I(layout.D(j)), must(SliceTuple(c, shape)))
+				hc := layout.Idx2Crd(layout.I(layout.D(j)), must(layout.Slice(c, shape)))
 				k := 0
 				fc = fillUnderscores(c, hc.Elems(), &k)
 			}
@@ -197,7 +197,7 @@ func TestRapidTilesAndPartitionsCover(t *testing.T) {
 		}
 		for b := 0; b < nt; b++ {
 			bc := layout.Idx2Crd(layout.I(layout.D(b)), layout.Dyns(count...))
-			tl, err := LocalTile(x, tiler, FromTuple(bc))
+			tl, err := LocalTile(x, tiler, layout.CoordOf(bc))
 			if err != nil {
 				t.Fatalf("local_tile %v by %v at %v: %v", x, tiler, bc, err)
 			}

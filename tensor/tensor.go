@@ -221,9 +221,9 @@ func evalModes(f swizzle.Func, idx []int) int {
 // OffsetAt returns L(c) for a coordinate c of the shape: an integer, a
 // hierarchical or a partially hierarchical coordinate, typed as CuTe types
 // it.
-func (t Tensor[T]) OffsetAt(c layout.Coord) (layout.Int, error) { return funcAt(t.lay, c) }
+func (t Tensor[T]) OffsetAt(c layout.IntTuple) (layout.Int, error) { return funcAt(t.lay, c) }
 
-func funcAt(f swizzle.Func, c layout.Coord) (layout.Int, error) {
+func funcAt(f swizzle.Func, c layout.IntTuple) (layout.Int, error) {
 	switch l := f.(type) {
 	case layout.Layout:
 		return l.Offset(c)
@@ -236,7 +236,7 @@ func funcAt(f swizzle.Func, c layout.Coord) (layout.Int, error) {
 // At returns t(c) for a coordinate c (integer, hierarchical or partially
 // hierarchical). It panics on a coordinate incompatible with the shape, as
 // an out of range index does.
-func (t Tensor[T]) At(c layout.Coord) T {
+func (t Tensor[T]) At(c layout.IntTuple) T {
 	off, err := funcAt(t.lay, c)
 	if err != nil {
 		panic(err)
@@ -245,7 +245,7 @@ func (t Tensor[T]) At(c layout.Coord) T {
 }
 
 // SetAt sets t(c) = v for a coordinate c.
-func (t Tensor[T]) SetAt(c layout.Coord, v T) {
+func (t Tensor[T]) SetAt(c layout.IntTuple, v T) {
 	off, err := funcAt(t.lay, c)
 	if err != nil {
 		panic(err)
@@ -271,12 +271,12 @@ func (t Tensor[T]) All() func(yield func(int, T) bool) {
 // Several arguments are the tuple (c0, c1, ...); one argument is the
 // coordinate itself. A composed layout is sliced by CuTe's rules for it
 // (the offset accumulates inside the layout; see [SliceFunc]).
-func (t Tensor[T]) Slice(cs ...Coord) (Tensor[T], error) {
-	var c Coord
+func (t Tensor[T]) Slice(cs ...layout.Coord) (Tensor[T], error) {
+	var c layout.Coord
 	if len(cs) == 1 {
 		c = cs[0]
 	} else {
-		c = C(cs...)
+		c = layout.MakeCoord(cs...)
 	}
 	f, off, err := SliceFunc(c, t.lay)
 	if err != nil {
@@ -286,7 +286,7 @@ func (t Tensor[T]) Slice(cs ...Coord) (Tensor[T], error) {
 }
 
 // MustSlice is like Slice but panics on error.
-func (t Tensor[T]) MustSlice(cs ...Coord) Tensor[T] {
+func (t Tensor[T]) MustSlice(cs ...layout.Coord) Tensor[T] {
 	s, err := t.Slice(cs...)
 	if err != nil {
 		panic(err)

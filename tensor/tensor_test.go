@@ -79,11 +79,11 @@ func TestFromFlaggedErrors(t *testing.T) {
 
 func TestSliceUnderscore(t *testing.T) {
 	x := positions(layout.MustParse("(_4,_8):(_1,_4)"))
-	col := x.MustSlice(U, I(2))
+	col := x.MustSlice(layout.U, layout.Crd(2))
 	if want := "ptr[64b](0x1040) o (_4):(_1)"; col.String() != want {
 		t.Errorf("x(_,2) = %s, want %s", col, want)
 	}
-	row := x.MustSlice(I(1), U)
+	row := x.MustSlice(layout.Crd(1), layout.U)
 	if want := "ptr[64b](0x1008) o (_8):(_4)"; row.String() != want {
 		t.Errorf("x(1,_) = %s, want %s", row, want)
 	}
@@ -94,19 +94,19 @@ func TestSliceUnderscore(t *testing.T) {
 	}
 	// Nested underscores are flattened into the parent, as CuTe's slice does.
 	y := positions(layout.MustParse("((_2,_3),(_4,_5)):((_1,_2),(_6,_24))"))
-	s := y.MustSlice(C(U, I(1)), C(I(2), U))
+	s := y.MustSlice(layout.MakeCoord(layout.U, layout.Crd(1)), layout.MakeCoord(layout.Crd(2), layout.U))
 	if want := "(_2,_5):(_1,_24)"; s.Layout().String() != want {
 		t.Errorf("nested slice layout %s, want %s", s.Layout(), want)
 	}
 	if s.Pointer().Addr() != 0x1000+(2+12)*8 {
 		t.Errorf("nested slice pointer %v", s.Pointer())
 	}
-	if _, err := x.Slice(U, U, U); err == nil {
+	if _, err := x.Slice(layout.U, layout.U, layout.U); err == nil {
 		t.Error("rank mismatch: want an error")
 	}
 	// Slicing a composed layout on underscores keeps the swizzle.
 	cl := View[uint16](nil, SmemPtr(16, 0x400), swizzle.MustParseComposed("Sw<3,3,3> o _0 o ((_8,_16),(_8,_8),_3):((_8,_512),(_1,_64),_8192)"))
-	if got, want := cl.MustSlice(U, U, U).String(), "smem_ptr[16b](0x400) o Sw<3,3,3> o _0 o ((_8,_16),(_8,_8),_3):((_8,_512),(_1,_64),_8192)"; got != want {
+	if got, want := cl.MustSlice(layout.U, layout.U, layout.U).String(), "smem_ptr[16b](0x400) o Sw<3,3,3> o _0 o ((_8,_16),(_8,_8),_3):((_8,_512),(_1,_64),_8192)"; got != want {
 		t.Errorf("composed slice: %s, want %s", got, want)
 	}
 }
@@ -236,10 +236,10 @@ func TestTensorAlgebra(t *testing.T) {
 		{"logical_divide", must(LogicalDivide(x, layout.MustParseTiler("(_2,_4)"))), "gmem_ptr[16b](0x1000) o ((_2,_4),(_4,_4)):((_1,_2),(_8,_32))"},
 		{"zipped_divide", must(ZippedDivide(x, layout.MustParseTiler("(_2,_4)"))), "gmem_ptr[16b](0x1000) o ((_2,_4),(_4,_4)):((_1,_8),(_2,_32))"},
 		{"flat_divide", must(FlatDivide(x, layout.MustParseTiler("(_2,_4)"))), "gmem_ptr[16b](0x1000) o (_2,_4,_4,_4):(_1,_8,_2,_32)"},
-		{"inner_partition", must(InnerPartition(x, layout.MustParseTiler("(_2,_4)"), Ints(1, 2))), "gmem_ptr[16b](0x1084) o (_2,_4):(_1,_8)"},
-		{"outer_partition", must(OuterPartition(x, layout.MustParseTiler("(_2,_4)"), Ints(1, 2))), "gmem_ptr[16b](0x1022) o (_4,_4):(_2,_32)"},
-		{"local_tile", must(LocalTile(x, layout.MustParseTiler("(_4,_8)"), C(I(1), U))), "gmem_ptr[16b](0x1008) o (_4,_8,_2):(_1,_8,_64)"},
-		{"local_partition proj", must(LocalPartitionProj(x, layout.MustParse("(_2,_4,_3):(_4,_1,_0)"), 5, C(I(1), I(1), X))), "gmem_ptr[16b](0x1012) o (_4,_4):(_2,_32)"},
+		{"inner_partition", must(InnerPartition(x, layout.MustParseTiler("(_2,_4)"), layout.Crds(1, 2))), "gmem_ptr[16b](0x1084) o (_2,_4):(_1,_8)"},
+		{"outer_partition", must(OuterPartition(x, layout.MustParseTiler("(_2,_4)"), layout.Crds(1, 2))), "gmem_ptr[16b](0x1022) o (_4,_4):(_2,_32)"},
+		{"local_tile", must(LocalTile(x, layout.MustParseTiler("(_4,_8)"), layout.MakeCoord(layout.Crd(1), layout.U))), "gmem_ptr[16b](0x1008) o (_4,_8,_2):(_1,_8,_64)"},
+		{"local_partition proj", must(LocalPartitionProj(x, layout.MustParse("(_2,_4,_3):(_4,_1,_0)"), 5, layout.MakeCoord(layout.Crd(1), layout.Crd(1), layout.X))), "gmem_ptr[16b](0x1012) o (_4,_4):(_2,_32)"},
 		{"coalesce", Coalesce(x), "gmem_ptr[16b](0x1000) o _128:_1"},
 		{"group_modes", must(GroupModes(x, 0, 2)), "gmem_ptr[16b](0x1000) o ((_8,_16)):((_1,_8))"},
 		{"composition", must(Composition(x, layout.LayoutTiler(layout.MustParse("(_4,_2):(_2,_1)")))), "gmem_ptr[16b](0x1000) o (_4,_2):(_2,_1)"},

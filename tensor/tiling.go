@@ -11,22 +11,22 @@ import "github.com/gocute/cute/layout"
 //	func partition[X tensor.Tiling[X]](t X, tiler layout.Tiler, thr int) (X, error) {
 //		z, err := t.ZippedDivide(tiler)
 //		...
-//		return z.Slice(tensor.I(thr), tensor.U)
+//		return z.Slice(layout.Crd(thr), layout.U)
 //	}
 type Tiling[X any] interface {
 	String() string
 	Shape() layout.Shape
 	Rank() int
 	Len() int
-	Slice(cs ...Coord) (X, error)
+	Slice(cs ...layout.Coord) (X, error)
 	Composition(tiler layout.Tiler) (X, error)
 	LogicalDivide(tiler layout.Tiler) (X, error)
 	ZippedDivide(tiler layout.Tiler) (X, error)
 	TiledDivide(tiler layout.Tiler) (X, error)
 	FlatDivide(tiler layout.Tiler) (X, error)
-	InnerPartition(tiler layout.Tiler, coord Coord) (X, error)
-	OuterPartition(tiler layout.Tiler, coord Coord) (X, error)
-	LocalTile(tiler layout.Tiler, coord Coord) (X, error)
+	InnerPartition(tiler layout.Tiler, coord layout.Coord) (X, error)
+	OuterPartition(tiler layout.Tiler, coord layout.Coord) (X, error)
+	LocalTile(tiler layout.Tiler, coord layout.Coord) (X, error)
 	LocalPartition(thr layout.Layout, index int) (X, error)
 	GroupModes(b, e int) (X, error)
 	Take(b, e int) (X, error)
@@ -57,17 +57,17 @@ func (t Tensor[T]) TiledDivide(tiler layout.Tiler) (Tensor[T], error) { return T
 func (t Tensor[T]) FlatDivide(tiler layout.Tiler) (Tensor[T], error) { return FlatDivide(t, tiler) }
 
 // InnerPartition is [InnerPartition] as a method, for [Tiling].
-func (t Tensor[T]) InnerPartition(tiler layout.Tiler, coord Coord) (Tensor[T], error) {
+func (t Tensor[T]) InnerPartition(tiler layout.Tiler, coord layout.Coord) (Tensor[T], error) {
 	return InnerPartition(t, tiler, coord)
 }
 
 // OuterPartition is [OuterPartition] as a method, for [Tiling].
-func (t Tensor[T]) OuterPartition(tiler layout.Tiler, coord Coord) (Tensor[T], error) {
+func (t Tensor[T]) OuterPartition(tiler layout.Tiler, coord layout.Coord) (Tensor[T], error) {
 	return OuterPartition(t, tiler, coord)
 }
 
 // LocalTile is [LocalTile] as a method, for [Tiling].
-func (t Tensor[T]) LocalTile(tiler layout.Tiler, coord Coord) (Tensor[T], error) {
+func (t Tensor[T]) LocalTile(tiler layout.Tiler, coord layout.Coord) (Tensor[T], error) {
 	return LocalTile(t, tiler, coord)
 }
 

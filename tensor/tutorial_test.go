@@ -44,12 +44,12 @@ func TestTutorialPrints(t *testing.T) {
 	// tCgC: gC = local_tile of the 512x512 global C, then thread 0's values of
 	// the 64x64 GMMA accumulator (LayoutC_TV of SM90_64x64x16_F16F16F16_SS).
 	mC := View[uint16](nil, GmemPtr(16, 0x7f877a780000), layout.MustParse("(512,512):(_1,512)"))
-	gC := must(LocalTileProj(mC, layout.MustParseTiler("(_128,_128,_64)"), C(I(0), I(0), U), C(I(1), I(1), X)))
+	gC := must(LocalTileProj(mC, layout.MustParseTiler("(_128,_128,_64)"), layout.MakeCoord(layout.Crd(0), layout.Crd(0), layout.U), layout.MakeCoord(layout.Crd(1), layout.Crd(1), layout.X)))
 	tvC := layout.MustParse("((_4,_8,_4),(_2,_2,_8)):((_128,_1,_16),(_64,_8,_512))")
 	partC := func(thr int) Tensor[uint16] {
 		z := must(ZippedDivide(gC, layout.MustParseTiler("(_64,_64)")))
 		tv := must(Composition(z, layout.TupleTiler(layout.LayoutTiler(tvC), layout.Underscore())))
-		return must(tv.Slice(C(I(thr), U), C(U, U)))
+		return must(tv.Slice(layout.MakeCoord(layout.Crd(thr), layout.U), layout.MakeCoord(layout.U, layout.U)))
 	}
 	tCgC := partC(0)
 	tCrC := View[uint16](nil, Ptr(16, 0x7feee1fffbe0), must(FragmentLike(tCgC.Layout().(layout.Layout))))

@@ -16,7 +16,7 @@
 //	a, _ := tma.MakeAtom(tma.Load, tma.Gmem{Type: "half_t", Addr: pA, Layout: mA}, // make_tma_atom
 //		tma.SmemFlagged(sAstage0), layout.MustParseTiler("(_128,_64)"), layout.S(1), tma.Options{})
 //	mA, _ := a.Tensor(shape)                                       // tma.get_tma_tensor(shape(mA))
-//	gA, _ := mA.LocalTile(tiler, tensor.C(tensor.I(m), tensor.U))  // local_tile(mA, tiler, (m,_))
+//	gA, _ := mA.LocalTile(tiler, layout.MakeCoord(layout.Crd(m), layout.U))  // local_tile(mA, tiler, (m,_))
 //	gA, _ = gA.GroupModes(0, 2)                                    // group_modes<0,2>; sA likewise
 //	tAgA, tAsA, _ := tma.Partition(a, 0, layout.MustParse("_1:_0"), sA, gA) // tma_partition
 //

@@ -76,7 +76,7 @@ func ExamplePartition() {
 		sA, _ = tensor.GroupModes(sA, 0, 2)
 		// gA = group_modes<0,2>(local_tile(mA, (bM,bK), (m,_)))
 		mA, _ := a.Tensor(g.Layout.Shape())
-		gA, _ := mA.LocalTile(tiler, tensor.C(tensor.I(19), tensor.U))
+		gA, _ := mA.LocalTile(tiler, layout.MakeCoord(layout.Crd(19), layout.U))
 		gA, _ = gA.GroupModes(0, 2)
 		tAgA, tAsA, _ := tma.Partition(a, 0, layout.MustParse("_1:_0"), sA, gA)
 		fmt.Println(a.Encode().BoxDim)
@@ -130,7 +130,7 @@ func ExampleAtom_Tensor() {
 		return
 	}
 	mA, _ := a.Tensor(g.Layout.Shape())
-	gA, _ := mA.LocalTile(tiler, tensor.C(tensor.I(0), tensor.U))
+	gA, _ := mA.LocalTile(tiler, layout.MakeCoord(layout.Crd(0), layout.U))
 	gA, _ = gA.GroupModes(0, 2)
 	fmt.Println(a.GBasis())
 	fmt.Println(gA)

@@ -146,7 +146,7 @@ func partitionCoord(thr atom.ThrCopy, t tensor.CoordTensor, dst bool) (tensor.Co
 	if err != nil {
 		return tensor.CoordTensor{}, layout.Errorf(op, "tile2thrfrg failed", t, err)
 	}
-	v, err = v.Slice(tensor.C(tensor.C(tensor.U, tensor.U), tensor.U))
+	v, err = v.Slice(layout.MakeCoord(layout.MakeCoord(layout.U, layout.U), layout.U))
 	if err != nil {
 		return tensor.CoordTensor{}, err
 	}
@@ -236,7 +236,7 @@ func partitionSmem[T any](thr atom.ThrCopy, t tensor.Tensor[T], dst bool) (tenso
 	if err != nil {
 		return tensor.Tensor[T]{}, layout.Errorf(op, "tile2thrfrg failed", t, err)
 	}
-	r, _, err := tensor.SliceFunc(tensor.C(tensor.C(tensor.U, tensor.U), tensor.U), f)
+	r, _, err := tensor.SliceFunc(layout.MakeCoord(layout.MakeCoord(layout.U, layout.U), layout.U), f)
 	if err != nil {
 		return tensor.Tensor[T]{}, err
 	}
@@ -331,7 +331,7 @@ func Partition[T any](a Atom, ctaCoord int, ctaLayout layout.Layout, s tensor.Te
 }
 
 // offsetCoord is append<rank>(make_coord(make_coord(off, _0)), _0).
-func offsetCoord(off layout.Int, rank int) layout.Coord {
+func offsetCoord(off layout.Int, rank int) layout.IntTuple {
 	e := []layout.IntTuple{layout.Tup(layout.I(off), layout.I(layout.S(0)))}
 	for i := 1; i < rank; i++ {
 		e = append(e, layout.I(layout.S(0)))
@@ -398,12 +398,12 @@ func MulticastMask(ctaLayout layout.Layout, ctaCoord []int, mode int) (uint16, e
 		return 0, layout.Errorf(op, "the coordinate must have one entry per mode of the CTA layout and Mode must be one of them",
 			ctaLayout, ctaCoord, mode)
 	}
-	cs := make([]tensor.Coord, len(ctaCoord))
+	cs := make([]layout.Coord, len(ctaCoord))
 	for i, c := range ctaCoord {
-		cs[i] = tensor.I(c)
+		cs[i] = layout.Crd(c)
 	}
-	cs[mode] = tensor.U
-	sl, off, err := tensor.SliceAndOffset(tensor.C(cs...), ctaLayout)
+	cs[mode] = layout.U
+	sl, off, err := layout.SliceAndOffset(layout.MakeCoord(cs...), ctaLayout)
 	if err != nil {
 		return 0, err
 	}

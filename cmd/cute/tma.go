@@ -222,11 +222,11 @@ func tmaPartitionReport(w io.Writer, t tma.TiledCopy, g tma.Gmem, smemArg string
 	if sh := g.Layout.Shape(); sh.IsTuple() {
 		r = sh.Len()
 	}
-	coord := make([]tensor.Coord, r)
+	coord := make([]layout.Coord, r)
 	for i := range coord {
-		coord[i] = tensor.I(0)
+		coord[i] = layout.Crd(0)
 	}
-	gA, err := mA.LocalTile(tiler, tensor.C(coord...))
+	gA, err := mA.LocalTile(tiler, layout.MakeCoord(coord...))
 	if err != nil {
 		return err
 	}

@@ -98,7 +98,7 @@ func gemmDevice(print io.Writer, p *sgemm.Problem, cfg config, mA, mB, mC tensor
 	if err != nil {
 		return err
 	}
-	one, X := tensor.I(1), tensor.X
+	one, X := layout.Crd(1), layout.X
 
 	// Shared memory buffers
 	sA := sgemm.Smem(smemA, 0x400, cfg.sA)                      // (BLK_M,BLK_K)
@@ -117,7 +117,7 @@ func gemmDevice(print io.Writer, p *sgemm.Problem, cfg config, mA, mB, mC tensor
 			}
 			return tensor.Tensor[float32]{}
 		}
-		proj := func(x tensor.Tensor[float32], step tensor.Coord) tensor.Tensor[float32] {
+		proj := func(x tensor.Tensor[float32], step layout.Coord) tensor.Tensor[float32] {
 			if err == nil {
 				var r tensor.Tensor[float32]
 				r, err = tensor.LocalPartitionProj(x, cfg.tC, t, step)
@@ -131,9 +131,9 @@ func gemmDevice(print io.Writer, p *sgemm.Problem, cfg config, mA, mB, mC tensor
 		th.tBsB = part(sB, cfg.tB) // (THR_N,THR_K)
 
 		// Define A/B partitioning and C accumulators
-		th.tCsA = proj(sA, tensor.C(one, X))   // (THR_M,BLK_K)
-		th.tCsB = proj(sB, tensor.C(X, one))   // (THR_N,BLK_K)
-		th.tCgC = proj(gC, tensor.C(one, one)) // (THR_M,THR_N)
+		th.tCsA = proj(sA, layout.MakeCoord(one, X))   // (THR_M,BLK_K)
+		th.tCsB = proj(sB, layout.MakeCoord(X, one))   // (THR_N,BLK_K)
+		th.tCgC = proj(gC, layout.MakeCoord(one, one)) // (THR_M,THR_N)
 		if err != nil {
 			return err
 		}
@@ -189,7 +189,7 @@ func gemmDevice(print io.Writer, p *sgemm.Problem, cfg config, mA, mB, mC tensor
 
 // copyK is copy(src(_,_,k), dst).
 func copyK(src tensor.Tensor[float32], k int, dst tensor.Tensor[float32]) error {
-	s, err := src.Slice(tensor.U, tensor.U, tensor.I(k))
+	s, err := src.Slice(layout.U, layout.U, layout.Crd(k))
 	if err != nil {
 		return err
 	}

@@ -93,7 +93,7 @@ func warpGEMM(tm atom.TiledMMA, p *problem) ([]float64, int, error) {
 	mB := tensor.FromSlice(bh, 0x20000, gmemLayout(p.N, p.K))
 	mC := tensor.FromSlice(c, 0x30000, gmemLayout(p.M, p.N))
 	tiler := layout.ShapeTiler(layout.Statics(tileM, tileN, tileK))
-	one := tensor.I(1)
+	one := layout.Crd(1)
 	thr := make([]atom.ThrMMA, warp.Lanes)
 	for l := range thr {
 		if thr[l], err = tm.ThreadSlice(l); err != nil {
@@ -103,16 +103,16 @@ func warpGEMM(tm atom.TiledMMA, p *problem) ([]float64, int, error) {
 	count := 0
 	for bm := 0; bm < p.M/tileM; bm++ {
 		for bn := 0; bn < p.N/tileN; bn++ {
-			coord := tensor.C(tensor.I(bm), tensor.I(bn), tensor.U)
-			gA, err := tensor.LocalTileProj(mA, tiler, coord, tensor.C(one, tensor.X, one)) // (16,16,k)
+			coord := layout.MakeCoord(layout.Crd(bm), layout.Crd(bn), layout.U)
+			gA, err := tensor.LocalTileProj(mA, tiler, coord, layout.MakeCoord(one, layout.X, one)) // (16,16,k)
 			if err != nil {
 				return nil, 0, err
 			}
-			gB, err := tensor.LocalTileProj(mB, tiler, coord, tensor.C(tensor.X, one, one)) // (16,16,k)
+			gB, err := tensor.LocalTileProj(mB, tiler, coord, layout.MakeCoord(layout.X, one, one)) // (16,16,k)
 			if err != nil {
 				return nil, 0, err
 			}
-			gC, err := tensor.LocalTileProj(mC, tiler, coord, tensor.C(one, one, tensor.X)) // (16,16)
+			gC, err := tensor.LocalTileProj(mC, tiler, coord, layout.MakeCoord(one, one, layout.X)) // (16,16)
 			if err != nil {
 				return nil, 0, err
 			}

@@ -150,11 +150,11 @@ func weaklyCompatible(a, b layout.IntTuple) bool {
 // blocks returns S(make_coord(_,_), bx, by) and D(make_coord(_,_), bx, by):
 // the blocks of CTA (bx, by), each (BlockShape_M, BlockShape_N).
 func blocks(S, D tensor.Tensor[float32], bx, by int) (tileS, tileD tensor.Tensor[float32], err error) {
-	blk := tensor.C(tensor.U, tensor.U)
-	if tileS, err = S.Slice(blk, tensor.I(bx), tensor.I(by)); err != nil {
+	blk := layout.MakeCoord(layout.U, layout.U)
+	if tileS, err = S.Slice(blk, layout.Crd(bx), layout.Crd(by)); err != nil {
 		return
 	}
-	tileD, err = D.Slice(blk, tensor.I(bx), tensor.I(by))
+	tileD, err = D.Slice(blk, layout.Crd(bx), layout.Crd(by))
 	return
 }
 

@@ -459,7 +459,7 @@ func elemIndex(p tensor.Pointer, base uint64, bits int) int {
 // the tile, contiguous in global memory and in one aligned 16 bytes of
 // shared memory (the swizzle permutes whole chunks).
 func newChunkPlan(g, s tensor.Tensor[numeric.Float16]) (chunkPlan, error) {
-	src, err := g.Slice(tensor.U, tensor.U, tensor.I(0))
+	src, err := g.Slice(layout.U, layout.U, layout.Crd(0))
 	if err != nil {
 		return chunkPlan{}, err
 	}
@@ -477,7 +477,7 @@ func newChunkPlan(g, s tensor.Tensor[numeric.Float16]) (chunkPlan, error) {
 		}
 	}
 	for pipe := range bP {
-		dst, err := s.Slice(tensor.U, tensor.U, tensor.I(pipe))
+		dst, err := s.Slice(layout.U, layout.U, layout.Crd(pipe))
 		if err != nil {
 			return c, err
 		}
@@ -544,15 +544,15 @@ func instruction(m atom.MMA) (gmma.MMA, error) {
 // local_tile calls with cta_coord = (blockIdx.x, blockIdx.y, _):
 // gA (bM,bK,k), gB (bN,bK,k), gC (bM,bN).
 func (k *kernel[TC]) ctaTiles(bx, by int) (gA, gB tensor.Tensor[numeric.Float16], gC tensor.Tensor[TC], err error) {
-	coord := tensor.C(tensor.I(bx), tensor.I(by), tensor.U)
-	one := tensor.I(1)
-	if gA, err = tensor.LocalTileProj(k.p.mA, k.tiler, coord, tensor.C(one, tensor.X, one)); err != nil {
+	coord := layout.MakeCoord(layout.Crd(bx), layout.Crd(by), layout.U)
+	one := layout.Crd(1)
+	if gA, err = tensor.LocalTileProj(k.p.mA, k.tiler, coord, layout.MakeCoord(one, layout.X, one)); err != nil {
 		return
 	}
-	if gB, err = tensor.LocalTileProj(k.p.mB, k.tiler, coord, tensor.C(tensor.X, one, one)); err != nil {
+	if gB, err = tensor.LocalTileProj(k.p.mB, k.tiler, coord, layout.MakeCoord(layout.X, one, one)); err != nil {
 		return
 	}
-	gC, err = tensor.LocalTileProj(k.p.mC, k.tiler, coord, tensor.C(one, one, tensor.X))
+	gC, err = tensor.LocalTileProj(k.p.mC, k.tiler, coord, layout.MakeCoord(one, one, layout.X))
 	return
 }
 
@@ -598,7 +598,7 @@ func (k *kernel[TC]) accRegs(tCrC tensor.Tensor[TC]) ([][]int, error) {
 	for m := range regs {
 		regs[m] = make([]int, mmaN)
 		for n := range regs[m] {
-			acc, err := tCrC.Slice(tensor.U, tensor.I(m), tensor.I(n))
+			acc, err := tCrC.Slice(layout.U, layout.Crd(m), layout.Crd(n))
 			if err != nil {
 				return nil, err
 			}

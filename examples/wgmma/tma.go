@@ -137,7 +137,7 @@ func (k *kernel[TC]) newTMAPlan() (*tmaPlan, error) {
 		return nil, err
 	}
 	for pipe := range bP {
-		u, p := tensor.U, tensor.I(pipe)
+		u, p := layout.U, layout.Crd(pipe)
 		if t.tCrA[pipe], err = tCrA.Slice(u, u, u, p); err != nil {
 			return nil, err
 		}
@@ -197,7 +197,7 @@ func (k *kernel[TC]) newTMAOperand(o *tmaOperand, name string, addr uint64, rows
 	if o.mT, err = o.atom.Tensor(g.Layout.Shape()); err != nil {
 		return err
 	}
-	gT, err := o.mT.LocalTile(tiler, tensor.C(tensor.I(0), tensor.U))
+	gT, err := o.mT.LocalTile(tiler, layout.MakeCoord(layout.Crd(0), layout.U))
 	if err != nil {
 		return err
 	}

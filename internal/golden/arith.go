@@ -236,7 +236,7 @@ func arithOps(t *table) {
 		if err != nil {
 			return "", err
 		}
-		r, err := id.LocalTile(t, tensor.FromTuple(c))
+		r, err := id.LocalTile(t, layout.CoordOf(c))
 		return r.String(), err
 	})
 	printOp(t, "identity_flat_divide", "Shape, Tiler", func(args []string) (string, error) {

@@ -302,11 +302,11 @@ func gmmaDesc(args []string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	stage, err := sX.Slice(tensor.U, tensor.U, tensor.I(c[2]))
+	stage, err := sX.Slice(layout.U, layout.U, layout.Crd(c[2]))
 	if err != nil {
 		return nil, err
 	}
-	slice, err := tensor.LocalTile(stage, layout.ShapeTiler(tile), tensor.Ints(c[0], c[1]))
+	slice, err := tensor.LocalTile(stage, layout.ShapeTiler(tile), layout.Crds(c[0], c[1]))
 	if err != nil {
 		return nil, err
 	}
@@ -376,10 +376,10 @@ func descFragment(major gmma.Major, tCs tensor.Tensor[byte]) (gmma.DescTensor, [
 			idx[j] = r % d
 			r /= d
 		}
-		c := []tensor.Coord{tensor.I(0)}
+		c := []layout.Coord{layout.Crd(0)}
 		lc := []layout.IntTuple{layout.I(layout.D(0))}
 		for _, v := range idx {
-			c = append(c, tensor.I(v))
+			c = append(c, layout.Crd(v))
 			lc = append(lc, layout.I(layout.D(v)))
 		}
 		d, err := frag.DescAt(layout.Tup(lc...))
@@ -392,7 +392,7 @@ func descFragment(major gmma.Major, tCs tensor.Tensor[byte]) (gmma.DescTensor, [
 		}
 		descs = append(descs, append(row, fmt.Sprintf("0x%016x", uint64(d))))
 		// make_gmma_desc applied directly to tensor<0>(tCs(_,m,k,p)).
-		c[0] = tensor.U
+		c[0] = layout.U
 		sub, err := tCs.Slice(c...)
 		if err != nil {
 			return gmma.DescTensor{}, nil, nil, false, err
@@ -586,23 +586,23 @@ var gCSpecRE = regexp.MustCompile(`^make_tensor\((.*)\)@(0[xX][0-9a-fA-F]+),\s*l
 
 // coordList parses a comma-separated list of integers and underscores
 // (X in a Step) into a tuple coordinate.
-func coordList(s string) (tensor.Coord, error) {
-	var cs []tensor.Coord
+func coordList(s string) (layout.Coord, error) {
+	var cs []layout.Coord
 	for _, f := range strings.Split(s, ",") {
 		f = strings.TrimSpace(f)
 		switch f {
 		case "_", "X":
-			cs = append(cs, tensor.U)
+			cs = append(cs, layout.U)
 			continue
 		}
 		f = strings.TrimPrefix(f, "_")
 		v, err := strconv.Atoi(f)
 		if err != nil {
-			return tensor.Coord{}, layout.Newf(layout.ErrParse, "", "bad coordinate %q", s)
+			return layout.Coord{}, layout.Newf(layout.ErrParse, "", "bad coordinate %q", s)
 		}
-		cs = append(cs, tensor.I(v))
+		cs = append(cs, layout.Crd(v))
 	}
-	return tensor.C(cs...), nil
+	return layout.MakeCoord(cs...), nil
 }
 
 // gmemC builds gC from its spec, with elements of the atom's ValTypeC.

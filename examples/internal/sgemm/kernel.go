@@ -37,15 +37,15 @@ func Grid(w io.Writer, p *Problem, bM, bN int, cta func(print io.Writer, bx, by 
 //	Tensor gC = local_tile(mC, cta_tiler, cta_coord, Step<_1,_1, X>{});  // (BLK_M,BLK_N)
 func Tiles(mA, mB, mC tensor.Tensor[float32], bM, bN, bK, bx, by int) (gA, gB, gC tensor.Tensor[float32], err error) {
 	tiler := layout.ShapeTiler(layout.Statics(bM, bN, bK))
-	ctaCoord := tensor.C(tensor.I(bx), tensor.I(by), tensor.U)
-	one, X := tensor.I(1), tensor.X
-	if gA, err = tensor.LocalTileProj(mA, tiler, ctaCoord, tensor.C(one, X, one)); err != nil {
+	ctaCoord := layout.MakeCoord(layout.Crd(bx), layout.Crd(by), layout.U)
+	one, X := layout.Crd(1), layout.X
+	if gA, err = tensor.LocalTileProj(mA, tiler, ctaCoord, layout.MakeCoord(one, X, one)); err != nil {
 		return
 	}
-	if gB, err = tensor.LocalTileProj(mB, tiler, ctaCoord, tensor.C(X, one, one)); err != nil {
+	if gB, err = tensor.LocalTileProj(mB, tiler, ctaCoord, layout.MakeCoord(X, one, one)); err != nil {
 		return
 	}
-	gC, err = tensor.LocalTileProj(mC, tiler, ctaCoord, tensor.C(one, one, X))
+	gC, err = tensor.LocalTileProj(mC, tiler, ctaCoord, layout.MakeCoord(one, one, X))
 	return
 }
 

@@ -236,11 +236,11 @@ func FragmentLike(t tensor.Tensor[float32]) (tensor.Tensor[float32], error) {
 // Last returns t(_,...,_,i): t sliced at index i of its last mode.
 func Last(t tensor.Tensor[float32], i int) (tensor.Tensor[float32], error) {
 	r := t.Rank()
-	cs := make([]tensor.Coord, r)
+	cs := make([]layout.Coord, r)
 	for j := range cs {
-		cs[j] = tensor.U
+		cs[j] = layout.U
 	}
-	cs[r-1] = tensor.I(i)
+	cs[r-1] = layout.Crd(i)
 	return t.Slice(cs...)
 }
 

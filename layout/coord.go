@@ -1,15 +1,17 @@
-package tensor
+package layout
 
-import (
-	"strings"
-
-	"github.com/gocute/cute/layout"
-)
+import "strings"
 
 // A Coord is a coordinate that may hold underscores: an integer, the
 // underscore _ (CuTe's cute::_, "keep this mode"), or a tuple of Coords.
-// It is what [Tensor.Slice], [LocalTile] and the partitions take; a
-// coordinate without underscores indexes a single element.
+// It is what [Slice], [Dice], [SliceAndOffset], the swizzled layouts' Slice,
+// tensor.Tensor.Slice, tensor.LocalTile and the partitions take; a
+// coordinate without underscores indexes a single element ([Coord.Tuple]
+// gives the IntTuple that [Layout.Offset] evaluates).
+//
+// Build one with [Crd] (an integer), [U] (the underscore), [MakeCoord]
+// (a tuple), [Crds], [IntCoord], [CoordOf], [Underscores], or parse one with
+// [ParseCoord]. (Not to be confused with [I], which builds an IntTuple leaf.)
 //
 // CuTe's Step<_1,X,_1> projections are Coords too: X is the underscore, as
 // in CuTe (using X = Underscore), and any integer stands for a kept mode.
@@ -17,7 +19,7 @@ import (
 // Coords are immutable values. The zero value is the dynamic integer 0.
 type Coord struct {
 	kind  coordKind
-	n     layout.Int
+	n     Int
 	elems []Coord
 }
 
@@ -35,41 +37,41 @@ var U = Coord{kind: coordUnder}
 // X is the underscore under the name CuTe's Step projections use.
 var X = U
 
-// I returns the dynamic integer coordinate v (a run-time int, as CuTe code
-// passes thread and block indices).
-func I(v int) Coord { return Coord{n: layout.D(v)} }
+// Crd returns the dynamic integer coordinate v (a run-time int, as CuTe
+// code passes thread and block indices).
+func Crd(v int) Coord { return Coord{n: D(v)} }
 
 // IntCoord returns the integer coordinate a, static or dynamic.
-func IntCoord(a layout.Int) Coord { return Coord{n: a} }
+func IntCoord(a Int) Coord { return Coord{n: a} }
 
-// C returns the tuple coordinate (cs...), CuTe's make_coord(cs...).
-func C(cs ...Coord) Coord {
+// MakeCoord returns the tuple coordinate (cs...), CuTe's make_coord(cs...).
+func MakeCoord(cs ...Coord) Coord {
 	return Coord{kind: coordTuple, elems: append([]Coord(nil), cs...)}
 }
 
-// Ints returns the flat tuple of dynamic integer coordinates (vs...).
-func Ints(vs ...int) Coord {
+// Crds returns the flat tuple of dynamic integer coordinates (vs...).
+func Crds(vs ...int) Coord {
 	e := make([]Coord, len(vs))
 	for i, v := range vs {
-		e[i] = I(v)
+		e[i] = Crd(v)
 	}
 	return Coord{kind: coordTuple, elems: e}
 }
 
-// FromTuple returns the coordinate with the shape and values of t.
-func FromTuple(t layout.IntTuple) Coord {
+// CoordOf returns the coordinate with the shape and values of t.
+func CoordOf(t IntTuple) Coord {
 	if !t.IsTuple() {
 		return Coord{n: t.Int()}
 	}
 	e := make([]Coord, t.Len())
 	for i := range e {
-		e[i] = FromTuple(t.At(i))
+		e[i] = CoordOf(t.At(i))
 	}
 	return Coord{kind: coordTuple, elems: e}
 }
 
-// Repeat returns the tuple of n underscores, CuTe's repeat<n>(_).
-func Repeat(n int) Coord {
+// Underscores returns the tuple of n underscores, CuTe's repeat<n>(_).
+func Underscores(n int) Coord {
 	e := make([]Coord, n)
 	for i := range e {
 		e[i] = U
@@ -85,9 +87,9 @@ func (c Coord) IsTuple() bool { return c.kind == coordTuple }
 
 // Int returns the integer of an integer coordinate (the underscore counts
 // as a static _0, as in CuTe, where Underscore derives from Int<0>).
-func (c Coord) Int() layout.Int {
+func (c Coord) Int() Int {
 	if c.kind == coordUnder {
-		return layout.S(0)
+		return S(0)
 	}
 	return c.n
 }
@@ -104,7 +106,7 @@ func (c Coord) Len() int {
 func (c Coord) At(i int) Coord {
 	if c.kind != coordTuple {
 		if i != 0 {
-			panic("tensor: Coord.At out of range")
+			panic("layout: Coord.At out of range")
 		}
 		return c
 	}
@@ -138,6 +140,21 @@ func (c Coord) HasUnderscore() bool {
 	return false
 }
 
+// HasInt reports whether c holds an integer anywhere.
+func (c Coord) HasInt() bool {
+	switch c.kind {
+	case coordInt:
+		return true
+	case coordTuple:
+		for _, e := range c.elems {
+			if e.HasInt() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // AllUnderscore reports whether every leaf of c is an underscore.
 func (c Coord) AllUnderscore() bool {
 	switch c.kind {
@@ -156,18 +173,18 @@ func (c Coord) AllUnderscore() bool {
 
 // Tuple returns c as an IntTuple with every underscore replaced by a static
 // _0: the coordinate CuTe's crd2idx sees.
-func (c Coord) Tuple() layout.IntTuple {
+func (c Coord) Tuple() IntTuple {
 	switch c.kind {
 	case coordUnder:
-		return layout.I(layout.S(0))
+		return I(S(0))
 	case coordTuple:
-		e := make([]layout.IntTuple, len(c.elems))
+		e := make([]IntTuple, len(c.elems))
 		for i, x := range c.elems {
 			e[i] = x.Tuple()
 		}
-		return layout.Tup(e...)
+		return Tup(e...)
 	}
-	return layout.I(c.n)
+	return I(c.n)
 }
 
 // String prints c as CuTe prints a coordinate: (_,2), with _ for the
@@ -196,30 +213,30 @@ func (c Coord) write(b *strings.Builder) {
 	}
 }
 
-// SliceTuple is CuTe's slice(c, t): the elements of t paired with an
+// Slice is CuTe's slice(c, t): the elements of t paired with an
 // underscore in c, nested underscores flattened into their parent as CuTe's
 // filter_tuple does. slice(_, t) is t; slice(integer, t) is the empty tuple.
-func SliceTuple(c Coord, t layout.IntTuple) (layout.IntTuple, error) {
+func Slice(c Coord, t IntTuple) (IntTuple, error) {
 	switch c.kind {
 	case coordUnder:
 		return t, nil
 	case coordInt:
-		return layout.Tup(), nil
+		return Tup(), nil
 	}
-	var out []layout.IntTuple
+	var out []IntTuple
 	if err := liftSlice(c, t, &out); err != nil {
-		return layout.IntTuple{}, err
+		return IntTuple{}, err
 	}
-	return layout.Tup(out...), nil
+	return Tup(out...), nil
 }
 
-func liftSlice(c Coord, t layout.IntTuple, out *[]layout.IntTuple) error {
+func liftSlice(c Coord, t IntTuple, out *[]IntTuple) error {
 	switch c.kind {
 	case coordUnder:
 		*out = append(*out, t)
 	case coordTuple:
 		if !t.IsTuple() || t.Len() != len(c.elems) {
-			return layout.Errorf("slice", "Mismatched Ranks", c.String(), t)
+			return Errorf("slice", "Mismatched Ranks", c.String(), t)
 		}
 		for i, e := range c.elems {
 			if err := liftSlice(e, t.At(i), out); err != nil {
@@ -230,30 +247,30 @@ func liftSlice(c Coord, t layout.IntTuple, out *[]layout.IntTuple) error {
 	return nil
 }
 
-// DiceTuple is CuTe's dice(c, t): the elements of t paired with an integer
-// in c (the complement of [SliceTuple]). dice(integer, t) is t; dice(_, t)
+// Dice is CuTe's dice(c, t): the elements of t paired with an integer
+// in c (the complement of [Slice]). dice(integer, t) is t; dice(_, t)
 // is the empty tuple.
-func DiceTuple(c Coord, t layout.IntTuple) (layout.IntTuple, error) {
+func Dice(c Coord, t IntTuple) (IntTuple, error) {
 	switch c.kind {
 	case coordUnder:
-		return layout.Tup(), nil
+		return Tup(), nil
 	case coordInt:
 		return t, nil
 	}
-	var out []layout.IntTuple
+	var out []IntTuple
 	if err := liftDice(c, t, &out); err != nil {
-		return layout.IntTuple{}, err
+		return IntTuple{}, err
 	}
-	return layout.Tup(out...), nil
+	return Tup(out...), nil
 }
 
-func liftDice(c Coord, t layout.IntTuple, out *[]layout.IntTuple) error {
+func liftDice(c Coord, t IntTuple, out *[]IntTuple) error {
 	switch c.kind {
 	case coordInt:
 		*out = append(*out, t)
 	case coordTuple:
 		if !t.IsTuple() || t.Len() != len(c.elems) {
-			return layout.Errorf("dice", "Mismatched Ranks", c.String(), t)
+			return Errorf("dice", "Mismatched Ranks", c.String(), t)
 		}
 		for i, e := range c.elems {
 			if err := liftDice(e, t.At(i), out); err != nil {
@@ -264,11 +281,12 @@ func liftDice(c Coord, t layout.IntTuple, out *[]layout.IntTuple) error {
 	return nil
 }
 
-// diceCoord is dice(c, d) for a coordinate d.
-func diceCoord(c, d Coord) (Coord, error) {
+// DiceCoord is CuTe's dice(c, d) for a coordinate d: the parts of d paired
+// with integers in c.
+func DiceCoord(c, d Coord) (Coord, error) {
 	switch c.kind {
 	case coordUnder:
-		return C(), nil
+		return MakeCoord(), nil
 	case coordInt:
 		return d, nil
 	}
@@ -280,7 +298,7 @@ func diceCoord(c, d Coord) (Coord, error) {
 			out = append(out, d)
 		case coordTuple:
 			if d.kind != coordTuple || len(d.elems) != len(c.elems) {
-				return layout.Errorf("dice", "Mismatched Ranks", c.String(), d.String())
+				return Errorf("dice", "Mismatched Ranks", c.String(), d.String())
 			}
 			for i, e := range c.elems {
 				if err := rec(e, d.elems[i]); err != nil {
@@ -296,23 +314,23 @@ func diceCoord(c, d Coord) (Coord, error) {
 	return Coord{kind: coordTuple, elems: out}, nil
 }
 
-// diceTiler is dice(c, tiler) for a by-mode tiler.
-func diceTiler(c Coord, t layout.Tiler) (layout.Tiler, error) {
+// DiceTiler is CuTe's dice(c, t) for a by-mode tiler t.
+func DiceTiler(c Coord, t Tiler) (Tiler, error) {
 	switch c.kind {
 	case coordUnder:
-		return layout.TupleTiler(), nil
+		return TupleTiler(), nil
 	case coordInt:
 		return t, nil
 	}
-	var out []layout.Tiler
-	var rec func(c Coord, t layout.Tiler) error
-	rec = func(c Coord, t layout.Tiler) error {
+	var out []Tiler
+	var rec func(c Coord, t Tiler) error
+	rec = func(c Coord, t Tiler) error {
 		switch c.kind {
 		case coordInt:
 			out = append(out, t)
 		case coordTuple:
 			if !t.IsTuple() || t.Len() != len(c.elems) {
-				return layout.Errorf("dice", "Mismatched Ranks", c.String(), t.String())
+				return Errorf("dice", "Mismatched Ranks", c.String(), t.String())
 			}
 			for i, e := range c.elems {
 				if err := rec(e, t.At(i)); err != nil {
@@ -323,49 +341,88 @@ func diceTiler(c Coord, t layout.Tiler) (layout.Tiler, error) {
 		return nil
 	}
 	if err := rec(c, t); err != nil {
-		return layout.Tiler{}, err
+		return Tiler{}, err
 	}
-	return layout.TupleTiler(out...), nil
+	return TupleTiler(out...), nil
 }
 
 // SliceLayout is CuTe's slice(c, l): the layout of the modes of l paired
 // with underscores in c.
-func SliceLayout(c Coord, l layout.Layout) (layout.Layout, error) {
-	sh, err := SliceTuple(c, l.Shape())
+func SliceLayout(c Coord, l Layout) (Layout, error) {
+	sh, err := Slice(c, l.Shape())
 	if err != nil {
-		return layout.Layout{}, err
+		return Layout{}, err
 	}
-	st, err := SliceTuple(c, l.Stride())
+	st, err := Slice(c, l.Stride())
 	if err != nil {
-		return layout.Layout{}, err
+		return Layout{}, err
 	}
-	return layout.Make(sh, st)
+	return Make(sh, st)
 }
 
 // DiceLayout is CuTe's dice(c, l): the layout of the modes of l paired with
 // integers in c.
-func DiceLayout(c Coord, l layout.Layout) (layout.Layout, error) {
-	sh, err := DiceTuple(c, l.Shape())
+func DiceLayout(c Coord, l Layout) (Layout, error) {
+	sh, err := Dice(c, l.Shape())
 	if err != nil {
-		return layout.Layout{}, err
+		return Layout{}, err
 	}
-	st, err := DiceTuple(c, l.Stride())
+	st, err := Dice(c, l.Stride())
 	if err != nil {
-		return layout.Layout{}, err
+		return Layout{}, err
 	}
-	return layout.Make(sh, st)
+	return Make(sh, st)
 }
 
 // SliceAndOffset is CuTe's slice_and_offset(c, l) for a plain layout: the
 // sliced layout and l(c) with every underscore read as a static _0.
-func SliceAndOffset(c Coord, l layout.Layout) (layout.Layout, layout.Int, error) {
+func SliceAndOffset(c Coord, l Layout) (Layout, Int, error) {
 	s, err := SliceLayout(c, l)
 	if err != nil {
-		return layout.Layout{}, layout.Int{}, err
+		return Layout{}, Int{}, err
 	}
 	off, err := l.Offset(c.Tuple())
 	if err != nil {
-		return layout.Layout{}, layout.Int{}, err
+		return Layout{}, Int{}, err
 	}
 	return s, off, nil
+}
+
+// ParseCoord parses a coordinate as CuTe prints one: integers (static _3 or
+// dynamic 3), underscores _ and parenthesized tuples, e.g. (_,(2,_)).
+func ParseCoord(s string) (Coord, error) {
+	t, err := ParseTiler(s)
+	if err != nil {
+		return Coord{}, err
+	}
+	return coordOfTiler(t, s)
+}
+
+// MustParseCoord is like ParseCoord but panics on error.
+func MustParseCoord(s string) Coord {
+	c, err := ParseCoord(s)
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
+func coordOfTiler(t Tiler, src string) (Coord, error) {
+	switch {
+	case t.IsUnderscore():
+		return U, nil
+	case t.IsInt():
+		return IntCoord(t.Int()), nil
+	case t.IsTuple():
+		e := make([]Coord, t.Len())
+		for i := range e {
+			c, err := coordOfTiler(t.At(i), src)
+			if err != nil {
+				return Coord{}, err
+			}
+			e[i] = c
+		}
+		return Coord{kind: coordTuple, elems: e}, nil
+	}
+	return Coord{}, &ParseError{Input: src, Msg: "a coordinate holds integers, underscores and tuples only"}
 }
