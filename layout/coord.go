@@ -426,3 +426,19 @@ func coordOfTiler(t Tiler, src string) (Coord, error) {
 	}
 	return Coord{}, &ParseError{Input: src, Msg: "a coordinate holds integers, underscores and tuples only"}
 }
+
+// AppendText appends c in CuTe's print syntax (encoding.TextAppender).
+func (c Coord) AppendText(b []byte) ([]byte, error) { return append(b, c.String()...), nil }
+
+// MarshalText returns c in CuTe's print syntax (encoding.TextMarshaler).
+func (c Coord) MarshalText() ([]byte, error) { return c.AppendText(nil) }
+
+// UnmarshalText parses text as [ParseCoord] does (encoding.TextUnmarshaler).
+func (c *Coord) UnmarshalText(text []byte) error {
+	v, err := ParseCoord(string(text))
+	if err != nil {
+		return err
+	}
+	*c = v
+	return nil
+}

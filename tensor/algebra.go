@@ -154,10 +154,11 @@ func LocalTile[T any](t Tensor[T], tiler layout.Tiler, coord layout.Coord) (Tens
 }
 
 // LocalTileProj is CuTe's local_tile(t, tiler, coord, proj): tiler and
-// coord are first diced by the projection, a Step such as C(I(1), I(1), X)
-// (Step<_1,_1,X>), which keeps the modes where proj is an integer:
+// coord are first diced by the projection, a Step such as
+// layout.MustParseCoord("(1,1,_)") (Step<_1,_1,X>), which keeps the modes
+// where proj is an integer:
 //
-//	gC := LocalTileProj(mC, Shape(bM,bN,bK), C(bx,by,U), C(I(1),I(1),X)) // (bM,bN)
+//	gC := LocalTileProj(mC, Shape(bM,bN,bK), (bx,by,_), (1,1,X)) // (bM,bN)
 func LocalTileProj[T any](t Tensor[T], tiler layout.Tiler, coord, proj layout.Coord) (Tensor[T], error) {
 	dt, err := layout.DiceTiler(proj, tiler)
 	if err != nil {

@@ -46,10 +46,12 @@
 //
 // # Coordinates
 //
-// A [Coord] is a coordinate with underscores: [U] (CuTe's _ and X), [I](v)
-// for a run-time integer, [C](...) for a tuple; t.Slice(U, I(2)) is CuTe's
-// tensor(_, 2). Steps such as Step<_1,X,_1> are Coords too: C(I(1), X,
-// I(1)).
+// Slicing and tiling coordinates are [layout.Coord] values (one type for
+// the whole module): [layout.U] (CuTe's _ and X), [layout.Crd](v) for a
+// run-time integer, [layout.MakeCoord](...) for a tuple, or
+// [layout.MustParseCoord]("(_,2)"); t.Slice(layout.U, layout.Crd(2)) is
+// CuTe's tensor(_, 2). Steps such as Step<_1,X,_1> are Coords too:
+// layout.MakeCoord(layout.Crd(1), layout.X, layout.Crd(1)).
 //
 // # Errors
 //

@@ -266,7 +266,7 @@ func (t Tensor[T]) All() func(yield func(int, T) bool) {
 }
 
 // Slice returns CuTe's t(c) for a coordinate with underscores, e.g.
-// t.Slice(U, I(2)) is tensor(_, 2): the sub-tensor of the modes paired with
+// t.Slice(layout.U, layout.Crd(2)) is tensor(_, 2): the sub-tensor of the modes paired with
 // underscores, on the pointer moved by the offset of the integer part.
 // Several arguments are the tuple (c0, c1, ...); one argument is the
 // coordinate itself. A composed layout is sliced by CuTe's rules for it
