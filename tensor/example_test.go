@@ -90,3 +90,14 @@ func ExampleCopy() {
 	// 43 43
 	// [0 0 1 0 2 0 3 0 4 0 5 0 6 0 7 0]
 }
+
+func ExampleViewStrided() {
+	data := []float32{0, 1, 2, 3, 4, 5}
+	mem := &tensor.SliceMemory[float32]{Base: 0x1000 * 8, Bits: 32, Data: data}
+	t, _ := tensor.ViewStrided[float32](mem, tensor.GmemPtr(32, 0x1000), layout.Dyns(2, 3), layout.Statics(3, 1))
+	fmt.Println(t)
+	fmt.Println(t.At(layout.Dyns(1, 2)))
+	// Output:
+	// gmem_ptr[32b](0x1000) o (2,3):(_3,_1)
+	// 5
+}

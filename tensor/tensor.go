@@ -62,6 +62,16 @@ func View[T any](mem Memory[T], ptr Pointer, l swizzle.Func) Tensor[T] {
 	return mk(ptr, mem, l)
 }
 
+// ViewStrided returns CuTe's make_tensor(ptr, shape, stride), that is View
+// with the layout make_layout(shape, stride); the error is layout.Make's.
+func ViewStrided[T any](mem Memory[T], ptr Pointer, shape layout.Shape, stride layout.Stride) (Tensor[T], error) {
+	l, err := layout.Make(shape, stride)
+	if err != nil {
+		return Tensor[T]{}, err
+	}
+	return mk(ptr, mem, swizzle.Func(l)), nil
+}
+
 // Make returns CuTe's make_tensor<T>(l): an owning tensor, backed by a
 // fresh zeroed slice of cosize(l) elements, whose data is a raw pointer
 // (printed ptr[Nb](0x...), N = 8*sizeof(T)) at the address of that slice,
