@@ -562,7 +562,7 @@ func (m *TensorMap) loadInterleaved(w *boxWalk, g *DeviceMemory, smem []byte, ds
 // checkGlobal checks that every in-bounds element of the box is mapped.
 func (m *TensorMap) checkGlobal(op string, w *boxWalk, g *DeviceMemory, coords []int32) error {
 	lo, hi := m.innerRange(w, coords, false)
-	if lo >= hi {
+	if lo >= hi || m.outside(w, coords) {
 		return nil
 	}
 	for r := 0; r < w.rows; r++ {
@@ -595,9 +595,34 @@ func (m *TensorMap) innerRange(w *boxWalk, coords []int32, store bool) (lo, hi i
 	return int(l), int(h)
 }
 
+// outside reports whether every element of the box is out of bounds: the
+// dim-0 range is empty or some outer dim's whole range [c, c+(n-1)·stride]
+// lies below 0 or at or past its extent. (A box it misses is handled row by
+// row.)
+func (m *TensorMap) outside(w *boxWalk, coords []int32) bool {
+	if lo, hi := m.innerRange(w, coords, false); lo >= hi {
+		return true
+	}
+	for d := 1; d < m.rank; d++ {
+		c := int64(coords[d])
+		if c >= int64(m.dim[d]) || c+int64(w.n[d]-1)*int64(m.estride[d]) < 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // loadBox writes the box into smem (whose first byte has shared address
 // base) at dst. Global bytes were checked by checkGlobal.
 func (m *TensorMap) loadBox(w *boxWalk, g *DeviceMemory, smem []byte, dst, base uint32, coords []int32) {
+	inner := w.n[0] * w.eb
+	if m.oob != OOBFillNaNRequestZeroFMA && inner == w.pitch && (w.span == 0 || w.footprint()%w.span == 0) && m.outside(w, coords) {
+		// A zero-filled box without padding: the swizzle permutes chunks
+		// inside each span-aligned block of the footprint (dst is 128-byte
+		// aligned), so the box covers its footprint exactly.
+		clear(smem[dst-base : dst-base+uint32(w.footprint())])
+		return
+	}
 	lo, hi := m.innerRange(w, coords, false)
 	var fill [8]byte
 	if m.oob == OOBFillNaNRequestZeroFMA {
@@ -607,7 +632,6 @@ func (m *TensorMap) loadBox(w *boxWalk, g *DeviceMemory, smem []byte, dst, base 
 	}
 	tf32 := m.dtype == TensorTFloat32 || m.dtype == TensorTFloat32FTZ
 	eb := w.eb
-	inner := w.n[0] * eb
 	// The swizzle permutes whole 16-byte chunks and rows start 16-byte
 	// aligned, so the row moves chunk by chunk.
 	for r := 0; r < w.rows; r++ {
