@@ -53,7 +53,7 @@ func (x *executor) loadOperand(s *SharedMemory, which string, desc Descriptor, r
 	asyncCheck := s.async != nil && s.async.n != 0
 	if asyncCheck {
 		var hi uint64
-		c := uint64(max(k, 1)-1) / 8 // MN-major: last kk/8
+		c := uint64(max(k, 1)-1) / 8    // MN-major: last kk/8
 		r := uint64(max(rows, 1)-1) / 8 // last mn/8
 		switch {
 		case !mnMajor:
