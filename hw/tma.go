@@ -642,6 +642,21 @@ func (m *TensorMap) loadBox(w *boxWalk, g *DeviceMemory, smem []byte, dst, base 
 			src = g.bytes(m.addr+uint64(roff+(int64(coords[0])+int64(lo))*int64(eb)), (hi-lo)*eb)
 		}
 		if src != nil && lo == 0 && hi == w.n[0] && !tf32 { // a row in bounds: chunk by chunk
+			if row%128 == 0 && inner%128 == 0 {
+				// Whole 128-byte blocks: the swizzle XORs the chunk offset
+				// inside each block with one pattern, fixed by bits 7.. .
+				mask := uint32(max(w.span/16, 1) - 1)
+				for cb := 0; cb < inner; cb += 128 {
+					a := row + uint32(cb)
+					x := int(a>>7&mask) << 4
+					d := (*[128]byte)(smem[a-base : a-base+128])
+					s := (*[128]byte)(src[cb : cb+128])
+					for j := 0; j < 128; j += 16 {
+						*(*[16]byte)(d[j^x:]) = *(*[16]byte)(s[j:])
+					}
+				}
+				continue
+			}
 			for cb := 0; cb < inner; cb += 16 {
 				a := tmaSwizzle(row+uint32(cb), w.span) - base
 				*(*[16]byte)(smem[a : a+16]) = [16]byte(src[cb : cb+16])
