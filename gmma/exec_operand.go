@@ -55,14 +55,16 @@ func (x *executor) loadOperand(s *SharedMemory, which string, desc Descriptor, r
 		var hi uint64
 		c := uint64(max(k, 1)-1) / 8    // MN-major: last kk/8
 		r := uint64(max(rows, 1)-1) / 8 // last mn/8
+		r8 := uint64(max(rows, 1) - 1)  // last mn (its mn%8 is at most this)
+		k8 := uint64(max(k, 1) - 1)     // last kk
 		switch {
 		case !mnMajor:
 			kc := uint64((max(k, 1)*e - 1) / 16) // last 16-byte chunk of a row
-			hi = start + 7*16*wdt + r*sbo + (wdt-1)*16 + kc/wdt*lbo
+			hi = start + min(r8, 7)*16*wdt + r*sbo + min(kc, wdt-1)*16 + kc/wdt*lbo
 		case wdt > 1:
-			hi = start + (wdt-1)*16 + r/wdt*lbo + 7*16*wdt + c*sbo
+			hi = start + min(r, wdt-1)*16 + r/wdt*lbo + min(k8, 7)*16*wdt + c*sbo
 		default:
-			hi = start + r*sbo + 7*16 + c*lbo
+			hi = start + r*sbo + min(k8, 7)*16 + c*lbo
 		}
 		if lo := start &^ 127; lo >= base && hi|127 < end && hi >= start {
 			asyncCheck = !s.async.clearRange(uint32(lo-base)/16, uint32((hi|127)-base)/16)
