@@ -559,11 +559,41 @@ func (m *TensorMap) loadInterleaved(w *boxWalk, g *DeviceMemory, smem []byte, ds
 	}
 }
 
+// extent returns the global bytes from the first to the last in-bounds
+// element of the box (rows of dim-0 range [lo, hi)) when one mapped segment
+// holds them all, and its address; nil when the box has no in-bounds row or
+// no segment holds the whole extent (the rows are then taken one by one).
+func (m *TensorMap) extent(w *boxWalk, g *DeviceMemory, coords []int32, lo, hi int) ([]byte, uint64) {
+	if lo >= hi {
+		return nil, 0
+	}
+	first := (int64(coords[0]) + int64(lo)) * int64(w.eb)
+	last := (int64(coords[0]) + int64(hi)) * int64(w.eb)
+	for d := 1; d < m.rank; d++ {
+		c, es, n := int64(coords[d]), int64(m.estride[d]), int64(w.n[d])
+		kmin := int64(0)
+		if c < 0 {
+			kmin = (-c + es - 1) / es
+		}
+		kmax := min(n-1, (int64(m.dim[d])-1-c)/es)
+		if c >= int64(m.dim[d]) || kmin > kmax {
+			return nil, 0
+		}
+		first += (c + kmin*es) * int64(m.stride[d])
+		last += (c + kmax*es) * int64(m.stride[d])
+	}
+	a := m.addr + uint64(first)
+	return g.bytes(a, int(last-first)), a
+}
+
 // checkGlobal checks that every in-bounds element of the box is mapped.
 func (m *TensorMap) checkGlobal(op string, w *boxWalk, g *DeviceMemory, coords []int32) error {
 	lo, hi := m.innerRange(w, coords, false)
 	if lo >= hi || m.outside(w, coords) {
 		return nil
+	}
+	if ext, _ := m.extent(w, g, coords, lo, hi); ext != nil {
+		return nil // one segment holds every in-bounds row
 	}
 	for r := 0; r < w.rows; r++ {
 		roff, in := m.rowOrigin(w, coords, r)
@@ -624,6 +654,7 @@ func (m *TensorMap) loadBox(w *boxWalk, g *DeviceMemory, smem []byte, dst, base 
 		return
 	}
 	lo, hi := m.innerRange(w, coords, false)
+	ext, extAddr := m.extent(w, g, coords, lo, hi)
 	var fill [8]byte
 	if m.oob == OOBFillNaNRequestZeroFMA {
 		for i := 0; i < 8; i += 2 {
@@ -639,7 +670,12 @@ func (m *TensorMap) loadBox(w *boxWalk, g *DeviceMemory, smem []byte, dst, base 
 		roff, in := m.rowOrigin(w, coords, r)
 		var src []byte
 		if in && lo < hi {
-			src = g.bytes(m.addr+uint64(roff+(int64(coords[0])+int64(lo))*int64(eb)), (hi-lo)*eb)
+			a := m.addr + uint64(roff+(int64(coords[0])+int64(lo))*int64(eb))
+			if ext != nil {
+				src = ext[a-extAddr : a-extAddr+uint64((hi-lo)*eb)]
+			} else {
+				src = g.bytes(a, (hi-lo)*eb)
+			}
 		}
 		if src != nil && lo == 0 && hi == w.n[0] && !tf32 { // a row in bounds: chunk by chunk
 			if row%128 == 0 && inner%128 == 0 {
