@@ -37,6 +37,23 @@ func (a *asyncWrites) setRange(lo, hi uint32, on bool) {
 	}
 }
 
+// clearRange reports whether no chunk of [lo, hi] is marked.
+func (a *asyncWrites) clearRange(lo, hi uint32) bool {
+	for w := lo / 64; w <= hi/64; w++ {
+		m := ^uint64(0)
+		if w == lo/64 {
+			m &= ^uint64(0) << (lo % 64)
+		}
+		if w == hi/64 {
+			m &= ^uint64(0) >> (63 - hi%64)
+		}
+		if a.bits[w]&m != 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // NewSharedMemoryOn is [NewSharedMemory] over the caller's bytes: data (used
 // in place, not copied) is the image of [base, base+len(data)). An
 // asynchronous copy engine writes data directly, bracketing what it writes

@@ -60,3 +60,55 @@ func TestAsyncWrites(t *testing.T) {
 		t.Error("ClearAsyncWrites kept a mark")
 	}
 }
+
+// TestAsyncWriteOperandRange: a 16-byte async mark makes a wgmma fail
+// exactly when the wgmma reads that chunk, for every layout type and both
+// majors, with operands starting off a 128-byte block (loadOperand skips
+// the per-chunk check when no mark lies in the operand's blocks).
+func TestAsyncWriteOperandRange(t *testing.T) {
+	const size = 0x8000
+	s, err := NewSharedMemoryOn(0, make([]byte, size))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wg, err := NewWarpgroup(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lt := range []LayoutType{Interleave, B32, B64, B128} {
+		for _, trans := range []bool{false, true} {
+			da, _ := NewDescriptorBytes(0x420, 256, 1024, 0, lt)
+			db, _ := NewDescriptorBytes(0x4020, 256, 1024, 0, lt)
+			m := MMA{N: 16, DType: numeric.KindF32, AType: numeric.KindF16, BType: numeric.KindF16,
+				DescA: da, DescB: db, TransA: trans, TransB: trans}
+			wg.Reset()
+			wg.Fence()
+			if err := wg.MMAAsync(m); err != nil {
+				t.Fatalf("%v trans %v: %v", lt, trans, err)
+			}
+			read := make([]bool, size/16)
+			for c := range read {
+				_, read[c] = s.ReadInFlight(uint32(16*c), 16)
+			}
+			wg.Reset()
+			s.BeginAsyncWrite(size-16, 16) // a mark elsewhere: the operands' blocks are checked
+			for c := range read {
+				if c == size/16-1 {
+					continue
+				}
+				s.BeginAsyncWrite(uint32(16*c), 16)
+				wg.Fence()
+				err := wg.MMAAsync(m)
+				if failed := err != nil; failed != read[c] {
+					t.Fatalf("%v trans %v: mark on chunk %#x (read %v): %v", lt, trans, 16*c, read[c], err)
+				}
+				if err != nil && !strings.Contains(err.Error(), "still writing") {
+					t.Fatalf("%v trans %v: %v", lt, trans, err)
+				}
+				s.EndAsyncWrite(uint32(16*c), 16)
+				wg.Reset()
+			}
+			s.EndAsyncWrite(size-16, 16)
+		}
+	}
+}

@@ -47,6 +47,29 @@ func (x *executor) loadOperand(s *SharedMemory, which string, desc Descriptor, r
 	base := uint64(s.base)
 	end := s.end()
 
+	// Every chunk read lies in the 128-byte blocks spanning [start, hi]
+	// (the swizzle only permutes bits 4-6): when no asynchronous write is
+	// marked there, the per-chunk check is skipped.
+	asyncCheck := s.async != nil && s.async.n != 0
+	if asyncCheck {
+		var hi uint64
+		c := uint64(max(k, 1)-1) / 8    // MN-major: last kk/8
+		r := uint64(max(rows, 1)-1) / 8 // last mn/8
+		r8 := uint64(max(rows, 1) - 1)  // last mn (its mn%8 is at most this)
+		k8 := uint64(max(k, 1) - 1)     // last kk
+		switch {
+		case !mnMajor:
+			kc := uint64((max(k, 1)*e - 1) / 16) // last 16-byte chunk of a row
+			hi = start + min(r8, 7)*16*wdt + r*sbo + min(kc, wdt-1)*16 + kc/wdt*lbo
+		case wdt > 1:
+			hi = start + min(r, wdt-1)*16 + r/wdt*lbo + min(k8, 7)*16*wdt + c*sbo
+		default:
+			hi = start + r*sbo + min(k8, 7)*16 + c*lbo
+		}
+		if lo := start &^ 127; lo >= base && hi|127 < end && hi >= start {
+			asyncCheck = !s.async.clearRange(uint32(lo-base)/16, uint32((hi|127)-base)/16)
+		}
+	}
 	// chunk returns the data offset of the 16-byte chunk at unswizzled
 	// address a, after the checks.
 	chunk := func(a uint64, mn, kk int) (int, error) {
@@ -62,7 +85,7 @@ func (x *executor) loadOperand(s *SharedMemory, which string, desc Descriptor, r
 			return 0, layout.Newf(layout.ErrHazard, "gmma.Warpgroup", "wgmma operand %s element (%s=%d, k=%d) reads shared bytes [%#x, %#x), stored through the generic proxy after the last fence.proxy.async; call FenceProxyAsync first",
 				which, mnName(which), mn, kk, a, a+16)
 		}
-		if s.async != nil && s.asyncPending(c) {
+		if asyncCheck && s.asyncPending(c) {
 			return 0, s.asyncError(which, mn, kk, a)
 		}
 		op.chunks = append(op.chunks, c)

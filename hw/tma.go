@@ -559,11 +559,41 @@ func (m *TensorMap) loadInterleaved(w *boxWalk, g *DeviceMemory, smem []byte, ds
 	}
 }
 
+// extent returns the global bytes from the first to the last in-bounds
+// element of the box (rows of dim-0 range [lo, hi)) when one mapped segment
+// holds them all, and its address; nil when the box has no in-bounds row or
+// no segment holds the whole extent (the rows are then taken one by one).
+func (m *TensorMap) extent(w *boxWalk, g *DeviceMemory, coords []int32, lo, hi int) ([]byte, uint64) {
+	if lo >= hi {
+		return nil, 0
+	}
+	first := (int64(coords[0]) + int64(lo)) * int64(w.eb)
+	last := (int64(coords[0]) + int64(hi)) * int64(w.eb)
+	for d := 1; d < m.rank; d++ {
+		c, es, n := int64(coords[d]), int64(m.estride[d]), int64(w.n[d])
+		kmin := int64(0)
+		if c < 0 {
+			kmin = (-c + es - 1) / es
+		}
+		kmax := min(n-1, (int64(m.dim[d])-1-c)/es)
+		if c >= int64(m.dim[d]) || kmin > kmax {
+			return nil, 0
+		}
+		first += (c + kmin*es) * int64(m.stride[d])
+		last += (c + kmax*es) * int64(m.stride[d])
+	}
+	a := m.addr + uint64(first)
+	return g.bytes(a, int(last-first)), a
+}
+
 // checkGlobal checks that every in-bounds element of the box is mapped.
 func (m *TensorMap) checkGlobal(op string, w *boxWalk, g *DeviceMemory, coords []int32) error {
 	lo, hi := m.innerRange(w, coords, false)
-	if lo >= hi {
+	if lo >= hi || m.outside(w, coords) {
 		return nil
+	}
+	if ext, _ := m.extent(w, g, coords, lo, hi); ext != nil {
+		return nil // one segment holds every in-bounds row
 	}
 	for r := 0; r < w.rows; r++ {
 		roff, in := m.rowOrigin(w, coords, r)
@@ -595,10 +625,36 @@ func (m *TensorMap) innerRange(w *boxWalk, coords []int32, store bool) (lo, hi i
 	return int(l), int(h)
 }
 
+// outside reports whether every element of the box is out of bounds: the
+// dim-0 range is empty or some outer dim's whole range [c, c+(n-1)·stride]
+// lies below 0 or at or past its extent. (A box it misses is handled row by
+// row.)
+func (m *TensorMap) outside(w *boxWalk, coords []int32) bool {
+	if lo, hi := m.innerRange(w, coords, false); lo >= hi {
+		return true
+	}
+	for d := 1; d < m.rank; d++ {
+		c := int64(coords[d])
+		if c >= int64(m.dim[d]) || c+int64(w.n[d]-1)*int64(m.estride[d]) < 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // loadBox writes the box into smem (whose first byte has shared address
 // base) at dst. Global bytes were checked by checkGlobal.
 func (m *TensorMap) loadBox(w *boxWalk, g *DeviceMemory, smem []byte, dst, base uint32, coords []int32) {
+	inner := w.n[0] * w.eb
+	if m.oob != OOBFillNaNRequestZeroFMA && inner == w.pitch && (w.span == 0 || w.footprint()%w.span == 0) && m.outside(w, coords) {
+		// A zero-filled box without padding: the swizzle permutes chunks
+		// inside each span-aligned block of the footprint (dst is 128-byte
+		// aligned), so the box covers its footprint exactly.
+		clear(smem[dst-base : dst-base+uint32(w.footprint())])
+		return
+	}
 	lo, hi := m.innerRange(w, coords, false)
+	ext, extAddr := m.extent(w, g, coords, lo, hi)
 	var fill [8]byte
 	if m.oob == OOBFillNaNRequestZeroFMA {
 		for i := 0; i < 8; i += 2 {
@@ -607,7 +663,6 @@ func (m *TensorMap) loadBox(w *boxWalk, g *DeviceMemory, smem []byte, dst, base 
 	}
 	tf32 := m.dtype == TensorTFloat32 || m.dtype == TensorTFloat32FTZ
 	eb := w.eb
-	inner := w.n[0] * eb
 	// The swizzle permutes whole 16-byte chunks and rows start 16-byte
 	// aligned, so the row moves chunk by chunk.
 	for r := 0; r < w.rows; r++ {
@@ -615,9 +670,29 @@ func (m *TensorMap) loadBox(w *boxWalk, g *DeviceMemory, smem []byte, dst, base 
 		roff, in := m.rowOrigin(w, coords, r)
 		var src []byte
 		if in && lo < hi {
-			src = g.bytes(m.addr+uint64(roff+(int64(coords[0])+int64(lo))*int64(eb)), (hi-lo)*eb)
+			a := m.addr + uint64(roff+(int64(coords[0])+int64(lo))*int64(eb))
+			if ext != nil {
+				src = ext[a-extAddr : a-extAddr+uint64((hi-lo)*eb)]
+			} else {
+				src = g.bytes(a, (hi-lo)*eb)
+			}
 		}
 		if src != nil && lo == 0 && hi == w.n[0] && !tf32 { // a row in bounds: chunk by chunk
+			if row%128 == 0 && inner%128 == 0 {
+				// Whole 128-byte blocks: the swizzle XORs the chunk offset
+				// inside each block with one pattern, fixed by bits 7.. .
+				mask := uint32(max(w.span/16, 1) - 1)
+				for cb := 0; cb < inner; cb += 128 {
+					a := row + uint32(cb)
+					x := int(a>>7&mask) << 4
+					d := (*[128]byte)(smem[a-base : a-base+128])
+					s := (*[128]byte)(src[cb : cb+128])
+					for j := 0; j < 128; j += 16 {
+						*(*[16]byte)(d[j^x:]) = *(*[16]byte)(s[j:])
+					}
+				}
+				continue
+			}
 			for cb := 0; cb < inner; cb += 16 {
 				a := tmaSwizzle(row+uint32(cb), w.span) - base
 				*(*[16]byte)(smem[a : a+16]) = [16]byte(src[cb : cb+16])

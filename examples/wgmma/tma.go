@@ -429,8 +429,20 @@ func (k *tmaKernel[TC]) cta(b *hw.Block) error {
 		if err := wg.Regs(th, 0, regs); err != nil {
 			return fail(fmt.Sprintf("epilogue, thread %d", th), err)
 		}
-		for i, bit := range t.fragBit {
-			k.p.c[shift+t.fragC[th][i]] = accFromBits[TC](regs[bit/32] >> (bit % 32))
+		fc := t.fragC[th]
+		switch c := any(k.p.c).(type) {
+		case []float32:
+			for i, bit := range t.fragBit {
+				c[shift+fc[i]] = math.Float32frombits(regs[bit/32])
+			}
+		case []numeric.Float16:
+			for i, bit := range t.fragBit {
+				c[shift+fc[i]] = numeric.Float16FromBits(uint16(regs[bit/32] >> (bit % 32)))
+			}
+		default:
+			for i, bit := range t.fragBit {
+				k.p.c[shift+fc[i]] = accFromBits[TC](regs[bit/32] >> (bit % 32))
+			}
 		}
 	}
 	return nil
