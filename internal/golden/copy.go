@@ -69,11 +69,7 @@ func copyOps(t *table) {
 		})
 	}
 	t.add("tiled_copy_layouts", "BUILDER, "+tiledCopyKinds, func(raw []json.RawMessage) (any, error) {
-		args, err := Strings(raw)
-		if err != nil {
-			return nil, err
-		}
-		tc, n, err := tiledCopySpec(args)
+		args, tc, n, err := tiledCopyArgs(raw)
 		if err != nil {
 			return nil, err
 		}
@@ -95,11 +91,7 @@ func copyOps(t *table) {
 	})
 	for _, op := range []string{"partition_S", "partition_D"} {
 		t.add(op, "BUILDER, "+tiledCopyKinds+", Tensor, thread index", func(raw []json.RawMessage) (any, error) {
-			args, err := Strings(raw)
-			if err != nil {
-				return nil, err
-			}
-			tc, n, err := tiledCopySpec(args)
+			args, tc, n, err := tiledCopyArgs(raw)
 			if err != nil {
 				return nil, err
 			}
@@ -126,11 +118,7 @@ func copyOps(t *table) {
 	}
 	for _, op := range []string{"retile_S", "retile_D"} {
 		t.add(op, "BUILDER, "+tiledCopyKinds+", Tensor", func(raw []json.RawMessage) (any, error) {
-			args, err := Strings(raw)
-			if err != nil {
-				return nil, err
-			}
-			tc, n, err := tiledCopySpec(args)
+			args, tc, n, err := tiledCopyArgs(raw)
 			if err != nil {
 				return nil, err
 			}
@@ -158,6 +146,17 @@ func copyOps(t *table) {
 			return map[string]any{"layout": r.Layout().String()}, nil
 		})
 	}
+}
+
+// tiledCopyArgs reads raw as strings that start with a TiledCopy spec (see
+// tiledCopySpec) and returns them, the TiledCopy and how many args it used.
+func tiledCopyArgs(raw []json.RawMessage) ([]string, atom.TiledCopy, int, error) {
+	args, err := Strings(raw)
+	if err != nil {
+		return nil, atom.TiledCopy{}, 0, err
+	}
+	tc, n, err := tiledCopySpec(args)
+	return args, tc, n, err
 }
 
 // tiledCopySpec builds the TiledCopy of a spec (see the copy README,

@@ -143,17 +143,6 @@ func tmaCaseCompiles(sp tmaSpec, t tma.TiledCopy) error {
 	return tma.SwizzledDynamicError("make_tma_copy", t.Tiled().LayoutTV())
 }
 
-func tmaStrings(raw []json.RawMessage, n int) ([]string, error) {
-	args, err := Strings(raw)
-	if err != nil {
-		return nil, err
-	}
-	if len(args) != n {
-		return nil, layout.Newf(layout.ErrInvalid, "", "want %d args, got %d", n, len(args))
-	}
-	return args, nil
-}
-
 func tmaAtomOut(a tma.Atom, g tma.Gmem) (map[string]any, error) {
 	tt, err := a.Tensor(g.Layout.Shape())
 	if err != nil {
@@ -169,7 +158,7 @@ func tmaAtomOut(a tma.Atom, g tma.Gmem) (map[string]any, error) {
 // tmaOps adds the TMA ops.
 func tmaOps(t *table) {
 	t.add("make_tma_copy", tmaKinds, func(raw []json.RawMessage) (any, error) {
-		args, err := tmaStrings(raw, 7)
+		args, err := stringArgs(raw, "", 7)
 		if err != nil {
 			return nil, err
 		}
@@ -195,7 +184,7 @@ func tmaOps(t *table) {
 		return out, nil
 	})
 	t.add("make_tma_atom", tmaKinds, func(raw []json.RawMessage) (any, error) {
-		args, err := tmaStrings(raw, 7)
+		args, err := stringArgs(raw, "", 7)
 		if err != nil {
 			return nil, err
 		}
@@ -215,7 +204,7 @@ func tmaOps(t *table) {
 		return out, nil
 	})
 	t.add("tma_copy_partition", tmaKinds+", CTA index", func(raw []json.RawMessage) (any, error) {
-		args, err := tmaStrings(raw, 8)
+		args, err := stringArgs(raw, "", 8)
 		if err != nil {
 			return nil, err
 		}
@@ -275,7 +264,7 @@ func tmaOps(t *table) {
 		return out, nil
 	})
 	t.add("tma_partition", tmaKinds+", sTensor, gTensor, ...", func(raw []json.RawMessage) (any, error) {
-		args, err := tmaStrings(raw, 11)
+		args, err := stringArgs(raw, "", 11)
 		if err != nil {
 			return nil, err
 		}
