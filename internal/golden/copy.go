@@ -19,12 +19,9 @@ import (
 // copyOps adds the copy-atom and TiledCopy ops.
 func copyOps(t *table) {
 	t.add("copy_atom", "CopyOp, ValType", func(raw []json.RawMessage) (any, error) {
-		args, err := Strings(raw)
+		args, err := stringArgs(raw, "copy_atom", 2)
 		if err != nil {
 			return nil, err
-		}
-		if len(args) != 2 {
-			return nil, fmt.Errorf("copy_atom: want 2 args, got %d", len(args))
 		}
 		c, err := atom.LookupCopy(args[0], args[1])
 		if err != nil {
