@@ -1,6 +1,7 @@
 package golden
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/gocute/cute/layout"
@@ -31,16 +32,22 @@ func layoutBinary[B any](t *table, op, kind string, parse func(string) (B, error
 		if err != nil {
 			return "", err
 		}
-		b, err := parse(args[1])
-		if err != nil {
-			return "", err
-		}
-		r, err := f(a, b)
-		if err != nil {
-			return "", err
-		}
-		return r.String(), nil
+		return applyBinary(a, args[1], parse, f)
 	})
+}
+
+// applyBinary parses the second argument of a binary op with parse and
+// prints f of a and it.
+func applyBinary[A, B any, R fmt.Stringer](a A, arg string, parse func(string) (B, error), f func(A, B) (R, error)) (string, error) {
+	b, err := parse(arg)
+	if err != nil {
+		return "", err
+	}
+	r, err := f(a, b)
+	if err != nil {
+		return "", err
+	}
+	return r.String(), nil
 }
 
 // tilerOp adds op(Layout, Tiler) -> Layout.

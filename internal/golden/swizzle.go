@@ -273,14 +273,6 @@ func swizzleBinary[B any](t *table, op, kind string, parse func(string) (B, erro
 		if err != nil {
 			return "", err
 		}
-		b, err := parse(args[1])
-		if err != nil {
-			return "", err
-		}
-		r, err := f(a, b)
-		if err != nil {
-			return "", err
-		}
-		return r.String(), nil
+		return applyBinary(a, args[1], parse, f)
 	})
 }
