@@ -234,30 +234,11 @@ func (l BasisLayout) ZeroCoord() (ArithTuple, error) {
 // s*d equals the front's stride at compile time (same basis path, equal
 // static scales), with a static front shape.
 func bwCoalesceBasis(os []Int, od []Basis, ns Int, nd Basis, rs []Int, rd []Basis) ([]Int, []Basis) {
-	b := len(rs)
-	rs, rd = append(rs, ns), append(rd, nd)
-	for i := len(os) - 1; i >= 0; i-- {
-		s, d := os[i], od[i]
-		f := len(rs) - 1
-		switch {
-		case s.Is(1):
-		case f == b && rs[f].Is(1):
-			rs[f], rd[f] = s, d
-		case rs[f].static && staticEqBasis(d.Mul(s), rd[f]):
-			rs[f], rd[f] = s.Mul(rs[f]), d
-		default:
-			rs, rd = append(rs, s), append(rd, d)
-		}
-	}
-	if len(rs) == b+1 && rs[b].Is(1) {
-		rd[b] = BasisOf(S(0))
-	}
-	for i, j := b, len(rs)-1; i < j; i, j = i+1, j-1 {
-		rs[i], rs[j] = rs[j], rs[i]
-		rd[i], rd[j] = rd[j], rd[i]
-	}
-	return rs, rd
+	return bwCoalesceModes(os, od, ns, nd, rs, rd, basisMerges, BasisOf(S(0)))
 }
+
+// basisMerges reports whether mode s:d merges into a front of stride f.
+func basisMerges(s Int, d, f Basis) bool { return staticEqBasis(d.Mul(s), f) }
 
 func flatBasisLayout(rs []Int, rd []Basis) BasisLayout {
 	if len(rs) == 1 {

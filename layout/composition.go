@@ -65,6 +65,16 @@ func shapeMin(a, b Int) Int {
 // bwCoalesceFlat returns the flat modes of that layout, front to back,
 // appended to rs and rd.
 func bwCoalesceFlat(os, od []Int, ns, nd Int, rs, rd []Int) ([]Int, []Int) {
+	return bwCoalesceModes(os, od, ns, nd, rs, rd, intMerges, S(0))
+}
+
+// intMerges reports whether mode s:d merges into a front of stride f.
+func intMerges(s Int, d, f Int) bool { return staticEq(s.Mul(d), f) }
+
+// bwCoalesceModes is bwCoalesceFlat for any stride type D: merges(s, d, f)
+// reports whether s*d equals the front's stride f at compile time, and zero
+// is D's stride 0.
+func bwCoalesceModes[D any](os []Int, od []D, ns Int, nd D, rs []Int, rd []D, merges func(s Int, d, f D) bool, zero D) ([]Int, []D) {
 	// The modes are collected back to front and reversed at the end.
 	b := len(rs)
 	rs, rd = append(rs, ns), append(rd, nd)
@@ -75,14 +85,14 @@ func bwCoalesceFlat(os, od []Int, ns, nd Int, rs, rd []Int) ([]Int, []Int) {
 		case s.Is(1):
 		case f == b && rs[f].Is(1):
 			rs[f], rd[f] = s, d
-		case rs[f].static && staticEq(s.Mul(d), rd[f]):
+		case rs[f].static && merges(s, d, rd[f]):
 			rs[f], rd[f] = s.Mul(rs[f]), d
 		default:
 			rs, rd = append(rs, s), append(rd, d)
 		}
 	}
 	if len(rs) == b+1 && rs[b].Is(1) {
-		rd[b] = S(0)
+		rd[b] = zero
 	}
 	for i, j := b, len(rs)-1; i < j; i, j = i+1, j-1 {
 		rs[i], rs[j] = rs[j], rs[i]
