@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gocute/cute/atom"
+	"github.com/gocute/cute/internal/playground"
 	"github.com/gocute/cute/layout"
 )
 
@@ -117,22 +118,9 @@ func copyFlags(fs *flag.FlagSet) runFunc {
 // copyAtomName splits Copy_Atom<OP,T> into OP and T; a bare OP takes typ,
 // or its own element type, or half_t.
 func copyAtomName(s, typ string) (op, t string) {
-	s = strings.Join(strings.Fields(s), "")
-	if strings.HasPrefix(s, "Copy_Atom<") && strings.HasSuffix(s, ">") {
-		inner := s[len("Copy_Atom<") : len(s)-1]
-		depth := 0
-		for i := len(inner) - 1; i >= 0; i-- {
-			switch inner[i] {
-			case '>':
-				depth++
-			case '<':
-				depth--
-			case ',':
-				if depth == 0 {
-					return inner[:i], inner[i+1:]
-				}
-			}
-		}
+	op, t, s, ok := playground.SplitCopyAtom(s)
+	if ok {
+		return op, t
 	}
 	if typ != "" {
 		return s, typ

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gocute/cute/atom"
 	"github.com/gocute/cute/banks"
+	"github.com/gocute/cute/internal/playground"
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/viz"
 )
@@ -256,16 +257,9 @@ func svgTiledCopy(expr string, flags map[string]string) (tc atom.TiledCopy, ok b
 		if err != nil {
 			return tc, true, err
 		}
-		switch o := flags["operand"]; o {
-		case "A", "a", "":
-			tc, err = atom.MakeTiledCopyA(a, tm)
-		case "B", "b":
-			tc, err = atom.MakeTiledCopyB(a, tm)
-		case "C", "c":
-			tc, err = atom.MakeTiledCopyC(a, tm)
-		case "C_atom":
-			tc, err = atom.MakeTiledCopyCAtom(a, tm)
-		default:
+		o := flags["operand"]
+		tc, known, err := playground.TiledCopyFor(a, tm, o)
+		if !known {
 			return tc, true, fmt.Errorf("--operand %q: want A, B, C or C_atom", o)
 		}
 		return tc, true, err
