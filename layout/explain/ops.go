@@ -138,6 +138,20 @@ func LogicalDivide(a layout.Layout, t layout.Tiler) (Trace, error) {
 	})
 }
 
+// byMode traces a by-mode tiler: op (which verb names) of mode i of a by
+// element i of t, each step traced by rec.
+func byMode(tr *tracer, a layout.Layout, t layout.Tiler, verb, op string, rec func(*tracer, layout.Layout, layout.Tiler) layout.Layout) {
+	tr.add("by-mode tiler: %s mode i of the layout by element i", verb)
+	for i := 0; i < t.Len(); i++ {
+		m := a.Mode(i)
+		tr.add("mode %d: %s(%v, %v)", i, op, m, t.At(i))
+		tr.sub(func() {
+			r := rec(tr, m, t.At(i))
+			tr.add("mode %d = %v", i, r)
+		})
+	}
+}
+
 func logicalDivide(tr *tracer, a layout.Layout, t layout.Tiler) layout.Layout {
 	switch {
 	case t.IsUnderscore():
@@ -148,15 +162,7 @@ func logicalDivide(tr *tracer, a layout.Layout, t layout.Tiler) layout.Layout {
 		tr.add("integer tiler: make_layout(%v) = %v", t.Int(), b)
 		return logicalDivide(tr, a, layout.LayoutTiler(b))
 	case t.IsTuple():
-		tr.add("by-mode tiler: divide mode i of the layout by element i")
-		for i := 0; i < t.Len(); i++ {
-			m := a.Mode(i)
-			tr.add("mode %d: logical_divide(%v, %v)", i, m, t.At(i))
-			tr.sub(func() {
-				r := logicalDivide(tr, m, t.At(i))
-				tr.add("mode %d = %v", i, r)
-			})
-		}
+		byMode(tr, a, t, "divide", "logical_divide", logicalDivide)
 		return must(layout.LogicalDivide(a, t))
 	}
 	b := t.Layout()
@@ -280,15 +286,7 @@ func logicalProduct(tr *tracer, a layout.Layout, t layout.Tiler) layout.Layout {
 		tr.add("integer tiler %v: multiply by make_layout(%v)", t.Int(), t.Int())
 		return must(layout.LogicalProduct(a, t))
 	case t.IsTuple():
-		tr.add("by-mode tiler: multiply mode i of the layout by element i")
-		for i := 0; i < t.Len(); i++ {
-			m := a.Mode(i)
-			tr.add("mode %d: logical_product(%v, %v)", i, m, t.At(i))
-			tr.sub(func() {
-				r := logicalProduct(tr, m, t.At(i))
-				tr.add("mode %d = %v", i, r)
-			})
-		}
+		byMode(tr, a, t, "multiply", "logical_product", logicalProduct)
 		return must(layout.LogicalProduct(a, t))
 	}
 	b := t.Layout()
