@@ -106,18 +106,9 @@ func PrettyPrint(b *strings.Builder, v any) {
 		cfloat(b, "%11.3e", x)
 	case int8, int16, uint8, uint16:
 		fmt.Fprintf(b, "  %d", x)
-	case numeric.BFloat16:
+	case numeric.BFloat16, numeric.TFloat32, numeric.E4M3, numeric.E5M2:
 		b.WriteString("  ")
-		cfloat(b, "%f", x.Float64())
-	case numeric.TFloat32:
-		b.WriteString("  ")
-		cfloat(b, "%f", x.Float64())
-	case numeric.E4M3:
-		b.WriteString("  ")
-		cfloat(b, "%f", x.Float64())
-	case numeric.E5M2:
-		b.WriteString("  ")
-		cfloat(b, "%f", x.Float64())
+		cfloat(b, "%f", x.(interface{ Float64() float64 }).Float64())
 	case fmt.Stringer:
 		b.WriteString("  ")
 		b.WriteString(x.String())
