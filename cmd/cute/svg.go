@@ -10,7 +10,7 @@ import (
 
 	"github.com/gocute/cute/atom"
 	"github.com/gocute/cute/banks"
-	"github.com/gocute/cute/internal/playground"
+	"github.com/gocute/cute/internal/copyspec"
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/viz"
 )
@@ -258,7 +258,7 @@ func svgTiledCopy(expr string, flags map[string]string) (tc atom.TiledCopy, ok b
 			return tc, true, err
 		}
 		o := flags["operand"]
-		tc, known, err := playground.TiledCopyFor(a, tm, o)
+		tc, known, err := copyspec.TiledCopyFor(a, tm, copyspec.OperandName(o))
 		if !known {
 			return tc, true, fmt.Errorf("--operand %q: want A, B, C or C_atom", o)
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gocute/cute/atom"
+	"github.com/gocute/cute/internal/copyspec"
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/swizzle"
 	"github.com/gocute/cute/tensor"
@@ -193,17 +194,7 @@ func tiledCopySpec(args []string) (atom.TiledCopy, int, error) {
 		if err != nil {
 			return atom.TiledCopy{}, 0, err
 		}
-		var tc atom.TiledCopy
-		switch args[0] {
-		case "make_tiled_copy_A":
-			tc, err = atom.MakeTiledCopyA(a, mma)
-		case "make_tiled_copy_B":
-			tc, err = atom.MakeTiledCopyB(a, mma)
-		case "make_tiled_copy_C":
-			tc, err = atom.MakeTiledCopyC(a, mma)
-		default:
-			tc, err = atom.MakeTiledCopyCAtom(a, mma)
-		}
+		tc, _, err := copyspec.TiledCopyFor(a, mma, strings.TrimPrefix(args[0], "make_tiled_copy_"))
 		return tc, 6, err
 	case "make_tiled_copy_S", "make_tiled_copy_D":
 		inner, n, err := tiledCopySpec(args[3:])

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gocute/cute/atom"
 	"github.com/gocute/cute/banks"
+	"github.com/gocute/cute/internal/copyspec"
 	"github.com/gocute/cute/internal/eval"
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/layout/explain"
@@ -289,7 +290,7 @@ func renderMMA(r Request, resp *Response) error {
 
 // copyAtomName splits Copy_Atom<OP,T> into OP and T.
 func copyAtomName(s string) (op, t string, err error) {
-	op, t, s, ok := SplitCopyAtom(s)
+	op, t, s, ok := copyspec.SplitCopyAtom(s)
 	if ok {
 		return op, t, nil
 	}
@@ -323,7 +324,7 @@ func renderCopy(r Request, resp *Response) error {
 			return err
 		}
 		var known bool
-		tc, known, err = TiledCopyFor(a, tm, r.Operand)
+		tc, known, err = copyspec.TiledCopyFor(a, tm, copyspec.OperandName(r.Operand))
 		if !known {
 			return fmt.Errorf("operand %q: want A, B, C or C_atom", r.Operand)
 		}

@@ -1,13 +1,12 @@
-package playground
+// Package copyspec reads copy atoms and TiledCopy operands the way every
+// front end (cmd/cute, the playground, the golden op table) takes them.
+package copyspec
 
 import (
 	"strings"
 
 	"github.com/gocute/cute/atom"
 )
-
-// Helpers shared by cmd/cute and the playground, so that the two read
-// their arguments alike.
 
 // SplitCopyAtom splits Copy_Atom<OP,T> (spaces ignored) into OP and T; ok
 // is false when s is not of that form or names no value type. s comes back
@@ -34,16 +33,15 @@ func SplitCopyAtom(s string) (op, t, compact string, ok bool) {
 	return "", "", s, false
 }
 
-// TiledCopyFor is make_tiled_copy_A/B/C/C_atom(a, tm) for operand "A" (or
-// "a" or ""), "B" ("b"), "C" ("c") or "C_atom"; known is false for any
-// other operand.
+// TiledCopyFor is make_tiled_copy_A/B/C/C_atom(a, tm) for operand "A",
+// "B", "C" or "C_atom"; known is false for any other operand.
 func TiledCopyFor(a atom.Copy, tm atom.TiledMMA, operand string) (tc atom.TiledCopy, known bool, err error) {
 	switch operand {
-	case "A", "a", "":
+	case "A":
 		tc, err = atom.MakeTiledCopyA(a, tm)
-	case "B", "b":
+	case "B":
 		tc, err = atom.MakeTiledCopyB(a, tm)
-	case "C", "c":
+	case "C":
 		tc, err = atom.MakeTiledCopyC(a, tm)
 	case "C_atom":
 		tc, err = atom.MakeTiledCopyCAtom(a, tm)
@@ -51,4 +49,18 @@ func TiledCopyFor(a atom.Copy, tm atom.TiledMMA, operand string) (tc atom.TiledC
 		return atom.TiledCopy{}, false, nil
 	}
 	return tc, true, err
+}
+
+// OperandName reads a copy operand as the playground and cute svg take it:
+// "a", "b", "c" for "A", "B", "C", and "" for "A".
+func OperandName(o string) string {
+	switch o {
+	case "", "a":
+		return "A"
+	case "b":
+		return "B"
+	case "c":
+		return "C"
+	}
+	return o
 }
