@@ -30,7 +30,7 @@ const svgUsage = "usage: cute svg EXPR [flags] > out.svg (cute help svg)"
 
 // svgFlags defines the flags of svg and latex; see svgHelp.
 func svgFlags(fs *flag.FlagSet) runFunc {
-	for _, f := range [][2]string{
+	stringFlags(fs, [][2]string{
 		{"color", "cell colour of a layout: offset (default), chunk or bank"},
 		{"colour", "same as --color"},
 		{"elem-bits", "element width for chunk/bank colours (default 16, or smem_ptr[Nb]'s)"},
@@ -43,9 +43,7 @@ func svgFlags(fs *flag.FlagSet) runFunc {
 		{"type", "the copy atom's value type when EXPR is a bare copy op"},
 		{"tv", "EXPR is a (thread,value) -> index layout of an MxN tile"},
 		{"cell", "cell size in pixels"},
-	} {
-		fs.String(f[0], "", f[1])
-	}
+	})
 	fs.Bool("latex", false, "write CuTe print_latex-style TikZ instead of SVG")
 	return func(pos []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return runSVG(setFlags(fs), pos, stdout, stderr)
