@@ -50,23 +50,23 @@ func printValues[T any](b *strings.Builder, t Tensor[T]) {
 			}
 			b.WriteByte('\n')
 		}
-	case 3:
-		K, N := t.Mode(2).Len(), t.Mode(1).Len()
-		for k := 0; k < K; k++ {
-			if k > 0 {
-				b.WriteString(strings.Repeat("-", 5*N))
-				b.WriteByte('\n')
-			}
-			printValues(b, mustSlice(t, C(U, U, I(k))))
+	case 3, 4:
+		// CuTe prints the rank-2 slices along the last mode, separated by
+		// a row of '-' (rank 3) or '=' (rank 4).
+		r := t.Rank()
+		P, N := t.Mode(r-1).Len(), t.Mode(1).Len()
+		sep := "-"
+		if r == 4 {
+			sep = "="
 		}
-	case 4:
-		P, N := t.Mode(3).Len(), t.Mode(1).Len()
+		c := []Coord{U, U, U, U}[:r]
 		for p := 0; p < P; p++ {
 			if p > 0 {
-				b.WriteString(strings.Repeat("=", 5*N))
+				b.WriteString(strings.Repeat(sep, 5*N))
 				b.WriteByte('\n')
 			}
-			printValues(b, mustSlice(t, C(U, U, U, I(p))))
+			c[r-1] = I(p)
+			printValues(b, mustSlice(t, C(c...)))
 		}
 	}
 }
