@@ -289,32 +289,15 @@ func composeLeafBasis(ls []Int, ld []Basis, s, d Int, c *compState) BasisLayout 
 	}
 	r := len(ls)
 	if d.Is(1) {
-		shape1 := make([]Int, 0, r)
-		rest := s
-		for i := 0; i < r-1; i++ {
-			si := ls[i].Abs()
-			shape1 = append(shape1, shapeMin(si, rest))
-			rest = c.shapeDivRest(rest, si, true)
-		}
+		shape1, rest := c.modShape(make([]Int, 0, r), ls[:r-1], s)
 		return flatBasisLayout(bwCoalesceBasis(shape1, ld[:r-1], rest, ld[r-1], nil, nil))
 	}
-	shape1 := make([]Int, 0, r)
-	restStride := d
-	for i := 0; i < r-1; i++ {
-		shape1 = append(shape1, c.shapeDiv(ls[i], restStride))
-		restStride = c.shapeDiv(restStride, ls[i])
-	}
+	shape1, restStride := c.divideShape(make([]Int, 0, r), ls[:r-1], d)
 	stride1 := make([]Basis, 0, r)
 	for i := 0; i < r-1; i++ {
 		stride1 = append(stride1, ld[i].Mul(c.shapeDiv(ls[i], shape1[i])))
 	}
-	shape2 := make([]Int, 0, r)
-	rest := s
-	for i := 0; i < r-1; i++ {
-		si := shape1[i].Abs()
-		shape2 = append(shape2, shapeMin(si, rest))
-		rest = c.shapeDivRest(rest, si, true)
-	}
+	shape2, rest := c.modShape(make([]Int, 0, r), shape1[:r-1], s)
 	return flatBasisLayout(bwCoalesceBasis(shape2, stride1, rest, ld[r-1].Mul(restStride), nil, nil))
 }
 

@@ -144,6 +144,31 @@ func coalesceX(l Layout, bufS, bufD []Int) (ls, ld []Int) {
 	return bwCoalesceFlat(sh[:r-1], st[:r-1], last, st[r-1], sh[r:], st[r:])
 }
 
+// modShape mods the rhs shape s out of the lhs shapes: it appends
+// min(|shapes[i]|, rest) to dst for each shape, dividing rest by it, and
+// returns dst and what is left of s.
+func (c *compState) modShape(dst, shapes []Int, s Int) ([]Int, Int) {
+	rest := s
+	for _, sh := range shapes {
+		si := sh.Abs()
+		dst = append(dst, shapeMin(si, rest))
+		rest = c.shapeDivRest(rest, si, true)
+	}
+	return dst, rest
+}
+
+// divideShape divides the rhs stride d out of the lhs shapes: it appends
+// shape_div(shapes[i], rest) to dst for each shape, dividing rest by it,
+// and returns dst and what is left of d.
+func (c *compState) divideShape(dst, shapes []Int, d Int) ([]Int, Int) {
+	rest := d
+	for _, sh := range shapes {
+		dst = append(dst, c.shapeDiv(sh, rest))
+		rest = c.shapeDiv(rest, sh)
+	}
+	return dst, rest
+}
+
 // composeLeaf is CuTe 3.5.1's composition_impl for an integral right-hand
 // side s:d and a flat left-hand side ls:ld (never treated as integral: the
 // integral-lhs shortcut of the C++ code tests a reference type and is dead).
@@ -159,13 +184,7 @@ func composeLeaf(ls, ld []Int, s, d Int, c *compState, rs, rd []Int) ([]Int, []I
 	b := len(rs)
 	var buf1, buf2, buf3 [8]Int // more than 8 modes move to the heap
 	if d.Is(1) {
-		shape1 := buf1[:0]
-		rest := s
-		for i := 0; i < r-1; i++ {
-			si := ls[i].Abs()
-			shape1 = append(shape1, shapeMin(si, rest))
-			rest = c.shapeDivRest(rest, si, true)
-		}
+		shape1, rest := c.modShape(buf1[:0], ls[:r-1], s)
 		if c.rec != nil {
 			c.rec.Step("mod", s, copyInts(ls[:r-1]), copyInts(shape1), rest)
 		}
@@ -176,25 +195,14 @@ func composeLeaf(ls, ld []Int, s, d Int, c *compState, rs, rd []Int) ([]Int, []I
 		return rs, rd
 	}
 	// Divide out the rhs stride from the lhs shape.
-	shape1 := buf1[:0]
-	restStride := d
-	for i := 0; i < r-1; i++ {
-		shape1 = append(shape1, c.shapeDiv(ls[i], restStride))
-		restStride = c.shapeDiv(restStride, ls[i])
-	}
+	shape1, restStride := c.divideShape(buf1[:0], ls[:r-1], d)
 	// Apply the lhs shape changes to the stride.
 	stride1 := buf2[:0]
 	for i := 0; i < r-1; i++ {
 		stride1 = append(stride1, ld[i].Mul(c.shapeDiv(ls[i], shape1[i])))
 	}
 	// Mod out the rhs shape from the lhs shape.
-	shape2 := buf3[:0]
-	rest := s
-	for i := 0; i < r-1; i++ {
-		si := shape1[i].Abs()
-		shape2 = append(shape2, shapeMin(si, rest))
-		rest = c.shapeDivRest(rest, si, true)
-	}
+	shape2, rest := c.modShape(buf3[:0], shape1[:r-1], s)
 	if c.rec != nil {
 		c.rec.Step("divide", d, copyInts(ls[:r-1]), copyInts(shape1), restStride)
 		c.rec.Step("scale", copyInts(ld[:r-1]), copyInts(stride1))
