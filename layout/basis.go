@@ -378,14 +378,7 @@ func (t ArithTuple) write(b *strings.Builder) {
 		t.leaf.write(b)
 		return
 	}
-	b.WriteByte('(')
-	for i, e := range t.elems {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		e.write(b)
-	}
-	b.WriteByte(')')
+	writeTuple(b, t.elems, ArithTuple.write)
 }
 
 // Map returns t with f applied to every leaf.

@@ -234,30 +234,11 @@ func (l BasisLayout) ZeroCoord() (ArithTuple, error) {
 // s*d equals the front's stride at compile time (same basis path, equal
 // static scales), with a static front shape.
 func bwCoalesceBasis(os []Int, od []Basis, ns Int, nd Basis, rs []Int, rd []Basis) ([]Int, []Basis) {
-	b := len(rs)
-	rs, rd = append(rs, ns), append(rd, nd)
-	for i := len(os) - 1; i >= 0; i-- {
-		s, d := os[i], od[i]
-		f := len(rs) - 1
-		switch {
-		case s.Is(1):
-		case f == b && rs[f].Is(1):
-			rs[f], rd[f] = s, d
-		case rs[f].static && staticEqBasis(d.Mul(s), rd[f]):
-			rs[f], rd[f] = s.Mul(rs[f]), d
-		default:
-			rs, rd = append(rs, s), append(rd, d)
-		}
-	}
-	if len(rs) == b+1 && rs[b].Is(1) {
-		rd[b] = BasisOf(S(0))
-	}
-	for i, j := b, len(rs)-1; i < j; i, j = i+1, j-1 {
-		rs[i], rs[j] = rs[j], rs[i]
-		rd[i], rd[j] = rd[j], rd[i]
-	}
-	return rs, rd
+	return bwCoalesceModes(os, od, ns, nd, rs, rd, basisMerges, BasisOf(S(0)))
 }
+
+// basisMerges reports whether mode s:d merges into a front of stride f.
+func basisMerges(s Int, d, f Basis) bool { return staticEqBasis(d.Mul(s), f) }
 
 func flatBasisLayout(rs []Int, rd []Basis) BasisLayout {
 	if len(rs) == 1 {
@@ -308,32 +289,15 @@ func composeLeafBasis(ls []Int, ld []Basis, s, d Int, c *compState) BasisLayout 
 	}
 	r := len(ls)
 	if d.Is(1) {
-		shape1 := make([]Int, 0, r)
-		rest := s
-		for i := 0; i < r-1; i++ {
-			si := ls[i].Abs()
-			shape1 = append(shape1, shapeMin(si, rest))
-			rest = c.shapeDivRest(rest, si, true)
-		}
+		shape1, rest := c.modShape(make([]Int, 0, r), ls[:r-1], s)
 		return flatBasisLayout(bwCoalesceBasis(shape1, ld[:r-1], rest, ld[r-1], nil, nil))
 	}
-	shape1 := make([]Int, 0, r)
-	restStride := d
-	for i := 0; i < r-1; i++ {
-		shape1 = append(shape1, c.shapeDiv(ls[i], restStride))
-		restStride = c.shapeDiv(restStride, ls[i])
-	}
+	shape1, restStride := c.divideShape(make([]Int, 0, r), ls[:r-1], d)
 	stride1 := make([]Basis, 0, r)
 	for i := 0; i < r-1; i++ {
 		stride1 = append(stride1, ld[i].Mul(c.shapeDiv(ls[i], shape1[i])))
 	}
-	shape2 := make([]Int, 0, r)
-	rest := s
-	for i := 0; i < r-1; i++ {
-		si := shape1[i].Abs()
-		shape2 = append(shape2, shapeMin(si, rest))
-		rest = c.shapeDivRest(rest, si, true)
-	}
+	shape2, rest := c.modShape(make([]Int, 0, r), shape1[:r-1], s)
 	return flatBasisLayout(bwCoalesceBasis(shape2, stride1, rest, ld[r-1].Mul(restStride), nil, nil))
 }
 

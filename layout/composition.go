@@ -65,6 +65,16 @@ func shapeMin(a, b Int) Int {
 // bwCoalesceFlat returns the flat modes of that layout, front to back,
 // appended to rs and rd.
 func bwCoalesceFlat(os, od []Int, ns, nd Int, rs, rd []Int) ([]Int, []Int) {
+	return bwCoalesceModes(os, od, ns, nd, rs, rd, intMerges, S(0))
+}
+
+// intMerges reports whether mode s:d merges into a front of stride f.
+func intMerges(s Int, d, f Int) bool { return staticEq(s.Mul(d), f) }
+
+// bwCoalesceModes is bwCoalesceFlat for any stride type D: merges(s, d, f)
+// reports whether s*d equals the front's stride f at compile time, and zero
+// is D's stride 0.
+func bwCoalesceModes[D any](os []Int, od []D, ns Int, nd D, rs []Int, rd []D, merges func(s Int, d, f D) bool, zero D) ([]Int, []D) {
 	// The modes are collected back to front and reversed at the end.
 	b := len(rs)
 	rs, rd = append(rs, ns), append(rd, nd)
@@ -75,14 +85,14 @@ func bwCoalesceFlat(os, od []Int, ns, nd Int, rs, rd []Int) ([]Int, []Int) {
 		case s.Is(1):
 		case f == b && rs[f].Is(1):
 			rs[f], rd[f] = s, d
-		case rs[f].static && staticEq(s.Mul(d), rd[f]):
+		case rs[f].static && merges(s, d, rd[f]):
 			rs[f], rd[f] = s.Mul(rs[f]), d
 		default:
 			rs, rd = append(rs, s), append(rd, d)
 		}
 	}
 	if len(rs) == b+1 && rs[b].Is(1) {
-		rd[b] = S(0)
+		rd[b] = zero
 	}
 	for i, j := b, len(rs)-1; i < j; i, j = i+1, j-1 {
 		rs[i], rs[j] = rs[j], rs[i]
@@ -134,6 +144,31 @@ func coalesceX(l Layout, bufS, bufD []Int) (ls, ld []Int) {
 	return bwCoalesceFlat(sh[:r-1], st[:r-1], last, st[r-1], sh[r:], st[r:])
 }
 
+// modShape mods the rhs shape s out of the lhs shapes: it appends
+// min(|shapes[i]|, rest) to dst for each shape, dividing rest by it, and
+// returns dst and what is left of s.
+func (c *compState) modShape(dst, shapes []Int, s Int) ([]Int, Int) {
+	rest := s
+	for _, sh := range shapes {
+		si := sh.Abs()
+		dst = append(dst, shapeMin(si, rest))
+		rest = c.shapeDivRest(rest, si, true)
+	}
+	return dst, rest
+}
+
+// divideShape divides the rhs stride d out of the lhs shapes: it appends
+// shape_div(shapes[i], rest) to dst for each shape, dividing rest by it,
+// and returns dst and what is left of d.
+func (c *compState) divideShape(dst, shapes []Int, d Int) ([]Int, Int) {
+	rest := d
+	for _, sh := range shapes {
+		dst = append(dst, c.shapeDiv(sh, rest))
+		rest = c.shapeDiv(rest, sh)
+	}
+	return dst, rest
+}
+
 // composeLeaf is CuTe 3.5.1's composition_impl for an integral right-hand
 // side s:d and a flat left-hand side ls:ld (never treated as integral: the
 // integral-lhs shortcut of the C++ code tests a reference type and is dead).
@@ -149,13 +184,7 @@ func composeLeaf(ls, ld []Int, s, d Int, c *compState, rs, rd []Int) ([]Int, []I
 	b := len(rs)
 	var buf1, buf2, buf3 [8]Int // more than 8 modes move to the heap
 	if d.Is(1) {
-		shape1 := buf1[:0]
-		rest := s
-		for i := 0; i < r-1; i++ {
-			si := ls[i].Abs()
-			shape1 = append(shape1, shapeMin(si, rest))
-			rest = c.shapeDivRest(rest, si, true)
-		}
+		shape1, rest := c.modShape(buf1[:0], ls[:r-1], s)
 		if c.rec != nil {
 			c.rec.Step("mod", s, copyInts(ls[:r-1]), copyInts(shape1), rest)
 		}
@@ -166,25 +195,14 @@ func composeLeaf(ls, ld []Int, s, d Int, c *compState, rs, rd []Int) ([]Int, []I
 		return rs, rd
 	}
 	// Divide out the rhs stride from the lhs shape.
-	shape1 := buf1[:0]
-	restStride := d
-	for i := 0; i < r-1; i++ {
-		shape1 = append(shape1, c.shapeDiv(ls[i], restStride))
-		restStride = c.shapeDiv(restStride, ls[i])
-	}
+	shape1, restStride := c.divideShape(buf1[:0], ls[:r-1], d)
 	// Apply the lhs shape changes to the stride.
 	stride1 := buf2[:0]
 	for i := 0; i < r-1; i++ {
 		stride1 = append(stride1, ld[i].Mul(c.shapeDiv(ls[i], shape1[i])))
 	}
 	// Mod out the rhs shape from the lhs shape.
-	shape2 := buf3[:0]
-	rest := s
-	for i := 0; i < r-1; i++ {
-		si := shape1[i].Abs()
-		shape2 = append(shape2, shapeMin(si, rest))
-		rest = c.shapeDivRest(rest, si, true)
-	}
+	shape2, rest := c.modShape(buf3[:0], shape1[:r-1], s)
 	if c.rec != nil {
 		c.rec.Step("divide", d, copyInts(ls[:r-1]), copyInts(shape1), restStride)
 		c.rec.Step("scale", copyInts(ld[:r-1]), copyInts(stride1))

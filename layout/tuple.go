@@ -302,17 +302,22 @@ func (t IntTuple) String() string {
 	return b.String()
 }
 
+// writeTuple prints the elements of a tuple as CuTe does: (e0,e1,...).
+func writeTuple[E any](b *strings.Builder, elems []E, write func(E, *strings.Builder)) {
+	b.WriteByte('(')
+	for i, e := range elems {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		write(e, b)
+	}
+	b.WriteByte(')')
+}
+
 func (t IntTuple) write(b *strings.Builder) {
 	if !t.isTup {
 		b.WriteString(t.leaf.String())
 		return
 	}
-	b.WriteByte('(')
-	for i, e := range t.elems {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		e.write(b)
-	}
-	b.WriteByte(')')
+	writeTuple(b, t.elems, IntTuple.write)
 }

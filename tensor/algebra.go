@@ -171,6 +171,16 @@ func LocalTileProj[T any](t Tensor[T], tiler layout.Tiler, coord, proj layout.Co
 	return LocalTile(t, dt, dc)
 }
 
+// threadTile returns local_partition's tiler, product_each(shape(thr)),
+// and thread index's coordinate in thr.
+func threadTile(thr layout.Layout, index int) (tiler layout.Tiler, coord layout.Coord, err error) {
+	err = raise.Try(func() {
+		tiler = productEachTiler(thr.Shape())
+		coord = flatCoord(thr, index)
+	})
+	return tiler, coord, err
+}
+
 // LocalPartition is CuTe's local_partition(t, thr, index), the thread-level
 // partitioning: outer_partition(t, product_each(shape(thr)),
 // thr.get_flat_coord(index)). Thread index reaches the elements at its
@@ -178,12 +188,7 @@ func LocalTileProj[T any](t Tensor[T], tiler layout.Tiler, coord, proj layout.Co
 // found through thr's strides, so a row-major thr (2,16):(16,1) gives
 // thread 1 the coordinate (0,1).
 func LocalPartition[T any](t Tensor[T], thr layout.Layout, index int) (Tensor[T], error) {
-	var tiler layout.Tiler
-	var coord layout.Coord
-	err := raise.Try(func() {
-		tiler = productEachTiler(thr.Shape())
-		coord = flatCoord(thr, index)
-	})
+	tiler, coord, err := threadTile(thr, index)
 	if err != nil {
 		return Tensor[T]{}, err
 	}

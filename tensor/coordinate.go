@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/gocute/cute/internal/raise"
 	"github.com/gocute/cute/layout"
 )
 
@@ -300,12 +299,7 @@ func (t CoordTensor) LocalTile(tiler layout.Tiler, coord layout.Coord) (CoordTen
 // LocalPartition is CuTe's local_partition(t, thr, index) (see
 // [LocalPartition]).
 func (t CoordTensor) LocalPartition(thr layout.Layout, index int) (CoordTensor, error) {
-	var tiler layout.Tiler
-	var coord layout.Coord
-	err := raise.Try(func() {
-		tiler = productEachTiler(thr.Shape())
-		coord = flatCoord(thr, index)
-	})
+	tiler, coord, err := threadTile(thr, index)
 	if err != nil {
 		return CoordTensor{}, err
 	}

@@ -32,16 +32,21 @@ func SliceFunc(c layout.Coord, f swizzle.Func) (swizzle.Func, layout.Int, error)
 	return nil, layout.Int{}, layout.Errorf("slice", "unknown layout kind", f)
 }
 
+// withPlainOp applies a layout op that cannot fail to t's layout (inside
+// any swizzle).
+func withPlainOp[T any](t Tensor[T], op func(layout.Layout) layout.Layout) Tensor[T] {
+	f, _ := mapInner(t.lay, plainOp(op))
+	return t.WithLayout(f)
+}
+
 // Flatten returns CuTe's flatten(t): the tensor with its layout flattened.
 func Flatten[T any](t Tensor[T]) Tensor[T] {
-	f, _ := mapInner(t.lay, plainOp(layout.Flatten))
-	return t.WithLayout(f)
+	return withPlainOp(t, layout.Flatten)
 }
 
 // Coalesce returns CuTe's coalesce(t).
 func Coalesce[T any](t Tensor[T]) Tensor[T] {
-	f, _ := mapInner(t.lay, plainOp(layout.Coalesce))
-	return t.WithLayout(f)
+	return withPlainOp(t, layout.Coalesce)
 }
 
 // CoalesceProfile returns CuTe's coalesce(t, profile).
@@ -55,14 +60,12 @@ func CoalesceProfile[T any](t Tensor[T], profile layout.IntTuple) (Tensor[T], er
 
 // FilterZeros returns CuTe's filter_zeros(t): stride-0 modes get extent 1.
 func FilterZeros[T any](t Tensor[T]) Tensor[T] {
-	f, _ := mapInner(t.lay, plainOp(layout.FilterZeros))
-	return t.WithLayout(f)
+	return withPlainOp(t, layout.FilterZeros)
 }
 
 // Filter returns CuTe's filter(t): broadcast and size-1 modes removed.
 func Filter[T any](t Tensor[T]) Tensor[T] {
-	f, _ := mapInner(t.lay, plainOp(layout.Filter))
-	return t.WithLayout(f)
+	return withPlainOp(t, layout.Filter)
 }
 
 // GroupModes returns CuTe's group_modes<b,e>(t): modes [b,e) grouped into

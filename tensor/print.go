@@ -50,23 +50,23 @@ func printValues[T any](b *strings.Builder, t Tensor[T]) {
 			}
 			b.WriteByte('\n')
 		}
-	case 3:
-		K, N := t.Mode(2).Len(), t.Mode(1).Len()
-		for k := 0; k < K; k++ {
-			if k > 0 {
-				b.WriteString(strings.Repeat("-", 5*N))
-				b.WriteByte('\n')
-			}
-			printValues(b, mustSlice(t, layout.MakeCoord(layout.U, layout.U, layout.Crd(k))))
+	case 3, 4:
+		// CuTe prints the rank-2 slices along the last mode, separated by
+		// a row of '-' (rank 3) or '=' (rank 4).
+		r := t.Rank()
+		P, N := t.Mode(r-1).Len(), t.Mode(1).Len()
+		sep := "-"
+		if r == 4 {
+			sep = "="
 		}
-	case 4:
-		P, N := t.Mode(3).Len(), t.Mode(1).Len()
+		c := []layout.Coord{layout.U, layout.U, layout.U, layout.U}[:r]
 		for p := 0; p < P; p++ {
 			if p > 0 {
-				b.WriteString(strings.Repeat("=", 5*N))
+				b.WriteString(strings.Repeat(sep, 5*N))
 				b.WriteByte('\n')
 			}
-			printValues(b, mustSlice(t, layout.MakeCoord(layout.U, layout.U, layout.U, layout.Crd(p))))
+			c[r-1] = layout.Crd(p)
+			printValues(b, mustSlice(t, layout.MakeCoord(c...)))
 		}
 	}
 }
@@ -106,18 +106,9 @@ func PrettyPrint(b *strings.Builder, v any) {
 		cfloat(b, "%11.3e", x)
 	case int8, int16, uint8, uint16:
 		fmt.Fprintf(b, "  %d", x)
-	case numeric.BFloat16:
+	case numeric.BFloat16, numeric.TFloat32, numeric.E4M3, numeric.E5M2:
 		b.WriteString("  ")
-		cfloat(b, "%f", x.Float64())
-	case numeric.TFloat32:
-		b.WriteString("  ")
-		cfloat(b, "%f", x.Float64())
-	case numeric.E4M3:
-		b.WriteString("  ")
-		cfloat(b, "%f", x.Float64())
-	case numeric.E5M2:
-		b.WriteString("  ")
-		cfloat(b, "%f", x.Float64())
+		cfloat(b, "%f", x.(interface{ Float64() float64 }).Float64())
 	case fmt.Stringer:
 		b.WriteString("  ")
 		b.WriteString(x.String())

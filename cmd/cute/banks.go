@@ -29,9 +29,17 @@ Example:
 
 const banksUsage = "usage: cute banks SMEM ACCESS [--elem-bits N] [--all] (cute help banks)"
 
+// stringFlags defines string flags, each {name, usage}, with empty
+// defaults.
+func stringFlags(fs *flag.FlagSet, flags [][2]string) {
+	for _, f := range flags {
+		fs.String(f[0], "", f[1])
+	}
+}
+
 // banksFlags defines banks' flags; see banksHelp.
 func banksFlags(fs *flag.FlagSet) runFunc {
-	for _, f := range [][2]string{
+	stringFlags(fs, [][2]string{
 		{"tv", "a copy by this (thread,value) -> tile-index layout"},
 		{"vec", "with --tv: values per thread and instruction (default 1)"},
 		{"ldsm", "ldmatrix of the first 1, 2 or 4 8x16-byte matrices: x1, x2 or x4"},
@@ -42,9 +50,7 @@ func banksFlags(fs *flag.FlagSet) runFunc {
 		{"thr", "with --copy: the thread layout"},
 		{"val", "with --copy: the value layout"},
 		{"side", "with --copy: S (read, default) or D (write)"},
-	} {
-		fs.String(f[0], "", f[1])
-	}
+	})
 	fs.Bool("wgmma", false, "a wgmma operand read, one 8x16-byte core matrix per phase")
 	fs.Bool("all", false, "list every conflicting bank (default: 4 per phase)")
 	return func(pos []string, _ io.Reader, stdout, stderr io.Writer) int {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gocute/cute/atom"
+	"github.com/gocute/cute/internal/copyspec"
 	"github.com/gocute/cute/layout"
 )
 
@@ -82,16 +83,9 @@ func copyFlags(fs *flag.FlagSet) runFunc {
 			if err != nil {
 				return fail(err)
 			}
-			switch *operand {
-			case "A":
-				tc, err = atom.MakeTiledCopyA(a, mma)
-			case "B":
-				tc, err = atom.MakeTiledCopyB(a, mma)
-			case "C":
-				tc, err = atom.MakeTiledCopyC(a, mma)
-			case "C_atom":
-				tc, err = atom.MakeTiledCopyCAtom(a, mma)
-			default:
+			var known bool
+			tc, known, err = copyspec.TiledCopyFor(a, mma, *operand)
+			if !known {
 				return fail(fmt.Errorf("--operand %q: want A, B, C or C_atom", *operand))
 			}
 			if err != nil {
@@ -117,22 +111,9 @@ func copyFlags(fs *flag.FlagSet) runFunc {
 // copyAtomName splits Copy_Atom<OP,T> into OP and T; a bare OP takes typ,
 // or its own element type, or half_t.
 func copyAtomName(s, typ string) (op, t string) {
-	s = strings.Join(strings.Fields(s), "")
-	if strings.HasPrefix(s, "Copy_Atom<") && strings.HasSuffix(s, ">") {
-		inner := s[len("Copy_Atom<") : len(s)-1]
-		depth := 0
-		for i := len(inner) - 1; i >= 0; i-- {
-			switch inner[i] {
-			case '>':
-				depth++
-			case '<':
-				depth--
-			case ',':
-				if depth == 0 {
-					return inner[:i], inner[i+1:]
-				}
-			}
-		}
+	op, t, s, ok := copyspec.SplitCopyAtom(s)
+	if ok {
+		return op, t
 	}
 	if typ != "" {
 		return s, typ

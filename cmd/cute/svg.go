@@ -10,6 +10,7 @@ import (
 
 	"github.com/gocute/cute/atom"
 	"github.com/gocute/cute/banks"
+	"github.com/gocute/cute/internal/copyspec"
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/viz"
 )
@@ -29,7 +30,7 @@ const svgUsage = "usage: cute svg EXPR [flags] > out.svg (cute help svg)"
 
 // svgFlags defines the flags of svg and latex; see svgHelp.
 func svgFlags(fs *flag.FlagSet) runFunc {
-	for _, f := range [][2]string{
+	stringFlags(fs, [][2]string{
 		{"color", "cell colour of a layout: offset (default), chunk or bank"},
 		{"colour", "same as --color"},
 		{"elem-bits", "element width for chunk/bank colours (default 16, or smem_ptr[Nb]'s)"},
@@ -42,9 +43,7 @@ func svgFlags(fs *flag.FlagSet) runFunc {
 		{"type", "the copy atom's value type when EXPR is a bare copy op"},
 		{"tv", "EXPR is a (thread,value) -> index layout of an MxN tile"},
 		{"cell", "cell size in pixels"},
-	} {
-		fs.String(f[0], "", f[1])
-	}
+	})
 	fs.Bool("latex", false, "write CuTe print_latex-style TikZ instead of SVG")
 	return func(pos []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return runSVG(setFlags(fs), pos, stdout, stderr)
@@ -256,16 +255,9 @@ func svgTiledCopy(expr string, flags map[string]string) (tc atom.TiledCopy, ok b
 		if err != nil {
 			return tc, true, err
 		}
-		switch o := flags["operand"]; o {
-		case "A", "a", "":
-			tc, err = atom.MakeTiledCopyA(a, tm)
-		case "B", "b":
-			tc, err = atom.MakeTiledCopyB(a, tm)
-		case "C", "c":
-			tc, err = atom.MakeTiledCopyC(a, tm)
-		case "C_atom":
-			tc, err = atom.MakeTiledCopyCAtom(a, tm)
-		default:
+		o := flags["operand"]
+		tc, known, err := copyspec.TiledCopyFor(a, tm, copyspec.OperandName(o))
+		if !known {
 			return tc, true, fmt.Errorf("--operand %q: want A, B, C or C_atom", o)
 		}
 		return tc, true, err

@@ -1,6 +1,7 @@
 package golden
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/gocute/cute/layout"
@@ -31,16 +32,22 @@ func layoutBinary[B any](t *table, op, kind string, parse func(string) (B, error
 		if err != nil {
 			return "", err
 		}
-		b, err := parse(args[1])
-		if err != nil {
-			return "", err
-		}
-		r, err := f(a, b)
-		if err != nil {
-			return "", err
-		}
-		return r.String(), nil
+		return applyBinary(a, args[1], parse, f)
 	})
+}
+
+// applyBinary parses the second argument of a binary op with parse and
+// prints f of a and it.
+func applyBinary[A, B any, R fmt.Stringer](a A, arg string, parse func(string) (B, error), f func(A, B) (R, error)) (string, error) {
+	b, err := parse(arg)
+	if err != nil {
+		return "", err
+	}
+	r, err := f(a, b)
+	if err != nil {
+		return "", err
+	}
+	return r.String(), nil
 }
 
 // tilerOp adds op(Layout, Tiler) -> Layout.
@@ -74,15 +81,9 @@ func algebraOps(t *table) {
 		if len(args) != 2 && len(args) != 3 {
 			return "", layout.Newf(layout.ErrInvalid, "tile_to_shape", "want 2 or 3 args, got %d", len(args))
 		}
-		trg, err := layout.ParseTuple(args[1])
+		trg, order, err := tileToShapeTarget(args)
 		if err != nil {
 			return "", err
-		}
-		order := layout.ColMajor
-		if len(args) == 3 {
-			if order, err = parseOrder(args[2]); err != nil {
-				return "", layout.Newf(0, "tile_to_shape", "%w", err)
-			}
 		}
 		r, err := layout.TileToShape(b, trg, order)
 		return r.String(), err
@@ -135,4 +136,20 @@ func algebraOps(t *table) {
 		r, err := layout.ComplementTo(l, c)
 		return r.String(), err
 	})
+}
+
+// tileToShapeTarget reads tile_to_shape's target shape (args[1]) and
+// optional mode order (args[2], default GenColMajor).
+func tileToShapeTarget(args []string) (layout.Shape, layout.ModeOrder, error) {
+	trg, err := layout.ParseTuple(args[1])
+	if err != nil {
+		return layout.Shape{}, layout.ModeOrder{}, err
+	}
+	order := layout.ColMajor
+	if len(args) == 3 {
+		if order, err = parseOrder(args[2]); err != nil {
+			return layout.Shape{}, layout.ModeOrder{}, layout.Newf(0, "tile_to_shape", "%w", err)
+		}
+	}
+	return trg, order, nil
 }

@@ -1,7 +1,6 @@
 package golden
 
 import (
-	"encoding/json"
 	"math"
 	"strings"
 
@@ -24,18 +23,7 @@ func hasBasis(s string) bool { return strings.Contains(s, "@") }
 // objOp adds a handler of the given argument kinds whose args are all
 // strings and whose answer is an object of printed fields.
 func objOp(t *table, op, kinds string, f func(args []string) (map[string]any, error)) {
-	h := func(raw []json.RawMessage) (any, error) {
-		args, err := Strings(raw)
-		if err != nil {
-			return nil, err
-		}
-		out, err := f(args)
-		if err != nil {
-			return nil, err
-		}
-		return out, nil
-	}
-	t.add(op, kinds, h)
+	stringsOp(t, op, kinds, f)
 }
 
 // printOp adds an op answering {"print": ...}.

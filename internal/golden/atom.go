@@ -71,12 +71,9 @@ func atomOps(t *table) {
 		}, nil
 	})
 	tiledArgs := func(op string, raw []json.RawMessage) (atom.TiledMMA, error) {
-		args, err := Strings(raw)
+		args, err := stringArgs(raw, op, 3)
 		if err != nil {
 			return atom.TiledMMA{}, err
-		}
-		if len(args) != 3 {
-			return atom.TiledMMA{}, layout.Newf(layout.ErrInvalid, op, "want 3 args, got %d", len(args))
 		}
 		return tiledMMAFromArgs(args[0], args[1], args[2])
 	}

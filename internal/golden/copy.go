@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gocute/cute/atom"
+	"github.com/gocute/cute/internal/copyspec"
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/swizzle"
 	"github.com/gocute/cute/tensor"
@@ -19,12 +20,9 @@ import (
 // copyOps adds the copy-atom and TiledCopy ops.
 func copyOps(t *table) {
 	t.add("copy_atom", "CopyOp, ValType", func(raw []json.RawMessage) (any, error) {
-		args, err := Strings(raw)
+		args, err := stringArgs(raw, "copy_atom", 2)
 		if err != nil {
 			return nil, err
-		}
-		if len(args) != 2 {
-			return nil, fmt.Errorf("copy_atom: want 2 args, got %d", len(args))
 		}
 		c, err := atom.LookupCopy(args[0], args[1])
 		if err != nil {
@@ -69,11 +67,7 @@ func copyOps(t *table) {
 		})
 	}
 	t.add("tiled_copy_layouts", "BUILDER, "+tiledCopyKinds, func(raw []json.RawMessage) (any, error) {
-		args, err := Strings(raw)
-		if err != nil {
-			return nil, err
-		}
-		tc, n, err := tiledCopySpec(args)
+		args, tc, n, err := tiledCopyArgs(raw)
 		if err != nil {
 			return nil, err
 		}
@@ -95,11 +89,7 @@ func copyOps(t *table) {
 	})
 	for _, op := range []string{"partition_S", "partition_D"} {
 		t.add(op, "BUILDER, "+tiledCopyKinds+", Tensor, thread index", func(raw []json.RawMessage) (any, error) {
-			args, err := Strings(raw)
-			if err != nil {
-				return nil, err
-			}
-			tc, n, err := tiledCopySpec(args)
+			args, tc, n, err := tiledCopyArgs(raw)
 			if err != nil {
 				return nil, err
 			}
@@ -126,11 +116,7 @@ func copyOps(t *table) {
 	}
 	for _, op := range []string{"retile_S", "retile_D"} {
 		t.add(op, "BUILDER, "+tiledCopyKinds+", Tensor", func(raw []json.RawMessage) (any, error) {
-			args, err := Strings(raw)
-			if err != nil {
-				return nil, err
-			}
-			tc, n, err := tiledCopySpec(args)
+			args, tc, n, err := tiledCopyArgs(raw)
 			if err != nil {
 				return nil, err
 			}
@@ -158,6 +144,17 @@ func copyOps(t *table) {
 			return map[string]any{"layout": r.Layout().String()}, nil
 		})
 	}
+}
+
+// tiledCopyArgs reads raw as strings that start with a TiledCopy spec (see
+// tiledCopySpec) and returns them, the TiledCopy and how many args it used.
+func tiledCopyArgs(raw []json.RawMessage) ([]string, atom.TiledCopy, int, error) {
+	args, err := Strings(raw)
+	if err != nil {
+		return nil, atom.TiledCopy{}, 0, err
+	}
+	tc, n, err := tiledCopySpec(args)
+	return args, tc, n, err
 }
 
 // tiledCopySpec builds the TiledCopy of a spec (see the copy README,
@@ -197,17 +194,7 @@ func tiledCopySpec(args []string) (atom.TiledCopy, int, error) {
 		if err != nil {
 			return atom.TiledCopy{}, 0, err
 		}
-		var tc atom.TiledCopy
-		switch args[0] {
-		case "make_tiled_copy_A":
-			tc, err = atom.MakeTiledCopyA(a, mma)
-		case "make_tiled_copy_B":
-			tc, err = atom.MakeTiledCopyB(a, mma)
-		case "make_tiled_copy_C":
-			tc, err = atom.MakeTiledCopyC(a, mma)
-		default:
-			tc, err = atom.MakeTiledCopyCAtom(a, mma)
-		}
+		tc, _, err := copyspec.TiledCopyFor(a, mma, strings.TrimPrefix(args[0], "make_tiled_copy_"))
 		return tc, 6, err
 	case "make_tiled_copy_S", "make_tiled_copy_D":
 		inner, n, err := tiledCopySpec(args[3:])

@@ -2,7 +2,6 @@ package golden
 
 import (
 	"encoding/json"
-	"sort"
 	"strings"
 	"testing"
 
@@ -60,14 +59,7 @@ func TestCopyRejected(t *testing.T) {
 			t.Errorf("%s%s: error %q does not name CuTe's reason %q", v.Op, argStr(v.Args), a.Error, k)
 		}
 	}
-	keys := make([]string, 0, len(count))
-	for k := range count {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		t.Logf("%s: %d rejected cases", k, count[k])
-	}
+	logCounts(t, count, "rejected cases")
 }
 
 // TestCopyDifftestSwizzle runs partitions computed with the real CuTe 3.5.1

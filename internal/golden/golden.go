@@ -180,6 +180,18 @@ func InternalError(where string, r any) string {
 	return fmt.Sprintf("internal error in %s: %s; please report this bug", layout.Clip(where), msg)
 }
 
+// stringArgs is Strings for an op that takes exactly n args.
+func stringArgs(raw []json.RawMessage, op string, n int) ([]string, error) {
+	args, err := Strings(raw)
+	if err == nil {
+		err = nArgs(op, args, n)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return args, nil
+}
+
 // Strings decodes args that must all be JSON strings.
 func Strings(args []json.RawMessage) ([]string, error) {
 	out := make([]string, len(args))

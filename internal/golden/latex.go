@@ -77,11 +77,7 @@ func latexOps(t *table) {
 	})
 
 	t.add("print_latex_tiled_copy", "BUILDER, "+tiledCopyKinds, func(raw []json.RawMessage) (any, error) {
-		args, err := Strings(raw)
-		if err != nil {
-			return nil, err
-		}
-		tc, n, err := tiledCopySpec(args)
+		args, tc, n, err := tiledCopyArgs(raw)
 		if err != nil {
 			return nil, err
 		}

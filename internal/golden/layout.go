@@ -12,6 +12,12 @@ import (
 // layoutOp adds a handler of the given argument kinds whose args are all
 // strings; f returns the printed answer.
 func layoutOp(t *table, op, kinds string, f func(args []string) (string, error)) {
+	stringsOp(t, op, kinds, f)
+}
+
+// stringsOp adds a handler of the given argument kinds whose args are all
+// strings; f returns the answer.
+func stringsOp[T any](t *table, op, kinds string, f func(args []string) (T, error)) {
 	t.add(op, kinds, func(raw []json.RawMessage) (any, error) {
 		args, err := Strings(raw)
 		if err != nil {

@@ -41,10 +41,9 @@ func miscOps(t *table) {
 		if err != nil {
 			return "", err
 		}
-		ob, ok1 := typeBits[args[1]]
-		nb, ok2 := typeBits[args[2]]
-		if !ok1 || !ok2 {
-			return "", layout.Newf(layout.ErrInvalid, "recast_layout", "unknown type %q or %q", args[1], args[2])
+		ob, nb, err := recastBits(args)
+		if err != nil {
+			return "", err
 		}
 		r, err := layout.Recast(l, ob, nb)
 		return r.String(), err
@@ -86,4 +85,15 @@ func miscOps(t *table) {
 		n, err := layout.MaxAlignment(l)
 		return n.String(), err
 	})
+}
+
+// recastBits reads recast_layout's OldType and NewType (args[1], args[2])
+// as widths in bits.
+func recastBits(args []string) (oldBits, newBits int, err error) {
+	ob, ok1 := typeBits[args[1]]
+	nb, ok2 := typeBits[args[2]]
+	if !ok1 || !ok2 {
+		return 0, 0, layout.Newf(layout.ErrInvalid, "recast_layout", "unknown type %q or %q", args[1], args[2])
+	}
+	return ob, nb, nil
 }

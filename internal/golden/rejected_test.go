@@ -86,35 +86,53 @@ func TestRejected(t *testing.T) {
 		if v.Cute != "3.5.1" || v.Family == "swizzle" || !algebraOpNames[v.Op] {
 			continue
 		}
-		a := Solve(Case{Op: v.Op, Args: v.Args})
-		args, _ := Strings(v.Args)
-		key := v.Op + "/" + v.Status
-		count[key]++
-		if a.Error != "" {
-			continue
-		}
-		got, _ := a.Got.(string)
-		switch v.Status {
-		case "compile_error":
-			t.Errorf("%s%v: CuTe fails to compile this, want an error, got %s", v.Op, args, got)
-		case "identity_fail":
-			if got == v.Detail {
-				t.Errorf("%s%v: got CuTe's wrong answer %s", v.Op, args, got)
-				continue
-			}
+		count[v.Op+"/"+v.Status]++
+		args, got, check := checkRejected(t, v)
+		if check {
 			holds, ok := identityHolds(t, v.Op, args, got)
 			if !ok || !holds {
 				t.Errorf("%s%v: got %s, want an error or an answer satisfying the identity", v.Op, args, got)
 			}
 		}
 	}
+	logCounts(t, count, "cases")
+}
+
+// checkRejected answers a rejected case: a compile_error case must get an
+// error and an identity_fail case not CuTe's wrong answer. check reports an
+// identity_fail case answered otherwise, whose answer got the caller may
+// check further.
+func checkRejected(t *testing.T, v rejected) (args []string, got string, check bool) {
+	t.Helper()
+	a := Solve(Case{Op: v.Op, Args: v.Args})
+	args, _ = Strings(v.Args)
+	if a.Error != "" {
+		return args, "", false
+	}
+	got, _ = a.Got.(string)
+	switch v.Status {
+	case "compile_error":
+		t.Errorf("%s%v: CuTe fails to compile this, want an error, got %s", v.Op, args, got)
+	case "identity_fail":
+		if got == v.Detail {
+			t.Errorf("%s%v: got CuTe's wrong answer %s", v.Op, args, got)
+			return args, got, false
+		}
+		return args, got, true
+	}
+	return args, got, false
+}
+
+// logCounts logs count's entries in key order, each as "key: n what".
+func logCounts(t *testing.T, count map[string]int, what string) {
+	t.Helper()
 	keys := make([]string, 0, len(count))
 	for k := range count {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		t.Logf("%s: %d cases", k, count[k])
+		t.Logf("%s: %d %s", k, count[k], what)
 	}
 }
 

@@ -154,15 +154,9 @@ func swizzleOps(t *table) {
 		if err != nil {
 			return "", err
 		}
-		trg, err := layout.ParseTuple(args[1])
+		trg, order, err := tileToShapeTarget(args)
 		if err != nil {
 			return "", err
-		}
-		order := layout.ColMajor
-		if len(args) == 3 {
-			if order, err = parseOrder(args[2]); err != nil {
-				return "", layout.Newf(0, "tile_to_shape", "%w", err)
-			}
 		}
 		r, err := swizzle.TileToShape(a, trg, order)
 		if err != nil {
@@ -218,10 +212,9 @@ func swizzleOps(t *table) {
 		if err != nil {
 			return "", err
 		}
-		ob, ok1 := typeBits[args[1]]
-		nb, ok2 := typeBits[args[2]]
-		if !ok1 || !ok2 {
-			return "", layout.Newf(layout.ErrInvalid, "recast_layout", "unknown type %q or %q", args[1], args[2])
+		ob, nb, err := recastBits(args)
+		if err != nil {
+			return "", err
 		}
 		r, err := swizzle.Recast(c, ob, nb)
 		if err != nil {
@@ -273,14 +266,6 @@ func swizzleBinary[B any](t *table, op, kind string, parse func(string) (B, erro
 		if err != nil {
 			return "", err
 		}
-		b, err := parse(args[1])
-		if err != nil {
-			return "", err
-		}
-		r, err := f(a, b)
-		if err != nil {
-			return "", err
-		}
-		return r.String(), nil
+		return applyBinary(a, args[1], parse, f)
 	})
 }

@@ -143,15 +143,23 @@ func tmaCaseCompiles(sp tmaSpec, t tma.TiledCopy) error {
 	return tma.SwizzledDynamicError("make_tma_copy", t.Tiled().LayoutTV())
 }
 
-func tmaStrings(raw []json.RawMessage, n int) ([]string, error) {
-	args, err := Strings(raw)
+// tmaArgs reads the n string args of a TMA op, the first 7 a TMA spec.
+func tmaArgs(raw []json.RawMessage, n int) ([]string, tmaSpec, error) {
+	args, err := stringArgs(raw, "", n)
 	if err != nil {
-		return nil, err
+		return nil, tmaSpec{}, err
 	}
-	if len(args) != n {
-		return nil, layout.Newf(layout.ErrInvalid, "", "want %d args, got %d", n, len(args))
+	sp, err := readTMASpec(args)
+	return args, sp, err
+}
+
+// tmaCopy is make_tma_copy of sp, rejected where CuTe does not compile it.
+func tmaCopy(sp tmaSpec) (tma.TiledCopy, error) {
+	t, err := tma.MakeCopy(sp.op, sp.g, sp.s, sp.tiler, sp.cluster, sp.opt)
+	if err != nil {
+		return tma.TiledCopy{}, err
 	}
-	return args, nil
+	return t, tmaCaseCompiles(sp, t)
 }
 
 func tmaAtomOut(a tma.Atom, g tma.Gmem) (map[string]any, error) {
@@ -169,19 +177,12 @@ func tmaAtomOut(a tma.Atom, g tma.Gmem) (map[string]any, error) {
 // tmaOps adds the TMA ops.
 func tmaOps(t *table) {
 	t.add("make_tma_copy", tmaKinds, func(raw []json.RawMessage) (any, error) {
-		args, err := tmaStrings(raw, 7)
+		_, sp, err := tmaArgs(raw, 7)
 		if err != nil {
 			return nil, err
 		}
-		sp, err := readTMASpec(args)
+		t, err := tmaCopy(sp)
 		if err != nil {
-			return nil, err
-		}
-		t, err := tma.MakeCopy(sp.op, sp.g, sp.s, sp.tiler, sp.cluster, sp.opt)
-		if err != nil {
-			return nil, err
-		}
-		if err := tmaCaseCompiles(sp, t); err != nil {
 			return nil, err
 		}
 		out, err := tmaAtomOut(t.Atom, sp.g)
@@ -195,11 +196,7 @@ func tmaOps(t *table) {
 		return out, nil
 	})
 	t.add("make_tma_atom", tmaKinds, func(raw []json.RawMessage) (any, error) {
-		args, err := tmaStrings(raw, 7)
-		if err != nil {
-			return nil, err
-		}
-		sp, err := readTMASpec(args)
+		_, sp, err := tmaArgs(raw, 7)
 		if err != nil {
 			return nil, err
 		}
@@ -215,11 +212,7 @@ func tmaOps(t *table) {
 		return out, nil
 	})
 	t.add("tma_copy_partition", tmaKinds+", CTA index", func(raw []json.RawMessage) (any, error) {
-		args, err := tmaStrings(raw, 8)
-		if err != nil {
-			return nil, err
-		}
-		sp, err := readTMASpec(args)
+		args, sp, err := tmaArgs(raw, 8)
 		if err != nil {
 			return nil, err
 		}
@@ -227,11 +220,8 @@ func tmaOps(t *table) {
 		if err != nil {
 			return nil, layout.Newf(layout.ErrParse, "tma_copy_partition", "bad slice %q", args[7])
 		}
-		t, err := tma.MakeCopy(sp.op, sp.g, sp.s, sp.tiler, sp.cluster, sp.opt)
+		t, err := tmaCopy(sp)
 		if err != nil {
-			return nil, err
-		}
-		if err := tmaCaseCompiles(sp, t); err != nil {
 			return nil, err
 		}
 		mA, err := t.Tensor(sp.g.Layout.Shape())
@@ -275,11 +265,7 @@ func tmaOps(t *table) {
 		return out, nil
 	})
 	t.add("tma_partition", tmaKinds+", sTensor, gTensor, ...", func(raw []json.RawMessage) (any, error) {
-		args, err := tmaStrings(raw, 11)
-		if err != nil {
-			return nil, err
-		}
-		sp, err := readTMASpec(args)
+		args, sp, err := tmaArgs(raw, 11)
 		if err != nil {
 			return nil, err
 		}

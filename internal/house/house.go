@@ -6,7 +6,7 @@
 //	8  cmd/cute, examples/..., tools/...            the command and the programs
 //	7  internal/golden, internal/replay,            vectors and records answered;
 //	   internal/eval, internal/playground,          the evaluator and the playground's
-//	   playground/web                               views and page
+//	   internal/copyspec, playground/web            views and page; copy-argument reading
 //	6  hw, atom/warp, atom/sparse, atom/wmma,       the CPU model of the hardware
 //	   banks, viz                                   and what analyses or draws it
 //	5  gmma, tma                                    Hopper's CuTe API
@@ -50,6 +50,7 @@ var Floors = map[string]int{
 	"internal/replay":       7,
 	"internal/eval":         7,
 	"internal/playground":   7,
+	"internal/copyspec":     7,
 	"playground/web":        7,
 	"internal/house":        8,
 }

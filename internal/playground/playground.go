@@ -15,6 +15,7 @@ import (
 
 	"github.com/gocute/cute/atom"
 	"github.com/gocute/cute/banks"
+	"github.com/gocute/cute/internal/copyspec"
 	"github.com/gocute/cute/internal/eval"
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/layout/explain"
@@ -289,23 +290,12 @@ func renderMMA(r Request, resp *Response) error {
 
 // copyAtomName splits Copy_Atom<OP,T> into OP and T.
 func copyAtomName(s string) (op, t string, err error) {
-	s = strings.Join(strings.Fields(s), "")
+	op, t, s, ok := copyspec.SplitCopyAtom(s)
+	if ok {
+		return op, t, nil
+	}
 	if !strings.HasPrefix(s, "Copy_Atom<") || !strings.HasSuffix(s, ">") {
 		return "", "", fmt.Errorf("want Copy_Atom<OP,T>, e.g. Copy_Atom<SM75_U32x4_LDSM_N,half_t>; got %q", layout.Clip(s))
-	}
-	inner := s[len("Copy_Atom<") : len(s)-1]
-	depth := 0
-	for i := len(inner) - 1; i >= 0; i-- {
-		switch inner[i] {
-		case '>':
-			depth++
-		case '<':
-			depth--
-		case ',':
-			if depth == 0 {
-				return inner[:i], inner[i+1:], nil
-			}
-		}
 	}
 	return "", "", fmt.Errorf("want Copy_Atom<OP,T>: no value type in %q", layout.Clip(s))
 }
@@ -333,16 +323,9 @@ func renderCopy(r Request, resp *Response) error {
 		if err != nil {
 			return err
 		}
-		switch r.Operand {
-		case "A", "a", "":
-			tc, err = atom.MakeTiledCopyA(a, tm)
-		case "B", "b":
-			tc, err = atom.MakeTiledCopyB(a, tm)
-		case "C", "c":
-			tc, err = atom.MakeTiledCopyC(a, tm)
-		case "C_atom":
-			tc, err = atom.MakeTiledCopyCAtom(a, tm)
-		default:
+		var known bool
+		tc, known, err = copyspec.TiledCopyFor(a, tm, copyspec.OperandName(r.Operand))
+		if !known {
 			return fmt.Errorf("operand %q: want A, B, C or C_atom", r.Operand)
 		}
 		if err != nil {

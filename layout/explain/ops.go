@@ -138,6 +138,20 @@ func LogicalDivide(a layout.Layout, t layout.Tiler) (Trace, error) {
 	})
 }
 
+// byMode traces a by-mode tiler: op (which verb names) of mode i of a by
+// element i of t, each step traced by rec.
+func byMode(tr *tracer, a layout.Layout, t layout.Tiler, verb, op string, rec func(*tracer, layout.Layout, layout.Tiler) layout.Layout) {
+	tr.add("by-mode tiler: %s mode i of the layout by element i", verb)
+	for i := 0; i < t.Len(); i++ {
+		m := a.Mode(i)
+		tr.add("mode %d: %s(%v, %v)", i, op, m, t.At(i))
+		tr.sub(func() {
+			r := rec(tr, m, t.At(i))
+			tr.add("mode %d = %v", i, r)
+		})
+	}
+}
+
 func logicalDivide(tr *tracer, a layout.Layout, t layout.Tiler) layout.Layout {
 	switch {
 	case t.IsUnderscore():
@@ -148,15 +162,7 @@ func logicalDivide(tr *tracer, a layout.Layout, t layout.Tiler) layout.Layout {
 		tr.add("integer tiler: make_layout(%v) = %v", t.Int(), b)
 		return logicalDivide(tr, a, layout.LayoutTiler(b))
 	case t.IsTuple():
-		tr.add("by-mode tiler: divide mode i of the layout by element i")
-		for i := 0; i < t.Len(); i++ {
-			m := a.Mode(i)
-			tr.add("mode %d: logical_divide(%v, %v)", i, m, t.At(i))
-			tr.sub(func() {
-				r := logicalDivide(tr, m, t.At(i))
-				tr.add("mode %d = %v", i, r)
-			})
-		}
+		byMode(tr, a, t, "divide", "logical_divide", logicalDivide)
 		return must(layout.LogicalDivide(a, t))
 	}
 	b := t.Layout()
@@ -185,12 +191,7 @@ func Divide(op string, a layout.Layout, t layout.Tiler) (Trace, error) {
 		if op == "logical_divide" {
 			return logicalDivide(tr, a, t)
 		}
-		tr.add("logical_divide(%v, %v):", a, t)
-		var ld layout.Layout
-		tr.sub(func() { ld = logicalDivide(tr, a, t) })
-		tr.add("logical_divide = %v", ld)
-		z := must(layout.ZippedDivide(a, t))
-		tr.add("zip2_by the tiler, gathering tiles into mode 0 and the rest into mode 1: %v", z)
+		zip2By(tr, a, t, "logical_divide", logicalDivide, layout.ZippedDivide, "tiles into mode 0 and the rest into mode 1")
 		r := must(lib(a, t))
 		switch op {
 		case "tiled_divide":
@@ -200,6 +201,19 @@ func Divide(op string, a layout.Layout, t layout.Tiler) (Trace, error) {
 		}
 		return r
 	})
+}
+
+// zip2By traces the first two steps of the zipped, tiled and flat divides
+// and products: logical (named name) traced by rec, then zip2_by the
+// tiler (zipped), gathering what.
+func zip2By(tr *tracer, a layout.Layout, t layout.Tiler, name string, rec func(*tracer, layout.Layout, layout.Tiler) layout.Layout,
+	zipped func(layout.Layout, layout.Tiler) (layout.Layout, error), what string) {
+	tr.add("%s(%v, %v):", name, a, t)
+	var l layout.Layout
+	tr.sub(func() { l = rec(tr, a, t) })
+	tr.add("%s = %v", name, l)
+	z := must(zipped(a, t))
+	tr.add("zip2_by the tiler, gathering %s: %v", what, z)
 }
 
 // Product traces one of the products: "logical_product", "zipped_product",
@@ -215,12 +229,7 @@ func Product(op string, a layout.Layout, t layout.Tiler) (Trace, error) {
 			lib := map[string]func(layout.Layout, layout.Tiler) (layout.Layout, error){
 				"zipped_product": layout.ZippedProduct, "tiled_product": layout.TiledProduct, "flat_product": layout.FlatProduct,
 			}[op]
-			tr.add("logical_product(%v, %v):", a, t)
-			var lp layout.Layout
-			tr.sub(func() { lp = logicalProduct(tr, a, t) })
-			tr.add("logical_product = %v", lp)
-			z := must(layout.ZippedProduct(a, t))
-			tr.add("zip2_by the tiler, gathering blocks into mode 0 and repetitions into mode 1: %v", z)
+			zip2By(tr, a, t, "logical_product", logicalProduct, layout.ZippedProduct, "blocks into mode 0 and repetitions into mode 1")
 			r := must(lib(a, t))
 			if op != "zipped_product" {
 				tr.add("unpack: %v", r)
@@ -280,15 +289,7 @@ func logicalProduct(tr *tracer, a layout.Layout, t layout.Tiler) layout.Layout {
 		tr.add("integer tiler %v: multiply by make_layout(%v)", t.Int(), t.Int())
 		return must(layout.LogicalProduct(a, t))
 	case t.IsTuple():
-		tr.add("by-mode tiler: multiply mode i of the layout by element i")
-		for i := 0; i < t.Len(); i++ {
-			m := a.Mode(i)
-			tr.add("mode %d: logical_product(%v, %v)", i, m, t.At(i))
-			tr.sub(func() {
-				r := logicalProduct(tr, m, t.At(i))
-				tr.add("mode %d = %v", i, r)
-			})
-		}
+		byMode(tr, a, t, "multiply", "logical_product", logicalProduct)
 		return must(layout.LogicalProduct(a, t))
 	}
 	b := t.Layout()
