@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/gocute/cute/gmma"
 	"github.com/gocute/cute/internal/golden"
+	"github.com/gocute/cute/internal/replay"
 )
 
 // wgmmaOut is one answer line: the record's case_id and either the
@@ -59,8 +59,8 @@ func answerWGMMA(b []byte) (out wgmmaOut) {
 			out.Error = golden.InternalError("wgmma record "+string(out.CaseID), r)
 		}
 	}()
-	var rec gmma.Record
-	if err := json.Unmarshal(b, &rec); err != nil {
+	rec, err := replay.ParseRecord(b)
+	if err != nil {
 		out.Error = fmt.Sprintf("cute wgmma: record %s: %v", out.CaseID, err)
 		return out
 	}
@@ -71,7 +71,7 @@ func answerWGMMA(b []byte) (out wgmmaOut) {
 		out.Error = err.Error()
 		return out
 	}
-	out.AccOut = gmma.FormatRegs(regs)
+	out.AccOut = replay.FormatRegs(regs)
 	return out
 }
 

@@ -4,17 +4,16 @@ import (
 	"encoding/json"
 	"math"
 
-	"github.com/gocute/cute/gmma"
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/numeric"
 )
 
 // wgmma replays an H200 wgmma record (testdata/hw/wgmma_hw.jsonl.gz, see
-// gmma.Record): acc_out, the accumulator registers after wgmma.wait_group 0
+// Record): acc_out, the accumulator registers after wgmma.wait_group 0
 // ([128][nacc] hex), and acc_out_values, their decoded values.
 func wgmma(rec json.RawMessage) (map[string]any, error) {
-	var r gmma.Record
-	if err := json.Unmarshal(rec, &r); err != nil {
+	var r Record
+	if err := unmarshalRecord(rec, &r); err != nil {
 		return nil, layout.Newf(0, "", "replay wgmma: %w", err)
 	}
 	r.AccOut, r.Status = nil, "" // the hardware's answer is never an input
@@ -25,11 +24,11 @@ func wgmma(rec json.RawMessage) (map[string]any, error) {
 	return accOut(r.AccType, regs), nil
 }
 
-// wgmmaSparse replays an H200 sparse wgmma record (gmma.SparseRecord), with
+// wgmmaSparse replays an H200 sparse wgmma record (SparseRecord), with
 // the output fields of wgmma.
 func wgmmaSparse(rec json.RawMessage) (map[string]any, error) {
-	var r gmma.SparseRecord
-	if err := json.Unmarshal(rec, &r); err != nil {
+	var r SparseRecord
+	if err := unmarshalRecord(rec, &r); err != nil {
 		return nil, layout.Newf(0, "", "replay wgmma_sp: %w", err)
 	}
 	r.AccOut, r.Status = nil, ""
@@ -61,7 +60,7 @@ func accOut(accType string, regs [][]uint32) map[string]any {
 			}
 		}
 	}
-	return map[string]any{"acc_out": gmma.FormatRegs(regs), "acc_out_values": vals}
+	return map[string]any{"acc_out": FormatRegs(regs), "acc_out_values": vals}
 }
 
 // floatValue is x as the records write it: a number, or "nan", "inf", "-inf".

@@ -1,11 +1,14 @@
-package gmma
+package replay
 
 import (
 	"encoding/hex"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/gocute/cute/gmma"
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/numeric"
 )
@@ -57,8 +60,8 @@ type RecSmem struct {
 
 // Instructions returns the record's wgmmas, with the accumulators in
 // registers r0.. and instruction i's A fragment (RS) in r128+4i...
-func (rec *Record) Instructions() ([]MMA, error) {
-	fail := func(format string, args ...any) ([]MMA, error) {
+func (rec *Record) Instructions() ([]gmma.MMA, error) {
+	fail := func(format string, args ...any) ([]gmma.MMA, error) {
 		return nil, layout.Newf(layout.ErrInvalid, "", "gmma.Record %d: %s", rec.CaseID, fmt.Sprintf(format, args...))
 	}
 	parts := strings.Split(rec.Type, ".")
@@ -89,7 +92,7 @@ func (rec *Record) Instructions() ([]MMA, error) {
 	if len(rec.DescB) != rec.NInstr || (!rs && len(rec.DescA) != rec.NInstr) || (rs && len(rec.ARegs) != rec.NInstr) {
 		return fail("%d instructions but %d desc_a, %d desc_b, %d a_regs", rec.NInstr, len(rec.DescA), len(rec.DescB), len(rec.ARegs))
 	}
-	base := MMA{
+	base := gmma.MMA{
 		N: rec.N, DType: kinds[0], AType: kinds[1], BType: kinds[2], ARegs: rs,
 		NegA:     rec.ImmScaleA != nil && *rec.ImmScaleA == -1,
 		NegB:     rec.ImmScaleB != nil && *rec.ImmScaleB == -1,
@@ -100,17 +103,17 @@ func (rec *Record) Instructions() ([]MMA, error) {
 	if rec.K != 0 && rec.K != base.K() {
 		return fail("K = %d, but %s operands give K = %d", rec.K, base.AType.PTX(), base.K())
 	}
-	out := make([]MMA, rec.NInstr)
+	out := make([]gmma.MMA, rec.NInstr)
 	for i := range out {
 		m := base
 		m.ScaleD = rec.ScaleD[i] != 0
 		var err error
-		if m.DescB, err = ParseDescriptor(rec.DescB[i]); err != nil {
+		if m.DescB, err = gmma.ParseDescriptor(rec.DescB[i]); err != nil {
 			return fail("desc_b[%d]: %v", i, err)
 		}
 		if rs {
 			m.AReg = 128 + 4*i
-		} else if m.DescA, err = ParseDescriptor(rec.DescA[i]); err != nil {
+		} else if m.DescA, err = gmma.ParseDescriptor(rec.DescA[i]); err != nil {
 			return fail("desc_a[%d]: %v", i, err)
 		}
 		if err := m.Validate(); err != nil {
@@ -157,12 +160,12 @@ func (rec *Record) Execute() ([][]uint32, error) {
 // warpgroup returns the warpgroup a hardware record starts from: its
 // dynamic shared memory holding the image (zero elsewhere) and nacc
 // accumulator registers per thread from accIn.
-func (sm RecSmem) warpgroup(accIn [][]string, nacc int) (*Warpgroup, error) {
+func (sm RecSmem) warpgroup(accIn [][]string, nacc int) (*gmma.Warpgroup, error) {
 	size := sm.DynBytes
 	if size == 0 {
-		size = DefaultSharedSize
+		size = gmma.DefaultSharedSize
 	}
-	smem, err := NewSharedMemory(sm.DynBase, size)
+	smem, err := gmma.NewSharedMemory(sm.DynBase, size)
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +176,7 @@ func (sm RecSmem) warpgroup(accIn [][]string, nacc int) (*Warpgroup, error) {
 	if err := smem.Write(sm.ImageAddr, img); err != nil {
 		return nil, layout.Newf(layout.ErrInvalid, "", "smem image: %v", err)
 	}
-	wg, _ := NewWarpgroup(smem)
+	wg, _ := gmma.NewWarpgroup(smem)
 	if err := setThreadRegs(wg, accIn, 0, nacc); err != nil {
 		return nil, layout.Newf(layout.ErrInvalid, "acc_in", "%v", err)
 	}
@@ -182,9 +185,9 @@ func (sm RecSmem) warpgroup(accIn [][]string, nacc int) (*Warpgroup, error) {
 
 // setThreadRegs sets registers reg..reg+n-1 of every thread t from the hex
 // strings rows[t].
-func setThreadRegs(wg *Warpgroup, rows [][]string, reg, n int) error {
-	if len(rows) != NumThreads {
-		return layout.Newf(layout.ErrInvalid, "", "%d threads, want %d", len(rows), NumThreads)
+func setThreadRegs(wg *gmma.Warpgroup, rows [][]string, reg, n int) error {
+	if len(rows) != gmma.NumThreads {
+		return layout.Newf(layout.ErrInvalid, "", "%d threads, want %d", len(rows), gmma.NumThreads)
 	}
 	regs := make([]uint32, n)
 	for t, row := range rows {
@@ -199,8 +202,8 @@ func setThreadRegs(wg *Warpgroup, rows [][]string, reg, n int) error {
 }
 
 // readAcc returns the nacc accumulator registers of every thread.
-func readAcc(wg *Warpgroup, nacc int) ([][]uint32, error) {
-	out := make([][]uint32, NumThreads)
+func readAcc(wg *gmma.Warpgroup, nacc int) ([][]uint32, error) {
+	out := make([][]uint32, gmma.NumThreads)
 	for t := range out {
 		out[t] = make([]uint32, nacc)
 		if err := wg.Regs(t, 0, out[t]); err != nil {
@@ -234,4 +237,151 @@ func FormatRegs(regs [][]uint32) [][]string {
 		}
 	}
 	return out
+}
+
+// A SparseRecord is one case of the H200 sparse wgmma captures (JSON Lines,
+// testdata/hw/wgmma_sp_hw.jsonl.gz, made by hwcheck/wgmma_sp): the fields of
+// a [Record], where K is the sparse K, a_regs and desc_a hold the compressed
+// A, plus the sparsity selector and every thread's metadata register per
+// instruction (sp_meta, [ninstr][128]). The cases are issued as
+//
+//	wgmma.fence; wgmma.mma_async.sp × ninstr; wgmma.commit_group; wgmma.wait_group 0
+type SparseRecord struct {
+	Record
+	SpSel      int        `json:"sp_sel"`
+	MetaSorted bool       `json:"meta_sorted"` // every metadata pair increasing
+	SpMeta     [][]string `json:"sp_meta"`
+}
+
+// SparseRecordMetaReg is the register that [SparseRecord.Instructions] puts
+// instruction i's metadata in, r200+i, whenever that is free: always for SS
+// records, and for RS records of at most 18 instructions.
+const SparseRecordMetaReg = 200
+
+// sparseMetaBase returns the first of n consecutive registers that hold the
+// metadata of a record's n instructions, clear of the accumulators
+// r0..r(nacc-1) and (RS) of the A fragments r128..r(128+4n-1): r200 when
+// free, else right after the accumulators, else right after the A
+// fragments; ok is false when no such block exists.
+func sparseMetaBase(nacc, n int, rs bool) (base int, ok bool) {
+	aEnd := 128
+	if rs {
+		aEnd = 128 + 4*n
+	}
+	free := func(b int) bool { return b >= nacc && b+n <= gmma.NumRegs && (b >= aEnd || b+n <= 128) }
+	for _, b := range []int{SparseRecordMetaReg, nacc, aEnd} {
+		if free(b) {
+			return b, true
+		}
+	}
+	return 0, false
+}
+
+// Instructions returns the record's sparse wgmmas, with the accumulators in
+// registers r0.., instruction i's A fragment (RS) in r128+4i.. and its
+// metadata in r(base+i), base as sparseMetaBase chooses (r200 unless an A
+// fragment is there). A record whose registers do not fit in a thread's 256
+// is an error.
+func (rec *SparseRecord) Instructions() ([]gmma.MMASparse, error) {
+	dense := rec.Record
+	dense.K = 0
+	ins, err := dense.Instructions()
+	if err != nil {
+		return nil, err
+	}
+	if len(rec.SpMeta) != len(ins) {
+		return nil, layout.Newf(layout.ErrInvalid, "", "gmma.SparseRecord %d: %d instructions but %d sp_meta", rec.CaseID, len(ins), len(rec.SpMeta))
+	}
+	base, ok := sparseMetaBase(ins[0].NumAcc(), len(ins), ins[0].ARegs)
+	if !ok {
+		return nil, layout.Newf(layout.ErrInvalid, "", "gmma.SparseRecord %d: %d instructions need more registers than a thread's %d (accumulators, A fragments and metadata)", rec.CaseID, len(ins), gmma.NumRegs)
+	}
+	out := make([]gmma.MMASparse, len(ins))
+	for i, m := range ins {
+		s := gmma.MMASparse{MMA: m, MetaReg: base + i, Selector: rec.SpSel}
+		if rec.K != 0 && rec.K != s.K() {
+			return nil, layout.Newf(layout.ErrInvalid, "", "gmma.SparseRecord %d: K = %d, but %s operands give K = %d", rec.CaseID, rec.K, m.AType.PTX(), s.K())
+		}
+		if err := s.Validate(); err != nil {
+			return nil, layout.Newf(layout.ErrInvalid, "", "gmma.SparseRecord %d: instruction %d: %v", rec.CaseID, i, err)
+		}
+		out[i] = s
+	}
+	return out, nil
+}
+
+// Execute runs the record through the executor and returns the accumulator
+// registers after wgmma.wait_group 0, [128][nacc].
+func (rec *SparseRecord) Execute() ([][]uint32, error) {
+	ins, err := rec.Instructions()
+	if err != nil {
+		return nil, err
+	}
+	fail := func(format string, args ...any) ([][]uint32, error) {
+		return nil, layout.Newf(layout.ErrInvalid, "", "gmma.SparseRecord %d: %s", rec.CaseID, fmt.Sprintf(format, args...))
+	}
+	wg, err := rec.Smem.warpgroup(rec.AccIn, ins[0].NumAcc())
+	if err != nil {
+		return fail("%v", err)
+	}
+	for i, s := range ins {
+		if i >= len(rec.SpMeta) {
+			return fail("no sp_meta[%d]", i)
+		}
+		meta := make([][]string, len(rec.SpMeta[i]))
+		for t, v := range rec.SpMeta[i] {
+			meta[t] = []string{v}
+		}
+		if err := setThreadRegs(wg, meta, s.MetaReg, 1); err != nil {
+			return fail("sp_meta[%d]: %v", i, err)
+		}
+		if !s.ARegs {
+			continue
+		}
+		if i >= len(rec.ARegs) {
+			return fail("no a_regs[%d]", i)
+		}
+		if err := setThreadRegs(wg, rec.ARegs[i], s.AReg, 4); err != nil {
+			return fail("a_regs[%d]: %v", i, err)
+		}
+	}
+	wg.FenceProxyAsync()
+	wg.Fence()
+	for i, s := range ins {
+		if err := wg.MMASparseAsync(s); err != nil {
+			return fail("instruction %d: %v", i, err)
+		}
+	}
+	wg.CommitGroup()
+	if err := wg.WaitGroup(0); err != nil {
+		return nil, err
+	}
+	return readAcc(wg, ins[0].NumAcc())
+}
+
+// unmarshalRecord decodes a wgmma record b into v (a *Record or a
+// *SparseRecord). A record that does not fit gives encoding/json's error
+// with the Go type names of the time when these formats were gmma's
+// (gmma.Record, gmma.RecSmem), so that the answers of cute wgmma and cute
+// replay to malformed records stay as they were.
+func unmarshalRecord(b []byte, v any) error {
+	if err := json.Unmarshal(b, v); err != nil {
+		return errors.New(recordTypeNames.Replace(err.Error()))
+	}
+	return nil
+}
+
+var recordTypeNames = strings.NewReplacer(
+	"type replay.SparseRecord", "type gmma.SparseRecord",
+	"type replay.Record", "type gmma.Record",
+	"type replay.RecSmem", "type gmma.RecSmem",
+)
+
+// ParseRecord decodes one wgmma record (a JSON object) as cute wgmma reads it.
+func ParseRecord(b []byte) (*Record, error) {
+	var rec Record
+	if err := unmarshalRecord(b, &rec); err != nil {
+		return nil, err
+	}
+	return &rec, nil
 }
