@@ -3,7 +3,6 @@ package replay
 import (
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -359,28 +358,10 @@ func (rec *SparseRecord) Execute() ([][]uint32, error) {
 	return readAcc(wg, ins[0].NumAcc())
 }
 
-// unmarshalRecord decodes a wgmma record b into v (a *Record or a
-// *SparseRecord). A record that does not fit gives encoding/json's error
-// with the Go type names of the time when these formats were gmma's
-// (gmma.Record, gmma.RecSmem), so that the answers of cute wgmma and cute
-// replay to malformed records stay as they were.
-func unmarshalRecord(b []byte, v any) error {
-	if err := json.Unmarshal(b, v); err != nil {
-		return errors.New(recordTypeNames.Replace(err.Error()))
-	}
-	return nil
-}
-
-var recordTypeNames = strings.NewReplacer(
-	"type replay.SparseRecord", "type gmma.SparseRecord",
-	"type replay.Record", "type gmma.Record",
-	"type replay.RecSmem", "type gmma.RecSmem",
-)
-
 // ParseRecord decodes one wgmma record (a JSON object) as cute wgmma reads it.
 func ParseRecord(b []byte) (*Record, error) {
 	var rec Record
-	if err := unmarshalRecord(b, &rec); err != nil {
+	if err := json.Unmarshal(b, &rec); err != nil {
 		return nil, err
 	}
 	return &rec, nil

@@ -13,7 +13,7 @@ import (
 // ([128][nacc] hex), and acc_out_values, their decoded values.
 func wgmma(rec json.RawMessage) (map[string]any, error) {
 	var r Record
-	if err := unmarshalRecord(rec, &r); err != nil {
+	if err := json.Unmarshal(rec, &r); err != nil {
 		return nil, layout.Newf(0, "", "replay wgmma: %w", err)
 	}
 	r.AccOut, r.Status = nil, "" // the hardware's answer is never an input
@@ -28,7 +28,7 @@ func wgmma(rec json.RawMessage) (map[string]any, error) {
 // the output fields of wgmma.
 func wgmmaSparse(rec json.RawMessage) (map[string]any, error) {
 	var r SparseRecord
-	if err := unmarshalRecord(rec, &r); err != nil {
+	if err := json.Unmarshal(rec, &r); err != nil {
 		return nil, layout.Newf(0, "", "replay wgmma_sp: %w", err)
 	}
 	r.AccOut, r.Status = nil, ""
