@@ -234,13 +234,10 @@ func evalModes(f swizzle.Func, idx []int) int {
 func (t Tensor[T]) OffsetAt(c layout.IntTuple) (layout.Int, error) { return funcAt(t.lay, c) }
 
 func funcAt(f swizzle.Func, c layout.IntTuple) (layout.Int, error) {
-	switch l := f.(type) {
-	case layout.Layout:
-		return l.Offset(c)
-	case swizzle.ComposedLayout:
-		return l.At(c)
+	if f == nil {
+		return layout.Int{}, layout.Errorf("crd2idx", "unknown layout kind", f)
 	}
-	return layout.Int{}, layout.Errorf("crd2idx", "unknown layout kind", f)
+	return f.EvalCoord(c)
 }
 
 // At returns t(c) for a coordinate c (integer, hierarchical or partially
@@ -311,13 +308,10 @@ func (t Tensor[T]) Mode(path ...int) Tensor[T] {
 }
 
 func funcMode(f swizzle.Func, path []int) swizzle.Func {
-	switch l := f.(type) {
-	case layout.Layout:
-		return l.Mode(path...)
-	case swizzle.ComposedLayout:
-		return l.Mode(path...)
+	if f == nil {
+		panic("tensor: unknown layout kind")
 	}
-	panic("tensor: unknown layout kind")
+	return swizzle.Mode(f, path...)
 }
 
 // String prints t as CuTe's print(tensor) does: the pointer, " o ", the
@@ -338,31 +332,16 @@ func (t Tensor[T]) String() string {
 
 // innermost returns the plain layout at the bottom of f.
 func innermost(f swizzle.Func) layout.Layout {
-	switch l := f.(type) {
-	case layout.Layout:
-		return l
-	case swizzle.ComposedLayout:
-		return l.Layout()
+	if f == nil {
+		panic("tensor: unknown layout kind")
 	}
-	panic("tensor: unknown layout kind")
+	return swizzle.Innermost(f)
 }
 
-// mapInner applies g to the innermost plain layout of f and rebuilds each
-// composed level with CuTe's composition(sw, off, ...): CuTe's rule for
-// every domain operation on a ComposedLayout (flatten, coalesce, group,
-// divides, composition with a tiler).
+// mapInner is [swizzle.MapInner]: g applied to the innermost plain layout
+// of f, each composed level rebuilt with CuTe's composition(sw, off, ...).
 func mapInner(f swizzle.Func, g func(layout.Layout) (swizzle.Func, error)) (swizzle.Func, error) {
-	switch l := f.(type) {
-	case layout.Layout:
-		return g(l)
-	case swizzle.ComposedLayout:
-		in, err := mapInner(l.Inner(), g)
-		if err != nil {
-			return nil, err
-		}
-		return l.WithInner(in), nil
-	}
-	return nil, layout.Errorf("tensor", "unknown layout kind", f)
+	return swizzle.MapInner(f, g)
 }
 
 // plainOp lifts a layout operation that cannot fail to a Func operation.
