@@ -213,19 +213,21 @@ func (t Tensor[T]) elemOffset(idx []int) int {
 	return evalModes(t.lay, idx)
 }
 
-// evalModes evaluates f at per-mode 1-D indices.
+// evalModes evaluates f at per-mode 1-D indices: f(idx0, idx1, ...), a
+// coordinate of one integer per mode (the last mode extends, as in CuTe).
 func evalModes(f swizzle.Func, idx []int) int {
-	switch l := f.(type) {
-	case layout.Layout:
-		off := 0
-		for k, c := range idx {
-			off += l.Mode(k).Eval(c)
-		}
-		return off
-	case swizzle.ComposedLayout:
-		return l.Swizzle().Apply(l.Offset().Value() + evalModes(l.Inner(), idx))
+	if len(idx) == 2 {
+		return f.Eval2(idx[0], idx[1])
 	}
-	panic("tensor: unknown layout kind")
+	c := make([]layout.IntTuple, len(idx))
+	for k, i := range idx {
+		c[k] = layout.I(layout.D(i))
+	}
+	off, err := f.EvalCoord(layout.Tup(c...))
+	if err != nil {
+		panic(err)
+	}
+	return off.Value()
 }
 
 // OffsetAt returns L(c) for a coordinate c of the shape: an integer, a
