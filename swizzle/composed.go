@@ -40,7 +40,7 @@ type Func interface {
 
 // Mode returns CuTe's layout<path...>(f): the sub-function of the given
 // mode, a plain layout's mode or a composed layout's [ComposedLayout.Mode].
-// A nil f gives nil.
+// A [PreSwizzled] (whose domain CuTe does not define) or a nil f gives nil.
 func Mode(f Func, path ...int) Func {
 	switch l := f.(type) {
 	case layout.Layout:
