@@ -304,6 +304,10 @@ func (l Layout) Offset(c IntTuple) (off Int, err error) {
 	return Crd2Idx(c, l.shape, l.stride), nil
 }
 
+// EvalCoord is [Layout.Offset]: l(c) for a coordinate c, the name every
+// layout function (swizzle.Func) shares.
+func (l Layout) EvalCoord(c IntTuple) (Int, error) { return l.Offset(c) }
+
 // Eval returns l(i) for a 1-D index i. It does not allocate. For i outside
 // [0, size) the last mode extends, as in CuTe.
 func (l Layout) Eval(i int) int {

@@ -34,7 +34,7 @@ func TestCompositionEvaluates(t *testing.T) {
 		}
 		for i := 0; i < k0; i++ {
 			for j := 0; j < k1; j++ {
-				if got, want := eval2(r, i, j), a.Eval2(i, j); got != want {
+				if got, want := r.Eval2(i, j), a.Eval2(i, j); got != want {
 					t.Fatalf("(%v o (%d,%d))(%d,%d) = %d, want %d (result %v)", a, k0, k1, i, j, got, want, r)
 				}
 			}
@@ -120,16 +120,6 @@ func TestUpDowncastRoundTrip(t *testing.T) {
 			t.Fatalf("upcast<%d>(downcast<%d>(%v)) = %v", n, n, a, u)
 		}
 	})
-}
-
-func eval2(f Func, m, n int) int {
-	switch f := f.(type) {
-	case layout.Layout:
-		return f.Eval2(m, n)
-	case ComposedLayout:
-		return f.Eval2(m, n)
-	}
-	panic("unknown Func")
 }
 
 func bitsOf(n int) int {

@@ -13,13 +13,70 @@ import (
 // algebra returns a Func wherever CuTe may return either (see the package
 // documentation); results are immutable values.
 //
-// Eval(i) returns the function's value at the 1-D index i in [0, Size()).
-// It never allocates.
+// The methods are what CuTe offers on any layout function:
+//   - Shape, Rank, Depth, Size: the domain (shape<>, rank<>, depth<>, size<>);
+//   - Cosize: cosize<>, for a composed layout that of its innermost layout;
+//   - Eval(i): the function's value at the 1-D index i in [0, Size()), and
+//     Eval2(m, n) at a rank-2 domain's per-mode 1-D indices; neither
+//     allocates;
+//   - EvalCoord(c): the function's value at a coordinate of the shape (an
+//     integer, a hierarchical or a partially hierarchical coordinate),
+//     typed as CuTe types it;
+//   - String: as CuTe prints it.
+//
+// The sub-function of a mode is [Mode], and the innermost plain layout is
+// [Innermost]: their result types differ between the two representations.
 type Func interface {
 	String() string
 	Shape() layout.Shape
+	Rank() int
+	Depth() int
 	Size() layout.Int
+	Cosize() layout.Int
 	Eval(i int) int
+	Eval2(m, n int) int
+	EvalCoord(c layout.IntTuple) (layout.Int, error)
+}
+
+// Mode returns CuTe's layout<path...>(f): the sub-function of the given
+// mode, a plain layout's mode or a composed layout's [ComposedLayout.Mode].
+// A [PreSwizzled] (whose domain CuTe does not define) or a nil f gives nil.
+func Mode(f Func, path ...int) Func {
+	switch l := f.(type) {
+	case layout.Layout:
+		return l.Mode(path...)
+	case ComposedLayout:
+		return l.Mode(path...)
+	}
+	return nil
+}
+
+// Innermost returns the plain layout at the bottom of f: f itself for a
+// layout.Layout, [ComposedLayout.Layout] for a composed layout, the zero
+// Layout for nil.
+func Innermost(f Func) layout.Layout {
+	switch l := f.(type) {
+	case layout.Layout:
+		return l
+	case ComposedLayout:
+		return l.Layout()
+	}
+	return layout.Layout{}
+}
+
+// MapInner applies g to the innermost plain layout of f and rebuilds each
+// composed level with CuTe's composition(layout_a(), offset(), ...) (see
+// [ComposedLayout.WithInner]): CuTe's rule for every domain operation on a
+// ComposedLayout (flatten, coalesce, group, divides, composition with a
+// tiler). For a plain layout it is g(f).
+func MapInner(f Func, g func(layout.Layout) (Func, error)) (Func, error) {
+	switch l := f.(type) {
+	case layout.Layout:
+		return g(l)
+	case ComposedLayout:
+		return l.withInner(g)
+	}
+	return nil, layout.Errorf("composition", "unknown layout kind", f)
 }
 
 var (
@@ -95,18 +152,7 @@ func (c ComposedLayout) Inner() Func { return c.inner }
 
 // Layout returns the innermost plain layout (the layout_b of the last
 // nested ComposedLayout), which defines the domain.
-func (c ComposedLayout) Layout() layout.Layout {
-	for {
-		switch in := c.inner.(type) {
-		case layout.Layout:
-			return in
-		case ComposedLayout:
-			c = in
-		default:
-			return layout.Layout{}
-		}
-	}
-}
+func (c ComposedLayout) Layout() layout.Layout { return Innermost(c.inner) }
 
 // Shape returns the shape of the domain, Inner's shape.
 func (c ComposedLayout) Shape() layout.Shape { return c.inner.Shape() }
@@ -127,39 +173,20 @@ func (c ComposedLayout) Cosize() layout.Int { return c.Layout().Cosize() }
 // Eval returns c(i) = Swizzle(Offset + Inner(i)) for a 1-D index i. It does
 // not allocate.
 func (c ComposedLayout) Eval(i int) int {
-	switch in := c.inner.(type) {
-	case layout.Layout:
-		return c.sw.Apply(c.off.Value() + in.Eval(i))
-	case ComposedLayout:
-		return c.sw.Apply(c.off.Value() + in.Eval(i))
-	}
 	return c.sw.Apply(c.off.Value() + c.inner.Eval(i))
 }
 
 // Eval2 returns c(m, n) for a rank-2 domain, each mode taking a 1-D index.
 // It does not allocate.
 func (c ComposedLayout) Eval2(m, n int) int {
-	var v int
-	switch in := c.inner.(type) {
-	case layout.Layout:
-		v = in.Eval2(m, n)
-	case ComposedLayout:
-		v = in.Eval2(m, n)
-	}
-	return c.sw.Apply(c.off.Value() + v)
+	return c.sw.Apply(c.off.Value() + c.inner.Eval2(m, n))
 }
 
-// At returns c(coord) for a coordinate (an integer, a hierarchical or a
-// partially hierarchical coordinate of the shape), typed as CuTe types it.
-func (c ComposedLayout) At(coord layout.IntTuple) (layout.Int, error) {
-	var v layout.Int
-	var err error
-	switch in := c.inner.(type) {
-	case layout.Layout:
-		v, err = in.Offset(coord)
-	case ComposedLayout:
-		v, err = in.At(coord)
-	}
+// EvalCoord returns c(coord) for a coordinate (an integer, a hierarchical
+// or a partially hierarchical coordinate of the shape), typed as CuTe types
+// it.
+func (c ComposedLayout) EvalCoord(coord layout.IntTuple) (layout.Int, error) {
+	v, err := c.inner.EvalCoord(coord)
 	if err != nil {
 		return layout.Int{}, err
 	}
@@ -169,6 +196,11 @@ func (c ComposedLayout) At(coord layout.IntTuple) (layout.Int, error) {
 	}
 	return c.sw.ApplyInt(sum), nil
 }
+
+// At is [ComposedLayout.EvalCoord].
+//
+// Deprecated: At is element access elsewhere; use EvalCoord.
+func (c ComposedLayout) At(coord layout.IntTuple) (layout.Int, error) { return c.EvalCoord(coord) }
 
 // All iterates over (i, c(i)) for i in [0, Size()).
 func (c ComposedLayout) All() func(yield func(int, int) bool) {
@@ -187,14 +219,7 @@ func (c ComposedLayout) All() func(yield func(int, int) bool) {
 // [Compose] it is a plain layout when the swizzle is the identity and the
 // offset is _0.
 func (c ComposedLayout) Mode(path ...int) Func {
-	var in Func
-	switch l := c.inner.(type) {
-	case layout.Layout:
-		in = l.Mode(path...)
-	case ComposedLayout:
-		in = l.Mode(path...)
-	}
-	return c.WithInner(in)
+	return c.WithInner(Mode(c.inner, path...))
 }
 
 // WithInner returns CuTe's composition(layout_a(), offset(), in): c's

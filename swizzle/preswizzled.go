@@ -44,6 +44,32 @@ func (p PreSwizzled) Shape() layout.Shape { return p.a.Shape() }
 // Size returns the size of Layout() (CuTe defines none; see the type).
 func (p PreSwizzled) Size() layout.Int { return p.a.Size() }
 
+// Rank returns the rank of Layout() (CuTe defines none; see the type).
+func (p PreSwizzled) Rank() int { return p.a.Rank() }
+
+// Depth returns the depth of Layout() (CuTe defines none; see the type).
+func (p PreSwizzled) Depth() int { return p.a.Depth() }
+
+// Cosize returns the cosize of Layout() (CuTe's cosize of a composed
+// layout is that of layout_b(), here a Swizzle, which has none).
+func (p PreSwizzled) Cosize() layout.Int { return p.a.Cosize() }
+
+// Eval2 returns p at the 1-D index m + n*size(mode 0) of the stand-in
+// domain. It does not allocate.
+func (p PreSwizzled) Eval2(m, n int) int {
+	return p.Eval(m + n*layout.Compact(p.a.Shape()).Mode(0).Size().Value())
+}
+
+// EvalCoord returns p at the 1-D index of the coordinate c in the stand-in
+// domain (its colexicographic index).
+func (p PreSwizzled) EvalCoord(c layout.IntTuple) (layout.Int, error) {
+	i, err := layout.Compact(p.a.Shape()).Offset(c)
+	if err != nil {
+		return layout.Int{}, err
+	}
+	return layout.D(p.Eval(i.Value())), nil
+}
+
 // Eval returns A(Offset + Swizzle(x)). It does not allocate.
 func (p PreSwizzled) Eval(x int) int { return p.a.Eval(p.off.Value() + p.sw.Apply(x)) }
 

@@ -64,14 +64,7 @@ func (c ComposedLayout) Slice(coord layout.Coord) (Func, layout.Int, error) {
 // moved by Inner(coord), and the pointer offset _0 (for composed layouts the
 // offset accumulates in the layout, not in the pointer).
 func (c ComposedLayout) DomainOffset(coord layout.IntTuple) (ComposedLayout, layout.Int, error) {
-	var v layout.Int
-	var err error
-	switch in := c.inner.(type) {
-	case layout.Layout:
-		v, err = in.Offset(coord)
-	case ComposedLayout:
-		v, err = in.At(coord)
-	}
+	v, err := c.inner.EvalCoord(coord)
 	if err != nil {
 		return ComposedLayout{}, layout.Int{}, err
 	}

@@ -106,7 +106,7 @@ func TestSliceProperty(t *testing.T) {
 				full[i] = layout.I(layout.D(rest % m))
 				rest /= m
 			}
-			want, err := c.At(layout.Tup(full...))
+			want, err := c.EvalCoord(layout.Tup(full...))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -132,9 +132,9 @@ func TestComposedEval(t *testing.T) {
 			if got, want := c.Eval(i), sw.Apply(off.Value()+l.Eval(i)); got != want {
 				t.Fatalf("%v(%d) = %d, want %d", c, i, got, want)
 			}
-			v, err := c.At(layout.I(layout.D(i)))
+			v, err := c.EvalCoord(layout.I(layout.D(i)))
 			if err != nil || v.Value() != c.Eval(i) {
-				t.Fatalf("%v.At(%d) = %v, %v; want %d", c, i, v, err, c.Eval(i))
+				t.Fatalf("%v.EvalCoord(%d) = %v, %v; want %d", c, i, v, err, c.Eval(i))
 			}
 		}
 		back, err := ParseComposed(c.String())

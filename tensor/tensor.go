@@ -213,19 +213,21 @@ func (t Tensor[T]) elemOffset(idx []int) int {
 	return evalModes(t.lay, idx)
 }
 
-// evalModes evaluates f at per-mode 1-D indices.
+// evalModes evaluates f at per-mode 1-D indices: f(idx0, idx1, ...), a
+// coordinate of one integer per mode (the last mode extends, as in CuTe).
 func evalModes(f swizzle.Func, idx []int) int {
-	switch l := f.(type) {
-	case layout.Layout:
-		off := 0
-		for k, c := range idx {
-			off += l.Mode(k).Eval(c)
-		}
-		return off
-	case swizzle.ComposedLayout:
-		return l.Swizzle().Apply(l.Offset().Value() + evalModes(l.Inner(), idx))
+	if len(idx) == 2 {
+		return f.Eval2(idx[0], idx[1])
 	}
-	panic("tensor: unknown layout kind")
+	c := make([]layout.IntTuple, len(idx))
+	for k, i := range idx {
+		c[k] = layout.I(layout.D(i))
+	}
+	off, err := f.EvalCoord(layout.Tup(c...))
+	if err != nil {
+		panic(err)
+	}
+	return off.Value()
 }
 
 // OffsetAt returns L(c) for a coordinate c of the shape: an integer, a
@@ -234,13 +236,10 @@ func evalModes(f swizzle.Func, idx []int) int {
 func (t Tensor[T]) OffsetAt(c layout.IntTuple) (layout.Int, error) { return funcAt(t.lay, c) }
 
 func funcAt(f swizzle.Func, c layout.IntTuple) (layout.Int, error) {
-	switch l := f.(type) {
-	case layout.Layout:
-		return l.Offset(c)
-	case swizzle.ComposedLayout:
-		return l.At(c)
+	if f == nil {
+		return layout.Int{}, layout.Errorf("crd2idx", "unknown layout kind", f)
 	}
-	return layout.Int{}, layout.Errorf("crd2idx", "unknown layout kind", f)
+	return f.EvalCoord(c)
 }
 
 // At returns t(c) for a coordinate c (integer, hierarchical or partially
@@ -311,13 +310,10 @@ func (t Tensor[T]) Mode(path ...int) Tensor[T] {
 }
 
 func funcMode(f swizzle.Func, path []int) swizzle.Func {
-	switch l := f.(type) {
-	case layout.Layout:
-		return l.Mode(path...)
-	case swizzle.ComposedLayout:
-		return l.Mode(path...)
+	if f == nil {
+		panic("tensor: unknown layout kind")
 	}
-	panic("tensor: unknown layout kind")
+	return swizzle.Mode(f, path...)
 }
 
 // String prints t as CuTe's print(tensor) does: the pointer, " o ", the
@@ -338,31 +334,16 @@ func (t Tensor[T]) String() string {
 
 // innermost returns the plain layout at the bottom of f.
 func innermost(f swizzle.Func) layout.Layout {
-	switch l := f.(type) {
-	case layout.Layout:
-		return l
-	case swizzle.ComposedLayout:
-		return l.Layout()
+	if f == nil {
+		panic("tensor: unknown layout kind")
 	}
-	panic("tensor: unknown layout kind")
+	return swizzle.Innermost(f)
 }
 
-// mapInner applies g to the innermost plain layout of f and rebuilds each
-// composed level with CuTe's composition(sw, off, ...): CuTe's rule for
-// every domain operation on a ComposedLayout (flatten, coalesce, group,
-// divides, composition with a tiler).
+// mapInner is [swizzle.MapInner]: g applied to the innermost plain layout
+// of f, each composed level rebuilt with CuTe's composition(sw, off, ...).
 func mapInner(f swizzle.Func, g func(layout.Layout) (swizzle.Func, error)) (swizzle.Func, error) {
-	switch l := f.(type) {
-	case layout.Layout:
-		return g(l)
-	case swizzle.ComposedLayout:
-		in, err := mapInner(l.Inner(), g)
-		if err != nil {
-			return nil, err
-		}
-		return l.WithInner(in), nil
-	}
-	return nil, layout.Errorf("tensor", "unknown layout kind", f)
+	return swizzle.MapInner(f, g)
 }
 
 // plainOp lifts a layout operation that cannot fail to a Func operation.

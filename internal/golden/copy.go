@@ -285,11 +285,7 @@ func partitionOut[T any](op string, thr atom.ThrCopy, t tensor.Tensor[T]) (any, 
 		out["layout"] = ps[i+3:]
 	}
 	// make_fragment_like of a ComposedLayout is that of its layout_b.
-	l, ok := p.Plain()
-	if !ok {
-		c, _ := swizzle.AsComposed(p.Layout())
-		l = c.Layout()
-	}
+	l := swizzle.Innermost(p.Layout())
 	fl, err := layout.FragmentLike(l)
 	if err != nil {
 		return nil, err
