@@ -197,11 +197,6 @@ func (c ComposedLayout) EvalCoord(coord layout.IntTuple) (layout.Int, error) {
 	return c.sw.ApplyInt(sum), nil
 }
 
-// At is [ComposedLayout.EvalCoord].
-//
-// Deprecated: At is element access elsewhere; use EvalCoord.
-func (c ComposedLayout) At(coord layout.IntTuple) (layout.Int, error) { return c.EvalCoord(coord) }
-
 // All iterates over (i, c(i)) for i in [0, Size()).
 func (c ComposedLayout) All() func(yield func(int, int) bool) {
 	return func(yield func(int, int) bool) {
