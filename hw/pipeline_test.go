@@ -11,6 +11,7 @@ import (
 
 	"github.com/gocute/cute/gmma"
 	"github.com/gocute/cute/numeric"
+	"github.com/gocute/cute/tma"
 )
 
 // TestPipelineState: operator++ walks the stages and flips the phase at
@@ -249,7 +250,7 @@ func TestTMAFeedsWgmma(t *testing.T) {
 	if err := g.Map(0x7f0000000000, img); err != nil {
 		t.Fatal(err)
 	}
-	m, err := EncodeTiled(TensorMapArgs{DataType: TensorUInt16, Rank: 1, GlobalAddress: 0x7f0000000000,
+	m, err := EncodeTiled(TensorMapArgs{DataType: tma.Uint16, Rank: 1, GlobalAddress: 0x7f0000000000,
 		GlobalDim: []uint64{1152}, GlobalStrides: []uint64{}, BoxDim: []uint32{128}, ElementStrides: []uint32{1}})
 	if err != nil {
 		t.Fatal(err)

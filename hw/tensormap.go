@@ -15,54 +15,8 @@ import (
 // the 128-byte tensor map it writes, all as measured in the hw-copy records.
 
 // The enums of cuTensorMapEncodeTiled are package tma's (their one home,
-// below this package), under the names this model has always used.
-type (
-	TensorMapDataType    = tma.DataType    // CUtensorMapDataType
-	TensorMapInterleave  = tma.Interleave  // CUtensorMapInterleave
-	TensorMapSwizzle     = tma.Swizzle     // CUtensorMapSwizzle
-	TensorMapL2Promotion = tma.L2Promotion // CUtensorMapL2promotion
-	TensorMapOOBFill     = tma.OOBFill     // CUtensorMapFloatOOBfill
-)
-
-// The enum values under this model's names (see package tma).
-const (
-	TensorUInt8        = tma.Uint8
-	TensorUInt16       = tma.Uint16
-	TensorUInt32       = tma.Uint32
-	TensorInt32        = tma.Int32
-	TensorUInt64       = tma.Uint64
-	TensorInt64        = tma.Int64
-	TensorFloat16      = tma.Float16
-	TensorFloat32      = tma.Float32
-	TensorFloat64      = tma.Float64
-	TensorBFloat16     = tma.Bfloat16
-	TensorFloat32FTZ   = tma.Float32FTZ
-	TensorTFloat32     = tma.Tfloat32
-	TensorTFloat32FTZ  = tma.Tfloat32FTZ
-	Tensor16U4Align8B  = tma.Packed16U4Align8B
-	Tensor16U4Align16B = tma.Packed16U4Align16B
-	Tensor16U6Align16B = tma.Packed16U6Align16B
-
-	InterleaveNone = tma.InterleaveNone
-	Interleave16B  = tma.Interleave16B
-	Interleave32B  = tma.Interleave32B
-
-	SwizzleNone              = tma.SwizzleNone
-	Swizzle32B               = tma.Swizzle32B
-	Swizzle64B               = tma.Swizzle64B
-	Swizzle128B              = tma.Swizzle128B
-	Swizzle128BAtom32B       = tma.Swizzle128BAtom32B
-	Swizzle128BAtom32BFlip8B = tma.Swizzle128BAtom32BFlip8B
-	Swizzle128BAtom64B       = tma.Swizzle128BAtom64B
-
-	L2PromotionNone = tma.L2None
-	L2Promotion64B  = tma.L2_64B
-	L2Promotion128B = tma.L2_128B
-	L2Promotion256B = tma.L2_256B
-
-	OOBFillNone              = tma.OOBFillNone
-	OOBFillNaNRequestZeroFMA = tma.OOBFillNaNRequestZeroFMA
-)
+// below this package): tma.DataType, tma.Swizzle, tma.Interleave,
+// tma.L2Promotion and tma.OOBFill.
 
 // hwTypeCode is the 4-bit type field of the encoded map (bits 7..10 of
 // word 2); the tf32 types reuse the f32 codes with bit 16 set.
@@ -72,17 +26,17 @@ var hwTypeCode = [...]uint32{0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 8, 7, 8}
 // GlobalStrides holds Rank-1 byte strides, of dims 1..Rank-1 (dim 0 is one
 // element); the other slices hold Rank values, dim 0 first.
 type TensorMapArgs struct {
-	DataType       TensorMapDataType
+	DataType       tma.DataType
 	Rank           uint32
 	GlobalAddress  uint64
 	GlobalDim      []uint64
 	GlobalStrides  []uint64
 	BoxDim         []uint32
 	ElementStrides []uint32
-	Interleave     TensorMapInterleave
-	Swizzle        TensorMapSwizzle
-	L2Promotion    TensorMapL2Promotion
-	OOBFill        TensorMapOOBFill
+	Interleave     tma.Interleave
+	Swizzle        tma.Swizzle
+	L2Promotion    tma.L2Promotion
+	OOBFill        tma.OOBFill
 }
 
 // String prints the call, e.g.
@@ -169,17 +123,17 @@ func tmaErr(op string, r Rule, values ...any) error {
 // CUtensorMap that the driver writes. The zero TensorMap is not valid; make
 // one with [EncodeTiled] or [DecodeTensorMap].
 type TensorMap struct {
-	dtype      TensorMapDataType
+	dtype      tma.DataType
 	rank       int
 	addr       uint64
 	dim        [5]uint64
 	stride     [5]uint64 // stride[0] = element bytes; stride[i] = globalStrides[i-1]
 	box        [5]uint32
 	estride    [5]uint32
-	interleave TensorMapInterleave
-	swizzle    TensorMapSwizzle
-	l2         TensorMapL2Promotion
-	oob        TensorMapOOBFill
+	interleave tma.Interleave
+	swizzle    tma.Swizzle
+	l2         tma.L2Promotion
+	oob        tma.OOBFill
 }
 
 const encodeOp = "cuTensorMapEncodeTiled"
@@ -202,26 +156,26 @@ func EncodeTiled(a TensorMapArgs) (TensorMap, error) {
 	if !a.DataType.Valid() {
 		return m, tmaErr(encodeOp, RuleDataType, a.DataType)
 	}
-	if a.Interleave > Interleave32B {
+	if a.Interleave > tma.Interleave32B {
 		return m, tmaErr(encodeOp, RuleInterleave, a.Interleave)
 	}
-	if a.Swizzle > Swizzle128B {
+	if a.Swizzle > tma.Swizzle128B {
 		return m, tmaErr(encodeOp, RuleSwizzle, a.Swizzle)
 	}
-	if a.L2Promotion > L2Promotion256B {
+	if a.L2Promotion > tma.L2_256B {
 		return m, tmaErr(encodeOp, RuleL2Promotion, a.L2Promotion)
 	}
-	if a.OOBFill > OOBFillNaNRequestZeroFMA {
+	if a.OOBFill > tma.OOBFillNaNRequestZeroFMA {
 		return m, tmaErr(encodeOp, RuleOOBFill, a.OOBFill)
 	}
-	if a.OOBFill == OOBFillNaNRequestZeroFMA && a.DataType.IsInteger() {
+	if a.OOBFill == tma.OOBFillNaNRequestZeroFMA && a.DataType.IsInteger() {
 		return m, tmaErr(encodeOp, RuleOOBFillInteger, a.OOBFill, a.DataType)
 	}
-	if a.Interleave != InterleaveNone && r < 3 {
+	if a.Interleave != tma.InterleaveNone && r < 3 {
 		return m, tmaErr(encodeOp, RuleInterleaveRank, a.Interleave, fmt.Sprintf("rank %d", r))
 	}
 	align := uint64(16)
-	if a.Interleave == Interleave32B {
+	if a.Interleave == tma.Interleave32B {
 		align = 32
 	}
 	if a.GlobalAddress%align != 0 {
@@ -256,7 +210,7 @@ func EncodeTiled(a TensorMapArgs) (TensorMap, error) {
 	if inner%16 != 0 {
 		return m, tmaErr(encodeOp, RuleInnerBoxBytes, fmt.Sprintf("boxDim[0] = %d x %d bytes = %d", a.BoxDim[0], eb, inner))
 	}
-	if span := uint64(a.Swizzle.Span()); a.Interleave == InterleaveNone && span != 0 && inner > span {
+	if span := uint64(a.Swizzle.Span()); a.Interleave == tma.InterleaveNone && span != 0 && inner > span {
 		return m, tmaErr(encodeOp, RuleInnerBoxSpan, fmt.Sprintf("inner box %d bytes", inner), a.Swizzle)
 	}
 	if n := tmaBoxBytes(a.DataType, a.BoxDim[:r], a.ElementStrides[:r]); n > TensorMapMaxBoxBytes {
@@ -278,7 +232,7 @@ func EncodeTiled(a TensorMapArgs) (TensorMap, error) {
 
 // tmaBoxBytes is the box size the driver bounds: ∏ floor(box/elementStride),
 // dim 0 included, times the element size.
-func tmaBoxBytes(t TensorMapDataType, box, estride []uint32) uint64 {
+func tmaBoxBytes(t tma.DataType, box, estride []uint32) uint64 {
 	n := uint64(t.Bytes())
 	for i := range box {
 		n *= uint64(box[i] / estride[i])
@@ -305,13 +259,13 @@ func (m TensorMap) Args() TensorMapArgs {
 func (m TensorMap) Rank() int { return m.rank }
 
 // DataType returns the element type.
-func (m TensorMap) DataType() TensorMapDataType { return m.dtype }
+func (m TensorMap) DataType() tma.DataType { return m.dtype }
 
 // Swizzle returns the swizzle mode.
-func (m TensorMap) Swizzle() TensorMapSwizzle { return m.swizzle }
+func (m TensorMap) Swizzle() tma.Swizzle { return m.swizzle }
 
 // Interleave returns the interleave mode.
-func (m TensorMap) Interleave() TensorMapInterleave { return m.interleave }
+func (m TensorMap) Interleave() tma.Interleave { return m.interleave }
 
 // GlobalAddress returns the tensor's global address.
 func (m TensorMap) GlobalAddress() uint64 { return m.addr }
@@ -325,7 +279,7 @@ func (m TensorMap) TxBytes() int {
 	if m.rank == 0 {
 		return 0
 	}
-	if m.interleave != InterleaveNone {
+	if m.interleave != tma.InterleaveNone {
 		w := m.walkInterleaved()
 		return w.bytes()
 	}
@@ -371,10 +325,10 @@ func (m TensorMap) Bytes() [128]byte {
 	le.PutUint64(b[0:], m.addr)
 	w2 := uint32(m.rank-1)<<tmRankShift | hwTypeCode[m.dtype]<<tmTypeShift |
 		uint32(m.interleave)<<tmInterleaveShift | uint32(m.swizzle)<<tmSwizzleShift | uint32(m.l2)<<tmL2Shift
-	if m.oob == OOBFillNaNRequestZeroFMA {
+	if m.oob == tma.OOBFillNaNRequestZeroFMA {
 		w2 |= tmNaNBit
 	}
-	if m.dtype == TensorTFloat32 || m.dtype == TensorTFloat32FTZ {
+	if m.dtype == tma.Tfloat32 || m.dtype == tma.Tfloat32FTZ {
 		w2 |= tmTF32Bit
 	}
 	le.PutUint32(b[8:], w2)
@@ -412,22 +366,22 @@ func DecodeTensorMap(b [128]byte) (TensorMap, error) {
 	r := int(w2>>tmRankShift&7) + 1
 	code := w2 >> tmTypeShift & 0xf
 	tf32 := w2&tmTF32Bit != 0
-	dtype := TensorMapDataType(99)
+	dtype := tma.DataType(99)
 	for t, c := range hwTypeCode {
-		if c == code && (TensorMapDataType(t) == TensorTFloat32 || TensorMapDataType(t) == TensorTFloat32FTZ) == tf32 {
-			dtype = TensorMapDataType(t)
+		if c == code && (tma.DataType(t) == tma.Tfloat32 || tma.DataType(t) == tma.Tfloat32FTZ) == tf32 {
+			dtype = tma.DataType(t)
 			break
 		}
 	}
 	a := TensorMapArgs{DataType: dtype, Rank: uint32(r), GlobalAddress: le.Uint64(b[0:]),
 		GlobalDim: make([]uint64, r), GlobalStrides: make([]uint64, r-1), BoxDim: make([]uint32, r),
 		ElementStrides: make([]uint32, r),
-		Interleave:     TensorMapInterleave(w2 >> tmInterleaveShift & 3),
-		Swizzle:        TensorMapSwizzle(w2 >> tmSwizzleShift & 3),
-		L2Promotion:    TensorMapL2Promotion(w2 >> tmL2Shift & 3),
+		Interleave:     tma.Interleave(w2 >> tmInterleaveShift & 3),
+		Swizzle:        tma.Swizzle(w2 >> tmSwizzleShift & 3),
+		L2Promotion:    tma.L2Promotion(w2 >> tmL2Shift & 3),
 	}
 	if w2&tmNaNBit != 0 {
-		a.OOBFill = OOBFillNaNRequestZeroFMA
+		a.OOBFill = tma.OOBFillNaNRequestZeroFMA
 	}
 	hi := le.Uint32(b[28:])
 	es := uint32(b[52]) | uint32(b[53])<<8 | uint32(b[54])<<16

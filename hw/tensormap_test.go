@@ -5,13 +5,15 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
+
+	"github.com/gocute/cute/tma"
 )
 
 // tmaGoodArgs is a valid rank-3 u16 map that each rule test breaks one way.
 func tmaGoodArgs() TensorMapArgs {
-	return TensorMapArgs{DataType: TensorUInt16, Rank: 3, GlobalAddress: 0x7f0000000000,
+	return TensorMapArgs{DataType: tma.Uint16, Rank: 3, GlobalAddress: 0x7f0000000000,
 		GlobalDim: []uint64{64, 8, 4}, GlobalStrides: []uint64{128, 1024}, BoxDim: []uint32{32, 4, 2},
-		ElementStrides: []uint32{1, 1, 1}, L2Promotion: L2Promotion128B}
+		ElementStrides: []uint32{1, 1, 1}, L2Promotion: tma.L2_128B}
 }
 
 // TestEncodeRules breaks each driver rule once and expects its named error;
@@ -23,21 +25,21 @@ func TestEncodeRules(t *testing.T) {
 		want Rule // "" = accepted
 	}{
 		{"valid", func(a *TensorMapArgs) {}, ""},
-		{"dtype 13 (16U4_ALIGN8B)", func(a *TensorMapArgs) { a.DataType = Tensor16U4Align8B }, RuleDataType},
+		{"dtype 13 (16U4_ALIGN8B)", func(a *TensorMapArgs) { a.DataType = tma.Packed16U4Align8B }, RuleDataType},
 		{"dtype 16", func(a *TensorMapArgs) { a.DataType = 16 }, RuleDataType},
 		{"rank 0", func(a *TensorMapArgs) { a.Rank = 0 }, RuleRank},
 		{"rank 6", func(a *TensorMapArgs) { a.Rank = 6 }, RuleRank},
 		{"short arrays", func(a *TensorMapArgs) { a.BoxDim = a.BoxDim[:2] }, RuleArgs},
 		{"interleave 3", func(a *TensorMapArgs) { a.Interleave = 3 }, RuleInterleave},
-		{"swizzle 128B_ATOM_32B", func(a *TensorMapArgs) { a.Swizzle = Swizzle128BAtom32B }, RuleSwizzle},
+		{"swizzle 128B_ATOM_32B", func(a *TensorMapArgs) { a.Swizzle = tma.Swizzle128BAtom32B }, RuleSwizzle},
 		{"l2 promotion 4", func(a *TensorMapArgs) { a.L2Promotion = 4 }, RuleL2Promotion},
 		{"oob fill 2", func(a *TensorMapArgs) { a.OOBFill = 2 }, RuleOOBFill},
-		{"NaN fill on UINT16", func(a *TensorMapArgs) { a.OOBFill = OOBFillNaNRequestZeroFMA }, RuleOOBFillInteger},
-		{"NaN fill on FLOAT16", func(a *TensorMapArgs) { a.OOBFill = OOBFillNaNRequestZeroFMA; a.DataType = TensorFloat16 }, ""},
+		{"NaN fill on UINT16", func(a *TensorMapArgs) { a.OOBFill = tma.OOBFillNaNRequestZeroFMA }, RuleOOBFillInteger},
+		{"NaN fill on FLOAT16", func(a *TensorMapArgs) { a.OOBFill = tma.OOBFillNaNRequestZeroFMA; a.DataType = tma.Float16 }, ""},
 		{"address 8-aligned", func(a *TensorMapArgs) { a.GlobalAddress += 8 }, RuleAddress},
 		{"address NULL accepted", func(a *TensorMapArgs) { a.GlobalAddress = 0 }, ""},
 		{"interleave 32B, address 16-aligned", func(a *TensorMapArgs) {
-			a.Interleave, a.GlobalAddress, a.GlobalStrides = Interleave32B, a.GlobalAddress+16, []uint64{128, 1024}
+			a.Interleave, a.GlobalAddress, a.GlobalStrides = tma.Interleave32B, a.GlobalAddress+16, []uint64{128, 1024}
 		}, RuleAddress},
 		{"globalDim 0", func(a *TensorMapArgs) { a.GlobalDim[1] = 0 }, RuleGlobalDim},
 		{"globalDim 2^32 accepted", func(a *TensorMapArgs) { a.GlobalDim[0] = 1 << 32 }, ""},
@@ -46,7 +48,7 @@ func TestEncodeRules(t *testing.T) {
 		{"stride 0 accepted", func(a *TensorMapArgs) { a.GlobalStrides[0] = 0 }, ""},
 		{"decreasing strides accepted", func(a *TensorMapArgs) { a.GlobalStrides = []uint64{1024, 128} }, ""},
 		{"interleave 32B, stride 48", func(a *TensorMapArgs) {
-			a.Interleave, a.BoxDim[0], a.GlobalStrides[0] = Interleave32B, 16, 48
+			a.Interleave, a.BoxDim[0], a.GlobalStrides[0] = tma.Interleave32B, 16, 48
 		}, RuleStrideMultiple},
 		{"stride 2^40-16 accepted", func(a *TensorMapArgs) { a.GlobalStrides[0] = 1<<40 - 16 }, ""},
 		{"stride 2^40", func(a *TensorMapArgs) { a.GlobalStrides[0] = 1 << 40 }, RuleStrideBound},
@@ -57,22 +59,22 @@ func TestEncodeRules(t *testing.T) {
 		{"element stride 9 on dim 0", func(a *TensorMapArgs) { a.ElementStrides[0] = 9 }, RuleElementStride},
 		{"element stride 8 accepted", func(a *TensorMapArgs) { a.ElementStrides[2] = 8 }, ""},
 		{"inner box 8 bytes", func(a *TensorMapArgs) { a.BoxDim[0] = 4 }, RuleInnerBoxBytes},
-		{"inner box 8 bytes with interleave 16B", func(a *TensorMapArgs) { a.BoxDim[0], a.Interleave = 4, Interleave16B }, RuleInnerBoxBytes},
-		{"inner box 64 bytes > SWIZZLE_32B", func(a *TensorMapArgs) { a.Swizzle = Swizzle32B }, RuleInnerBoxSpan},
-		{"inner box 64 bytes = SWIZZLE_64B", func(a *TensorMapArgs) { a.Swizzle = Swizzle64B }, ""},
-		{"inner box 64 bytes, SWIZZLE_32B, interleave 16B", func(a *TensorMapArgs) { a.Swizzle, a.Interleave = Swizzle32B, Interleave16B }, ""},
-		{"interleave 32B with SWIZZLE_NONE accepted", func(a *TensorMapArgs) { a.Interleave = Interleave32B }, ""},
+		{"inner box 8 bytes with interleave 16B", func(a *TensorMapArgs) { a.BoxDim[0], a.Interleave = 4, tma.Interleave16B }, RuleInnerBoxBytes},
+		{"inner box 64 bytes > SWIZZLE_32B", func(a *TensorMapArgs) { a.Swizzle = tma.Swizzle32B }, RuleInnerBoxSpan},
+		{"inner box 64 bytes = SWIZZLE_64B", func(a *TensorMapArgs) { a.Swizzle = tma.Swizzle64B }, ""},
+		{"inner box 64 bytes, SWIZZLE_32B, interleave 16B", func(a *TensorMapArgs) { a.Swizzle, a.Interleave = tma.Swizzle32B, tma.Interleave16B }, ""},
+		{"interleave 32B with SWIZZLE_NONE accepted", func(a *TensorMapArgs) { a.Interleave = tma.Interleave32B }, ""},
 		{"box 233472 bytes accepted", func(a *TensorMapArgs) {
-			a.DataType, a.BoxDim, a.GlobalStrides = TensorUInt8, []uint32{256, 228, 4}, []uint64{256, 65536}
+			a.DataType, a.BoxDim, a.GlobalStrides = tma.Uint8, []uint32{256, 228, 4}, []uint64{256, 65536}
 		}, ""},
 		{"box 234496 bytes", func(a *TensorMapArgs) {
-			a.DataType, a.BoxDim, a.GlobalStrides = TensorUInt8, []uint32{256, 229, 4}, []uint64{256, 65536}
+			a.DataType, a.BoxDim, a.GlobalStrides = tma.Uint8, []uint32{256, 229, 4}, []uint64{256, 65536}
 		}, RuleBoxBytes},
 		{"256 KB box loaded at element stride 4 accepted", func(a *TensorMapArgs) {
-			a.DataType, a.BoxDim, a.ElementStrides = TensorUInt8, []uint32{256, 256, 4}, []uint32{1, 1, 4}
+			a.DataType, a.BoxDim, a.ElementStrides = tma.Uint8, []uint32{256, 256, 4}, []uint32{1, 1, 4}
 		}, ""},
 		{"interleave with rank 2", func(a *TensorMapArgs) {
-			a.Interleave, a.Rank = Interleave16B, 2
+			a.Interleave, a.Rank = tma.Interleave16B, 2
 		}, RuleInterleaveRank},
 	}
 	for _, tc := range tests {
@@ -117,13 +119,13 @@ func TestEncodeDecodeProperty(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		r := rapid.IntRange(1, 5).Draw(t, "rank")
 		a := TensorMapArgs{
-			DataType:      TensorMapDataType(rapid.IntRange(0, 13).Draw(t, "dtype")),
+			DataType:      tma.DataType(rapid.IntRange(0, 13).Draw(t, "dtype")),
 			Rank:          uint32(r),
 			GlobalAddress: uint64(rapid.IntRange(0, 1<<20).Draw(t, "addr16")) * 16,
-			Interleave:    TensorMapInterleave(rapid.IntRange(0, 2).Draw(t, "interleave")),
-			Swizzle:       TensorMapSwizzle(rapid.IntRange(0, 3).Draw(t, "swizzle")),
-			L2Promotion:   TensorMapL2Promotion(rapid.IntRange(0, 3).Draw(t, "l2")),
-			OOBFill:       TensorMapOOBFill(rapid.IntRange(0, 1).Draw(t, "oob")),
+			Interleave:    tma.Interleave(rapid.IntRange(0, 2).Draw(t, "interleave")),
+			Swizzle:       tma.Swizzle(rapid.IntRange(0, 3).Draw(t, "swizzle")),
+			L2Promotion:   tma.L2Promotion(rapid.IntRange(0, 3).Draw(t, "l2")),
+			OOBFill:       tma.OOBFill(rapid.IntRange(0, 1).Draw(t, "oob")),
 			GlobalStrides: []uint64{},
 		}
 		for i := 0; i < r; i++ {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gocute/cute/gmma"
 	"github.com/gocute/cute/numeric"
+	"github.com/gocute/cute/tma"
 )
 
 // This file executes cp.async.bulk.tensor (tile mode) the way the H200 does,
@@ -428,7 +429,7 @@ func (c *CTA) tmaLoad(op string, m *TensorMap, g *DeviceMemory, dst, mbar uint32
 		return 0, tmaErr(op, RuleDstAlign, fmt.Sprintf("dst %#x", dst))
 	}
 	w := m.walk()
-	if m.interleave != InterleaveNone {
+	if m.interleave != tma.InterleaveNone {
 		w = m.walkInterleaved()
 	}
 	off := dst - c.base
@@ -452,7 +453,7 @@ func (c *CTA) tmaLoad(op string, m *TensorMap, g *DeviceMemory, dst, mbar uint32
 			}
 		}
 	}
-	if m.interleave != InterleaveNone {
+	if m.interleave != tma.InterleaveNone {
 		if err := m.checkInterleaved(op, &w, g, coords); err != nil {
 			return 0, err
 		}
@@ -465,7 +466,7 @@ func (c *CTA) tmaLoad(op string, m *TensorMap, g *DeviceMemory, dst, mbar uint32
 			continue
 		}
 		t := &c.cluster.ctas[r]
-		if m.interleave != InterleaveNone {
+		if m.interleave != tma.InterleaveNone {
 			m.loadInterleaved(&w, g, t.smem, t.base+off, t.base, coords)
 		} else {
 			m.loadBox(&w, g, t.smem, t.base+off, t.base, coords)
@@ -646,7 +647,7 @@ func (m *TensorMap) outside(w *boxWalk, coords []int32) bool {
 // base) at dst. Global bytes were checked by checkGlobal.
 func (m *TensorMap) loadBox(w *boxWalk, g *DeviceMemory, smem []byte, dst, base uint32, coords []int32) {
 	inner := w.n[0] * w.eb
-	if m.oob != OOBFillNaNRequestZeroFMA && inner == w.pitch && (w.span == 0 || w.footprint()%w.span == 0) && m.outside(w, coords) {
+	if m.oob != tma.OOBFillNaNRequestZeroFMA && inner == w.pitch && (w.span == 0 || w.footprint()%w.span == 0) && m.outside(w, coords) {
 		// A zero-filled box without padding: the swizzle permutes chunks
 		// inside each span-aligned block of the footprint (dst is 128-byte
 		// aligned), so the box covers its footprint exactly.
@@ -656,12 +657,12 @@ func (m *TensorMap) loadBox(w *boxWalk, g *DeviceMemory, smem []byte, dst, base 
 	lo, hi := m.innerRange(w, coords, false)
 	ext, extAddr := m.extent(w, g, coords, lo, hi)
 	var fill [8]byte
-	if m.oob == OOBFillNaNRequestZeroFMA {
+	if m.oob == tma.OOBFillNaNRequestZeroFMA {
 		for i := 0; i < 8; i += 2 {
 			fill[i], fill[i+1] = 0xf7, 0x7f
 		}
 	}
-	tf32 := m.dtype == TensorTFloat32 || m.dtype == TensorTFloat32FTZ
+	tf32 := m.dtype == tma.Tfloat32 || m.dtype == tma.Tfloat32FTZ
 	eb := w.eb
 	// The swizzle permutes whole 16-byte chunks and rows start 16-byte
 	// aligned, so the row moves chunk by chunk.
@@ -699,7 +700,7 @@ func (m *TensorMap) loadBox(w *boxWalk, g *DeviceMemory, smem []byte, dst, base 
 			}
 			continue
 		}
-		if src == nil && m.oob != OOBFillNaNRequestZeroFMA { // a row out of bounds: zeros
+		if src == nil && m.oob != tma.OOBFillNaNRequestZeroFMA { // a row out of bounds: zeros
 			for cb := 0; cb < inner; cb += 16 {
 				a := tmaSwizzle(row+uint32(cb), w.span) - base
 				*(*[16]byte)(smem[a : a+16]) = [16]byte{}
@@ -793,7 +794,7 @@ func (c *CTA) tmaStore(op string, m *TensorMap, g *DeviceMemory, src uint32, coo
 			return tmaErr(op, RuleStoreNegative, fmt.Sprintf("coords[%d] = %d", i, x))
 		}
 	}
-	if m.interleave != InterleaveNone {
+	if m.interleave != tma.InterleaveNone {
 		return tmaErr(op, RuleInterleaveStore, m.interleave)
 	}
 	if src%128 != 0 {
@@ -859,17 +860,17 @@ func (c *CTA) tmaStore(op string, m *TensorMap, g *DeviceMemory, src uint32, coo
 
 // reduceAdder returns the element adder of a reduce-add on type t, or nil
 // for the types the H200 faults on.
-func reduceAdder(t TensorMapDataType) func(dst, src []byte) {
+func reduceAdder(t tma.DataType) func(dst, src []byte) {
 	switch t {
-	case TensorUInt32, TensorInt32:
+	case tma.Uint32, tma.Int32:
 		return func(d, s []byte) { tmaPutU32(d, tmaGetU32(d)+tmaGetU32(s)) }
-	case TensorUInt64:
+	case tma.Uint64:
 		return func(d, s []byte) { tmaPutU64(d, tmaGetU64(d)+tmaGetU64(s)) }
-	case TensorFloat32, TensorTFloat32:
+	case tma.Float32, tma.Tfloat32:
 		return func(d, s []byte) { tmaPutU32(d, tmaAddF32(tmaGetU32(d), tmaGetU32(s), false)) }
-	case TensorFloat32FTZ, TensorTFloat32FTZ:
+	case tma.Float32FTZ, tma.Tfloat32FTZ:
 		return func(d, s []byte) { tmaPutU32(d, tmaAddF32(tmaGetU32(d), tmaGetU32(s), true)) }
-	case TensorFloat64:
+	case tma.Float64:
 		return func(d, s []byte) {
 			r := math.Float64frombits(tmaGetU64(d)) + math.Float64frombits(tmaGetU64(s))
 			if r != r {
@@ -878,7 +879,7 @@ func reduceAdder(t TensorMapDataType) func(dst, src []byte) {
 			}
 			tmaPutU64(d, math.Float64bits(r))
 		}
-	case TensorFloat16:
+	case tma.Float16:
 		return func(d, s []byte) {
 			x := numeric.Float16FromBits(uint16(d[0]) | uint16(d[1])<<8).Float64()
 			y := numeric.Float16FromBits(uint16(s[0]) | uint16(s[1])<<8).Float64()
@@ -888,7 +889,7 @@ func reduceAdder(t TensorMapDataType) func(dst, src []byte) {
 			}
 			d[0], d[1] = byte(r), byte(r>>8)
 		}
-	case TensorBFloat16:
+	case tma.Bfloat16:
 		return func(d, s []byte) {
 			x := numeric.BFloat16FromBits(uint16(d[0]) | uint16(d[1])<<8).Float64()
 			y := numeric.BFloat16FromBits(uint16(s[0]) | uint16(s[1])<<8).Float64()

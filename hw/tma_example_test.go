@@ -5,20 +5,21 @@ import (
 	"fmt"
 
 	"github.com/gocute/cute/hw"
+	"github.com/gocute/cute/tma"
 )
 
 // A tensor map for a 64x32 u16 matrix (row pitch 128 bytes) with a 32x8 box,
 // and the driver's rejection of a box whose rows are wider than its swizzle.
 func ExampleEncodeTiled() {
-	args := hw.TensorMapArgs{DataType: hw.TensorUInt16, Rank: 2, GlobalAddress: 0x7f0000000000,
+	args := hw.TensorMapArgs{DataType: tma.Uint16, Rank: 2, GlobalAddress: 0x7f0000000000,
 		GlobalDim: []uint64{64, 32}, GlobalStrides: []uint64{128}, BoxDim: []uint32{32, 8},
-		ElementStrides: []uint32{1, 1}, L2Promotion: hw.L2Promotion128B}
+		ElementStrides: []uint32{1, 1}, L2Promotion: tma.L2_128B}
 	m, err := hw.EncodeTiled(args)
 	fmt.Println(m, err)
 	b := m.Bytes()
 	fmt.Printf("%x\n", b[:64])
 
-	args.Swizzle = hw.Swizzle32B
+	args.Swizzle = tma.Swizzle32B
 	_, err = hw.EncodeTiled(args)
 	fmt.Println(err)
 	fmt.Println(hw.RuleOf(err) == hw.RuleInnerBoxSpan)
@@ -39,9 +40,9 @@ func ExampleCTA_TMALoad() {
 	}
 	var g hw.DeviceMemory
 	g.Map(0x7f0000000000, buf)
-	m, _ := hw.EncodeTiled(hw.TensorMapArgs{DataType: hw.TensorUInt16, Rank: 2, GlobalAddress: 0x7f0000000000,
+	m, _ := hw.EncodeTiled(hw.TensorMapArgs{DataType: tma.Uint16, Rank: 2, GlobalAddress: 0x7f0000000000,
 		GlobalDim: []uint64{64, 32}, GlobalStrides: []uint64{128}, BoxDim: []uint32{32, 8},
-		ElementStrides: []uint32{1, 1}, Swizzle: hw.Swizzle64B})
+		ElementStrides: []uint32{1, 1}, Swizzle: tma.Swizzle64B})
 
 	cl, _ := hw.NewCluster(1, 4096)
 	cta := cl.CTA(0)

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"pgregory.net/rapid"
+
+	"github.com/gocute/cute/tma"
 )
 
 // tmaFixture is one CTA (or a cluster) with a u16 tensor of dims×… in global
@@ -55,7 +57,7 @@ func newTMAFixture(t testing.TB, ctas int, a TensorMapArgs) *tmaFixture {
 }
 
 func tmaU16Map() TensorMapArgs {
-	return TensorMapArgs{DataType: TensorUInt16, Rank: 2, GlobalDim: []uint64{64, 32}, GlobalStrides: []uint64{128},
+	return TensorMapArgs{DataType: tma.Uint16, Rank: 2, GlobalDim: []uint64{64, 32}, GlobalStrides: []uint64{128},
 		BoxDim: []uint32{32, 8}, ElementStrides: []uint32{1, 1}}
 }
 
@@ -219,7 +221,7 @@ func TestTMAHazards(t *testing.T) {
 		wantTMARule(t, "outer coordinate -1", f.cta.TMAStore(&f.m, &f.g, 0x400, []int32{0, -1}), RuleStoreNegative)
 		wantTMARule(t, "c0 -8", f.cta.TMAStore(&f.m, &f.g, 0x400, []int32{-8, 0}), RuleStoreNegative)
 		wantTMARule(t, "src misaligned", f.cta.TMAStore(&f.m, &f.g, 0x440, []int32{0, 0}), RuleDstAlign)
-		for _, dt := range []TensorMapDataType{TensorInt64, TensorUInt8, TensorUInt16} {
+		for _, dt := range []tma.DataType{tma.Int64, tma.Uint8, tma.Uint16} {
 			a := tmaU16Map()
 			a.DataType = dt
 			a.BoxDim[0] = uint32(64 / dt.Bytes())
@@ -259,8 +261,8 @@ func (f *tmaFixture) loadAndWait(t *testing.T, dst uint32, coords ...int32) []by
 
 func TestTMALoadSemantics(t *testing.T) {
 	t.Run("OOB NaN fill and TF32 rounding", func(t *testing.T) {
-		a := TensorMapArgs{DataType: TensorTFloat32, Rank: 1, GlobalDim: []uint64{2}, BoxDim: []uint32{4},
-			ElementStrides: []uint32{1}, OOBFill: OOBFillNaNRequestZeroFMA}
+		a := TensorMapArgs{DataType: tma.Tfloat32, Rank: 1, GlobalDim: []uint64{2}, BoxDim: []uint32{4},
+			ElementStrides: []uint32{1}, OOBFill: tma.OOBFillNaNRequestZeroFMA}
 		f := newTMAFixture(t, 1, a)
 		binary.LittleEndian.PutUint32(f.buf[0:], 0xb54cd000)
 		binary.LittleEndian.PutUint32(f.buf[4:], 0x00001000)
@@ -274,7 +276,7 @@ func TestTMALoadSemantics(t *testing.T) {
 	})
 	t.Run("narrow rows padded to the swizzle span, swizzle on the absolute address", func(t *testing.T) {
 		a := tmaU16Map()
-		a.BoxDim[0], a.Swizzle = 16, Swizzle128B // 32-byte rows, 128-byte pitch
+		a.BoxDim[0], a.Swizzle = 16, tma.Swizzle128B // 32-byte rows, 128-byte pitch
 		f := newTMAFixture(t, 1, a)
 		got := f.loadAndWait(t, 0x480, 0, 0) // 0x480: address bit 7 set, so row 0 lands at chunk 1
 		if f.m.TxBytes() != 16*8*2 {
@@ -314,7 +316,7 @@ func TestTMALoadSemantics(t *testing.T) {
 
 func TestTMAStoreAndReduce(t *testing.T) {
 	t.Run("dim 0 clipped at 16 bytes", func(t *testing.T) {
-		a := TensorMapArgs{DataType: TensorUInt8, Rank: 1, GlobalDim: []uint64{67}, BoxDim: []uint32{32}, ElementStrides: []uint32{1}}
+		a := TensorMapArgs{DataType: tma.Uint8, Rank: 1, GlobalDim: []uint64{67}, BoxDim: []uint32{32}, ElementStrides: []uint32{1}}
 		f := newTMAFixture(t, 1, a)
 		f.buf = append(f.buf[:0], make([]byte, 144)...)
 		var g DeviceMemory
@@ -332,20 +334,20 @@ func TestTMAStoreAndReduce(t *testing.T) {
 	})
 	t.Run("reduce-add f32 FTZ, f16 rounding, u32 wrap", func(t *testing.T) {
 		cases := []struct {
-			dt        TensorMapDataType
+			dt        tma.DataType
 			g, s, out uint64
 		}{
-			{TensorFloat32FTZ, 0x00400000, 0x3f800000, 0x3f800000}, // denormal operand flushed
-			{TensorFloat32, 0x00400000, 0x00400000, 0x00800000},    // kept without FTZ
-			{TensorFloat32FTZ, 0x80800000, 0x00c00000, 0x00000000}, // denormal result flushed (sign of the result)
-			{TensorFloat16, 0x3c00, 0x1000, 0x3c00},                // 1 + 2^-11: a tie, stays even
-			{TensorFloat16, 0x3c00, 0x1200, 0x3c01},                // 1 + 1.5·2^-11 rounds up
-			{TensorFloat16, 0x3c01, 0x1000, 0x3c02},                // a tie rounding up to even
-			{TensorBFloat16, 0x3f80, 0x3b80, 0x3f80},               // 1 + 2^-8: a tie, stays even
-			{TensorUInt32, 0xffffffff, 2, 1},
-			{TensorInt32, 0xfffffffe, 1, 0xffffffff},
-			{TensorUInt64, math.MaxUint64, 1, 0},
-			{TensorFloat64, math.Float64bits(0.1), math.Float64bits(0.2), 0x3fd3333333333334}, // 0.1 + 0.2 in binary64
+			{tma.Float32FTZ, 0x00400000, 0x3f800000, 0x3f800000}, // denormal operand flushed
+			{tma.Float32, 0x00400000, 0x00400000, 0x00800000},    // kept without FTZ
+			{tma.Float32FTZ, 0x80800000, 0x00c00000, 0x00000000}, // denormal result flushed (sign of the result)
+			{tma.Float16, 0x3c00, 0x1000, 0x3c00},                // 1 + 2^-11: a tie, stays even
+			{tma.Float16, 0x3c00, 0x1200, 0x3c01},                // 1 + 1.5·2^-11 rounds up
+			{tma.Float16, 0x3c01, 0x1000, 0x3c02},                // a tie rounding up to even
+			{tma.Bfloat16, 0x3f80, 0x3b80, 0x3f80},               // 1 + 2^-8: a tie, stays even
+			{tma.Uint32, 0xffffffff, 2, 1},
+			{tma.Int32, 0xfffffffe, 1, 0xffffffff},
+			{tma.Uint64, math.MaxUint64, 1, 0},
+			{tma.Float64, math.Float64bits(0.1), math.Float64bits(0.2), 0x3fd3333333333334}, // 0.1 + 0.2 in binary64
 		}
 		for _, c := range cases {
 			eb := c.dt.Bytes()
@@ -388,14 +390,14 @@ func tmaGetN(b []byte, n int) uint64 {
 // out-of-bounds boxes; nothing outside the box's rows changes.
 func TestLoadStoreRoundTrip(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		dts := []TensorMapDataType{TensorUInt8, TensorUInt16, TensorFloat32, TensorUInt64, TensorBFloat16}
+		dts := []tma.DataType{tma.Uint8, tma.Uint16, tma.Float32, tma.Uint64, tma.Bfloat16}
 		dt := dts[rapid.IntRange(0, len(dts)-1).Draw(t, "dtype")]
 		eb := dt.Bytes()
 		rank := rapid.IntRange(1, 5).Draw(t, "rank")
-		sw := TensorMapSwizzle(rapid.IntRange(0, 3).Draw(t, "swizzle"))
+		sw := tma.Swizzle(rapid.IntRange(0, 3).Draw(t, "swizzle"))
 		a := TensorMapArgs{DataType: dt, Rank: uint32(rank), GlobalAddress: tmaFixtureBase, Swizzle: sw}
 		maxInner := 64
-		if sw != SwizzleNone {
+		if sw != tma.SwizzleNone {
 			maxInner = sw.Span()
 		}
 		chunks := rapid.IntRange(1, maxInner/16).Draw(t, "chunks")
@@ -492,8 +494,8 @@ func TestTMALoadAllocs(t *testing.T) {
 }
 
 func BenchmarkTMALoad128x64Swizzle128B(b *testing.B) {
-	a := TensorMapArgs{DataType: TensorFloat16, Rank: 2, GlobalDim: []uint64{512, 512}, GlobalStrides: []uint64{1024},
-		BoxDim: []uint32{64, 128}, ElementStrides: []uint32{1, 1}, Swizzle: Swizzle128B}
+	a := TensorMapArgs{DataType: tma.Float16, Rank: 2, GlobalDim: []uint64{512, 512}, GlobalStrides: []uint64{1024},
+		BoxDim: []uint32{64, 128}, ElementStrides: []uint32{1, 1}, Swizzle: tma.Swizzle128B}
 	f := newTMAFixture(b, 1, a)
 	coords := []int32{64, 128}
 	var phase uint32
@@ -512,7 +514,7 @@ func BenchmarkTMALoad128x64Swizzle128B(b *testing.B) {
 // TestTMAStoreAllocs: stores and reduce-adds allocate nothing.
 func TestTMAStoreAllocs(t *testing.T) {
 	a := tmaU16Map()
-	a.DataType = TensorFloat16
+	a.DataType = tma.Float16
 	f := newTMAFixture(t, 1, a)
 	f.cta.FenceProxyAsync()
 	coords := []int32{16, 3}
@@ -555,8 +557,8 @@ func TestMBarrierArriveCluster(t *testing.T) {
 // read is the tile loaded, with no hazard reported on the way.
 func TestTutorialPipeline(t *testing.T) {
 	const stages, tiles = 3, 8
-	a := TensorMapArgs{DataType: TensorUInt16, Rank: 2, GlobalDim: []uint64{64, 8 * tiles}, GlobalStrides: []uint64{128},
-		BoxDim: []uint32{64, 8}, ElementStrides: []uint32{1, 1}, Swizzle: Swizzle128B}
+	a := TensorMapArgs{DataType: tma.Uint16, Rank: 2, GlobalDim: []uint64{64, 8 * tiles}, GlobalStrides: []uint64{128},
+		BoxDim: []uint32{64, 8}, ElementStrides: []uint32{1, 1}, Swizzle: tma.Swizzle128B}
 	f := newTMAFixture(t, 1, a)
 	c := f.cta
 	full := func(s int) uint32 { return uint32(8 * s) }
@@ -616,8 +618,8 @@ func TestTutorialPipeline(t *testing.T) {
 }
 
 func BenchmarkTMAStore128x64Swizzle128B(b *testing.B) {
-	a := TensorMapArgs{DataType: TensorFloat16, Rank: 2, GlobalDim: []uint64{512, 512}, GlobalStrides: []uint64{1024},
-		BoxDim: []uint32{64, 128}, ElementStrides: []uint32{1, 1}, Swizzle: Swizzle128B}
+	a := TensorMapArgs{DataType: tma.Float16, Rank: 2, GlobalDim: []uint64{512, 512}, GlobalStrides: []uint64{1024},
+		BoxDim: []uint32{64, 128}, ElementStrides: []uint32{1, 1}, Swizzle: tma.Swizzle128B}
 	f := newTMAFixture(b, 1, a)
 	f.cta.FenceProxyAsync()
 	coords := []int32{64, 128}

@@ -37,8 +37,7 @@ import (
 )
 
 // DataType is CUtensorMapDataType, numbered as in CUDA 12's cuda.h. It is
-// the one home of the enum: the hardware model (hw.TensorMapDataType) is
-// this type.
+// the one home of the enum; the hardware model (package hw) uses it too.
 type DataType uint32
 
 // The tensor-map data types. The packed 4/6-bit types (13..15) are sm_100

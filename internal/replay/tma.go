@@ -10,6 +10,7 @@ import (
 
 	"github.com/gocute/cute/hw"
 	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/tma"
 )
 
 // This file replays the TMA records of the hw-copy set (tma_encode,
@@ -76,17 +77,17 @@ func (e *tmaEncodeRec) args() (hw.TensorMapArgs, error) {
 		}
 	}
 	return hw.TensorMapArgs{
-		DataType:       hw.TensorMapDataType(tmaEnum(e.DType)),
+		DataType:       tma.DataType(tmaEnum(e.DType)),
 		Rank:           tmaEnum(e.Rank),
 		GlobalAddress:  addr,
 		GlobalDim:      tmaU64s(e.GlobalDim),
 		GlobalStrides:  tmaU64s(e.GlobalStrides),
 		BoxDim:         tmaU32s(e.BoxDim),
 		ElementStrides: tmaU32s(e.ElementStrides),
-		Interleave:     hw.TensorMapInterleave(tmaEnum(e.Interleave)),
-		Swizzle:        hw.TensorMapSwizzle(tmaEnum(e.Swizzle)),
-		L2Promotion:    hw.TensorMapL2Promotion(tmaEnum(e.L2Promotion)),
-		OOBFill:        hw.TensorMapOOBFill(tmaEnum(e.OOBFill)),
+		Interleave:     tma.Interleave(tmaEnum(e.Interleave)),
+		Swizzle:        tma.Swizzle(tmaEnum(e.Swizzle)),
+		L2Promotion:    tma.L2Promotion(tmaEnum(e.L2Promotion)),
+		OOBFill:        tma.OOBFill(tmaEnum(e.OOBFill)),
 	}, nil
 }
 
@@ -252,7 +253,7 @@ func tmaLoad(rec json.RawMessage) (map[string]any, error) {
 	// The harness's buffer holds the pattern past the tensor's span too:
 	// interleaved loads read whole chunks regardless of dims 0 and 1.
 	span := r.Global.Bytes
-	if a.Interleave != hw.InterleaveNone {
+	if a.Interleave != tma.InterleaveNone {
 		span += tmaInterleaveSlack
 	}
 	buf, _, err := tmaMapBuffer(&g, a, r.Encode.AddressOffset, span)
