@@ -279,11 +279,7 @@ func (m TensorMap) TxBytes() int {
 	if m.rank == 0 {
 		return 0
 	}
-	if m.interleave != tma.InterleaveNone {
-		w := m.walkInterleaved()
-		return w.bytes()
-	}
-	w := m.walk()
+	w := m.geometry()
 	return w.bytes()
 }
 

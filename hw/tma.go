@@ -428,10 +428,7 @@ func (c *CTA) tmaLoad(op string, m *TensorMap, g *DeviceMemory, dst, mbar uint32
 	if dst%128 != 0 {
 		return 0, tmaErr(op, RuleDstAlign, fmt.Sprintf("dst %#x", dst))
 	}
-	w := m.walk()
-	if m.interleave != tma.InterleaveNone {
-		w = m.walkInterleaved()
-	}
+	w := m.geometry()
 	off := dst - c.base
 	barOff := mbar - c.base
 	// Check every destination before writing anything.
@@ -484,6 +481,15 @@ func (c *CTA) tmaLoad(op string, m *TensorMap, g *DeviceMemory, dst, mbar uint32
 		}
 	}
 	return tx, nil
+}
+
+// geometry is the box's walk: walkInterleaved for an interleaved map, walk
+// otherwise.
+func (m *TensorMap) geometry() boxWalk {
+	if m.interleave != tma.InterleaveNone {
+		return m.walkInterleaved()
+	}
+	return m.walk()
 }
 
 // walkInterleaved is the geometry of an interleaved box: rows are the planes
