@@ -19,16 +19,22 @@ type asyncWrites struct {
 	explain func(addr uint32) string // what the writer waits for, for errors
 }
 
+// rangeMask is the mask of chunks [lo, hi] inside bit word w.
+func rangeMask(w, lo, hi uint32) uint64 {
+	m := ^uint64(0)
+	if w == lo/64 {
+		m &= ^uint64(0) << (lo % 64)
+	}
+	if w == hi/64 {
+		m &= ^uint64(0) >> (63 - hi%64)
+	}
+	return m
+}
+
 // setRange sets (on) or clears the bits of chunks [lo, hi].
 func (a *asyncWrites) setRange(lo, hi uint32, on bool) {
 	for w := lo / 64; w <= hi/64; w++ {
-		m := ^uint64(0)
-		if w == lo/64 {
-			m &= ^uint64(0) << (lo % 64)
-		}
-		if w == hi/64 {
-			m &= ^uint64(0) >> (63 - hi%64)
-		}
+		m := rangeMask(w, lo, hi)
 		if on {
 			a.bits[w] |= m
 		} else {
@@ -40,13 +46,7 @@ func (a *asyncWrites) setRange(lo, hi uint32, on bool) {
 // clearRange reports whether no chunk of [lo, hi] is marked.
 func (a *asyncWrites) clearRange(lo, hi uint32) bool {
 	for w := lo / 64; w <= hi/64; w++ {
-		m := ^uint64(0)
-		if w == lo/64 {
-			m &= ^uint64(0) << (lo % 64)
-		}
-		if w == hi/64 {
-			m &= ^uint64(0) >> (63 - hi%64)
-		}
+		m := rangeMask(w, lo, hi)
 		if a.bits[w]&m != 0 {
 			return false
 		}
