@@ -48,14 +48,13 @@ func tmaU64s(v []int64) []uint64 {
 func tmaU32s(v []int64) []uint32 {
 	out := make([]uint32, len(v))
 	for i, x := range v {
-		if x < 0 || x > 1<<32-1 {
-			x = 1<<32 - 1
-		}
-		out[i] = uint32(x)
+		out[i] = tmaEnum(x)
 	}
 	return out
 }
 
+// tmaEnum converts x, mapping a value outside uint32 to one the driver
+// rejects.
 func tmaEnum(x int64) uint32 {
 	if x < 0 || x > 1<<32-1 {
 		return 1<<32 - 1
@@ -183,9 +182,31 @@ type tmaLoadRec struct {
 		DstOff    *int64 `json:"dst_off"`
 		WindowLen int64  `json:"window_len"`
 	} `json:"smem"`
-	MBarrier *struct {
-		ExpectTx int64 `json:"expect_tx"`
-	} `json:"mbarrier"`
+	MBarrier *tmaMBarrierRec `json:"mbarrier"`
+}
+
+// tmaMBarrierRec is a load record's mbarrier: the transaction bytes the
+// harness armed it with (0 when the record has none).
+type tmaMBarrierRec struct {
+	ExpectTx int64 `json:"expect_tx"`
+}
+
+// arm is the load harness's set-up of one CTA: the dynamic allocation from
+// dyn filled with 0xee, then the mbarrier at bar initialised for one arrival
+// and armed with expect_tx.
+func (mb *tmaMBarrierRec) arm(cta *hw.CTA, dyn, bar uint32) error {
+	if err := cta.Fill(dyn, tmaLoadDynLen, 0xee); err != nil {
+		return err
+	}
+	if err := cta.MBarrierInit(bar, 1); err != nil {
+		return err
+	}
+	var expect int64
+	if mb != nil {
+		expect = mb.ExpectTx
+	}
+	_, err := cta.MBarrierArriveExpectTx(bar, uint32(expect))
+	return err
 }
 
 // The load harness's shared-memory set-up: the dynamic allocation starts at
@@ -263,17 +284,7 @@ func tmaLoad(rec json.RawMessage) (map[string]any, error) {
 	if err := tmaFillPattern(buf, r.Global.Pattern); err != nil {
 		return nil, err
 	}
-	if err := cta.Fill(uint32(dyn), tmaLoadDynLen, 0xee); err != nil {
-		return nil, err
-	}
-	if err := cta.MBarrierInit(tmaMbarAddr, 1); err != nil {
-		return nil, err
-	}
-	expect := int64(0)
-	if r.MBarrier != nil {
-		expect = r.MBarrier.ExpectTx
-	}
-	if _, err := cta.MBarrierArriveExpectTx(tmaMbarAddr, uint32(expect)); err != nil {
+	if err := r.MBarrier.arm(cta, uint32(dyn), tmaMbarAddr); err != nil {
 		return nil, err
 	}
 	tx, err := cta.TMALoad(&m, &g, uint32(a0+dstOff), tmaMbarAddr, r.Coords)
@@ -382,9 +393,7 @@ type tmaMulticastRec struct {
 			A0        *int64 `json:"a0"`
 			WindowLen int64  `json:"window_len"`
 		} `json:"smem"`
-		MBarrier *struct {
-			ExpectTx int64 `json:"expect_tx"`
-		} `json:"mbarrier"`
+		MBarrier *tmaMBarrierRec `json:"mbarrier"`
 	} `json:"ctas"`
 }
 
@@ -434,18 +443,7 @@ func tmaMulticast(rec json.RawMessage) (map[string]any, error) {
 			}
 		}
 		a0s[i] = uint32(a0)
-		if err := cta.Fill(uint32(dyn), tmaLoadDynLen, 0xee); err != nil {
-			return nil, err
-		}
-		bar := cta.Base() + tmaMbarAddr
-		if err := cta.MBarrierInit(bar, 1); err != nil {
-			return nil, err
-		}
-		expect := int64(0)
-		if c.MBarrier != nil {
-			expect = c.MBarrier.ExpectTx
-		}
-		if _, err := cta.MBarrierArriveExpectTx(bar, uint32(expect)); err != nil {
+		if err := c.MBarrier.arm(cta, uint32(dyn), cta.Base()+tmaMbarAddr); err != nil {
 			return nil, err
 		}
 	}
