@@ -513,25 +513,11 @@ func instruction(m atom.MMA) (gmma.MMA, error) {
 	if !ok || g.RS {
 		return gmma.MMA{}, fmt.Errorf("%s is not an SS GMMA atom", m.Name())
 	}
-	kind := func(t atom.Type) (numeric.Kind, error) {
-		switch t {
-		case atom.Half:
-			return numeric.KindF16, nil
-		case atom.Float:
-			return numeric.KindF32, nil
+	in := gmma.MMA{DType: m.ValTypeC(), AType: m.ValTypeA(), BType: m.ValTypeB()}
+	for _, t := range []numeric.Kind{in.DType, in.AType, in.BType} {
+		if t != numeric.KindF16 && t != numeric.KindF32 {
+			return gmma.MMA{}, fmt.Errorf("%s: element type %v not handled here", m.Name(), t)
 		}
-		return numeric.KindInvalid, fmt.Errorf("%s: element type %v not handled here", m.Name(), t)
-	}
-	var in gmma.MMA
-	var err error
-	if in.DType, err = kind(m.ValTypeC()); err != nil {
-		return in, err
-	}
-	if in.AType, err = kind(m.ValTypeA()); err != nil {
-		return in, err
-	}
-	if in.BType, err = kind(m.ValTypeB()); err != nil {
-		return in, err
 	}
 	in.N = g.N
 	in.ScaleD = true
@@ -784,12 +770,6 @@ func (k *kernel[TC]) cta(wg *gmma.Warpgroup, bx, by int) (err error) {
 		}
 	}
 	return nil
-}
-
-// copyTensor is tensor.Copy, returning the fault of a refused access.
-func copyTensor[T any](src, dst tensor.Tensor[T]) (err error) {
-	defer catch(&err)
-	return tensor.Copy(src, dst)
 }
 
 // gemm is cute::gemm(tiled_mma, tCrA(_,_,_,pipe), tCrB(_,_,_,pipe), tCrC)
