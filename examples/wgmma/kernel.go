@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gocute/cute/atom"
+	"github.com/gocute/cute/examples/internal/fault"
 	"github.com/gocute/cute/gmma"
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/numeric"
@@ -598,20 +599,6 @@ func (k *kernel[TC]) accRegs(tCrC tensor.Tensor[TC]) ([][]int, error) {
 	return regs, nil
 }
 
-// fault carries an error out of a tensor.Memory method (which cannot return
-// one) to the CTA that made the access.
-type fault struct{ err error }
-
-func catch(err *error) {
-	if r := recover(); r != nil {
-		f, ok := r.(fault)
-		if !ok {
-			panic(r)
-		}
-		*err = f.err
-	}
-}
-
 // sharedF16 is the shared memory as seen by the CTA's threads: fp16 loads
 // and stores through the generic proxy (ld.shared, st.shared). A store the
 // executor refuses (bytes an in-flight wgmma reads) panics with a fault.
@@ -620,7 +607,7 @@ type sharedF16 struct{ s *gmma.SharedMemory }
 func (m sharedF16) Load(a uint64) numeric.Float16 {
 	var b [2]byte
 	if err := m.s.Read(uint32(a/8), b[:]); err != nil {
-		panic(fault{err})
+		fault.Raise(err)
 	}
 	return numeric.Float16FromBits(binary.LittleEndian.Uint16(b[:]))
 }
@@ -629,7 +616,7 @@ func (m sharedF16) Store(a uint64, v numeric.Float16) {
 	var b [2]byte
 	binary.LittleEndian.PutUint16(b[:], v.Bits())
 	if err := m.s.Write(uint32(a/8), b[:]); err != nil {
-		panic(fault{err})
+		fault.Raise(err)
 	}
 }
 
@@ -648,7 +635,7 @@ func (m *threadRegs[T]) reg(a uint64) (r int, shift uint, v uint32) {
 	r, shift = int(off/32), uint(off%32)
 	v, err := m.wg.Reg(m.t, r)
 	if err != nil {
-		panic(fault{err})
+		fault.Raise(err)
 	}
 	return r, shift, v
 }
@@ -670,7 +657,7 @@ func (m *threadRegs[T]) Store(a uint64, x T) {
 	}
 	v = v&^(mask<<sh) | (binary.LittleEndian.Uint32(b[:])&mask)<<sh
 	if err := m.wg.SetReg(m.t, r, v); err != nil {
-		panic(fault{err})
+		fault.Raise(err)
 	}
 }
 
@@ -680,7 +667,7 @@ func (m *threadRegs[T]) Store(a uint64, x T) {
 // warpgroup_arrive / gemm / warpgroup_commit_batch / warpgroup_wait<0> and
 // refill the stage just consumed, and finally the epilogue through tCgC.
 func (k *kernel[TC]) cta(wg *gmma.Warpgroup, bx, by int) (err error) {
-	defer catch(&err)
+	defer fault.Catch(&err)
 	gA, gB, gC, err := k.ctaTiles(bx, by)
 	if err != nil {
 		return err
