@@ -297,15 +297,78 @@ type partitions struct {
 	tCrA, tCrB   gmma.DescTensor
 	descA, descB [bP][]gmma.Descriptor // [pipe][kb*MMA_M+m], [pipe][kb*MMA_N+n]
 	mmaK         int
-	dreg         [][]int // first accumulator register of atom (m, n)
 	copyA, copyB chunkPlan
+	accPlan
+	gC0 int // element index in C of CTA (0,0)'s gC(0,0)
+}
+
+// accPlan is where the accumulators live: the registers of each atom's
+// accumulators, and for the epilogue each thread's tCrC and tCgC as
+// register bits and indices into C.
+type accPlan struct {
+	dreg [][]int // first accumulator register of atom (m, n)
 	// fragBit[i] is the bit offset of element i of tCrC in a thread's
 	// register file; fragC[t][i] the element offset in C of element i of
 	// thread t's tCgC in CTA (0,0).
 	fragBit []int
 	fragC   [][]int
 	nregs   int // registers spanned by tCrC
-	gC0     int // element index in C of CTA (0,0)'s gC(0,0)
+}
+
+// newAccPlan plans the accumulators for gC, CTA (0,0)'s tile of C:
+// partition_C per thread, and thread 0's fragment tCrC, the same for
+// every thread.
+func (k *kernel[TC]) newAccPlan(gC tensor.Tensor[TC]) (a accPlan, err error) {
+	a.fragC = make([][]int, len(k.thr))
+	for t, thr := range k.thr {
+		tCgC, err := atom.PartitionC(thr, gC) // (MMA,MMA_M,MMA_N)
+		if err != nil {
+			return a, err
+		}
+		if t == 0 {
+			tCrC, err := k.fragmentC(nil, 0, tCgC) // (MMA,MMA_M,MMA_N)
+			if err != nil {
+				return a, err
+			}
+			if a.dreg, err = k.accRegs(tCrC); err != nil {
+				return a, err
+			}
+			a.fragBit = make([]int, tCrC.Len())
+			for i := range a.fragBit {
+				a.fragBit[i] = int(tCrC.Pointer().ElemBitAddr(tCrC.Offset(i)) - addrRegs*8)
+				a.nregs = max(a.nregs, a.fragBit[i]/32+1)
+			}
+		}
+		origin := elemIndex(tCgC.Pointer(), addrC, k.cbits)
+		a.fragC[t] = make([]int, tCgC.Len())
+		for i := range a.fragC[t] {
+			a.fragC[t][i] = origin + tCgC.Offset(i)
+		}
+	}
+	return a, nil
+}
+
+// epilogue is axpby(alpha = 1, tCrC, beta = 0, tCgC), i.e. a copy, of
+// each thread's registers to its elements of c, for the CTA whose tile of
+// C lies shift elements after CTA (0,0)'s.
+func epilogue[TC accum](a *accPlan, wg *gmma.Warpgroup, c []TC, shift int) error {
+	regs := make([]uint32, a.nregs)
+	for t, fc := range a.fragC {
+		if err := wg.Regs(t, 0, regs); err != nil {
+			return fmt.Errorf("epilogue, thread %d: %w", t, err)
+		}
+		switch c := any(c).(type) {
+		case []float32:
+			for i, b := range a.fragBit {
+				c[shift+fc[i]] = math.Float32frombits(regs[b/32])
+			}
+		case []numeric.Float16:
+			for i, b := range a.fragBit {
+				c[shift+fc[i]] = numeric.Float16FromBits(uint16(regs[b/32] >> (b % 32)))
+			}
+		}
+	}
+	return nil
 }
 
 // A chunkPlan is a k-tile copy global → shared as 16-byte vectors (CuTe's
@@ -420,33 +483,8 @@ func (k *kernel[TC]) partition() error {
 	}
 	// Every thread's slice of C and its accumulator fragment.
 	pt.gC0 = elemIndex(gC.Pointer(), addrC, k.cbits) + gC.Offset(0)
-	pt.fragC = make([][]int, len(k.thr))
-	for t, thr := range k.thr {
-		tCgC, err := atom.PartitionC(thr, gC) // (MMA,MMA_M,MMA_N)
-		if err != nil {
-			return err
-		}
-		if t == 0 {
-			tCrC, err := k.fragmentC(nil, 0, tCgC) // (MMA,MMA_M,MMA_N)
-			if err != nil {
-				return err
-			}
-			if pt.dreg, err = k.accRegs(tCrC); err != nil {
-				return err
-			}
-			pt.fragBit = make([]int, tCrC.Len())
-			for i := range pt.fragBit {
-				pt.fragBit[i] = int(tCrC.Pointer().ElemBitAddr(tCrC.Offset(i)) - addrRegs*8)
-				pt.nregs = max(pt.nregs, pt.fragBit[i]/32+1)
-			}
-		}
-		origin := elemIndex(tCgC.Pointer(), addrC, k.cbits)
-		pt.fragC[t] = make([]int, tCgC.Len())
-		for i := range pt.fragC[t] {
-			pt.fragC[t][i] = origin + tCgC.Offset(i)
-		}
-	}
-	return nil
+	pt.accPlan, err = k.newAccPlan(gC)
+	return err
 }
 
 // elemIndex returns the index of the element p points to in the global
@@ -736,25 +774,10 @@ func (k *kernel[TC]) cta(wg *gmma.Warpgroup, bx, by int) (err error) {
 			}
 		}
 	}
-	// Epilogue: axpby(alpha = 1, tCrC, beta = 0, tCgC), i.e. a copy, of
-	// each thread's registers to its elements of C.
-	regs := make([]uint32, pt.nregs)
+	// Epilogue: axpby(alpha = 1, tCrC, beta = 0, tCgC).
 	shift := elemIndex(gC.Pointer(), addrC, k.cbits) + gC.Offset(0) - pt.gC0
-	for t := range k.thr {
-		if err := wg.Regs(t, 0, regs); err != nil {
-			return fmt.Errorf("CTA (%d,%d), epilogue, thread %d: %w", bx, by, t, err)
-		}
-		fc := pt.fragC[t]
-		switch c := any(k.p.c).(type) {
-		case []float32:
-			for i, b := range pt.fragBit {
-				c[shift+fc[i]] = math.Float32frombits(regs[b/32])
-			}
-		case []numeric.Float16:
-			for i, b := range pt.fragBit {
-				c[shift+fc[i]] = numeric.Float16FromBits(uint16(regs[b/32] >> (b % 32)))
-			}
-		}
+	if err := epilogue(&pt.accPlan, wg, k.p.c, shift); err != nil {
+		return fmt.Errorf("CTA (%d,%d), %w", bx, by, err)
 	}
 	return nil
 }
