@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/gocute/cute/atom"
 	"github.com/gocute/cute/gmma"
 	"github.com/gocute/cute/hw"
 	"github.com/gocute/cute/layout"
@@ -71,9 +70,6 @@ type tmaPlan struct {
 	a, b tmaOperand
 	gmem hw.DeviceMemory // A and B, copied to the device
 	tx   uint32          // kTmaTransactionBytes
-	tCrA [bP]gmma.DescTensor
-	tCrB [bP]gmma.DescTensor
-	accPlan
 }
 
 // gmemLayoutA returns A's (M,K) layout: M-major (NT) or K-major (TN).
@@ -85,7 +81,8 @@ func (o Options) gmemLayout(rows, cols int) layout.Layout {
 }
 
 // newTMAPlan is gemm_nt / gemm_tn's TMA setup (make_tma_atom for A and B
-// on the host) plus the per-kernel partitions of the device code.
+// on the host); the MMA partitions of the device code are k.part, as for
+// the plain kernel.
 func (k *kernel[TC]) newTMAPlan() (*tmaPlan, error) {
 	t := &tmaPlan{}
 	// thrust::device_vector d_A = h_A: the device copies of A and B.
@@ -104,46 +101,6 @@ func (k *kernel[TC]) newTMAPlan() (*tmaPlan, error) {
 	}
 	t.a.gmem, t.b.gmem = &t.gmem, &t.gmem
 	t.tx = uint32(t.a.bytes + t.b.bytes)
-
-	// The MMA partitions: the descriptor fragments of each stage, the
-	// accumulator registers, and each thread's elements of C.
-	_, _, gC, err := k.ctaTiles(0, 0)
-	if err != nil {
-		return nil, err
-	}
-	sA, sB, err := k.smemTensors(nil)
-	if err != nil {
-		return nil, err
-	}
-	thr0 := k.thr[0]
-	tCsA, err := atom.PartitionA(thr0, sA)
-	if err != nil {
-		return nil, err
-	}
-	tCsB, err := atom.PartitionB(thr0, sB)
-	if err != nil {
-		return nil, err
-	}
-	tCrA, err := gmma.MakeFragment(k.gm.MajorA, tCsA)
-	if err != nil {
-		return nil, err
-	}
-	tCrB, err := gmma.MakeFragment(k.gm.MajorB, tCsB)
-	if err != nil {
-		return nil, err
-	}
-	for pipe := range bP {
-		u, p := layout.U, layout.Crd(pipe)
-		if t.tCrA[pipe], err = tCrA.Slice(u, u, u, p); err != nil {
-			return nil, err
-		}
-		if t.tCrB[pipe], err = tCrB.Slice(u, u, u, p); err != nil {
-			return nil, err
-		}
-	}
-	if t.accPlan, err = k.newAccPlan(gC); err != nil {
-		return nil, err
-	}
 	return t, nil
 }
 
@@ -331,7 +288,7 @@ func (k *tmaKernel[TC]) cta(b *hw.Block) error {
 	// clear(tCrC) for every thread.
 	zeros := make([]uint32, k.instr.NumAcc())
 	for th := range k.thr {
-		for _, row := range t.dreg {
+		for _, row := range k.part.dreg {
 			for _, r := range row {
 				if err := wg.SetRegs(th, r, zeros); err != nil {
 					return fail("clear(tCrC)", err)
@@ -395,7 +352,7 @@ func (k *tmaKernel[TC]) cta(b *hw.Block) error {
 		kTile++
 	}
 	// Epilogue (unpredicated): axpby(alpha = 1, tCrC, beta = 0, tCgC).
-	if err := epilogue(&t.accPlan, wg, k.p.c, bx*bM+by*bN*k.p.M); err != nil {
+	if err := epilogue(&k.part.accPlan, wg, k.p.c, bx*bM+by*bN*k.p.M); err != nil {
 		return fmt.Errorf("CTA (%d,%d), %w", bx, by, err)
 	}
 	return nil
