@@ -348,6 +348,22 @@ func (k *kernel[TC]) newAccPlan(gC tensor.Tensor[TC]) (a accPlan, err error) {
 	return a, nil
 }
 
+// clear is clear(tCrC) for every thread: zero the numAcc accumulator
+// registers of each atom.
+func (a *accPlan) clear(wg *gmma.Warpgroup, numAcc int) error {
+	zeros := make([]uint32, numAcc)
+	for t := range a.fragC {
+		for _, row := range a.dreg {
+			for _, r := range row {
+				if err := wg.SetRegs(t, r, zeros); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
 // epilogue is axpby(alpha = 1, tCrC, beta = 0, tCgC), i.e. a copy, of
 // each thread's registers to its elements of c, for the CTA whose tile of
 // C lies shift elements after CTA (0,0)'s.
@@ -714,15 +730,8 @@ func (k *kernel[TC]) cta(wg *gmma.Warpgroup, bx, by int) (err error) {
 	// tCrC) are the same for every CTA up to the tile origin: k.part holds
 	// them. Clear the accumulators of every thread.
 	pt := &k.part
-	zeros := make([]uint32, k.instr.NumAcc())
-	for t := range k.thr {
-		for _, row := range pt.dreg {
-			for _, r := range row {
-				if err := wg.SetRegs(t, r, zeros); err != nil {
-					return err
-				}
-			}
-		}
+	if err := pt.clear(wg, k.instr.NumAcc()); err != nil {
+		return err
 	}
 	kTiles := gA.Shape().At(2).Product().Value()
 	// load copies k-tile kt of A and B into stage pipe, as the tutorial's

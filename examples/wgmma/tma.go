@@ -286,15 +286,8 @@ func (k *tmaKernel[TC]) cta(b *hw.Block) error {
 		kTile++
 	}
 	// clear(tCrC) for every thread.
-	zeros := make([]uint32, k.instr.NumAcc())
-	for th := range k.thr {
-		for _, row := range k.part.dreg {
-			for _, r := range row {
-				if err := wg.SetRegs(th, r, zeros); err != nil {
-					return fail("clear(tCrC)", err)
-				}
-			}
-		}
+	if err := k.part.clear(wg, k.instr.NumAcc()); err != nil {
+		return fail("clear(tCrC)", err)
 	}
 	// PIPELINED MAIN LOOP.
 	writeState, _ := hw.NewPipelineState(bP) // TMA writes
