@@ -35,6 +35,7 @@ import (
 	"strings"
 
 	"github.com/gocute/cute/atom"
+	"github.com/gocute/cute/examples/internal/fault"
 	"github.com/gocute/cute/examples/internal/sgemm"
 	"github.com/gocute/cute/hw"
 	"github.com/gocute/cute/layout"
@@ -138,26 +139,13 @@ func globalOf(data []float32, addr uint64) (*hw.GlobalMemory, error) {
 	return g, g.Write(addr, b)
 }
 
-// fault carries a memory model error out of a tensor.Memory method.
-type fault struct{ err error }
-
-func catch(err *error) {
-	if r := recover(); r != nil {
-		f, ok := r.(fault)
-		if !ok {
-			panic(r)
-		}
-		*err = f.err
-	}
-}
-
 // globalF32 is a float32 view of an hw global memory.
 type globalF32 struct{ g *hw.GlobalMemory }
 
 func (m globalF32) Load(a uint64) float32 {
 	var b [4]byte
 	if err := m.g.Read(a/8, b[:]); err != nil {
-		panic(fault{err})
+		fault.Raise(err)
 	}
 	return math.Float32frombits(binary.LittleEndian.Uint32(b[:]))
 }
@@ -166,7 +154,7 @@ func (m globalF32) Store(a uint64, v float32) {
 	var b [4]byte
 	binary.LittleEndian.PutUint32(b[:], math.Float32bits(v))
 	if err := m.g.Write(a/8, b[:]); err != nil {
-		panic(fault{err})
+		fault.Raise(err)
 	}
 }
 
@@ -177,7 +165,7 @@ type sharedF32 struct{ s *hw.SharedMemory }
 func (m sharedF32) Load(a uint64) float32 {
 	var b [4]byte
 	if err := m.s.Read(uint32(a/8), b[:]); err != nil {
-		panic(fault{err})
+		fault.Raise(err)
 	}
 	return math.Float32frombits(binary.LittleEndian.Uint32(b[:]))
 }
@@ -186,7 +174,7 @@ func (m sharedF32) Store(a uint64, v float32) {
 	var b [4]byte
 	binary.LittleEndian.PutUint32(b[:], math.Float32bits(v))
 	if err := m.s.Write(uint32(a/8), b[:]); err != nil {
-		panic(fault{err})
+		fault.Raise(err)
 	}
 }
 
@@ -278,7 +266,7 @@ func partition(cfg config, t int, gA, gB, gC, sA, sB tensor.Tensor[float32]) (th
 
 // gemmDevice is the tutorial's gemm_device for CTA (bx, by).
 func gemmDevice(print io.Writer, p *sgemm.Problem, cfg config, mA, mB, mC tensor.Tensor[float32], bx, by int) (err error) {
-	defer catch(&err)
+	defer fault.Catch(&err)
 	// Get the appropriate blocks for this thread block
 	gA, gB, gC, err := sgemm.Tiles(mA, mB, mC, bM, bN, bK, bx, by) // (BLK_M,BLK_K,k), (BLK_N,BLK_K,k), (BLK_M,BLK_N)
 	if err != nil {

@@ -66,7 +66,7 @@ func run(w io.Writer, m, n int, simple, verbose bool) error {
 		return fmt.Errorf("The tensor shape must be divisible by the block shape.")
 	}
 	// Equivalent check to the above
-	if !weaklyCompatible(blockShape, tensorShape) {
+	if ok, err := layout.WeaklyCompatible(blockShape, tensorShape); err != nil || ok.Value() == 0 {
 		return fmt.Errorf("Expected the tensors to be weakly compatible with the block_shape.")
 	}
 
@@ -125,26 +125,6 @@ func run(w io.Writer, m, n int, simple, verbose bool) error {
 	}
 	fmt.Fprintln(w, "Success.")
 	return nil
-}
-
-// weaklyCompatible is CuTe's weakly_compatible(a, b) on shapes: tuples of
-// the same rank, element by element; an integer a divides size(b).
-func weaklyCompatible(a, b layout.IntTuple) bool {
-	switch {
-	case a.IsTuple() && b.IsTuple():
-		if a.Len() != b.Len() {
-			return false
-		}
-		for i := 0; i < a.Len(); i++ {
-			if !weaklyCompatible(a.At(i), b.At(i)) {
-				return false
-			}
-		}
-		return true
-	case !a.IsTuple():
-		return b.Product().Value()%a.Int().Value() == 0
-	}
-	return false
 }
 
 // blocks returns S(make_coord(_,_), bx, by) and D(make_coord(_,_), bx, by):

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gocute/cute/atom"
+	"github.com/gocute/cute/examples/internal/fault"
 	"github.com/gocute/cute/gmma"
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/numeric"
@@ -296,15 +297,94 @@ type partitions struct {
 	tCrA, tCrB   gmma.DescTensor
 	descA, descB [bP][]gmma.Descriptor // [pipe][kb*MMA_M+m], [pipe][kb*MMA_N+n]
 	mmaK         int
-	dreg         [][]int // first accumulator register of atom (m, n)
 	copyA, copyB chunkPlan
+	accPlan
+	gC0 int // element index in C of CTA (0,0)'s gC(0,0)
+}
+
+// accPlan is where the accumulators live: the registers of each atom's
+// accumulators, and for the epilogue each thread's tCrC and tCgC as
+// register bits and indices into C.
+type accPlan struct {
+	dreg [][]int // first accumulator register of atom (m, n)
 	// fragBit[i] is the bit offset of element i of tCrC in a thread's
 	// register file; fragC[t][i] the element offset in C of element i of
 	// thread t's tCgC in CTA (0,0).
 	fragBit []int
 	fragC   [][]int
 	nregs   int // registers spanned by tCrC
-	gC0     int // element index in C of CTA (0,0)'s gC(0,0)
+}
+
+// newAccPlan plans the accumulators for gC, CTA (0,0)'s tile of C:
+// partition_C per thread, and thread 0's fragment tCrC, the same for
+// every thread.
+func (k *kernel[TC]) newAccPlan(gC tensor.Tensor[TC]) (a accPlan, err error) {
+	a.fragC = make([][]int, len(k.thr))
+	for t, thr := range k.thr {
+		tCgC, err := atom.PartitionC(thr, gC) // (MMA,MMA_M,MMA_N)
+		if err != nil {
+			return a, err
+		}
+		if t == 0 {
+			tCrC, err := k.fragmentC(nil, 0, tCgC) // (MMA,MMA_M,MMA_N)
+			if err != nil {
+				return a, err
+			}
+			if a.dreg, err = k.accRegs(tCrC); err != nil {
+				return a, err
+			}
+			a.fragBit = make([]int, tCrC.Len())
+			for i := range a.fragBit {
+				a.fragBit[i] = int(tCrC.Pointer().ElemBitAddr(tCrC.Offset(i)) - addrRegs*8)
+				a.nregs = max(a.nregs, a.fragBit[i]/32+1)
+			}
+		}
+		origin := elemIndex(tCgC.Pointer(), addrC, k.cbits)
+		a.fragC[t] = make([]int, tCgC.Len())
+		for i := range a.fragC[t] {
+			a.fragC[t][i] = origin + tCgC.Offset(i)
+		}
+	}
+	return a, nil
+}
+
+// clear is clear(tCrC) for every thread: zero the numAcc accumulator
+// registers of each atom.
+func (a *accPlan) clear(wg *gmma.Warpgroup, numAcc int) error {
+	zeros := make([]uint32, numAcc)
+	for t := range a.fragC {
+		for _, row := range a.dreg {
+			for _, r := range row {
+				if err := wg.SetRegs(t, r, zeros); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// epilogue is axpby(alpha = 1, tCrC, beta = 0, tCgC), i.e. a copy, of
+// each thread's registers to its elements of c, for the CTA whose tile of
+// C lies shift elements after CTA (0,0)'s.
+func epilogue[TC accum](a *accPlan, wg *gmma.Warpgroup, c []TC, shift int) error {
+	regs := make([]uint32, a.nregs)
+	for t, fc := range a.fragC {
+		if err := wg.Regs(t, 0, regs); err != nil {
+			return fmt.Errorf("epilogue, thread %d: %w", t, err)
+		}
+		switch c := any(c).(type) {
+		case []float32:
+			for i, b := range a.fragBit {
+				c[shift+fc[i]] = math.Float32frombits(regs[b/32])
+			}
+		case []numeric.Float16:
+			for i, b := range a.fragBit {
+				c[shift+fc[i]] = numeric.Float16FromBits(uint16(regs[b/32] >> (b % 32)))
+			}
+		}
+	}
+	return nil
 }
 
 // A chunkPlan is a k-tile copy global → shared as 16-byte vectors (CuTe's
@@ -419,33 +499,8 @@ func (k *kernel[TC]) partition() error {
 	}
 	// Every thread's slice of C and its accumulator fragment.
 	pt.gC0 = elemIndex(gC.Pointer(), addrC, k.cbits) + gC.Offset(0)
-	pt.fragC = make([][]int, len(k.thr))
-	for t, thr := range k.thr {
-		tCgC, err := atom.PartitionC(thr, gC) // (MMA,MMA_M,MMA_N)
-		if err != nil {
-			return err
-		}
-		if t == 0 {
-			tCrC, err := k.fragmentC(nil, 0, tCgC) // (MMA,MMA_M,MMA_N)
-			if err != nil {
-				return err
-			}
-			if pt.dreg, err = k.accRegs(tCrC); err != nil {
-				return err
-			}
-			pt.fragBit = make([]int, tCrC.Len())
-			for i := range pt.fragBit {
-				pt.fragBit[i] = int(tCrC.Pointer().ElemBitAddr(tCrC.Offset(i)) - addrRegs*8)
-				pt.nregs = max(pt.nregs, pt.fragBit[i]/32+1)
-			}
-		}
-		origin := elemIndex(tCgC.Pointer(), addrC, k.cbits)
-		pt.fragC[t] = make([]int, tCgC.Len())
-		for i := range pt.fragC[t] {
-			pt.fragC[t][i] = origin + tCgC.Offset(i)
-		}
-	}
-	return nil
+	pt.accPlan, err = k.newAccPlan(gC)
+	return err
 }
 
 // elemIndex returns the index of the element p points to in the global
@@ -513,25 +568,11 @@ func instruction(m atom.MMA) (gmma.MMA, error) {
 	if !ok || g.RS {
 		return gmma.MMA{}, fmt.Errorf("%s is not an SS GMMA atom", m.Name())
 	}
-	kind := func(t atom.Type) (numeric.Kind, error) {
-		switch t {
-		case atom.Half:
-			return numeric.KindF16, nil
-		case atom.Float:
-			return numeric.KindF32, nil
+	in := gmma.MMA{DType: m.ValTypeC(), AType: m.ValTypeA(), BType: m.ValTypeB()}
+	for _, t := range []numeric.Kind{in.DType, in.AType, in.BType} {
+		if t != numeric.KindF16 && t != numeric.KindF32 {
+			return gmma.MMA{}, fmt.Errorf("%s: element type %v not handled here", m.Name(), t)
 		}
-		return numeric.KindInvalid, fmt.Errorf("%s: element type %v not handled here", m.Name(), t)
-	}
-	var in gmma.MMA
-	var err error
-	if in.DType, err = kind(m.ValTypeC()); err != nil {
-		return in, err
-	}
-	if in.AType, err = kind(m.ValTypeA()); err != nil {
-		return in, err
-	}
-	if in.BType, err = kind(m.ValTypeB()); err != nil {
-		return in, err
 	}
 	in.N = g.N
 	in.ScaleD = true
@@ -612,20 +653,6 @@ func (k *kernel[TC]) accRegs(tCrC tensor.Tensor[TC]) ([][]int, error) {
 	return regs, nil
 }
 
-// fault carries an error out of a tensor.Memory method (which cannot return
-// one) to the CTA that made the access.
-type fault struct{ err error }
-
-func catch(err *error) {
-	if r := recover(); r != nil {
-		f, ok := r.(fault)
-		if !ok {
-			panic(r)
-		}
-		*err = f.err
-	}
-}
-
 // sharedF16 is the shared memory as seen by the CTA's threads: fp16 loads
 // and stores through the generic proxy (ld.shared, st.shared). A store the
 // executor refuses (bytes an in-flight wgmma reads) panics with a fault.
@@ -634,7 +661,7 @@ type sharedF16 struct{ s *gmma.SharedMemory }
 func (m sharedF16) Load(a uint64) numeric.Float16 {
 	var b [2]byte
 	if err := m.s.Read(uint32(a/8), b[:]); err != nil {
-		panic(fault{err})
+		fault.Raise(err)
 	}
 	return numeric.Float16FromBits(binary.LittleEndian.Uint16(b[:]))
 }
@@ -643,7 +670,7 @@ func (m sharedF16) Store(a uint64, v numeric.Float16) {
 	var b [2]byte
 	binary.LittleEndian.PutUint16(b[:], v.Bits())
 	if err := m.s.Write(uint32(a/8), b[:]); err != nil {
-		panic(fault{err})
+		fault.Raise(err)
 	}
 }
 
@@ -662,7 +689,7 @@ func (m *threadRegs[T]) reg(a uint64) (r int, shift uint, v uint32) {
 	r, shift = int(off/32), uint(off%32)
 	v, err := m.wg.Reg(m.t, r)
 	if err != nil {
-		panic(fault{err})
+		fault.Raise(err)
 	}
 	return r, shift, v
 }
@@ -684,7 +711,7 @@ func (m *threadRegs[T]) Store(a uint64, x T) {
 	}
 	v = v&^(mask<<sh) | (binary.LittleEndian.Uint32(b[:])&mask)<<sh
 	if err := m.wg.SetReg(m.t, r, v); err != nil {
-		panic(fault{err})
+		fault.Raise(err)
 	}
 }
 
@@ -694,7 +721,7 @@ func (m *threadRegs[T]) Store(a uint64, x T) {
 // warpgroup_arrive / gemm / warpgroup_commit_batch / warpgroup_wait<0> and
 // refill the stage just consumed, and finally the epilogue through tCgC.
 func (k *kernel[TC]) cta(wg *gmma.Warpgroup, bx, by int) (err error) {
-	defer catch(&err)
+	defer fault.Catch(&err)
 	gA, gB, gC, err := k.ctaTiles(bx, by)
 	if err != nil {
 		return err
@@ -703,15 +730,8 @@ func (k *kernel[TC]) cta(wg *gmma.Warpgroup, bx, by int) (err error) {
 	// tCrC) are the same for every CTA up to the tile origin: k.part holds
 	// them. Clear the accumulators of every thread.
 	pt := &k.part
-	zeros := make([]uint32, k.instr.NumAcc())
-	for t := range k.thr {
-		for _, row := range pt.dreg {
-			for _, r := range row {
-				if err := wg.SetRegs(t, r, zeros); err != nil {
-					return err
-				}
-			}
-		}
+	if err := pt.clear(wg, k.instr.NumAcc()); err != nil {
+		return err
 	}
 	kTiles := gA.Shape().At(2).Product().Value()
 	// load copies k-tile kt of A and B into stage pipe, as the tutorial's
@@ -763,33 +783,12 @@ func (k *kernel[TC]) cta(wg *gmma.Warpgroup, bx, by int) (err error) {
 			}
 		}
 	}
-	// Epilogue: axpby(alpha = 1, tCrC, beta = 0, tCgC), i.e. a copy, of
-	// each thread's registers to its elements of C.
-	regs := make([]uint32, pt.nregs)
+	// Epilogue: axpby(alpha = 1, tCrC, beta = 0, tCgC).
 	shift := elemIndex(gC.Pointer(), addrC, k.cbits) + gC.Offset(0) - pt.gC0
-	for t := range k.thr {
-		if err := wg.Regs(t, 0, regs); err != nil {
-			return fmt.Errorf("CTA (%d,%d), epilogue, thread %d: %w", bx, by, t, err)
-		}
-		fc := pt.fragC[t]
-		switch c := any(k.p.c).(type) {
-		case []float32:
-			for i, b := range pt.fragBit {
-				c[shift+fc[i]] = math.Float32frombits(regs[b/32])
-			}
-		case []numeric.Float16:
-			for i, b := range pt.fragBit {
-				c[shift+fc[i]] = numeric.Float16FromBits(uint16(regs[b/32] >> (b % 32)))
-			}
-		}
+	if err := epilogue(&pt.accPlan, wg, k.p.c, shift); err != nil {
+		return fmt.Errorf("CTA (%d,%d), %w", bx, by, err)
 	}
 	return nil
-}
-
-// copyTensor is tensor.Copy, returning the fault of a refused access.
-func copyTensor[T any](src, dst tensor.Tensor[T]) (err error) {
-	defer catch(&err)
-	return tensor.Copy(src, dst)
 }
 
 // gemm is cute::gemm(tiled_mma, tCrA(_,_,_,pipe), tCrB(_,_,_,pipe), tCrC)

@@ -3,9 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
-	"math"
 
-	"github.com/gocute/cute/atom"
 	"github.com/gocute/cute/gmma"
 	"github.com/gocute/cute/hw"
 	"github.com/gocute/cute/layout"
@@ -69,15 +67,9 @@ func newTMAKernel[TC accum](k *kernel[TC]) (*tmaKernel[TC], error) {
 
 // tmaPlan is everything of the TMA kernel that does not depend on the CTA.
 type tmaPlan struct {
-	a, b    tmaOperand
-	gmem    hw.DeviceMemory // A and B, copied to the device
-	tx      uint32          // kTmaTransactionBytes
-	tCrA    [bP]gmma.DescTensor
-	tCrB    [bP]gmma.DescTensor
-	dreg    [][]int
-	fragBit []int   // bit offset in a thread's registers of element i of tCrC
-	fragC   [][]int // per thread, element i of tCgC as an index into C, CTA (0,0)
-	nregs   int
+	a, b tmaOperand
+	gmem hw.DeviceMemory // A and B, copied to the device
+	tx   uint32          // kTmaTransactionBytes
 }
 
 // gmemLayoutA returns A's (M,K) layout: M-major (NT) or K-major (TN).
@@ -89,7 +81,8 @@ func (o Options) gmemLayout(rows, cols int) layout.Layout {
 }
 
 // newTMAPlan is gemm_nt / gemm_tn's TMA setup (make_tma_atom for A and B
-// on the host) plus the per-kernel partitions of the device code.
+// on the host); the MMA partitions of the device code are k.part, as for
+// the plain kernel.
 func (k *kernel[TC]) newTMAPlan() (*tmaPlan, error) {
 	t := &tmaPlan{}
 	// thrust::device_vector d_A = h_A: the device copies of A and B.
@@ -108,69 +101,6 @@ func (k *kernel[TC]) newTMAPlan() (*tmaPlan, error) {
 	}
 	t.a.gmem, t.b.gmem = &t.gmem, &t.gmem
 	t.tx = uint32(t.a.bytes + t.b.bytes)
-
-	// The MMA partitions: the descriptor fragments of each stage, the
-	// accumulator registers, and each thread's elements of C.
-	_, _, gC, err := k.ctaTiles(0, 0)
-	if err != nil {
-		return nil, err
-	}
-	sA, sB, err := k.smemTensors(nil)
-	if err != nil {
-		return nil, err
-	}
-	thr0 := k.thr[0]
-	tCsA, err := atom.PartitionA(thr0, sA)
-	if err != nil {
-		return nil, err
-	}
-	tCsB, err := atom.PartitionB(thr0, sB)
-	if err != nil {
-		return nil, err
-	}
-	tCrA, err := gmma.MakeFragment(k.gm.MajorA, tCsA)
-	if err != nil {
-		return nil, err
-	}
-	tCrB, err := gmma.MakeFragment(k.gm.MajorB, tCsB)
-	if err != nil {
-		return nil, err
-	}
-	for pipe := range bP {
-		u, p := layout.U, layout.Crd(pipe)
-		if t.tCrA[pipe], err = tCrA.Slice(u, u, u, p); err != nil {
-			return nil, err
-		}
-		if t.tCrB[pipe], err = tCrB.Slice(u, u, u, p); err != nil {
-			return nil, err
-		}
-	}
-	t.fragC = make([][]int, len(k.thr))
-	for th, thr := range k.thr {
-		tCgC, err := atom.PartitionC(thr, gC)
-		if err != nil {
-			return nil, err
-		}
-		if th == 0 {
-			tCrC, err := k.fragmentC(nil, 0, tCgC)
-			if err != nil {
-				return nil, err
-			}
-			if t.dreg, err = k.accRegs(tCrC); err != nil {
-				return nil, err
-			}
-			t.fragBit = make([]int, tCrC.Len())
-			for i := range t.fragBit {
-				t.fragBit[i] = int(tCrC.Pointer().ElemBitAddr(tCrC.Offset(i)) - addrRegs*8)
-				t.nregs = max(t.nregs, t.fragBit[i]/32+1)
-			}
-		}
-		origin := int((tCgC.Pointer().Addr() - addrC) * 8 / uint64(k.cbits))
-		t.fragC[th] = make([]int, tCgC.Len())
-		for i := range t.fragC[th] {
-			t.fragC[th][i] = origin + tCgC.Offset(i)
-		}
-	}
 	return t, nil
 }
 
@@ -356,15 +286,8 @@ func (k *tmaKernel[TC]) cta(b *hw.Block) error {
 		kTile++
 	}
 	// clear(tCrC) for every thread.
-	zeros := make([]uint32, k.instr.NumAcc())
-	for th := range k.thr {
-		for _, row := range t.dreg {
-			for _, r := range row {
-				if err := wg.SetRegs(th, r, zeros); err != nil {
-					return fail("clear(tCrC)", err)
-				}
-			}
-		}
+	if err := k.part.clear(wg, k.instr.NumAcc()); err != nil {
+		return fail("clear(tCrC)", err)
 	}
 	// PIPELINED MAIN LOOP.
 	writeState, _ := hw.NewPipelineState(bP) // TMA writes
@@ -421,43 +344,11 @@ func (k *tmaKernel[TC]) cta(b *hw.Block) error {
 		kTileCount--
 		kTile++
 	}
-	// Epilogue (unpredicated): axpby(alpha = 1, tCrC, beta = 0, tCgC), a
-	// copy of each thread's registers to its elements of C.
-	regs := make([]uint32, t.nregs)
-	shift := bx*bM + by*bN*k.p.M
-	for th := range k.thr {
-		if err := wg.Regs(th, 0, regs); err != nil {
-			return fail(fmt.Sprintf("epilogue, thread %d", th), err)
-		}
-		fc := t.fragC[th]
-		switch c := any(k.p.c).(type) {
-		case []float32:
-			for i, bit := range t.fragBit {
-				c[shift+fc[i]] = math.Float32frombits(regs[bit/32])
-			}
-		case []numeric.Float16:
-			for i, bit := range t.fragBit {
-				c[shift+fc[i]] = numeric.Float16FromBits(uint16(regs[bit/32] >> (bit % 32)))
-			}
-		default:
-			for i, bit := range t.fragBit {
-				k.p.c[shift+fc[i]] = accFromBits[TC](regs[bit/32] >> (bit % 32))
-			}
-		}
+	// Epilogue (unpredicated): axpby(alpha = 1, tCrC, beta = 0, tCgC).
+	if err := epilogue(&k.part.accPlan, wg, k.p.c, bx*bM+by*bN*k.p.M); err != nil {
+		return fmt.Errorf("CTA (%d,%d), %w", bx, by, err)
 	}
 	return nil
-}
-
-// accFromBits returns the accumulator value held in the low bits of r.
-func accFromBits[TC accum](r uint32) TC {
-	var v TC
-	switch p := any(&v).(type) {
-	case *numeric.Float16:
-		*p = numeric.Float16FromBits(uint16(r))
-	case *float32:
-		*p = math.Float32frombits(r)
-	}
-	return v
 }
 
 // printTMA prints the TMA setup as the tutorial's host and device code

@@ -246,44 +246,41 @@ func renderMMA(r Request, resp *Response) error {
 			return err
 		}
 	}
-	if r.Atoms == "" && r.Perm == "" {
+	var svg, latex func(w io.Writer) error
+	switch {
+	case r.Atoms == "" && r.Perm == "" && hasOp:
 		resp.Result = m.String()
-		if hasOp {
-			g, err := viz.AtomTV(m, op)
-			if err != nil {
-				return err
-			}
-			resp.SVG = draw(resp, "svg", func(w io.Writer) error { return viz.TVSVG(w, g, m.Name()+" "+op.String(), opt) })
-			if r.LaTeXOut {
-				resp.LaTeX = draw(resp, "latex", func(w io.Writer) error { return viz.TVLaTeX(w, g) })
-			}
-			return nil
-		}
-		resp.SVG = draw(resp, "svg", func(w io.Writer) error { return viz.MMASVG(w, m, opt) })
-		if r.LaTeXOut {
-			resp.LaTeX = draw(resp, "latex", func(w io.Writer) error { return viz.MMALaTeX(w, m) })
-		}
-		return nil
-	}
-	tm, err := tiledMMA(m, r.Atoms, r.Perm)
-	if err != nil {
-		return err
-	}
-	resp.Result = tm.String()
-	if hasOp {
-		g, err := viz.TiledTV(tm, op)
+		g, err := viz.AtomTV(m, op)
 		if err != nil {
 			return err
 		}
-		resp.SVG = draw(resp, "svg", func(w io.Writer) error { return viz.TVSVG(w, g, "TiledMMA of "+m.Name()+" "+op.String(), opt) })
-		if r.LaTeXOut {
-			resp.LaTeX = draw(resp, "latex", func(w io.Writer) error { return viz.TVLaTeX(w, g) })
+		svg = func(w io.Writer) error { return viz.TVSVG(w, g, m.Name()+" "+op.String(), opt) }
+		latex = func(w io.Writer) error { return viz.TVLaTeX(w, g) }
+	case r.Atoms == "" && r.Perm == "":
+		resp.Result = m.String()
+		svg = func(w io.Writer) error { return viz.MMASVG(w, m, opt) }
+		latex = func(w io.Writer) error { return viz.MMALaTeX(w, m) }
+	default:
+		tm, err := tiledMMA(m, r.Atoms, r.Perm)
+		if err != nil {
+			return err
 		}
-		return nil
+		resp.Result = tm.String()
+		if hasOp {
+			g, err := viz.TiledTV(tm, op)
+			if err != nil {
+				return err
+			}
+			svg = func(w io.Writer) error { return viz.TVSVG(w, g, "TiledMMA of "+m.Name()+" "+op.String(), opt) }
+			latex = func(w io.Writer) error { return viz.TVLaTeX(w, g) }
+		} else {
+			svg = func(w io.Writer) error { return viz.TiledMMASVG(w, tm, opt) }
+			latex = func(w io.Writer) error { return viz.TiledMMALaTeX(w, tm) }
+		}
 	}
-	resp.SVG = draw(resp, "svg", func(w io.Writer) error { return viz.TiledMMASVG(w, tm, opt) })
+	resp.SVG = draw(resp, "svg", svg)
 	if r.LaTeXOut {
-		resp.LaTeX = draw(resp, "latex", func(w io.Writer) error { return viz.TiledMMALaTeX(w, tm) })
+		resp.LaTeX = draw(resp, "latex", latex)
 	}
 	return nil
 }
