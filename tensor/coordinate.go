@@ -265,14 +265,11 @@ func (t CoordTensor) InnerPartition(tiler layout.Tiler, coord layout.Coord) (Coo
 	if err != nil {
 		return CoordTensor{}, err
 	}
-	r0 := z.lay.Shape().At(0).Len()
-	rest := coord
-	if coord.IsTuple() {
-		if rest, err = appendU("inner_partition", coord, z.lay.Shape().At(1).Len()); err != nil {
-			return CoordTensor{}, err
-		}
+	tile, rest, err := innerCoords(coord, z.lay.Shape().At(0).Len(), z.lay.Shape().At(1).Len())
+	if err != nil {
+		return CoordTensor{}, err
 	}
-	return z.Slice(repeatU(r0), rest)
+	return z.Slice(tile, rest)
 }
 
 // OuterPartition is CuTe's outer_partition(t, tiler, coord).
@@ -281,14 +278,11 @@ func (t CoordTensor) OuterPartition(tiler layout.Tiler, coord layout.Coord) (Coo
 	if err != nil {
 		return CoordTensor{}, err
 	}
-	r1 := z.lay.Shape().At(1).Len()
-	tile := coord
-	if coord.IsTuple() {
-		if tile, err = appendU("outer_partition", coord, z.lay.Shape().At(0).Len()); err != nil {
-			return CoordTensor{}, err
-		}
+	tile, rest, err := outerCoords(coord, z.lay.Shape().At(0).Len(), z.lay.Shape().At(1).Len())
+	if err != nil {
+		return CoordTensor{}, err
 	}
-	return z.Slice(tile, repeatU(r1))
+	return z.Slice(tile, rest)
 }
 
 // LocalTile is CuTe's local_tile(t, tiler, coord): inner_partition.
