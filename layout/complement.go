@@ -9,7 +9,7 @@ func ceilDivTuple(a, b IntTuple) IntTuple {
 	switch {
 	case a.isTup && b.isTup:
 		if len(b.elems) > len(a.elems) {
-			throw("ceil_div", "the divisor must not have more modes than the dividend", a, b)
+			throwKind(ErrRank, "ceil_div", "the divisor must not have more modes than the dividend", a, b)
 		}
 		e := make([]IntTuple, len(a.elems))
 		for i := range e {

@@ -188,6 +188,12 @@ func throw(op, cond string, values ...any) {
 	raise.Throw(Errorf(op, cond, values...))
 }
 
+// throwKind is throw with an explicit kind, for a condition whose wording
+// classify would misread.
+func throwKind(k Kind, op, cond string, values ...any) {
+	raise.Throw(Errorf(op, cond, values...).WithKind(k))
+}
+
 // catch converts a panic raised by throw into *err and re-panics anything
 // else (a genuine bug). Use as: defer catch(&err).
 func catch(err *error) {

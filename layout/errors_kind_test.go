@@ -33,3 +33,16 @@ func TestErrorfKind(t *testing.T) {
 		t.Errorf("Newf wrapping = %q (kind via chain %v)", outer, errors.Is(outer, ErrRank))
 	}
 }
+
+// TestThrowSiteKinds checks throw sites whose wording classify would
+// misread: they set their kind explicitly.
+func TestThrowSiteKinds(t *testing.T) {
+	var err error
+	func() {
+		defer catch(&err)
+		ceilDivTuple(MustParseTuple("(4,8)"), MustParseTuple("(2,2,2)"))
+	}()
+	if !errors.Is(err, ErrRank) || errors.Is(err, ErrDivisibility) {
+		t.Errorf("ceil_div with more divisor modes = %v, want kind %v", err, ErrRank)
+	}
+}

@@ -116,14 +116,24 @@ func InnerPartition[T any](t Tensor[T], tiler layout.Tiler, coord layout.Coord) 
 	if err != nil {
 		return Tensor[T]{}, err
 	}
-	r0 := modeRank(z.lay, 0)
-	rest := coord
+	tile, rest, err := innerCoords(coord, modeRank(z.lay, 0), modeRank(z.lay, 1))
+	if err != nil {
+		return Tensor[T]{}, err
+	}
+	return z.Slice(tile, rest)
+}
+
+// innerCoords is inner_partition's slice of a zipped tensor whose modes
+// have ranks r0 and r1: every element of the tile mode, the rest mode at
+// coord (a tuple coord padded with underscores to rank r1).
+func innerCoords(coord layout.Coord, r0, r1 int) (tile, rest layout.Coord, err error) {
+	rest = coord
 	if coord.IsTuple() {
-		if rest, err = appendU("inner_partition", coord, modeRank(z.lay, 1)); err != nil {
-			return Tensor[T]{}, err
+		if rest, err = appendU("inner_partition", coord, r1); err != nil {
+			return layout.Coord{}, layout.Coord{}, err
 		}
 	}
-	return z.Slice(repeatU(r0), rest)
+	return repeatU(r0), rest, nil
 }
 
 // OuterPartition is CuTe's outer_partition(t, tiler, coord): zipped_divide
@@ -135,14 +145,24 @@ func OuterPartition[T any](t Tensor[T], tiler layout.Tiler, coord layout.Coord) 
 	if err != nil {
 		return Tensor[T]{}, err
 	}
-	r1 := modeRank(z.lay, 1)
-	tile := coord
+	tile, rest, err := outerCoords(coord, modeRank(z.lay, 0), modeRank(z.lay, 1))
+	if err != nil {
+		return Tensor[T]{}, err
+	}
+	return z.Slice(tile, rest)
+}
+
+// outerCoords is outer_partition's slice of a zipped tensor whose modes
+// have ranks r0 and r1: the tile mode at coord (a tuple coord padded with
+// underscores to rank r0), every element of the rest mode.
+func outerCoords(coord layout.Coord, r0, r1 int) (tile, rest layout.Coord, err error) {
+	tile = coord
 	if coord.IsTuple() {
-		if tile, err = appendU("outer_partition", coord, modeRank(z.lay, 0)); err != nil {
-			return Tensor[T]{}, err
+		if tile, err = appendU("outer_partition", coord, r0); err != nil {
+			return layout.Coord{}, layout.Coord{}, err
 		}
 	}
-	return z.Slice(tile, repeatU(r1))
+	return tile, repeatU(r1), nil
 }
 
 // LocalTile is CuTe's local_tile(t, tiler, coord), the CTA-level tiling:

@@ -197,9 +197,9 @@ func liftSliceArith(c layout.Coord, t layout.ArithTuple, out *[]layout.ArithTupl
 	}
 }
 
-// liftCoord applies a layout operation to t's layout.
-func (t CoordTensor) liftCoord(f func(layout.BasisLayout) (layout.BasisLayout, error)) (CoordTensor, error) {
-	l, err := f(t.lay)
+// liftCoord applies a layout operation f(layout, a) to t's layout.
+func liftCoord[A any](t CoordTensor, f func(layout.BasisLayout, A) (layout.BasisLayout, error), a A) (CoordTensor, error) {
+	l, err := f(t.lay, a)
 	if err != nil {
 		return CoordTensor{}, err
 	}
@@ -208,32 +208,32 @@ func (t CoordTensor) liftCoord(f func(layout.BasisLayout) (layout.BasisLayout, e
 
 // Composition is CuTe's composition(t, tiler) (see [Composition]).
 func (t CoordTensor) Composition(tiler layout.Tiler) (CoordTensor, error) {
-	return t.liftCoord(func(l layout.BasisLayout) (layout.BasisLayout, error) { return layout.CompositionBasis(l, tiler) })
+	return liftCoord(t, layout.CompositionBasis, tiler)
 }
 
 // Compose is CuTe's t.compose(b) for a layout b: composition(t.layout(), b).
 func (t CoordTensor) Compose(b layout.Layout) (CoordTensor, error) {
-	return t.liftCoord(func(l layout.BasisLayout) (layout.BasisLayout, error) { return layout.ComposeBasis(l, b) })
+	return liftCoord(t, layout.ComposeBasis, b)
 }
 
 // LogicalDivide is CuTe's logical_divide(t, tiler).
 func (t CoordTensor) LogicalDivide(tiler layout.Tiler) (CoordTensor, error) {
-	return t.liftCoord(func(l layout.BasisLayout) (layout.BasisLayout, error) { return layout.LogicalDivideBasis(l, tiler) })
+	return liftCoord(t, layout.LogicalDivideBasis, tiler)
 }
 
 // ZippedDivide is CuTe's zipped_divide(t, tiler).
 func (t CoordTensor) ZippedDivide(tiler layout.Tiler) (CoordTensor, error) {
-	return t.liftCoord(func(l layout.BasisLayout) (layout.BasisLayout, error) { return layout.ZippedDivideBasis(l, tiler) })
+	return liftCoord(t, layout.ZippedDivideBasis, tiler)
 }
 
 // TiledDivide is CuTe's tiled_divide(t, tiler).
 func (t CoordTensor) TiledDivide(tiler layout.Tiler) (CoordTensor, error) {
-	return t.liftCoord(func(l layout.BasisLayout) (layout.BasisLayout, error) { return layout.TiledDivideBasis(l, tiler) })
+	return liftCoord(t, layout.TiledDivideBasis, tiler)
 }
 
 // FlatDivide is CuTe's flat_divide(t, tiler).
 func (t CoordTensor) FlatDivide(tiler layout.Tiler) (CoordTensor, error) {
-	return t.liftCoord(func(l layout.BasisLayout) (layout.BasisLayout, error) { return layout.FlatDivideBasis(l, tiler) })
+	return liftCoord(t, layout.FlatDivideBasis, tiler)
 }
 
 // Coalesce is CuTe's coalesce(t).
@@ -265,14 +265,11 @@ func (t CoordTensor) InnerPartition(tiler layout.Tiler, coord layout.Coord) (Coo
 	if err != nil {
 		return CoordTensor{}, err
 	}
-	r0 := z.lay.Shape().At(0).Len()
-	rest := coord
-	if coord.IsTuple() {
-		if rest, err = appendU("inner_partition", coord, z.lay.Shape().At(1).Len()); err != nil {
-			return CoordTensor{}, err
-		}
+	tile, rest, err := innerCoords(coord, z.lay.Shape().At(0).Len(), z.lay.Shape().At(1).Len())
+	if err != nil {
+		return CoordTensor{}, err
 	}
-	return z.Slice(repeatU(r0), rest)
+	return z.Slice(tile, rest)
 }
 
 // OuterPartition is CuTe's outer_partition(t, tiler, coord).
@@ -281,14 +278,11 @@ func (t CoordTensor) OuterPartition(tiler layout.Tiler, coord layout.Coord) (Coo
 	if err != nil {
 		return CoordTensor{}, err
 	}
-	r1 := z.lay.Shape().At(1).Len()
-	tile := coord
-	if coord.IsTuple() {
-		if tile, err = appendU("outer_partition", coord, z.lay.Shape().At(0).Len()); err != nil {
-			return CoordTensor{}, err
-		}
+	tile, rest, err := outerCoords(coord, z.lay.Shape().At(0).Len(), z.lay.Shape().At(1).Len())
+	if err != nil {
+		return CoordTensor{}, err
 	}
-	return z.Slice(tile, repeatU(r1))
+	return z.Slice(tile, rest)
 }
 
 // LocalTile is CuTe's local_tile(t, tiler, coord): inner_partition.

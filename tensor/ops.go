@@ -83,14 +83,7 @@ func groupModes(l layout.Layout, b, e int) (layout.Layout, error) {
 	if b < 0 || b > e || e > r {
 		return layout.Layout{}, layout.Errorf("group", "0 <= B <= E <= rank", b, e, l)
 	}
-	ms := l.Modes()
-	if !l.IsTuple() {
-		ms = []layout.Layout{l}
-	}
-	out := append([]layout.Layout(nil), ms[:b]...)
-	out = append(out, layout.Concat(ms[b:e]...))
-	out = append(out, ms[e:]...)
-	return layout.Concat(out...), nil
+	return l.Group(b, e)
 }
 
 // Take returns CuTe's take<b,e>(t): the tensor of modes [b,e).

@@ -3,9 +3,12 @@ package explain
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/gocute/cute/layout"
 )
 
 type golden struct {
@@ -85,5 +88,15 @@ func TestTraceIsTheLibrary(t *testing.T) {
 		if tr.Result.String() != c.want || !strings.Contains(tr.String(), c.step) {
 			t.Errorf("%s:\n%s want result %s and step %q", c.expr, tr, c.want, c.step)
 		}
+	}
+}
+
+func TestUnknownOpKind(t *testing.T) {
+	a, tl := layout.MustParse("8:1"), layout.IntTiler(layout.S(2))
+	if _, err := Divide("no_divide", a, tl); !errors.Is(err, layout.ErrInvalid) || errors.Is(err, layout.ErrDivisibility) {
+		t.Errorf("Divide(no_divide) = %v, want kind %v", err, layout.ErrInvalid)
+	}
+	if _, err := Product("no_product", a, tl); !errors.Is(err, layout.ErrInvalid) {
+		t.Errorf("Product(no_product) = %v, want kind %v", err, layout.ErrInvalid)
 	}
 }

@@ -184,7 +184,7 @@ func Divide(op string, a layout.Layout, t layout.Tiler) (Trace, error) {
 		"tiled_divide": layout.TiledDivide, "flat_divide": layout.FlatDivide,
 	}[op]
 	if lib == nil {
-		return Trace{}, layout.Errorf("explain", "not a divide", op)
+		return Trace{}, layout.Errorf("explain", "not a divide", op).WithKind(layout.ErrInvalid)
 	}
 	return run(fmt.Sprintf("%s(%v, %v)", op, a, t), func(tr *tracer) layout.Layout {
 		checkLeaves(a.Shape())
@@ -260,7 +260,7 @@ func Product(op string, a layout.Layout, t layout.Tiler) (Trace, error) {
 			}
 			return r
 		}
-		raise.Throw(layout.Errorf("explain", "not a product", op))
+		raise.Throw(layout.Errorf("explain", "not a product", op).WithKind(layout.ErrInvalid))
 		return layout.Layout{}
 	})
 }
