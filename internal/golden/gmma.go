@@ -23,10 +23,10 @@ import (
 
 // gmmaOps adds the GMMA ops: layout atoms, descriptors and partition.
 func gmmaOps(t *table) {
-	t.add("gmma_atom", "GMMA layout atom (Layout_K_SW128_Atom<T>)", gmmaOp(gmmaAtom))
-	t.add("gmma_desc", "GMMA layout atom, ValType, Shape, ...", gmmaOp(gmmaDesc))
-	t.add("desc_iter", "MMA_Atom, AtomLayoutMNK, sA, sB, index", gmmaOp(gmmaDescIter))
-	t.add("partition", "MMA_Atom, AtomLayoutMNK, PermutationMNK, sA, sB, gC, ...", gmmaOp(gmmaPartition))
+	stringsOp(t, "gmma_atom", "GMMA layout atom (Layout_K_SW128_Atom<T>)", gmmaAtom)
+	stringsOp(t, "gmma_desc", "GMMA layout atom, ValType, Shape, ...", gmmaDesc)
+	stringsOp(t, "desc_iter", "MMA_Atom, AtomLayoutMNK, sA, sB, index", gmmaDescIter)
+	stringsOp(t, "partition", "MMA_Atom, AtomLayoutMNK, PermutationMNK, sA, sB, gC, ...", gmmaPartition)
 }
 
 // gmmaLayoutAtoms adds tile_to_shape of a GMMA layout atom. The algebra's
@@ -40,17 +40,6 @@ func gmmaLayoutAtoms(t *table) {
 		}
 		return gmmaTileToShape(args)
 	})
-}
-
-// gmmaOp adapts a handler of string args returning an object.
-func gmmaOp(f func(args []string) (any, error)) Op {
-	return func(raw []json.RawMessage) (any, error) {
-		args, err := Strings(raw)
-		if err != nil {
-			return nil, err
-		}
-		return f(args)
-	}
 }
 
 // elemBits returns sizeof_bits of a C++ element type name.
