@@ -4,7 +4,6 @@ import (
 	"strconv"
 
 	"github.com/gocute/cute/layout"
-	"github.com/gocute/cute/numeric"
 )
 
 // miscOps adds upcast/downcast/recast_layout, nullspace and the
@@ -80,10 +79,10 @@ func miscOps(t *table) {
 // recastBits reads recast_layout's OldType and NewType (args[1], args[2])
 // as widths in bits.
 func recastBits(args []string) (oldBits, newBits int, err error) {
-	oldK, err1 := numeric.ParseKind(args[1])
-	newK, err2 := numeric.ParseKind(args[2])
+	ob, err1 := elemBits(args[1])
+	nb, err2 := elemBits(args[2])
 	if err1 != nil || err2 != nil {
 		return 0, 0, layout.Newf(layout.ErrInvalid, "recast_layout", "unknown type %q or %q", args[1], args[2])
 	}
-	return oldK.Bits(), newK.Bits(), nil
+	return ob, nb, nil
 }
