@@ -20,15 +20,9 @@ import (
 // hasBasis reports whether a printed value holds a scaled basis.
 func hasBasis(s string) bool { return strings.Contains(s, "@") }
 
-// objOp adds a handler of the given argument kinds whose args are all
-// strings and whose answer is an object of printed fields.
-func objOp(t *table, op, kinds string, f func(args []string) (map[string]any, error)) {
-	stringsOp(t, op, kinds, f)
-}
-
 // printOp adds an op answering {"print": ...}.
 func printOp(t *table, op, kinds string, f func(args []string) (string, error)) {
-	objOp(t, op, kinds, func(args []string) (map[string]any, error) {
+	stringsOp(t, op, kinds, func(args []string) (map[string]any, error) {
 		s, err := f(args)
 		if err != nil {
 			return nil, err
@@ -85,7 +79,7 @@ func layoutTiler(t layout.Tiler) layout.Tiler {
 // arithOps adds the arith family (bases, arithmetic tuples, identity
 // layouts and tensors) and the compat family.
 func arithOps(t *table) {
-	objOp(t, "basis", "ScaledBasis", func(args []string) (map[string]any, error) {
+	stringsOp(t, "basis", "ScaledBasis", func(args []string) (map[string]any, error) {
 		if err := nArgs("basis", args, 1); err != nil {
 			return nil, err
 		}
@@ -99,7 +93,7 @@ func arithOps(t *table) {
 			"basis_value":         b.Value().String(),
 		}, nil
 	})
-	objOp(t, "basis_mul", "ScaledBasis, Int", func(args []string) (map[string]any, error) {
+	stringsOp(t, "basis_mul", "ScaledBasis, Int", func(args []string) (map[string]any, error) {
 		if err := nArgs("basis_mul", args, 2); err != nil {
 			return nil, err
 		}
@@ -135,7 +129,7 @@ func arithOps(t *table) {
 		r, err := layout.Add(a, b)
 		return r.String(), err
 	})
-	objOp(t, "arith_tuple_add", "ArithTuple, ArithTuple|ScaledBasis", func(args []string) (map[string]any, error) {
+	stringsOp(t, "arith_tuple_add", "ArithTuple, ArithTuple|ScaledBasis", func(args []string) (map[string]any, error) {
 		t, u, err := binaryArith("arith_tuple_add", args)
 		if err != nil {
 			return nil, err
@@ -155,7 +149,7 @@ func arithOps(t *table) {
 		}
 		return out, nil
 	})
-	objOp(t, "make_inttuple_iter", "IntTuple, IntTuple", func(args []string) (map[string]any, error) {
+	stringsOp(t, "make_inttuple_iter", "IntTuple, IntTuple", func(args []string) (map[string]any, error) {
 		c, off, err := binaryArith("make_inttuple_iter", args)
 		if err != nil {
 			return nil, err
@@ -186,14 +180,14 @@ func arithOps(t *table) {
 		s, err := shapeArg("make_basis_like", args, 1)
 		return layout.BasisLike(s).String(), err
 	})
-	objOp(t, "make_identity_tensor", "Shape", func(args []string) (map[string]any, error) {
+	stringsOp(t, "make_identity_tensor", "Shape", func(args []string) (map[string]any, error) {
 		s, err := shapeArg("make_identity_tensor", args, 1)
 		if err != nil {
 			return nil, err
 		}
 		return coordTensorOut(tensor.MakeIdentity(s), printTensorLimit)
 	})
-	objOp(t, "inttuple_tensor", "IntTuple (base), BasisLayout", func(args []string) (map[string]any, error) {
+	stringsOp(t, "inttuple_tensor", "IntTuple (base), BasisLayout", func(args []string) (map[string]any, error) {
 		if err := nArgs("inttuple_tensor", args, 2); err != nil {
 			return nil, err
 		}
@@ -241,7 +235,7 @@ func arithOps(t *table) {
 		"weakly_compatible": layout.WeaklyCompatible,
 		"softly_compatible": layout.SoftlyCompatible,
 	} {
-		objOp(t, op, "IntTuple, IntTuple", func(args []string) (map[string]any, error) {
+		stringsOp(t, op, "IntTuple, IntTuple", func(args []string) (map[string]any, error) {
 			if err := nArgs(op, args, 2); err != nil {
 				return nil, err
 			}
@@ -266,7 +260,7 @@ func arithOps(t *table) {
 // '@', in the first argument); newTable puts them ahead of the plain-layout
 // handlers, which get every other case through ErrNotMine.
 func basisOps(t *table) {
-	objOp(t, "eval", "BasisLayout", func(args []string) (map[string]any, error) {
+	stringsOp(t, "eval", "BasisLayout", func(args []string) (map[string]any, error) {
 		l, err := basisLayoutArg("eval", args, 1)
 		if err != nil {
 			return nil, err

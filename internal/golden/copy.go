@@ -279,11 +279,7 @@ func partitionOut[T any](op string, thr atom.ThrCopy, t tensor.Tensor[T]) (any, 
 	if err != nil {
 		return nil, err
 	}
-	ps := p.String()
-	out := map[string]any{"tensor": ps}
-	if i := strings.Index(ps, " o "); i >= 0 {
-		out["layout"] = ps[i+3:]
-	}
+	out := map[string]any{"tensor": p.String(), "layout": p.Layout().String()}
 	// make_fragment_like of a ComposedLayout is that of its layout_b.
 	l := swizzle.Innermost(p.Layout())
 	fl, err := layout.FragmentLike(l)

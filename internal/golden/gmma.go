@@ -23,10 +23,10 @@ import (
 
 // gmmaOps adds the GMMA ops: layout atoms, descriptors and partition.
 func gmmaOps(t *table) {
-	t.add("gmma_atom", "GMMA layout atom (Layout_K_SW128_Atom<T>)", gmmaOp(gmmaAtom))
-	t.add("gmma_desc", "GMMA layout atom, ValType, Shape, ...", gmmaOp(gmmaDesc))
-	t.add("desc_iter", "MMA_Atom, AtomLayoutMNK, sA, sB, index", gmmaOp(gmmaDescIter))
-	t.add("partition", "MMA_Atom, AtomLayoutMNK, PermutationMNK, sA, sB, gC, ...", gmmaOp(gmmaPartition))
+	stringsOp(t, "gmma_atom", "GMMA layout atom (Layout_K_SW128_Atom<T>)", gmmaAtom)
+	stringsOp(t, "gmma_desc", "GMMA layout atom, ValType, Shape, ...", gmmaDesc)
+	stringsOp(t, "desc_iter", "MMA_Atom, AtomLayoutMNK, sA, sB, index", gmmaDescIter)
+	stringsOp(t, "partition", "MMA_Atom, AtomLayoutMNK, PermutationMNK, sA, sB, gC, ...", gmmaPartition)
 }
 
 // gmmaLayoutAtoms adds tile_to_shape of a GMMA layout atom. The algebra's
@@ -40,17 +40,6 @@ func gmmaLayoutAtoms(t *table) {
 		}
 		return gmmaTileToShape(args)
 	})
-}
-
-// gmmaOp adapts a handler of string args returning an object.
-func gmmaOp(f func(args []string) (any, error)) Op {
-	return func(raw []json.RawMessage) (any, error) {
-		args, err := Strings(raw)
-		if err != nil {
-			return nil, err
-		}
-		return f(args)
-	}
 }
 
 // elemBits returns sizeof_bits of a C++ element type name.
@@ -435,14 +424,18 @@ func gmmaDescIter(args []string) (any, error) {
 func gmmaOperands(out map[string]any, thr atom.ThrMMA, specA, specB string, descs bool) error {
 	m := thr.Tiled().Atom()
 	g, isGMMA := m.GMMA()
+	tm := thr.Tiled()
 	for _, op := range []struct {
-		name  string
-		spec  string
-		desc  bool
-		major gmma.Major
+		name      string
+		spec      string
+		desc      bool
+		major     gmma.Major
+		shape     func(layout.Shape) (layout.Shape, error)
+		partition func(atom.ThrMMA, tensor.Tensor[byte]) (tensor.Tensor[byte], error)
+		fragment  func(atom.MMA, tensor.Tensor[byte]) (tensor.Tensor[byte], error)
 	}{
-		{"A", specA, m.ADescriptor(), g.MajorA},
-		{"B", specB, m.BDescriptor(), g.MajorB},
+		{"A", specA, m.ADescriptor(), g.MajorA, tm.PartitionShapeA, atom.PartitionA[byte], atom.MakeFragmentA[byte, byte]},
+		{"B", specB, m.BDescriptor(), g.MajorB, tm.PartitionShapeB, atom.PartitionB[byte], atom.MakeFragmentB[byte, byte]},
 	} {
 		s, err := smemOperand(op.spec, m, op.name)
 		if err != nil {
@@ -450,32 +443,17 @@ func gmmaOperands(out map[string]any, thr atom.ThrMMA, specA, specB string, desc
 		}
 		if !descs {
 			out["s"+op.name] = s.String()
-			if op.name == "A" {
-				out["partition_shape_A"], err = shapeString(thr.Tiled().PartitionShapeA(s.Shape()))
-			} else {
-				out["partition_shape_B"], err = shapeString(thr.Tiled().PartitionShapeB(s.Shape()))
-			}
-			if err != nil {
+			if out["partition_shape_"+op.name], err = shapeString(op.shape(s.Shape())); err != nil {
 				return err
 			}
 		}
-		var tCs tensor.Tensor[byte]
-		if op.name == "A" {
-			tCs, err = atom.PartitionA(thr, s)
-		} else {
-			tCs, err = atom.PartitionB(thr, s)
-		}
+		tCs, err := op.partition(thr, s)
 		if err != nil {
 			return err
 		}
 		out["tCs"+op.name] = tCs.String()
 		if !isGMMA || !op.desc {
-			var frag tensor.Tensor[byte]
-			if op.name == "A" {
-				frag, err = atom.MakeFragmentA[byte](m, tCs)
-			} else {
-				frag, err = atom.MakeFragmentB[byte](m, tCs)
-			}
+			frag, err := op.fragment(m, tCs)
 			if err != nil {
 				return err
 			}

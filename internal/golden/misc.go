@@ -4,18 +4,7 @@ import (
 	"strconv"
 
 	"github.com/gocute/cute/layout"
-	"github.com/gocute/cute/numeric"
 )
-
-// typeBits gives the widths of the element types by C++ name (numeric.Kind's
-// table), as the recast vectors name them.
-var typeBits = func() map[string]int {
-	m := map[string]int{}
-	for _, k := range numeric.Kinds() {
-		m[k.String()] = k.Bits()
-	}
-	return m
-}()
 
 // miscOps adds upcast/downcast/recast_layout, nullspace and the
 // common-vector queries on plain Layouts.
@@ -90,9 +79,9 @@ func miscOps(t *table) {
 // recastBits reads recast_layout's OldType and NewType (args[1], args[2])
 // as widths in bits.
 func recastBits(args []string) (oldBits, newBits int, err error) {
-	ob, ok1 := typeBits[args[1]]
-	nb, ok2 := typeBits[args[2]]
-	if !ok1 || !ok2 {
+	ob, err1 := elemBits(args[1])
+	nb, err2 := elemBits(args[2])
+	if err1 != nil || err2 != nil {
 		return 0, 0, layout.Newf(layout.ErrInvalid, "recast_layout", "unknown type %q or %q", args[1], args[2])
 	}
 	return ob, nb, nil

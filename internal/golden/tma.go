@@ -22,7 +22,8 @@ type tmaSpec struct {
 	op       tma.Op
 	g        tma.Gmem
 	s        tma.Smem
-	sfunc    string // the smem layout as printed
+	sfunc    swizzle.Func          // the smem layout when it is not pointer-flagged
+	flagged  *tensor.FlaggedLayout // the smem layout when it is Sw o smem_ptr[Nb](unset) o L
 	tiler    layout.Tiler
 	cluster  layout.Int
 	opt      tma.Options
@@ -73,19 +74,18 @@ func readTMASpec(args []string) (tmaSpec, error) {
 	}
 	sp.gmemBits = gt.Pointer().Bits()
 	sp.g = tma.Gmem{Type: args[1], Addr: gt.Pointer().Addr(), Layout: gl}
-	sp.sfunc = args[4]
 	if strings.Contains(args[4], "smem_ptr[") {
 		f, err := tensor.ParseFlagged(args[4])
 		if err != nil {
 			return sp, err
 		}
+		sp.flagged = &f
 		sp.s = tma.SmemFlagged(f)
 	} else {
-		f, err := swizzle.ParseFunc(args[4])
-		if err != nil {
+		if sp.sfunc, err = swizzle.ParseFunc(args[4]); err != nil {
 			return sp, err
 		}
-		if sp.s, err = tma.SmemOf(f); err != nil {
+		if sp.s, err = tma.SmemOf(sp.sfunc); err != nil {
 			return sp, err
 		}
 	}
@@ -117,18 +117,10 @@ func tmaSmemTensor(sp tmaSpec) (tensor.Tensor[byte], error) {
 		return tensor.Tensor[byte]{}, err
 	}
 	p := tensor.SmemPtr(bits, 0x400)
-	if strings.Contains(sp.sfunc, "smem_ptr[") {
-		f, err := tensor.ParseFlagged(sp.sfunc)
-		if err != nil {
-			return tensor.Tensor[byte]{}, err
-		}
-		return tensor.FromFlagged[byte](nil, p, f)
+	if sp.flagged != nil {
+		return tensor.FromFlagged[byte](nil, p, *sp.flagged)
 	}
-	f, err := swizzle.ParseFunc(sp.sfunc)
-	if err != nil {
-		return tensor.Tensor[byte]{}, err
-	}
-	return tensor.View[byte](nil, p, f), nil
+	return tensor.View[byte](nil, p, sp.sfunc), nil
 }
 
 // tmaCaseCompiles reports the compile error of a make_tma_copy case whose
@@ -137,7 +129,7 @@ func tmaSmemTensor(sp tmaSpec) (tensor.Tensor[byte], error) {
 // an smem swizzle in the layout (Sw<B,M,S> o _0 o L) sliced at the
 // dynamic thread extent of a dynamic cluster size.
 func tmaCaseCompiles(sp tmaSpec, t tma.TiledCopy) error {
-	if sp.cluster.IsStatic() || strings.Contains(sp.sfunc, "smem_ptr[") || !strings.Contains(sp.sfunc, " o ") {
+	if _, composed := sp.sfunc.(swizzle.ComposedLayout); sp.cluster.IsStatic() || !composed {
 		return nil
 	}
 	return tma.SwizzledDynamicError("make_tma_copy", t.Tiled().LayoutTV())
