@@ -98,7 +98,8 @@ func copyIf[T any](a Copy, x CopyExecutor, pred *tensor.Tensor[bool], src, dst t
 		}
 		return callAtom(a, x, src, dst)
 	}
-	if restSize(src) == 1 && restSize(dst) == 1 && (src.Len() == a.NumValSrc() || dst.Len() == a.NumValDst()) {
+	n, nd := restSize(src), restSize(dst)
+	if n == 1 && nd == 1 && (src.Len() == a.NumValSrc() || dst.Len() == a.NumValDst()) {
 		// One atom call: src_v(_,0) holds src's values in src's order,
 		// and the call reads nothing else of it, so no view is made.
 		if pred != nil && !pred.Get(0) {
@@ -106,7 +107,7 @@ func copyIf[T any](a Copy, x CopyExecutor, pred *tensor.Tensor[bool], src, dst t
 		}
 		return callValues(a, x, src, dst)
 	}
-	if restSize(src) == 1 && restSize(dst) == 1 {
+	if n == 1 && nd == 1 {
 		// One column: src_v(_,0) is take<0,1>(src), the rank-1 tuple of
 		// mode 0 on the same pointer.
 		s, err := tensor.Take(src, 0, 1)
@@ -122,8 +123,7 @@ func copyIf[T any](a Copy, x CopyExecutor, pred *tensor.Tensor[bool], src, dst t
 		}
 		return callAtom(a, x, s, d)
 	}
-	n := restSize(src)
-	if restSize(dst) != n {
+	if nd != n {
 		return layout.Errorf("copy", "size of the rest modes of src == of dst", src.Shape(), dst.Shape())
 	}
 	if pred != nil && pred.Len() < n {
