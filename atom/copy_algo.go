@@ -82,7 +82,7 @@ func copyIf[T any](a Copy, x CopyExecutor, pred *tensor.Tensor[bool], src, dst t
 	if n := a.op.thrID.Size().Value(); n != 1 {
 		return layout.Errorf("copy", "a thread-local Copy_Atom (this one is executed by "+itoa(n)+" threads together; use the hardware model)", a.op.name)
 	}
-	if strings.HasPrefix(a.op.name, "AutoVectorizingCopy") && x == nil {
+	if a.op.autoVectorizing() && x == nil {
 		if pred != nil {
 			return tensor.CopyIf(*pred, src, dst)
 		}
@@ -270,6 +270,14 @@ func copyUnpack[T any](a Copy, src, dst tensor.Tensor[T]) error {
 		return tensor.Copy(src, dst)
 	}
 	return tensor.CopyVec(bits, src, dst)
+}
+
+// autoVectorizing reports one of CuTe's AutoVectorizingCopyWithAssumedAlignment
+// ops, for which copy(Copy_Atom, src, dst) is copy(src, dst) on the whole
+// tensors: DefaultCopy (the <8> alias) and AutoVectorizingCopy (<128>)
+// included.
+func (o CopyOp) autoVectorizing() bool {
+	return o.name == "DefaultCopy" || strings.HasPrefix(o.name, "AutoVectorizingCopy")
 }
 
 func itoa(n int) string { return layout.D(n).String() }
