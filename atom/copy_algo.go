@@ -136,7 +136,7 @@ func copyIf[T any](a Copy, x CopyExecutor, pred *tensor.Tensor[bool], src, dst t
 		v := src.Len() / n
 		for i := 0; i < n; i++ {
 			if pred != nil && !pred.Get(i) {
-				if strings.Contains(a.op.name, "_ZFILL") {
+				if a.op.zeroFills() {
 					var z T
 					for e := i * v; e < (i+1)*v; e++ {
 						dst.Set(e, z)
@@ -221,7 +221,7 @@ func registerRuns[T any](t tensor.Tensor[T], v, bits int) bool {
 // zfill is what a false predicate does: nothing, or, for a _ZFILL
 // cp.async, the copy with source size 0, which writes zeros.
 func zfill[T any](a Copy, x CopyExecutor, src, dst tensor.Tensor[T]) error {
-	if !strings.Contains(a.op.name, "_ZFILL") {
+	if !a.op.zeroFills() {
 		return nil
 	}
 	if x != nil {
@@ -279,6 +279,11 @@ func copyUnpack[T any](a Copy, src, dst tensor.Tensor[T]) error {
 func (o CopyOp) autoVectorizing() bool {
 	return o.name == "DefaultCopy" || strings.HasPrefix(o.name, "AutoVectorizingCopy")
 }
+
+// zeroFills reports a _ZFILL cp.async op, whose false predicate issues
+// the copy with source size 0 (Copy_Traits::with(bool)) instead of
+// skipping it.
+func (o CopyOp) zeroFills() bool { return strings.Contains(o.name, "_ZFILL") }
 
 func itoa(n int) string { return layout.D(n).String() }
 
