@@ -82,7 +82,7 @@ func copyIf[T any](a Copy, x CopyExecutor, pred *tensor.Tensor[bool], src, dst t
 	if n := a.op.thrID.Size().Value(); n != 1 {
 		return layout.Errorf("copy", "a thread-local Copy_Atom (this one is executed by "+itoa(n)+" threads together; use the hardware model)", a.op.name)
 	}
-	if strings.HasPrefix(a.op.name, "AutoVectorizingCopy") && x == nil {
+	if a.op.autoVectorizing() && x == nil {
 		if pred != nil {
 			return tensor.CopyIf(*pred, src, dst)
 		}
@@ -98,7 +98,8 @@ func copyIf[T any](a Copy, x CopyExecutor, pred *tensor.Tensor[bool], src, dst t
 		}
 		return callAtom(a, x, src, dst)
 	}
-	if restSize(src) == 1 && restSize(dst) == 1 && (src.Len() == a.NumValSrc() || dst.Len() == a.NumValDst()) {
+	n, nd := restSize(src), restSize(dst)
+	if n == 1 && nd == 1 && (src.Len() == a.NumValSrc() || dst.Len() == a.NumValDst()) {
 		// One atom call: src_v(_,0) holds src's values in src's order,
 		// and the call reads nothing else of it, so no view is made.
 		if pred != nil && !pred.Get(0) {
@@ -106,7 +107,7 @@ func copyIf[T any](a Copy, x CopyExecutor, pred *tensor.Tensor[bool], src, dst t
 		}
 		return callValues(a, x, src, dst)
 	}
-	if restSize(src) == 1 && restSize(dst) == 1 {
+	if n == 1 && nd == 1 {
 		// One column: src_v(_,0) is take<0,1>(src), the rank-1 tuple of
 		// mode 0 on the same pointer.
 		s, err := tensor.Take(src, 0, 1)
@@ -122,8 +123,7 @@ func copyIf[T any](a Copy, x CopyExecutor, pred *tensor.Tensor[bool], src, dst t
 		}
 		return callAtom(a, x, s, d)
 	}
-	n := restSize(src)
-	if restSize(dst) != n {
+	if nd != n {
 		return layout.Errorf("copy", "size of the rest modes of src == of dst", src.Shape(), dst.Shape())
 	}
 	if pred != nil && pred.Len() < n {
@@ -136,7 +136,7 @@ func copyIf[T any](a Copy, x CopyExecutor, pred *tensor.Tensor[bool], src, dst t
 		v := src.Len() / n
 		for i := 0; i < n; i++ {
 			if pred != nil && !pred.Get(i) {
-				if strings.Contains(a.op.name, "_ZFILL") {
+				if a.op.zeroFills() {
 					var z T
 					for e := i * v; e < (i+1)*v; e++ {
 						dst.Set(e, z)
@@ -221,7 +221,7 @@ func registerRuns[T any](t tensor.Tensor[T], v, bits int) bool {
 // zfill is what a false predicate does: nothing, or, for a _ZFILL
 // cp.async, the copy with source size 0, which writes zeros.
 func zfill[T any](a Copy, x CopyExecutor, src, dst tensor.Tensor[T]) error {
-	if !strings.Contains(a.op.name, "_ZFILL") {
+	if !a.op.zeroFills() {
 		return nil
 	}
 	if x != nil {
@@ -271,6 +271,19 @@ func copyUnpack[T any](a Copy, src, dst tensor.Tensor[T]) error {
 	}
 	return tensor.CopyVec(bits, src, dst)
 }
+
+// autoVectorizing reports one of CuTe's AutoVectorizingCopyWithAssumedAlignment
+// ops, for which copy(Copy_Atom, src, dst) is copy(src, dst) on the whole
+// tensors: DefaultCopy (the <8> alias) and AutoVectorizingCopy (<128>)
+// included.
+func (o CopyOp) autoVectorizing() bool {
+	return o.name == "DefaultCopy" || strings.HasPrefix(o.name, "AutoVectorizingCopy")
+}
+
+// zeroFills reports a _ZFILL cp.async op, whose false predicate issues
+// the copy with source size 0 (Copy_Traits::with(bool)) instead of
+// skipping it.
+func (o CopyOp) zeroFills() bool { return strings.Contains(o.name, "_ZFILL") }
 
 func itoa(n int) string { return layout.D(n).String() }
 

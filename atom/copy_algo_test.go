@@ -231,3 +231,26 @@ func TestCopyTiledAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestDefaultCopyIsAutoVectorizing: DefaultCopy is the C++ alias of
+// AutoVectorizingCopyWithAssumedAlignment<8>, so copy(Copy_Atom<DefaultCopy,
+// float>, src, dst) is CuTe's copy(src, dst) on the whole tensors, as it is
+// for the <8> spelling: a transposing 4x4 copy works.
+func TestDefaultCopyIsAutoVectorizing(t *testing.T) {
+	for _, op := range []string{"DefaultCopy", "AutoVectorizingCopyWithAssumedAlignment<8>"} {
+		a := MustLookupCopy(op, "float")
+		s := tensor.Make[float32](layout.MustParse("(_4,_4):(_1,_4)"))
+		for i := 0; i < s.Len(); i++ {
+			s.Set(i, float32(i+1))
+		}
+		d := tensor.Make[float32](layout.MustParse("(_4,_4):(_4,_1)"))
+		if err := CopyWith(a, s, d); err != nil {
+			t.Fatalf("%s: %v", op, err)
+		}
+		for i := 0; i < s.Len(); i++ {
+			if d.Get(i) != s.Get(i) {
+				t.Fatalf("%s: value %d = %v, want %v", op, i, d.Get(i), s.Get(i))
+			}
+		}
+	}
+}

@@ -27,7 +27,7 @@ func CopyConvertWith[S, D any](a Copy, src tensor.Tensor[S], dst tensor.Tensor[D
 		return layout.Errorf("copy", "a thread-local Copy_Atom", name)
 	}
 	switch {
-	case name == "DefaultCopy" || strings.HasPrefix(name, "AutoVectorizingCopy"):
+	case a.op.autoVectorizing():
 	case strings.HasPrefix(name, "UniversalCopy<"):
 		_, targs, _ := splitTemplate(name)
 		rs := cppTypeName(targs[0])

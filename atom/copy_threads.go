@@ -85,8 +85,9 @@ func CopyThreads[T any](tc TiledCopy, x []WarpCopier, src, dst []tensor.Tensor[T
 	nregs := (regVals*bits + 31) / 32
 	var addrs [lanes]uint64
 	var regs [lanes][]uint32
+	buf := make([]uint32, lanes*nregs) // one backing array for the warp's registers
 	for l := range regs {
-		regs[l] = make([]uint32, nregs)
+		regs[l] = buf[l*nregs : (l+1)*nregs : (l+1)*nregs]
 	}
 	for i := 0; i < rest; i++ {
 		for w := 0; w < n/lanes; w++ {

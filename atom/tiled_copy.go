@@ -180,15 +180,10 @@ func MakeTiledCopyCAtom(a Copy, mma TiledMMA) (tc TiledCopy, err error) {
 	var tv layout.Layout
 	var tiler layout.Tiler
 	err = raise.Try(func() {
-		must := func(l layout.Layout, err error) layout.Layout {
-			if err != nil {
-				raise.Throw(layout.Errorf(op, err.Error()))
-			}
-			return l
-		}
+		must := throwAs(op)
 		layoutTV := must(layout.Compose(cTV, layout.Left(layout.Tup(layout.I(cTV.Mode(0).Size()), layout.I(layout.S(copyV))))))
 		mmaTiler := layout.Tup(layout.I(mma.TileSize(0)), layout.I(mma.TileSize(1)))
-		tiler, tv = byModeTiler(op, mmaTiler, layoutTV, must)
+		tiler, tv = byModeTiler(mmaTiler, layoutTV, must)
 	})
 	if err != nil {
 		return TiledCopy{}, err
@@ -216,12 +211,7 @@ func MakeCotiledCopy(a Copy, atomTV, data layout.Layout) (tc TiledCopy, err erro
 	var tv layout.Layout
 	var tiler layout.Tiler
 	err = raise.Try(func() {
-		must := func(l layout.Layout, err error) layout.Layout {
-			if err != nil {
-				raise.Throw(layout.Errorf(op, err.Error()))
-			}
-			return l
-		}
+		must := throwAs(op)
 		// data addr -> data coord; off-the-ends get stride 0.
 		inv := layout.Concat(must(layout.LeftInverse(data)), layout.MustParse("_1:_0"))
 		tvData := must(layout.Compose(inv, atomTV))
@@ -229,7 +219,7 @@ func MakeCotiledCopy(a Copy, atomTV, data layout.Layout) (tc TiledCopy, err erro
 		if !back.Equal(layout.Coalesce(atomTV.Mode(1))) {
 			raise.Throw(layout.Errorf(op, "The memory pointed to by AtomTVLayout does not exist in the DataLayout.", atomTV, data))
 		}
-		tiler, tv = byModeTiler(op, productEach(data.Shape()), tvData, must)
+		tiler, tv = byModeTiler(productEach(data.Shape()), tvData, must)
 	})
 	if err != nil {
 		return TiledCopy{}, err
@@ -237,11 +227,22 @@ func MakeCotiledCopy(a Copy, atomTV, data layout.Layout) (tc TiledCopy, err erro
 	return newTiledCopy(op, a, tv, tiler)
 }
 
+// throwAs returns the must of a raise.Try body: the layout, or, on error,
+// a raise of a *layout.Error of op carrying err's text and vals.
+func throwAs(op string, vals ...any) func(layout.Layout, error) layout.Layout {
+	return func(l layout.Layout, err error) layout.Layout {
+		if err != nil {
+			raise.Throw(layout.Errorf(op, err.Error(), vals...))
+		}
+		return l
+	}
+}
+
 // byModeTiler is the tail of make_tiled_copy_C_atom and make_cotiled_copy:
 // the by-mode tiler of layouts that picks the elements of a (flat) shape
 // that layoutTV touches, and layoutTV re-expressed as (thread, value) ->
 // tile coordinate.
-func byModeTiler(op string, shape layout.Shape, layoutTV layout.Layout,
+func byModeTiler(shape layout.Shape, layoutTV layout.Layout,
 	must func(layout.Layout, error) layout.Layout) (layout.Tiler, layout.Layout) {
 	n := shape.Len()
 	modes := make([]layout.Tiler, n)
@@ -590,12 +591,7 @@ func (t TiledCopy) retilePlan(sh layout.Shape) (p retile, err error) {
 	rank := sh.Len()
 	v := sh.At(0).Product()
 	err = raise.Try(func() {
-		must := func(l layout.Layout, err error) layout.Layout {
-			if err != nil {
-				raise.Throw(layout.Errorf(op, err.Error(), sh))
-			}
-			return l
-		}
+		must := throwAs(op, sh)
 		inv := must(layout.RightInverse(t.tv))
 		mn := must(layout.Compose(inv, layout.Left(t.TilerShape())))
 		frgMN := must(layout.Upcast(mn, t.NumThr()*v.Value()))

@@ -6,7 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gocute/cute/atom"
+	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/numeric"
 	"github.com/gocute/cute/tma"
 )
 
@@ -18,11 +19,11 @@ import (
 // keeping 1/2/3 of them).
 func TMABox(w io.Writer, a tma.Atom) error {
 	e := a.Encode()
-	bits, err := atom.CopyTypeBits(a.TmaType())
+	k, err := numeric.ParseKind(a.TmaType())
 	if err != nil {
-		return err
+		return layout.Errorf("viz.TMABox", "a known TmaInternalType", a.TmaType())
 	}
-	eb := max(bits/8, 1)
+	eb := max(k.Bits()/8, 1)
 	n := 1
 	for _, b := range e.BoxDim {
 		n *= int(b)
