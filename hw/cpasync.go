@@ -128,7 +128,7 @@ func (w *Warp) CpAsync(lane int, c CpAsync, dst uint32, g *GlobalMemory, src uin
 		return faultf(ErrMisaligned, op, "the global source must be aligned to cp-size",
 			fmt.Sprintf("src %#x", src), fmt.Sprintf("cp-size %d", c.Size))
 	}
-	if err := w.smem.checkRange(op, dst, c.Size); err != nil {
+	if err := w.smem.checkFault(op, dst, c.Size); err != nil {
 		return err
 	}
 	n := c.SrcBytes()
@@ -141,7 +141,7 @@ func (w *Warp) CpAsync(lane int, c CpAsync, dst uint32, g *GlobalMemory, src uin
 			return err
 		}
 	}
-	if err := w.smem.g.Write(dst, buf[:c.Size]); err != nil { // an in-flight wgmma reads these bytes
+	if err := w.smem.write(dst, buf[:c.Size]); err != nil { // an in-flight wgmma reads these bytes
 		return faultf(ErrHazard, op, err.Error())
 	}
 	w.smem.mark(dst, c.Size, +1)

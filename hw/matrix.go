@@ -47,7 +47,7 @@ func (w *Warp) checkRows(op string, m Matrix, addrs *[WarpSize]uint32) error {
 				fmt.Sprintf("lane %d", l), fmt.Sprintf("%#x", a))
 		}
 		if !w.smem.inRange(a, 16) {
-			return w.smem.checkRange(op+m.String(), a, 16)
+			return w.smem.checkFault(op+m.String(), a, 16)
 		}
 		if _, ok := w.smem.firstPending(a, 16); ok {
 			return w.smem.checkPending(op+m.String(), a, 16)
@@ -90,7 +90,7 @@ func (w *Warp) LdMatrix(m Matrix, d int, addrs *[WarpSize]uint32) error {
 	}
 	var rows [WarpSize][16]byte
 	for l := 0; l < 8*m.Num; l++ {
-		_ = w.smem.g.Read(addrs[l], rows[l][:]) // checked above
+		copy(rows[l][:], w.smem.data[addrs[l]-w.smem.base:]) // checked above
 	}
 	le := binary.LittleEndian
 	for i := range m.Num {
@@ -150,7 +150,7 @@ func (w *Warp) StMatrix(m Matrix, addrs *[WarpSize]uint32, s int) error {
 		// The lowest row is stored last, so it wins over a higher row at
 		// the same address.
 		for r := 7; r >= 0; r-- {
-			if err := w.smem.g.Write(addrs[8*i+r], buf[r][:]); err != nil {
+			if err := w.smem.write(addrs[8*i+r], buf[r][:]); err != nil {
 				return faultf(ErrHazard, "stmatrix"+m.String(), err.Error())
 			}
 		}

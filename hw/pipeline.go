@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/gocute/cute/gmma"
 	"github.com/gocute/cute/layout"
 )
 
@@ -25,38 +24,32 @@ const (
 	RulePipelineSize Rule = "a PipelineState has at least one stage"
 )
 
-// Gmma returns the CTA's shared memory as the wgmma executor sees it: the
-// same bytes at CTA-local addresses (0 is the CTA's first byte; the
-// shared::cluster address of byte a is Base()+a). TMA loads land in it
-// through the async proxy, and a wgmma reading bytes of a load whose
-// mbarrier phase no wait has observed is an error. It is nil when the CTA's
-// size is not a multiple of 16.
-func (c *CTA) Gmma() *gmma.SharedMemory { return c.g }
-
-// Shared returns the CTA's shared memory as the warp-level instructions of
-// this package see it ([Warp] cp.async, ldmatrix, stmatrix): a
-// [SharedMemory] over the same bytes and the same wgmma bookkeeping as
-// [CTA.Gmma], at CTA-local addresses. Its stores are generic-proxy stores
-// for the wgmma (fence.proxy.async before a wgmma reads them); the TMA's
-// in-flight boxes are checked by the TMA's own CTA.Read and by wgmmas, not
-// by this view. It is nil when Gmma is.
+// Shared returns the CTA's shared memory at CTA-local addresses (0 is the
+// CTA's first byte; the shared::cluster address of byte a is Base()+a), as
+// the warp-level instructions ([Warp] cp.async, ldmatrix, stmatrix) and the
+// CTA's [Warpgroup] see it: the same bytes and the same proxy record as
+// [CTA.Write] and the TMA. Stores through it are generic-proxy stores
+// (fence.proxy.async before a wgmma or a TMA store reads them); TMA loads
+// land in it through the async proxy, and a wgmma reading bytes of a load
+// whose mbarrier phase no wait has observed is an error. It is nil when the
+// CTA's size is not a multiple of 16.
 func (c *CTA) Shared() *SharedMemory {
-	if c.shared == nil && c.g != nil {
-		c.shared = &SharedMemory{g: c.g, pending: make([]uint32, len(c.smem)/4)}
+	if len(c.smem)%16 != 0 {
+		return nil
 	}
-	return c.shared
+	return c.sm
 }
 
 // Warpgroup returns the warpgroup that executes the CTA's wgmmas against
-// [CTA.Gmma] (the executor allows one per shared memory), made on first use
-// and kept, reset ([gmma.Warpgroup.Reset]), for the CTAs that later run in
+// [CTA.Shared] (the executor allows one per shared memory), made on first use
+// and kept, reset ([Warpgroup.Reset]), for the CTAs that later run in
 // this slot of a [Launch].
-func (c *CTA) Warpgroup() (*gmma.Warpgroup, error) {
+func (c *CTA) Warpgroup() (*Warpgroup, error) {
 	if c.wg == nil {
-		if c.g == nil {
+		if c.Shared() == nil {
 			return nil, tmaErr("CTA.Warpgroup", RuleLaunch, "a shared memory whose size is a multiple of 16", len(c.smem))
 		}
-		wg, err := gmma.NewWarpgroup(c.g)
+		wg, err := NewWarpgroup(c.sm)
 		if err != nil {
 			return nil, err
 		}
@@ -67,9 +60,7 @@ func (c *CTA) Warpgroup() (*gmma.Warpgroup, error) {
 
 // endAsync tells the wgmma executor that the bytes of p are visible.
 func (c *CTA) endAsync(p pendingWrite) {
-	if c.g != nil {
-		c.g.EndAsyncWrite(p.lo-c.base, int(p.hi-p.lo))
-	}
+	c.sm.EndAsyncWrite(p.lo-c.base, int(p.hi-p.lo))
 }
 
 // explainPending says, for the wgmma executor's error, which mbarrier phase
@@ -392,9 +383,7 @@ func putCluster(c *Cluster) {
 func (c *Cluster) reset() {
 	for r := range c.ctas {
 		t := &c.ctas[r]
-		if t.g != nil {
-			t.g.ClearAsyncWrites()
-		}
+		t.sm.ClearAsyncWrites()
 		if t.wg != nil {
 			t.wg.Reset() // a new CTA's warpgroup
 		}

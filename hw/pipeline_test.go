@@ -273,13 +273,13 @@ func TestTMAFeedsWgmma(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	wg, err := gmma.NewWarpgroup(cta.Gmma())
+	wg, err := cta.Warpgroup()
 	if err != nil {
 		t.Fatal(err)
 	}
 	descA, _ := gmma.NewDescriptorBytes(dst, 128, 256, 0, gmma.Interleave)
 	descB, _ := gmma.NewDescriptorBytes(dst+2048, 128, 256, 0, gmma.Interleave)
-	mma := gmma.MMA{N: 8, DType: numeric.KindF32, AType: numeric.KindF16, BType: numeric.KindF16, DescA: descA, DescB: descB}
+	mma := WGMMA{N: 8, DType: numeric.KindF32, AType: numeric.KindF16, BType: numeric.KindF16, DescA: descA, DescB: descB}
 	wg.Fence()
 	if err := wg.MMAAsync(mma); err == nil || !strings.Contains(err.Error(), "still writing") ||
 		!strings.Contains(err.Error(), "completes phase 0 (parity 0) of the mbarrier at 0x8") {
@@ -337,14 +337,14 @@ func TestCTAShared(t *testing.T) {
 	if err := sh.Write(0x80, []byte{9}); err != nil {
 		t.Fatal(err)
 	}
-	if err := cta.Gmma().Read(0x80, p[:1]); err != nil || p[0] != 9 {
-		t.Errorf("Gmma sees %v, %v", p, err)
+	if err := cta.Shared().Read(0x80, p[:1]); err != nil || p[0] != 9 {
+		t.Errorf("Shared sees %v, %v", p, err)
 	}
 	if err := cta.Peek(cta.Base()+0x80, p[:1]); err != nil || p[0] != 9 {
 		t.Errorf("the CTA sees %v, %v", p, err)
 	}
 	odd, _ := NewCluster(1, 1000)
-	if odd.CTA(0).Gmma() != nil || odd.CTA(0).Shared() != nil {
+	if odd.CTA(0).Shared() != nil {
 		t.Error("a shared memory of 1000 bytes has a wgmma view")
 	}
 }

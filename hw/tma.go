@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/gocute/cute/gmma"
 	"github.com/gocute/cute/numeric"
 	"github.com/gocute/cute/tma"
 )
@@ -114,13 +113,10 @@ func NewCluster(n, smemBytes int) (*Cluster, error) {
 	}
 	c := &Cluster{ctas: make([]CTA, n)}
 	for r := range c.ctas {
-		c.ctas[r] = CTA{rank: r, base: uint32(r) << 24, smem: make([]byte, smemBytes),
-			dirty: make([]uint64, (smemBytes/16+63)/64), cluster: c}
-		if smemBytes%16 == 0 { // the wgmma executor's view of the same bytes (pipeline.go)
-			t := &c.ctas[r]
-			t.g, _ = gmma.NewSharedMemoryOn(0, t.smem)
-			t.g.ExplainAsyncWrites(t.explainPending)
-		}
+		t := &c.ctas[r]
+		*t = CTA{rank: r, base: uint32(r) << 24, smem: make([]byte, smemBytes), cluster: c}
+		t.sm = newSharedMemoryOn(0, t.smem) // the same bytes at CTA-local addresses
+		t.sm.ExplainAsyncWrites(t.explainPending)
 	}
 	return c, nil
 }
@@ -145,13 +141,14 @@ type CTA struct {
 	smem    []byte
 	bars    []mbarrier
 	pending []pendingWrite
-	dirty   []uint64 // one bit per 16-byte chunk written by generic stores since the last fence.proxy.async
 	reads   []bulkRead
 	groups  int64 // bulk async-groups committed
 	cluster *Cluster
-	g       *gmma.SharedMemory // the same bytes at CTA-local addresses, for wgmma (nil if the size is not a multiple of 16)
-	shared  *SharedMemory      // the same again for the warp-level copies (CTA.Shared), made on first use
-	wg      *gmma.Warpgroup    // the warpgroup on g (CTA.Warpgroup), made on first use
+	// sm is the same bytes at CTA-local addresses: the one record of the
+	// proxies (generic stores not yet fenced, TMA writes in flight, wgmma
+	// reads in flight) for the CTA's generic stores, TMA, wgmma and warps.
+	sm *SharedMemory
+	wg *Warpgroup // the warpgroup on sm (CTA.Warpgroup), made on first use
 }
 
 // A bulkRead is a range of shared memory that a TMA store or reduce-add
@@ -226,18 +223,8 @@ func (c *CTA) Write(addr uint32, p []byte) error {
 				fmt.Sprintf("a TMA store reads [%#x, %#x) (%s): cp.async.bulk.wait_group.read first", r.lo, r.hi, state))
 		}
 	}
-	o := addr - c.base
-	if c.g != nil {
-		if err := c.g.Write(o, p); err != nil { // an in-flight wgmma reads these bytes
-			return faultf(ErrHazard, op, err.Error())
-		}
-	} else {
-		copy(c.smem[o:], p)
-	}
-	if len(p) > 0 {
-		for ch := o / 16; ch <= (o+uint32(len(p))-1)/16; ch++ {
-			c.dirty[ch/64] |= 1 << (ch % 64)
-		}
+	if err := c.sm.write(addr-c.base, p); err != nil { // an in-flight wgmma reads these bytes
+		return faultf(ErrHazard, op, err.Error())
 	}
 	return nil
 }
@@ -289,13 +276,9 @@ func (c *CTA) Peek(addr uint32, p []byte) error {
 }
 
 // FenceProxyAsync is fence.proxy.async.shared::cta: generic stores made so
-// far become visible to TMA reads.
-func (c *CTA) FenceProxyAsync() {
-	clear(c.dirty)
-	if c.g != nil {
-		c.g.FenceProxyAsync()
-	}
-}
+// far (by [CTA.Write], and by the warps and warpgroup on [CTA.Shared])
+// become visible to the async proxy: TMA stores and wgmmas.
+func (c *CTA) FenceProxyAsync() { c.sm.fenceProxyAsync() }
 
 // tmaOp names the instructions in errors.
 const (
@@ -443,11 +426,9 @@ func (c *CTA) tmaLoad(op string, m *TensorMap, g *DeviceMemory, dst, mbar uint32
 		if _, err := t.barrier(op, t.base+barOff); err != nil {
 			return 0, err
 		}
-		if t.g != nil {
-			if a, busy := t.g.ReadInFlight(off, w.footprint()); busy {
-				return 0, tmaErr(op, RuleSmemReadRace, fmt.Sprintf("box [%#x, %#x) in CTA %d", t.base+off, uint64(t.base+off)+uint64(w.footprint()), r),
-					fmt.Sprintf("an in-flight wgmma reads [%#x, %#x)", t.base+a, t.base+a+16))
-			}
+		if a, busy := t.sm.ReadInFlight(off, w.footprint()); busy {
+			return 0, tmaErr(op, RuleSmemReadRace, fmt.Sprintf("box [%#x, %#x) in CTA %d", t.base+off, uint64(t.base+off)+uint64(w.footprint()), r),
+				fmt.Sprintf("an in-flight wgmma reads [%#x, %#x)", t.base+a, t.base+a+16))
 		}
 	}
 	if m.interleave != tma.InterleaveNone {
@@ -476,9 +457,7 @@ func (c *CTA) tmaLoad(op string, m *TensorMap, g *DeviceMemory, dst, mbar uint32
 		b.Delivered += uint64(tx)
 		b.complete()
 		t.pending = append(t.pending, pendingWrite{lo: t.base + off, hi: t.base + off + uint32(w.footprint()), bar: b.addr, phase: phase})
-		if t.g != nil {
-			_ = t.g.BeginAsyncWrite(off, w.footprint())
-		}
+		_ = t.sm.BeginAsyncWrite(off, w.footprint())
 	}
 	return tx, nil
 }
@@ -816,7 +795,7 @@ func (c *CTA) tmaStore(op string, m *TensorMap, g *DeviceMemory, src uint32, coo
 	}
 	o := src - c.base
 	for ch := o / 16; ch < (o+uint32(w.footprint())+15)/16; ch++ {
-		if c.dirty[ch/64]>>(ch%64)&1 != 0 {
+		if c.sm.isDirty(ch) {
 			return tmaErr(op, RuleProxyFence, fmt.Sprintf("box [%#x, %#x)", src, uint64(src)+uint64(w.footprint())),
 				fmt.Sprintf("generic stores to [%#x, %#x) not fenced", c.base+ch*16, c.base+ch*16+16))
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/binary"
 	"fmt"
+	"github.com/gocute/cute/hw"
 	"math"
 	"runtime"
 	"sync"
@@ -41,7 +42,7 @@ const (
 // shared window), sB right after it, as the tutorial's SharedStorage lays
 // them out.
 const (
-	sAAddr    = gmma.DefaultSharedBase
+	sAAddr    = hw.DefaultSharedBase
 	sABytes   = bM * bK * bP * 2 // fp16
 	sBAddr    = sAAddr + sABytes
 	sBBytes   = bN * bK * bP * 2
@@ -275,7 +276,7 @@ type kernel[TC accum] struct {
 	tiled atom.TiledMMA
 	mma   atom.MMA
 	gm    atom.GMMA
-	instr gmma.MMA // the wgmma of one atom, descriptors and DReg left out
+	instr hw.WGMMA // the wgmma of one atom, descriptors and DReg left out
 	sAL   tensor.FlaggedLayout
 	sBL   tensor.FlaggedLayout
 	tiler layout.Tiler // cta_tiler (bM, bN, bK)
@@ -350,7 +351,7 @@ func (k *kernel[TC]) newAccPlan(gC tensor.Tensor[TC]) (a accPlan, err error) {
 
 // clear is clear(tCrC) for every thread: zero the numAcc accumulator
 // registers of each atom.
-func (a *accPlan) clear(wg *gmma.Warpgroup, numAcc int) error {
+func (a *accPlan) clear(wg *hw.Warpgroup, numAcc int) error {
 	zeros := make([]uint32, numAcc)
 	for t := range a.fragC {
 		for _, row := range a.dreg {
@@ -367,7 +368,7 @@ func (a *accPlan) clear(wg *gmma.Warpgroup, numAcc int) error {
 // epilogue is axpby(alpha = 1, tCrC, beta = 0, tCgC), i.e. a copy, of
 // each thread's registers to its elements of c, for the CTA whose tile of
 // C lies shift elements after CTA (0,0)'s.
-func epilogue[TC accum](a *accPlan, wg *gmma.Warpgroup, c []TC, shift int) error {
+func epilogue[TC accum](a *accPlan, wg *hw.Warpgroup, c []TC, shift int) error {
 	regs := make([]uint32, a.nregs)
 	for t, fc := range a.fragC {
 		if err := wg.Regs(t, 0, regs); err != nil {
@@ -555,7 +556,7 @@ func newChunkPlan(g, s tensor.Tensor[numeric.Float16]) (chunkPlan, error) {
 // load copies k-tile kt of g (whose byte image is data, placed at base)
 // into stage pipe of the shared memory, 16 bytes at a time (st.shared.v4
 // of every chunk, generic proxy).
-func (c *chunkPlan) load(s *gmma.SharedMemory, data []byte, base uint64, g tensor.Tensor[numeric.Float16], kt, pipe int) error {
+func (c *chunkPlan) load(s *hw.SharedMemory, data []byte, base uint64, g tensor.Tensor[numeric.Float16], kt, pipe int) error {
 	origin := int(g.Pointer().Addr()-base) + 2*g.Offset(kt*c.tile)
 	return s.GatherChunks(c.dst[pipe], data, origin, c.src)
 }
@@ -563,15 +564,15 @@ func (c *chunkPlan) load(s *gmma.SharedMemory, data []byte, base uint64, g tenso
 // instruction returns the wgmma that the GMMA atom wraps (its fma's inline
 // PTX): types from the atom's value types, tnspA/tnspB from its majors
 // (1 for GMMA::Major::MN), scale-d 1.
-func instruction(m atom.MMA) (gmma.MMA, error) {
+func instruction(m atom.MMA) (hw.WGMMA, error) {
 	g, ok := m.GMMA()
 	if !ok || g.RS {
-		return gmma.MMA{}, fmt.Errorf("%s is not an SS GMMA atom", m.Name())
+		return hw.WGMMA{}, fmt.Errorf("%s is not an SS GMMA atom", m.Name())
 	}
-	in := gmma.MMA{DType: m.ValTypeC(), AType: m.ValTypeA(), BType: m.ValTypeB()}
+	in := hw.WGMMA{DType: m.ValTypeC(), AType: m.ValTypeA(), BType: m.ValTypeB()}
 	for _, t := range []numeric.Kind{in.DType, in.AType, in.BType} {
 		if t != numeric.KindF16 && t != numeric.KindF32 {
-			return gmma.MMA{}, fmt.Errorf("%s: element type %v not handled here", m.Name(), t)
+			return hw.WGMMA{}, fmt.Errorf("%s: element type %v not handled here", m.Name(), t)
 		}
 	}
 	in.N = g.N
@@ -600,7 +601,7 @@ func (k *kernel[TC]) ctaTiles(bx, by int) (gA, gB tensor.Tensor[numeric.Float16]
 // smemTensors binds sA and sB to the shared memory: make_tensor(
 // make_smem_ptr(smem.A.data()), sA), which moves the swizzle onto the
 // pointer.
-func (k *kernel[TC]) smemTensors(s *gmma.SharedMemory) (sA, sB tensor.Tensor[numeric.Float16], err error) {
+func (k *kernel[TC]) smemTensors(s *hw.SharedMemory) (sA, sB tensor.Tensor[numeric.Float16], err error) {
 	var mem tensor.Memory[numeric.Float16]
 	if s != nil {
 		mem = sharedF16{s}
@@ -617,7 +618,7 @@ func (k *kernel[TC]) smemTensors(s *gmma.SharedMemory) (sA, sB tensor.Tensor[num
 // registers in wg (nil: a print-only tensor). Element i of the fragment is
 // held in register (offset·bits)/32, packed as the wgmma packs its
 // accumulators.
-func (k *kernel[TC]) fragmentC(wg *gmma.Warpgroup, t int, tCgC tensor.Tensor[TC]) (tensor.Tensor[TC], error) {
+func (k *kernel[TC]) fragmentC(wg *hw.Warpgroup, t int, tCgC tensor.Tensor[TC]) (tensor.Tensor[TC], error) {
 	frag, err := atom.MakeFragmentC[TC](k.mma, tCgC)
 	if err != nil {
 		return frag, err
@@ -656,7 +657,7 @@ func (k *kernel[TC]) accRegs(tCrC tensor.Tensor[TC]) ([][]int, error) {
 // sharedF16 is the shared memory as seen by the CTA's threads: fp16 loads
 // and stores through the generic proxy (ld.shared, st.shared). A store the
 // executor refuses (bytes an in-flight wgmma reads) panics with a fault.
-type sharedF16 struct{ s *gmma.SharedMemory }
+type sharedF16 struct{ s *hw.SharedMemory }
 
 func (m sharedF16) Load(a uint64) numeric.Float16 {
 	var b [2]byte
@@ -678,7 +679,7 @@ func (m sharedF16) Store(a uint64, v numeric.Float16) {
 // address base+32r+s is bit s of register r. Accesses go through the
 // executor's hazard checks; a refused one panics with a fault.
 type threadRegs[T any] struct {
-	wg    *gmma.Warpgroup
+	wg    *hw.Warpgroup
 	t     int
 	base  uint64
 	codec tensor.Codec[T]
@@ -720,7 +721,7 @@ func (m *threadRegs[T]) Store(a uint64, x T) {
 // partition, clear the accumulators, prefetch bP k-tiles, then per k-tile
 // warpgroup_arrive / gemm / warpgroup_commit_batch / warpgroup_wait<0> and
 // refill the stage just consumed, and finally the epilogue through tCgC.
-func (k *kernel[TC]) cta(wg *gmma.Warpgroup, bx, by int) (err error) {
+func (k *kernel[TC]) cta(wg *hw.Warpgroup, bx, by int) (err error) {
 	defer fault.Catch(&err)
 	gA, gB, gC, err := k.ctaTiles(bx, by)
 	if err != nil {
@@ -792,13 +793,13 @@ func (k *kernel[TC]) cta(wg *gmma.Warpgroup, bx, by int) (err error) {
 }
 
 // gemm is cute::gemm(tiled_mma, tCrA(_,_,_,pipe), tCrB(_,_,_,pipe), tCrC)
-// for (V,M,K) × (V,N,K) => (V,M,N) on descriptor fragments, as gmma.Gemm
+// for (V,M,K) × (V,N,K) => (V,M,N) on descriptor fragments, as hw.Gemm
 // dispatches it: for each k-block, the (V)×(V)=>(V) gemms over (m, n) in
 // CuTe's row-major serpentine order for 8-byte descriptors, each one wgmma
 // (mma_unpack → fma → wgmma.mma_async) with the descriptors tCrA(_,m,k,p)
 // and tCrB(_,n,k,p), precomputed once per kernel, and the accumulator
 // registers of tCrC(_,m,n).
-func (k *kernel[TC]) gemm(wg *gmma.Warpgroup, pipe int) error {
+func (k *kernel[TC]) gemm(wg *hw.Warpgroup, pipe int) error {
 	pt := &k.part
 	mmaM, mmaN := len(pt.dreg), len(pt.dreg[0])
 	for kb := 0; kb < pt.mmaK; kb++ {
@@ -827,12 +828,12 @@ func (k *kernel[TC]) grid(workers int) error {
 	setupErr := make([]error, workers)
 	for w := range workers {
 		wg.Go(func() {
-			smem, err := gmma.NewSharedMemory(gmma.DefaultSharedBase, smemBytes)
+			smem, err := hw.NewSharedMemory(hw.DefaultSharedBase, smemBytes)
 			if err != nil {
 				setupErr[w] = err
 				return
 			}
-			warpgroup, err := gmma.NewWarpgroup(smem)
+			warpgroup, err := hw.NewWarpgroup(smem)
 			if err != nil {
 				setupErr[w] = err
 				return

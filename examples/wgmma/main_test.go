@@ -3,10 +3,10 @@ package main
 import (
 	"bytes"
 	"errors"
+	"github.com/gocute/cute/hw"
 	"strings"
 	"testing"
 
-	"github.com/gocute/cute/gmma"
 	"github.com/gocute/cute/numeric"
 )
 
@@ -331,11 +331,11 @@ func TestKLoopAllocatesNothing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		smem, err := gmma.NewSharedMemory(gmma.DefaultSharedBase, smemBytes)
+		smem, err := hw.NewSharedMemory(hw.DefaultSharedBase, smemBytes)
 		if err != nil {
 			t.Fatal(err)
 		}
-		wg, err := gmma.NewWarpgroup(smem)
+		wg, err := hw.NewWarpgroup(smem)
 		if err != nil {
 			t.Fatal(err)
 		}

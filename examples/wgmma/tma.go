@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/gocute/cute/gmma"
 	"github.com/gocute/cute/hw"
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/numeric"
@@ -28,7 +27,7 @@ const (
 	mmaBarAddr = tmaBarAddr + 8*bP // uint64_t mma_barrier[bP]
 	ctaSmem    = mmaBarAddr + 8*bP // the CTA's shared memory, window start included
 	clusterX   = 2                 // dimCluster(2, 1, 1)
-	mmaThreads = gmma.NumThreads   // ConsumerBarType::init(&consumer_mbar[pipe], 128)
+	mmaThreads = hw.NumThreads     // ConsumerBarType::init(&consumer_mbar[pipe], 128)
 )
 
 // tmaOperand is the TMA side of one operand (A or B), built on the host:

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gocute/cute/gmma"
 	"github.com/gocute/cute/hw"
 	"github.com/gocute/cute/layout"
 )
@@ -44,11 +43,11 @@ func (s copySmem) setup(need int) (uint32, *hw.SharedMemory, error) {
 	if s.A0 != nil {
 		a0 = *s.A0
 	}
-	if need < 0 || a0 < base || int64(a0-base)+int64(need) > gmma.SharedWindow {
+	if need < 0 || a0 < base || int64(a0-base)+int64(need) > hw.SharedWindow {
 		return 0, nil, layout.Newf(layout.ErrInvalid, "smem", "%d bytes from a0 = %#x do not fit the shared window", need, a0)
 	}
-	size := max(uint32(gmma.DefaultSharedSize), (a0-base+uint32(need)+15)&^15)
-	size = min(size, (gmma.SharedWindow-base)&^15)
+	size := max(uint32(hw.DefaultSharedSize), (a0-base+uint32(need)+15)&^15)
+	size = min(size, (hw.SharedWindow-base)&^15)
 	smem, err := hw.NewSharedMemory(base, size)
 	return a0, smem, err
 }

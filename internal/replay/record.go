@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/gocute/cute/hw"
 	"strconv"
 	"strings"
 
@@ -59,8 +60,8 @@ type RecSmem struct {
 
 // Instructions returns the record's wgmmas, with the accumulators in
 // registers r0.. and instruction i's A fragment (RS) in r128+4i...
-func (rec *Record) Instructions() ([]gmma.MMA, error) {
-	fail := func(format string, args ...any) ([]gmma.MMA, error) {
+func (rec *Record) Instructions() ([]hw.WGMMA, error) {
+	fail := func(format string, args ...any) ([]hw.WGMMA, error) {
 		return nil, layout.Newf(layout.ErrInvalid, "", "gmma.Record %d: %s", rec.CaseID, fmt.Sprintf(format, args...))
 	}
 	parts := strings.Split(rec.Type, ".")
@@ -91,7 +92,7 @@ func (rec *Record) Instructions() ([]gmma.MMA, error) {
 	if len(rec.DescB) != rec.NInstr || (!rs && len(rec.DescA) != rec.NInstr) || (rs && len(rec.ARegs) != rec.NInstr) {
 		return fail("%d instructions but %d desc_a, %d desc_b, %d a_regs", rec.NInstr, len(rec.DescA), len(rec.DescB), len(rec.ARegs))
 	}
-	base := gmma.MMA{
+	base := hw.WGMMA{
 		N: rec.N, DType: kinds[0], AType: kinds[1], BType: kinds[2], ARegs: rs,
 		NegA:     rec.ImmScaleA != nil && *rec.ImmScaleA == -1,
 		NegB:     rec.ImmScaleB != nil && *rec.ImmScaleB == -1,
@@ -102,7 +103,7 @@ func (rec *Record) Instructions() ([]gmma.MMA, error) {
 	if rec.K != 0 && rec.K != base.K() {
 		return fail("K = %d, but %s operands give K = %d", rec.K, base.AType.PTX(), base.K())
 	}
-	out := make([]gmma.MMA, rec.NInstr)
+	out := make([]hw.WGMMA, rec.NInstr)
 	for i := range out {
 		m := base
 		m.ScaleD = rec.ScaleD[i] != 0
@@ -159,12 +160,12 @@ func (rec *Record) Execute() ([][]uint32, error) {
 // warpgroup returns the warpgroup a hardware record starts from: its
 // dynamic shared memory holding the image (zero elsewhere) and nacc
 // accumulator registers per thread from accIn.
-func (sm RecSmem) warpgroup(accIn [][]string, nacc int) (*gmma.Warpgroup, error) {
+func (sm RecSmem) warpgroup(accIn [][]string, nacc int) (*hw.Warpgroup, error) {
 	size := sm.DynBytes
 	if size == 0 {
-		size = gmma.DefaultSharedSize
+		size = hw.DefaultSharedSize
 	}
-	smem, err := gmma.NewSharedMemory(sm.DynBase, size)
+	smem, err := hw.NewSharedMemory(sm.DynBase, size)
 	if err != nil {
 		return nil, err
 	}
@@ -175,7 +176,7 @@ func (sm RecSmem) warpgroup(accIn [][]string, nacc int) (*gmma.Warpgroup, error)
 	if err := smem.Write(sm.ImageAddr, img); err != nil {
 		return nil, layout.Newf(layout.ErrInvalid, "", "smem image: %v", err)
 	}
-	wg, _ := gmma.NewWarpgroup(smem)
+	wg, _ := hw.NewWarpgroup(smem)
 	if err := setThreadRegs(wg, accIn, 0, nacc); err != nil {
 		return nil, layout.Newf(layout.ErrInvalid, "acc_in", "%v", err)
 	}
@@ -184,9 +185,9 @@ func (sm RecSmem) warpgroup(accIn [][]string, nacc int) (*gmma.Warpgroup, error)
 
 // setThreadRegs sets registers reg..reg+n-1 of every thread t from the hex
 // strings rows[t].
-func setThreadRegs(wg *gmma.Warpgroup, rows [][]string, reg, n int) error {
-	if len(rows) != gmma.NumThreads {
-		return layout.Newf(layout.ErrInvalid, "", "%d threads, want %d", len(rows), gmma.NumThreads)
+func setThreadRegs(wg *hw.Warpgroup, rows [][]string, reg, n int) error {
+	if len(rows) != hw.NumThreads {
+		return layout.Newf(layout.ErrInvalid, "", "%d threads, want %d", len(rows), hw.NumThreads)
 	}
 	regs := make([]uint32, n)
 	for t, row := range rows {
@@ -201,8 +202,8 @@ func setThreadRegs(wg *gmma.Warpgroup, rows [][]string, reg, n int) error {
 }
 
 // readAcc returns the nacc accumulator registers of every thread.
-func readAcc(wg *gmma.Warpgroup, nacc int) ([][]uint32, error) {
-	out := make([][]uint32, gmma.NumThreads)
+func readAcc(wg *hw.Warpgroup, nacc int) ([][]uint32, error) {
+	out := make([][]uint32, hw.NumThreads)
 	for t := range out {
 		out[t] = make([]uint32, nacc)
 		if err := wg.Regs(t, 0, out[t]); err != nil {
@@ -267,7 +268,7 @@ func sparseMetaBase(nacc, n int, rs bool) (base int, ok bool) {
 	if rs {
 		aEnd = 128 + 4*n
 	}
-	free := func(b int) bool { return b >= nacc && b+n <= gmma.NumRegs && (b >= aEnd || b+n <= 128) }
+	free := func(b int) bool { return b >= nacc && b+n <= hw.NumRegs && (b >= aEnd || b+n <= 128) }
 	for _, b := range []int{SparseRecordMetaReg, nacc, aEnd} {
 		if free(b) {
 			return b, true
@@ -281,7 +282,7 @@ func sparseMetaBase(nacc, n int, rs bool) (base int, ok bool) {
 // metadata in r(base+i), base as sparseMetaBase chooses (r200 unless an A
 // fragment is there). A record whose registers do not fit in a thread's 256
 // is an error.
-func (rec *SparseRecord) Instructions() ([]gmma.MMASparse, error) {
+func (rec *SparseRecord) Instructions() ([]hw.WGMMASparse, error) {
 	dense := rec.Record
 	dense.K = 0
 	ins, err := dense.Instructions()
@@ -293,11 +294,11 @@ func (rec *SparseRecord) Instructions() ([]gmma.MMASparse, error) {
 	}
 	base, ok := sparseMetaBase(ins[0].NumAcc(), len(ins), ins[0].ARegs)
 	if !ok {
-		return nil, layout.Newf(layout.ErrInvalid, "", "gmma.SparseRecord %d: %d instructions need more registers than a thread's %d (accumulators, A fragments and metadata)", rec.CaseID, len(ins), gmma.NumRegs)
+		return nil, layout.Newf(layout.ErrInvalid, "", "gmma.SparseRecord %d: %d instructions need more registers than a thread's %d (accumulators, A fragments and metadata)", rec.CaseID, len(ins), hw.NumRegs)
 	}
-	out := make([]gmma.MMASparse, len(ins))
+	out := make([]hw.WGMMASparse, len(ins))
 	for i, m := range ins {
-		s := gmma.MMASparse{MMA: m, MetaReg: base + i, Selector: rec.SpSel}
+		s := hw.WGMMASparse{WGMMA: m, MetaReg: base + i, Selector: rec.SpSel}
 		if rec.K != 0 && rec.K != s.K() {
 			return nil, layout.Newf(layout.ErrInvalid, "", "gmma.SparseRecord %d: K = %d, but %s operands give K = %d", rec.CaseID, rec.K, m.AType.PTX(), s.K())
 		}

@@ -1,9 +1,8 @@
 package replay
 
 import (
+	"github.com/gocute/cute/hw"
 	"testing"
-
-	"github.com/gocute/cute/gmma"
 )
 
 // Issue 20: RS sparse records of 19 or more instructions keep the metadata
@@ -15,13 +14,13 @@ func TestSparseMetaBase(t *testing.T) {
 	}{{4, 1, false}, {128, 32, false}, {4, 18, true}, {4, 19, true}, {32, 32, true}, {64, 32, true}, {128, 25, true}, {128, 26, true}} {
 		base, ok := sparseMetaBase(c.nacc, c.n, c.rs)
 		if !ok {
-			if c.nacc+c.n+4*c.n <= gmma.NumRegs && c.rs {
+			if c.nacc+c.n+4*c.n <= hw.NumRegs && c.rs {
 				t.Errorf("%+v: no block found", c)
 			}
 			continue
 		}
 		for r := base; r < base+c.n; r++ {
-			if r < c.nacc || r >= gmma.NumRegs || (c.rs && r >= 128 && r < 128+4*c.n) {
+			if r < c.nacc || r >= hw.NumRegs || (c.rs && r >= 128 && r < 128+4*c.n) {
 				t.Errorf("%+v: metadata r%d collides", c, r)
 			}
 		}

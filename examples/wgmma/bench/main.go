@@ -16,13 +16,13 @@ package main
 import (
 	"flag"
 	"fmt"
+	"github.com/gocute/cute/hw"
 	"os"
 	"slices"
 	"syscall"
 	"time"
 	"unsafe"
 
-	"github.com/gocute/cute/gmma"
 	"github.com/gocute/cute/numeric"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
@@ -96,11 +96,11 @@ func wgmmaShare[TC accum](n int, accumName string) (grid, wgmmas float64, err er
 	if err != nil {
 		return 0, 0, err
 	}
-	smem, err := gmma.NewSharedMemory(gmma.DefaultSharedBase, smemBytes)
+	smem, err := hw.NewSharedMemory(hw.DefaultSharedBase, smemBytes)
 	if err != nil {
 		return 0, 0, err
 	}
-	wg, err := gmma.NewWarpgroup(smem)
+	wg, err := hw.NewWarpgroup(smem)
 	if err != nil {
 		return 0, 0, err
 	}

@@ -1,7 +1,8 @@
-package gmma
+package hw
 
 import (
 	"encoding/binary"
+	"github.com/gocute/cute/gmma"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -48,7 +49,7 @@ func put(s *SharedMemory, addr uint32, e int, b uint32) error {
 }
 
 type propCase struct {
-	m      MMA
+	m      WGMMA
 	a, b   [][]float64 // exact operand values [64][K], [N][K]
 	c      [][]float64 // [64][N] initial accumulators (exact in DType)
 	wg     *Warpgroup
@@ -60,7 +61,7 @@ type propCase struct {
 func runProp(t *rapid.T, dt, at, bt numeric.Kind, val func(*rand.Rand, numeric.Kind) float64) propCase {
 	rng := rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), 1))
 	n := 8 * rapid.IntRange(1, 4).Draw(t, "n8")
-	m := MMA{N: n, DType: dt, AType: at, BType: bt, ScaleD: rapid.Bool().Draw(t, "scaled")}
+	m := WGMMA{N: n, DType: dt, AType: at, BType: bt, ScaleD: rapid.Bool().Draw(t, "scaled")}
 	if at.IsFloat() {
 		m.NegA, m.NegB = rapid.Bool().Draw(t, "nega"), rapid.Bool().Draw(t, "negb")
 	}
@@ -92,8 +93,8 @@ func runProp(t *rapid.T, dt, at, bt numeric.Kind, val func(*rand.Rand, numeric.K
 			}
 		}
 	}
-	m.DescA, _ = NewDescriptorBytes(aStart, 128, 256, 0, Interleave)
-	m.DescB, _ = NewDescriptorBytes(bStart, 128, 256, 0, Interleave)
+	m.DescA, _ = gmma.NewDescriptorBytes(aStart, 128, 256, 0, gmma.Interleave)
+	m.DescB, _ = gmma.NewDescriptorBytes(bStart, 128, 256, 0, gmma.Interleave)
 	pc.m = m
 	pc.c = make([][]float64, 64)
 	for i := range pc.c {
@@ -257,22 +258,22 @@ func TestPropFloatErrorBound(t *testing.T) {
 }
 
 func TestMMAValidate(t *testing.T) {
-	f16 := MMA{N: 64, DType: numeric.KindF32, AType: numeric.KindF16, BType: numeric.KindF16}
+	f16 := WGMMA{N: 64, DType: numeric.KindF32, AType: numeric.KindF16, BType: numeric.KindF16}
 	bad := []struct {
-		m    MMA
+		m    WGMMA
 		want string
 	}{
-		{MMA{N: 64, DType: numeric.KindF32, AType: numeric.KindF16, BType: numeric.KindBF16}, "unsupported type combination dtype=f32 atype=f16 btype=bf16"},
-		{MMA{N: 64, DType: numeric.KindF16, AType: numeric.KindBF16, BType: numeric.KindBF16}, "unsupported type combination"},
-		{MMA{N: 12, DType: numeric.KindF32, AType: numeric.KindF16, BType: numeric.KindF16}, "N = 12 is not a multiple of 8 in [8, 256]"},
-		{MMA{N: 264, DType: numeric.KindF32, AType: numeric.KindF16, BType: numeric.KindF16}, "N = 264"},
-		{MMA{N: 40, DType: numeric.KindS32, AType: numeric.KindS8, BType: numeric.KindS8}, "integer wgmma needs N in {8, 16, 24} or a multiple of 16"},
-		{MMA{N: 32, DType: numeric.KindS32, AType: numeric.KindS8, BType: numeric.KindS8, NegA: true}, "imm-scale-a/b = -1 is not available for integer types"},
-		{MMA{N: 32, DType: numeric.KindF32, AType: numeric.KindTF32, BType: numeric.KindTF32, TransB: true}, "only available for 16-bit types, not tf32"},
-		{MMA{N: 32, DType: numeric.KindF32, AType: numeric.KindF16, BType: numeric.KindF16, ARegs: true, AReg: 100, TransA: true}, "imm-trans-a does not exist for A in registers"},
-		{MMA{N: 32, DType: numeric.KindF32, AType: numeric.KindF16, BType: numeric.KindF16, Saturate: true}, ".satfinite is only available for integer types"},
-		{MMA{N: 256, DType: numeric.KindF32, AType: numeric.KindF16, BType: numeric.KindF16, DReg: 200}, "accumulator registers r200..r327 are outside r0..r255"},
-		{MMA{N: 64, DType: numeric.KindF32, AType: numeric.KindF16, BType: numeric.KindF16, ARegs: true, AReg: 30}, "A registers r30..r33 overlap the accumulator registers r0..r31"},
+		{WGMMA{N: 64, DType: numeric.KindF32, AType: numeric.KindF16, BType: numeric.KindBF16}, "unsupported type combination dtype=f32 atype=f16 btype=bf16"},
+		{WGMMA{N: 64, DType: numeric.KindF16, AType: numeric.KindBF16, BType: numeric.KindBF16}, "unsupported type combination"},
+		{WGMMA{N: 12, DType: numeric.KindF32, AType: numeric.KindF16, BType: numeric.KindF16}, "N = 12 is not a multiple of 8 in [8, 256]"},
+		{WGMMA{N: 264, DType: numeric.KindF32, AType: numeric.KindF16, BType: numeric.KindF16}, "N = 264"},
+		{WGMMA{N: 40, DType: numeric.KindS32, AType: numeric.KindS8, BType: numeric.KindS8}, "integer wgmma needs N in {8, 16, 24} or a multiple of 16"},
+		{WGMMA{N: 32, DType: numeric.KindS32, AType: numeric.KindS8, BType: numeric.KindS8, NegA: true}, "imm-scale-a/b = -1 is not available for integer types"},
+		{WGMMA{N: 32, DType: numeric.KindF32, AType: numeric.KindTF32, BType: numeric.KindTF32, TransB: true}, "only available for 16-bit types, not tf32"},
+		{WGMMA{N: 32, DType: numeric.KindF32, AType: numeric.KindF16, BType: numeric.KindF16, ARegs: true, AReg: 100, TransA: true}, "imm-trans-a does not exist for A in registers"},
+		{WGMMA{N: 32, DType: numeric.KindF32, AType: numeric.KindF16, BType: numeric.KindF16, Saturate: true}, ".satfinite is only available for integer types"},
+		{WGMMA{N: 256, DType: numeric.KindF32, AType: numeric.KindF16, BType: numeric.KindF16, DReg: 200}, "accumulator registers r200..r327 are outside r0..r255"},
+		{WGMMA{N: 64, DType: numeric.KindF32, AType: numeric.KindF16, BType: numeric.KindF16, ARegs: true, AReg: 30}, "A registers r30..r33 overlap the accumulator registers r0..r31"},
 	}
 	for _, b := range bad {
 		err := b.m.Validate()
@@ -286,11 +287,11 @@ func TestMMAValidate(t *testing.T) {
 	if got, want := f16.String(), "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {r0, ..., r31}, 0x0000000000000000, 0x0000000000000000, 0, 1, 1, 0, 0;"; got != want {
 		t.Errorf("String() = %q, want %q", got, want)
 	}
-	rs := MMA{N: 8, DType: numeric.KindS32, AType: numeric.KindS8, BType: numeric.KindU8, ARegs: true, AReg: 8, ScaleD: true, Saturate: true, DescB: 0x4000004000010040}
+	rs := WGMMA{N: 8, DType: numeric.KindS32, AType: numeric.KindS8, BType: numeric.KindU8, ARegs: true, AReg: 8, ScaleD: true, Saturate: true, DescB: 0x4000004000010040}
 	if got, want := rs.String(), "wgmma.mma_async.sync.aligned.m64n8k32.s32.s8.u8.satfinite {r0, ..., r3}, {r8, ..., r11}, 0x4000004000010040, 1;"; got != want {
 		t.Errorf("String() = %q, want %q", got, want)
 	}
-	if f16.NumAcc() != 32 || (MMA{N: 64, DType: numeric.KindF16, AType: numeric.KindF16}).NumAcc() != 16 || rs.K() != 32 || rs.Shape() != "m64n8k32" {
+	if f16.NumAcc() != 32 || (WGMMA{N: 64, DType: numeric.KindF16, AType: numeric.KindF16}).NumAcc() != 16 || rs.K() != 32 || rs.Shape() != "m64n8k32" {
 		t.Errorf("NumAcc/K/Shape wrong")
 	}
 }

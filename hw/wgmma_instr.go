@@ -1,14 +1,15 @@
-package gmma
+package hw
 
 import (
 	"fmt"
+	"github.com/gocute/cute/gmma"
 	"strings"
 
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/numeric"
 )
 
-// An MMA describes one wgmma.mma_async instruction of a warpgroup:
+// An WGMMA describes one wgmma.mma_async instruction of a warpgroup:
 // D[64×N] = A[64×K]·B[K×N] (+ D), with A read through DescA from shared memory
 // (SS) or from four registers per thread starting at AReg (RS, when ARegs is
 // set), B read through DescB, and D held in the accumulator registers
@@ -19,23 +20,23 @@ import (
 // f32 or f16 ← e4m3/e5m2 · e4m3/e5m2 (K = 32) and s32 ← s8/u8 · s8/u8
 // (K = 32). N is a multiple of 8 from 8 to 256 (for the integer types: 8, 16,
 // 24, or a multiple of 16 up to 256).
-type MMA struct {
-	N            int          // the instruction's N (M is always 64)
-	DType        numeric.Kind // accumulator type: KindF32, KindF16 or KindS32
-	AType, BType numeric.Kind // operand types
-	ARegs        bool         // RS form: A comes from registers AReg..AReg+3
-	DescA, DescB Descriptor   // shared-memory descriptors (DescA unused for RS)
-	AReg         int          // first A register (RS only)
-	DReg         int          // first accumulator register
-	ScaleD       bool         // the p_scale_d predicate: false means D = A·B
-	NegA, NegB   bool         // imm-scale-a / imm-scale-b = -1 (float types only)
-	TransA       bool         // imm-trans-a: A is M-major (16-bit types, SS only)
-	TransB       bool         // imm-trans-b: B is N-major (16-bit types only)
-	Saturate     bool         // .satfinite: clamp s32 results (integer types only)
+type WGMMA struct {
+	N            int             // the instruction's N (M is always 64)
+	DType        numeric.Kind    // accumulator type: KindF32, KindF16 or KindS32
+	AType, BType numeric.Kind    // operand types
+	ARegs        bool            // RS form: A comes from registers AReg..AReg+3
+	DescA, DescB gmma.Descriptor // shared-memory descriptors (DescA unused for RS)
+	AReg         int             // first A register (RS only)
+	DReg         int             // first accumulator register
+	ScaleD       bool            // the p_scale_d predicate: false means D = A·B
+	NegA, NegB   bool            // imm-scale-a / imm-scale-b = -1 (float types only)
+	TransA       bool            // imm-trans-a: A is M-major (16-bit types, SS only)
+	TransB       bool            // imm-trans-b: B is N-major (16-bit types only)
+	Saturate     bool            // .satfinite: clamp s32 results (integer types only)
 }
 
 // K returns the instruction's K: 256 bits' worth of the operand type.
-func (m MMA) K() int {
+func (m WGMMA) K() int {
 	if b := m.AType.Bits(); b > 0 {
 		return 256 / b
 	}
@@ -44,7 +45,7 @@ func (m MMA) K() int {
 
 // NumAcc returns the number of 32-bit accumulator registers per thread: N/2,
 // or N/4 for an f16 accumulator.
-func (m MMA) NumAcc() int {
+func (m WGMMA) NumAcc() int {
 	if m.DType == numeric.KindF16 {
 		return m.N / 4
 	}
@@ -52,7 +53,7 @@ func (m MMA) NumAcc() int {
 }
 
 // Shape returns the shape as PTX writes it, e.g. "m64n128k16".
-func (m MMA) Shape() string { return fmt.Sprintf("m64n%dk%d", m.N, m.K()) }
+func (m WGMMA) Shape() string { return fmt.Sprintf("m64n%dk%d", m.N, m.K()) }
 
 func is8bitFloat(k numeric.Kind) bool { return k == numeric.KindE4M3 || k == numeric.KindE5M2 }
 func is8bitInt(k numeric.Kind) bool   { return k == numeric.KindS8 || k == numeric.KindU8 }
@@ -60,7 +61,7 @@ func is8bitInt(k numeric.Kind) bool   { return k == numeric.KindS8 || k == numer
 // Validate reports whether m is an instruction the hardware accepts and the
 // register ranges fit in the [NumRegs] registers of a thread without A and D
 // overlapping.
-func (m MMA) Validate() error {
+func (m WGMMA) Validate() error {
 	bad := func(format string, args ...any) error {
 		return layout.Newf(layout.ErrInvalid, "", "gmma.MMA %s: %s", m.typeString(), fmt.Sprintf(format, args...))
 	}
@@ -109,7 +110,7 @@ func (m MMA) Validate() error {
 	return nil
 }
 
-func (m MMA) typeString() string {
+func (m WGMMA) typeString() string {
 	return fmt.Sprintf("m64n%dk%d.%s.%s.%s", m.N, m.K(), m.DType.PTX(), m.AType.PTX(), m.BType.PTX())
 }
 
@@ -117,12 +118,12 @@ func (m MMA) typeString() string {
 // r<i> and the descriptors as hex, e.g.
 //
 //	wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {r0, ..., r3}, 0x..., 0x..., 1, 1, 1, 0, 0;
-func (m MMA) String() string { return m.text("wgmma.mma_async.sync.aligned."+m.typeString(), "") }
+func (m WGMMA) String() string { return m.text("wgmma.mma_async.sync.aligned."+m.typeString(), "") }
 
 // text writes the instruction with the given mnemonic (shape and types
 // included) and extra operands (a sparse wgmma's metadata register and
 // selector) right after the descriptor of B.
-func (m MMA) text(mnemonic, extra string) string {
+func (m WGMMA) text(mnemonic, extra string) string {
 	var sb strings.Builder
 	sb.WriteString(mnemonic)
 	if m.Saturate {

@@ -1,6 +1,7 @@
-package gmma
+package hw
 
 import (
+	"github.com/gocute/cute/gmma"
 	"strings"
 	"testing"
 
@@ -12,10 +13,7 @@ import (
 // reads; Reset makes a warpgroup new again (in-flight wgmmas dropped).
 func TestAsyncWrites(t *testing.T) {
 	data := make([]byte, 8192)
-	s, err := NewSharedMemoryOn(0, data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := newSharedMemoryOn(0, data)
 	data[0x400] = 7 // the caller's bytes are the image
 	var p [1]byte
 	if s.Read(0x400, p[:]); p[0] != 7 {
@@ -29,9 +27,9 @@ func TestAsyncWrites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	da, _ := NewDescriptorBytes(0x400, 128, 256, 0, Interleave)
-	db, _ := NewDescriptorBytes(0x400+2048, 128, 256, 0, Interleave)
-	m := MMA{N: 8, DType: numeric.KindF32, AType: numeric.KindF16, BType: numeric.KindF16, DescA: da, DescB: db}
+	da, _ := gmma.NewDescriptorBytes(0x400, 128, 256, 0, gmma.Interleave)
+	db, _ := gmma.NewDescriptorBytes(0x400+2048, 128, 256, 0, gmma.Interleave)
+	m := WGMMA{N: 8, DType: numeric.KindF32, AType: numeric.KindF16, BType: numeric.KindF16, DescA: da, DescB: db}
 	wg.Fence()
 	if err := wg.MMAAsync(m); err == nil || !strings.Contains(err.Error(), "still writing: wait on the barrier") {
 		t.Fatalf("wgmma on bytes in flight: %v", err)
@@ -67,19 +65,16 @@ func TestAsyncWrites(t *testing.T) {
 // the per-chunk check when no mark lies in the operand's blocks).
 func TestAsyncWriteOperandRange(t *testing.T) {
 	const size = 0x8000
-	s, err := NewSharedMemoryOn(0, make([]byte, size))
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := newSharedMemoryOn(0, make([]byte, size))
 	wg, err := NewWarpgroup(s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, lt := range []LayoutType{Interleave, B32, B64, B128} {
+	for _, lt := range []gmma.LayoutType{gmma.Interleave, gmma.B32, gmma.B64, gmma.B128} {
 		for _, trans := range []bool{false, true} {
-			da, _ := NewDescriptorBytes(0x420, 256, 1024, 0, lt)
-			db, _ := NewDescriptorBytes(0x4020, 256, 1024, 0, lt)
-			m := MMA{N: 16, DType: numeric.KindF32, AType: numeric.KindF16, BType: numeric.KindF16,
+			da, _ := gmma.NewDescriptorBytes(0x420, 256, 1024, 0, lt)
+			db, _ := gmma.NewDescriptorBytes(0x4020, 256, 1024, 0, lt)
+			m := WGMMA{N: 16, DType: numeric.KindF32, AType: numeric.KindF16, BType: numeric.KindF16,
 				DescA: da, DescB: db, TransA: trans, TransB: trans}
 			wg.Reset()
 			wg.Fence()

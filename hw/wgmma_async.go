@@ -1,4 +1,4 @@
-package gmma
+package hw
 
 import (
 	"github.com/gocute/cute/layout"
@@ -52,19 +52,6 @@ func (a *asyncWrites) clearRange(lo, hi uint32) bool {
 		}
 	}
 	return true
-}
-
-// NewSharedMemoryOn is [NewSharedMemory] over the caller's bytes: data (used
-// in place, not copied) is the image of [base, base+len(data)). An
-// asynchronous copy engine writes data directly, bracketing what it writes
-// with [SharedMemory.BeginAsyncWrite] and [SharedMemory.EndAsyncWrite].
-func NewSharedMemoryOn(base uint32, data []byte) (*SharedMemory, error) {
-	s, err := NewSharedMemory(base, uint32(len(data)))
-	if err != nil {
-		return nil, err
-	}
-	s.data = data
-	return s, nil
 }
 
 // BeginAsyncWrite marks [addr, addr+n) as being written by an asynchronous

@@ -1,4 +1,4 @@
-package gmma
+package hw
 
 import (
 	"math"
@@ -126,7 +126,7 @@ func decodeFloatOperand(kind numeric.Kind, neg bool, raw []uint32, k int, val []
 	}
 }
 
-func (x *executor) run(w *Warpgroup, m MMA, op *inflightOp) error {
+func (x *executor) run(w *Warpgroup, m WGMMA, op *inflightOp) error {
 	k := m.K()
 	e := m.AType.Bytes()
 	x.aRaw = grow(x.aRaw, 64*k)
@@ -148,7 +148,7 @@ func (x *executor) run(w *Warpgroup, m MMA, op *inflightOp) error {
 // fast path (exec_fast.go), which hands the elements it does not cover to
 // the reference path below, or through the reference path alone when
 // forceReference is set.
-func (x *executor) compute(w *Warpgroup, m MMA, k int) {
+func (x *executor) compute(w *Warpgroup, m WGMMA, k int) {
 	x.refReady = false
 	if !forceReference {
 		x.computeFast(w, m, k)
@@ -181,7 +181,7 @@ var forceReference = false
 
 // decodeRef fills the reference path's operand arrays from x.aRaw and
 // x.bRaw, once per instruction.
-func (x *executor) decodeRef(m MMA, k int) {
+func (x *executor) decodeRef(m WGMMA, k int) {
 	if x.refReady {
 		return
 	}
@@ -200,7 +200,7 @@ func (x *executor) decodeRef(m MMA, k int) {
 
 // computeIntRef is the reference arithmetic of an integer wgmma: exact
 // int64 dot products, then wrap (or saturate) to s32.
-func (x *executor) computeIntRef(w *Warpgroup, m MMA, k int) {
+func (x *executor) computeIntRef(w *Warpgroup, m WGMMA, k int) {
 	x.decodeRef(m, k)
 	nacc := m.NumAcc()
 	for t := range NumThreads {
@@ -221,7 +221,7 @@ func (x *executor) computeIntRef(w *Warpgroup, m MMA, k int) {
 }
 
 // satS32 wraps acc to 32 bits, or clamps it with .satfinite.
-func satS32(m MMA, acc int64) uint32 {
+func satS32(m WGMMA, acc int64) uint32 {
 	if m.Saturate {
 		acc = max(math.MinInt32, min(math.MaxInt32, acc))
 	}
@@ -229,7 +229,7 @@ func satS32(m MMA, acc int64) uint32 {
 }
 
 // newFusedSum returns the datapath of m's input types.
-func newFusedSum(m MMA) tensorcore.Datapath {
+func newFusedSum(m WGMMA) tensorcore.Datapath {
 	if is8bitFloat(m.AType) {
 		return tensorcore.Narrow
 	}
@@ -260,12 +260,12 @@ func f16Parts(b uint16) (v float64, exp int32, special bool) {
 // refF32 is the reference arithmetic of element (mm, n) of an f32
 // accumulator whose old register is c: the datapath's Sum, with the IEEE
 // fallback for Inf and NaN.
-func (x *executor) refF32(m MMA, c uint32, mm, n, k int, fs tensorcore.Datapath) uint32 {
+func (x *executor) refF32(m WGMMA, c uint32, mm, n, k int, fs tensorcore.Datapath) uint32 {
 	return refAcc(x, m, c, mm, n, k, fs)
 }
 
 // refF16 is refF32 for an f16 accumulator half (the datapath's SumF16).
-func (x *executor) refF16(m MMA, c uint16, mm, n, k int, fs tensorcore.Datapath) uint16 {
+func (x *executor) refF16(m WGMMA, c uint16, mm, n, k int, fs tensorcore.Datapath) uint16 {
 	return refAcc(x, m, c, mm, n, k, fs)
 }
 
@@ -273,7 +273,7 @@ func (x *executor) refF16(m MMA, c uint16, mm, n, k int, fs tensorcore.Datapath)
 // decoded, the old accumulator c read when ScaleD, and either the IEEE sum
 // (specialSum, NaN canonical) when an input is Inf or NaN, or the
 // datapath's sum of the products and c.
-func refAcc[C uint16 | uint32](x *executor, m MMA, c C, mm, n, k int, fs tensorcore.Datapath) C {
+func refAcc[C uint16 | uint32](x *executor, m WGMMA, c C, mm, n, k int, fs tensorcore.Datapath) C {
 	x.decodeRef(m, k)
 	_, f16 := any(c).(uint16)
 	var cv, c64 float64
@@ -312,7 +312,7 @@ func refAcc[C uint16 | uint32](x *executor, m MMA, c C, mm, n, k int, fs tensorc
 // of B, for elements where an input is Inf or NaN: the result is NaN or an
 // infinity (a finite result is not possible unless an infinity is
 // multiplied by zero, which gives NaN).
-func (x *executor) specialSum(m MMA, mm, n, k int, c float64) float64 {
+func (x *executor) specialSum(m WGMMA, mm, n, k int, c float64) float64 {
 	s := c
 	sa, sb := 1.0, 1.0
 	if m.NegA {

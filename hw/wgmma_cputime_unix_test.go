@@ -1,6 +1,6 @@
 //go:build unix
 
-package gmma
+package hw
 
 import "syscall"
 

@@ -1,8 +1,9 @@
-package gmma
+package hw
 
 import (
 	"encoding/binary"
 	"fmt"
+	"github.com/gocute/cute/gmma"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -25,9 +26,9 @@ func fillF16(t testing.TB, s *SharedMemory, addr uint32, n int, rng *rand.Rand) 
 
 // sw128Desc is a K-major 128B-swizzle descriptor at addr (1024-aligned):
 // 8-row atoms of 128-byte rows, SBO = 1024.
-func sw128Desc(t testing.TB, addr uint32) Descriptor {
+func sw128Desc(t testing.TB, addr uint32) gmma.Descriptor {
 	t.Helper()
-	d, err := NewDescriptorBytes(addr, 16, 1024, 0, B128)
+	d, err := gmma.NewDescriptorBytes(addr, 16, 1024, 0, gmma.B128)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +38,7 @@ func sw128Desc(t testing.TB, addr uint32) Descriptor {
 // setup returns a warpgroup whose shared memory holds random f16 operands
 // for an m64nNk16 SS wgmma (A at 0x400, B at 0x4400, both K-major SW128),
 // already made visible with fence.proxy.async, and that instruction.
-func setup(t testing.TB, n int) (*Warpgroup, MMA) {
+func setup(t testing.TB, n int) (*Warpgroup, WGMMA) {
 	t.Helper()
 	smem, err := NewSharedMemory(DefaultSharedBase, DefaultSharedSize)
 	if err != nil {
@@ -51,7 +52,7 @@ func setup(t testing.TB, n int) (*Warpgroup, MMA) {
 		t.Fatal(err)
 	}
 	wg.FenceProxyAsync()
-	m := MMA{
+	m := WGMMA{
 		N: n, DType: numeric.KindF32, AType: numeric.KindF16, BType: numeric.KindF16,
 		DescA: sw128Desc(t, 0x400), DescB: sw128Desc(t, 0x4400), ScaleD: true,
 	}
@@ -217,8 +218,8 @@ func TestHazardOutOfWindow(t *testing.T) {
 	// Right.
 	noErr(t, wg.MMAAsync(m))
 	// Out-of-range generic accesses are errors too.
-	wantErr(t, wg.SharedMemory().Write(0x32400-1, []byte{1, 2}), "bytes [0x323ff, 0x32401) are outside")
-	wantErr(t, wg.SharedMemory().Read(0x10, make([]byte, 1)), "gmma.SharedMemory.Read")
+	wantErr(t, wg.SharedMemory().Write(0x32400-1, []byte{1, 2}), "illegal address: shared bytes [addr, addr+n) must lie inside the shared memory (got [0x323ff, 0x32401)")
+	wantErr(t, wg.SharedMemory().Read(0x10, make([]byte, 1)), "ld.shared: illegal address")
 }
 
 // BenchmarkWGMMA times one SS wgmma (K-major SW128 f16 operands, random

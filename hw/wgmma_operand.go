@@ -1,7 +1,8 @@
-package gmma
+package hw
 
 import (
 	"encoding/binary"
+	"github.com/gocute/cute/gmma"
 
 	"github.com/gocute/cute/layout"
 )
@@ -29,18 +30,18 @@ import (
 // a XOR ((((a>>7) − base_offset) mod W) << 4): the swizzle acts on absolute
 // address bits. Since every term but o is a multiple of 16 and the XOR only
 // touches bits 4-6, addresses are computed once per 16-byte chunk.
-func (x *executor) loadOperand(s *SharedMemory, which string, desc Descriptor, rows, k, e int, mnMajor bool, raw []uint32, op *inflightOp) error {
+func (x *executor) loadOperand(s *SharedMemory, which string, desc gmma.Descriptor, rows, k, e int, mnMajor bool, raw []uint32, op *inflightOp) error {
 	start := uint64(desc.StartBytes())
 	lbo := uint64(desc.LBOBytes())
 	sbo := uint64(desc.SBOBytes())
 	lt := desc.LayoutType()
 	var wdt uint64 = 1
 	switch lt {
-	case B32:
+	case gmma.B32:
 		wdt = 2
-	case B64:
+	case gmma.B64:
 		wdt = 4
-	case B128:
+	case gmma.B128:
 		wdt = 8
 	}
 	bo := uint64(desc.BaseOffset())

@@ -1,24 +1,10 @@
-package gmma
+package hw
 
 import (
+	"github.com/gocute/cute/gmma"
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/tensor"
 )
-
-// Slice returns the descriptor fragment sliced at a coordinate with
-// underscores, as CuTe slices tCrA(_,_,_,pipe): the layout of the modes
-// kept, on the iterator moved by the offset of the integer part.
-func (t DescTensor) Slice(cs ...layout.Coord) (DescTensor, error) {
-	c := layout.MakeCoord(cs...)
-	if len(cs) == 1 {
-		c = cs[0]
-	}
-	l, off, err := layout.SliceAndOffset(c, t.Layout)
-	if err != nil {
-		return DescTensor{}, err
-	}
-	return DescTensor{Iter: DescriptorIterator{t.Iter.At(off.Value())}, Layout: l, Major: t.Major}, nil
-}
 
 // descBytes is sizeof(GMMA::smem_desc): a descriptor is one 64-bit word.
 const descBytes = 8
@@ -27,7 +13,7 @@ const descBytes = 8
 // GMMA atom, issued on the warpgroup's software wgmma: A and B are the
 // descriptor fragments of one pipeline stage, (V,M,K) and (V,N,K) with V
 // the atom's single descriptor, and accumulator (m, n) is the atom's D,
-// held in the warpgroup's registers from register acc[m][n] on (the first
+// held in wg's registers from register acc[m][n] on (the first
 // 32-bit word of tCrC(_,m,n); mma_unpack passes the words of that slice to
 // the wgmma as d00, d01, ...).
 //
@@ -40,7 +26,7 @@ const descBytes = 8
 // as the tutorial brackets cute::gemm with warpgroup_arrive,
 // warpgroup_commit_batch and warpgroup_wait. Errors are *layout.Error
 // (op "gemm") for shapes CuTe's dispatch rejects, or the executor's.
-func Gemm(wg *Warpgroup, in MMA, a, b DescTensor, acc [][]int) error {
+func (wg *Warpgroup) Gemm(in WGMMA, a, b gmma.DescTensor, acc [][]int) error {
 	sa, sb := a.Layout.Shape(), b.Layout.Shape()
 	if !sa.IsTuple() || !sb.IsTuple() || sa.Len() != 3 || sb.Len() != 3 {
 		return layout.Errorf("gemm", "GMMA fragments are (V,M,K) and (V,N,K)", a.Layout, b.Layout)

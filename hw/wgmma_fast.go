@@ -1,4 +1,4 @@
-package gmma
+package hw
 
 import (
 	"math"
@@ -175,7 +175,7 @@ var accRow, acc16Row, accCol, acc16Col = func() (r, r16 [64]int, c [256]int, c16
 }()
 
 // computeFast is the fast path of compute.
-func (x *executor) computeFast(w *Warpgroup, m MMA, k int) {
+func (x *executor) computeFast(w *Warpgroup, m WGMMA, k int) {
 	if m.AType.IsInteger() {
 		x.computeIntFast(w, m, k)
 		return
@@ -249,7 +249,7 @@ var accColTab, acc16ColTab = func() (c, c16 tensorcore.ColTable) {
 // tensorcore.RowRegs, which reads and writes the accumulator registers
 // itself, then computes the elements it leaves out. It reports false,
 // having done nothing, where RowRegs has no kernel.
-func (x *executor) computeInRegs(w *Warpgroup, m MMA, k int, fs tensorcore.Datapath, f16 bool) bool {
+func (x *executor) computeInRegs(w *Warpgroup, m WGMMA, k int, fs tensorcore.Datapath, f16 bool) bool {
 	f := &x.fast
 	n := m.N
 	regs := w.regs
@@ -305,7 +305,7 @@ func (x *executor) computeInRegs(w *Warpgroup, m MMA, k int, fs tensorcore.Datap
 // slowF32 computes element (mm, n) of an f32 accumulator (old register c)
 // that the fast kernel left out (largest exponent e): zero when every term
 // is, else through the reference path.
-func (x *executor) slowF32(m MMA, fs tensorcore.Datapath, e int32, c uint32, mm, n, k int) uint32 {
+func (x *executor) slowF32(m WGMMA, fs tensorcore.Datapath, e int32, c uint32, mm, n, k int) uint32 {
 	if e < zeroExp/2 {
 		return 0
 	}
@@ -313,7 +313,7 @@ func (x *executor) slowF32(m MMA, fs tensorcore.Datapath, e int32, c uint32, mm,
 }
 
 // slowF16 is slowF32 for an f16 accumulator half.
-func (x *executor) slowF16(m MMA, fs tensorcore.Datapath, e int32, c uint16, mm, n, k int) uint16 {
+func (x *executor) slowF16(m WGMMA, fs tensorcore.Datapath, e int32, c uint16, mm, n, k int) uint16 {
 	if e < zeroExp/2 {
 		return 0
 	}
@@ -331,7 +331,7 @@ var f16F32Bits = sync.OnceValue(func() []uint32 {
 
 // gatherAcc fills x.fast.cb ([m][n]) with the accumulators as f32 bits
 // (zeros when the accumulator is not used).
-func (x *executor) gatherAcc(w *Warpgroup, m MMA, f16 bool) {
+func (x *executor) gatherAcc(w *Warpgroup, m WGMMA, f16 bool) {
 	f := &x.fast
 	n := m.N
 	if !m.ScaleD {
@@ -362,7 +362,7 @@ func (x *executor) gatherAcc(w *Warpgroup, m MMA, f16 bool) {
 
 // computeIntFast is the fast path of an integer wgmma: int32 dot products
 // of rows of A with the k-major B.
-func (x *executor) computeIntFast(w *Warpgroup, m MMA, k int) {
+func (x *executor) computeIntFast(w *Warpgroup, m WGMMA, k int) {
 	f := &x.fast
 	n := m.N
 	f.ai, f.bi = grow(f.ai, 64*k), grow(f.bi, k*n)

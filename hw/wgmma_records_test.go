@@ -1,16 +1,16 @@
-package gmma_test
+package hw_test
 
 // The H200 wgmma and wgmma.sp records (internal/replay's formats) replayed
 // through the executor on every execution path of this machine.
 
 import (
 	"fmt"
+	"github.com/gocute/cute/hw"
 	"math"
 	"strconv"
 	"sync"
 	"testing"
 
-	"github.com/gocute/cute/gmma"
 	"github.com/gocute/cute/internal/jsonl"
 	"github.com/gocute/cute/internal/replay"
 	"github.com/gocute/cute/numeric"
@@ -80,7 +80,7 @@ const inexactULPBound = 0
 // TestHardwareRecords runs every H200 capture: exact records must match bit
 // for bit, faulting records must give an error, and the random-float records
 // must stay within inexactULPBound.
-func TestHardwareRecords(t *testing.T) { gmma.EachPath(t, testHardwareRecords) }
+func TestHardwareRecords(t *testing.T) { hw.EachPath(t, testHardwareRecords) }
 
 func testHardwareRecords(t *testing.T) {
 	recs := loadHW(t)
@@ -101,7 +101,7 @@ func testHardwareRecords(t *testing.T) {
 			t.Errorf("case %d (%s): %v", rec.CaseID, rec.Group, err)
 			continue
 		}
-		want := make([][]uint32, gmma.NumThreads)
+		want := make([][]uint32, hw.NumThreads)
 		for i, row := range rec.AccOut {
 			want[i] = make([]uint32, len(row))
 			if err := parseRegs(row, want[i]); err != nil {
@@ -173,7 +173,7 @@ func wantRegs(t testing.TB, rows [][]string) [][]uint32 {
 
 // TestSparseHardwareRecords replays every H200 sparse wgmma capture, exact
 // and random-float alike, and wants every accumulator bit for bit.
-func TestSparseHardwareRecords(t *testing.T) { gmma.EachPath(t, testSparseHardwareRecords) }
+func TestSparseHardwareRecords(t *testing.T) { hw.EachPath(t, testSparseHardwareRecords) }
 
 func testSparseHardwareRecords(t *testing.T) {
 	recs := loadSparseHW(t)
@@ -226,13 +226,13 @@ func decodeAcc(accType string, regs [][]uint32, n int) [][]float64 {
 		for r, v := range row {
 			switch accType {
 			case "f32":
-				m, nn := gmma.AccPos(t, r, false)
+				m, nn := hw.AccPos(t, r, false)
 				d[m][nn] = float64(math.Float32frombits(v))
 			case "s32":
-				m, nn := gmma.AccPos(t, r, false)
+				m, nn := hw.AccPos(t, r, false)
 				d[m][nn] = float64(int32(v))
 			case "f16x2":
-				m, nn := gmma.AccPos(t, r, true)
+				m, nn := hw.AccPos(t, r, true)
 				d[m][nn] = numeric.Float16FromBits(uint16(v)).Float64()
 				d[m][nn+1] = numeric.Float16FromBits(uint16(v >> 16)).Float64()
 			}
@@ -314,7 +314,7 @@ func TestSparseMetaProbe(t *testing.T) {
 			for c := range s.Chunks() {
 				tt, o := s.MetaSlot(m, c)
 				agree := 0
-				for th := range gmma.NumThreads {
+				for th := range hw.NumThreads {
 					for oo := range 8 {
 						all := true
 						for i := range recs {

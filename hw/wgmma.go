@@ -1,4 +1,4 @@
-package gmma
+package hw
 
 import (
 	"fmt"
@@ -6,7 +6,8 @@ import (
 	"github.com/gocute/cute/layout"
 )
 
-// Shared-memory and register-file geometry of the executor.
+// Shared-memory and register-file geometry of the wgmma executor (a
+// Warpgroup's threads have [NumRegs] registers each, as a Warp's lanes).
 const (
 	// DefaultSharedBase is the shared-window address of the dynamic shared
 	// memory on the H200 (the first 1 KiB of the window is reserved).
@@ -20,197 +21,11 @@ const (
 
 	// NumThreads is the number of threads of a warpgroup.
 	NumThreads = 128
-	// NumRegs is the number of 32-bit registers each thread has in the
-	// executor's register file.
-	NumRegs = 256
 	// MaxInFlight bounds the wgmmas in flight (issued and not retired by a
 	// WaitGroup); issuing one more is an error. The hardware stalls long
 	// before; the bound keeps the executor's counters exact.
 	MaxInFlight = 1<<16 - 1
 )
-
-// A SharedMemory is the byte image of the shared memory that a CTA may
-// access: addresses [Base, Base+Size) of the shared window. It is created
-// zeroed. Generic stores ([SharedMemory.Write]) go through the generic proxy;
-// a wgmma reads through the async proxy and so sees them only after a
-// fence.proxy.async ([Warpgroup.FenceProxyAsync]), which the executor checks.
-type SharedMemory struct {
-	base  uint32
-	data  []byte
-	async *asyncWrites // bytes an asynchronous copy (TMA) still writes, see async.go
-	dirty []uint64     // one bit per 16-byte chunk stored by the generic proxy since the last fence.proxy.async
-	// ndirty counts the set bits of dirty.
-	ndirty int
-	// reads counts, per 16-byte chunk, the reads of in-flight wgmmas;
-	// nreads is their sum.
-	reads  []uint32
-	nreads int
-	owner  *Warpgroup
-}
-
-// NewSharedMemory returns a zeroed shared memory of size bytes at window
-// address base. base and size must be multiples of 16, size positive, and
-// the memory must lie inside the 256 KiB shared window.
-func NewSharedMemory(base, size uint32) (*SharedMemory, error) {
-	if base%16 != 0 || size%16 != 0 || size == 0 || uint64(base)+uint64(size) > SharedWindow {
-		return nil, layout.Newf(layout.ErrMisaligned, "gmma.NewSharedMemory", "[%#x, %#x) is not a non-empty 16-byte aligned range inside the shared window [0, %#x)",
-			base, uint64(base)+uint64(size), SharedWindow)
-	}
-	n := size / 16
-	return &SharedMemory{
-		base:  base,
-		data:  make([]byte, size),
-		dirty: make([]uint64, (n+63)/64),
-		reads: make([]uint32, n),
-	}, nil
-}
-
-// Base returns the shared-window address of the first byte.
-func (s *SharedMemory) Base() uint32 { return s.base }
-
-// Size returns the size in bytes.
-func (s *SharedMemory) Size() int { return len(s.data) }
-
-// String describes s, e.g. "shared[0x400, 0x32400)".
-func (s *SharedMemory) String() string {
-	return fmt.Sprintf("shared[%#x, %#x)", s.base, s.end())
-}
-
-func (s *SharedMemory) end() uint64 { return uint64(s.base) + uint64(len(s.data)) }
-
-func (s *SharedMemory) checkRange(op string, addr uint32, n int) error {
-	if uint64(addr) < uint64(s.base) || uint64(addr)+uint64(n) > s.end() {
-		return layout.Newf(layout.ErrIllegalAddress, "", "gmma.SharedMemory.%s: bytes [%#x, %#x) are outside the shared memory [%#x, %#x)",
-			op, addr, uint64(addr)+uint64(n), s.base, s.end())
-	}
-	return nil
-}
-
-// Write stores p at shared address addr through the generic proxy (st.shared).
-// A wgmma reading these bytes needs a fence.proxy.async first. Storing bytes
-// that an in-flight wgmma reads is an error (its group must be retired with
-// wgmma.wait_group first); so is a range outside the memory. On error nothing
-// is stored.
-func (s *SharedMemory) Write(addr uint32, p []byte) error {
-	if err := s.checkRange("Write", addr, len(p)); err != nil {
-		return err
-	}
-	if len(p) == 0 {
-		return nil
-	}
-	lo, hi := (addr-s.base)/16, (addr-s.base+uint32(len(p))-1)/16
-	for c := lo; c <= hi; c++ {
-		if s.reads[c] != 0 {
-			a := s.base + 16*c
-			return layout.Newf(layout.ErrHazard, "gmma.SharedMemory.Write", "storing [%#x, %#x) while an in-flight wgmma reads bytes [%#x, %#x); wgmma.wait_group must retire it first",
-				addr, uint64(addr)+uint64(len(p)), a, a+16)
-		}
-	}
-	copy(s.data[addr-s.base:], p)
-	for c := lo; c <= hi; c++ {
-		w, b := c/64, uint64(1)<<(c%64)
-		if s.dirty[w]&b == 0 {
-			s.dirty[w] |= b
-			s.ndirty++
-		}
-	}
-	return nil
-}
-
-// WriteChunks stores 16-byte chunks through the generic proxy, as a bulk
-// vectorized copy does (st.shared.v4.b32 per chunk): chunk i, the bytes
-// data[16i:16i+16], goes to shared address addrs[i], which must be 16-byte
-// aligned; len(data) must be 16·len(addrs). The rules are Write's; on error
-// nothing is stored.
-func (s *SharedMemory) WriteChunks(addrs []uint32, data []byte) error {
-	if len(data) != 16*len(addrs) {
-		return layout.Newf(layout.ErrInvalid, "gmma.SharedMemory.WriteChunks", "%d bytes of data for %d chunks of 16 bytes", len(data), len(addrs))
-	}
-	if err := s.checkChunks("WriteChunks", addrs); err != nil {
-		return err
-	}
-	for i, a := range addrs {
-		s.storeChunk(a, data[16*i:16*i+16])
-	}
-	return nil
-}
-
-// GatherChunks is WriteChunks with the chunks gathered from src: chunk i is
-// src[base+offs[i] : base+offs[i]+16], stored at addrs[i] (a global→shared
-// copy of 16-byte vectors, the source given as a byte image). len(offs)
-// must be len(addrs), and every chunk inside src; on error nothing is
-// stored.
-func (s *SharedMemory) GatherChunks(addrs []uint32, src []byte, base int, offs []int) error {
-	if len(offs) != len(addrs) {
-		return layout.Newf(layout.ErrInvalid, "gmma.SharedMemory.GatherChunks", "%d source offsets for %d chunks", len(offs), len(addrs))
-	}
-	for _, o := range offs {
-		if o += base; o < 0 || o > len(src)-16 {
-			return layout.Newf(layout.ErrIllegalAddress, "gmma.SharedMemory.GatherChunks", "source chunk [%d, %d) is outside the %d source bytes", o, o+16, len(src))
-		}
-	}
-	if err := s.checkChunks("GatherChunks", addrs); err != nil {
-		return err
-	}
-	for i, a := range addrs {
-		o := base + offs[i]
-		s.storeChunk(a, src[o:o+16])
-	}
-	return nil
-}
-
-// checkChunks reports the first of addrs that is not a 16-byte aligned
-// chunk of s or that an in-flight wgmma reads.
-func (s *SharedMemory) checkChunks(op string, addrs []uint32) error {
-	for _, a := range addrs {
-		if a%16 != 0 || a < s.base || uint64(a)+16 > s.end() {
-			if a%16 != 0 {
-				return layout.Newf(layout.ErrMisaligned, "gmma.SharedMemory."+op, "chunk address %#x is not 16-byte aligned", a)
-			}
-			return s.checkRange(op, a, 16)
-		}
-		if c := (a - s.base) / 16; s.nreads != 0 && s.reads[c] != 0 {
-			return layout.Newf(layout.ErrHazard, "gmma.SharedMemory."+op, "storing [%#x, %#x) while an in-flight wgmma reads it; wgmma.wait_group must retire it first", a, a+16)
-		}
-	}
-	return nil
-}
-
-// storeChunk stores the 16 bytes p at the checked chunk address a through
-// the generic proxy.
-func (s *SharedMemory) storeChunk(a uint32, p []byte) {
-	off := a - s.base
-	*(*[16]byte)(s.data[off:]) = *(*[16]byte)(p)
-	c := off / 16
-	w, b := c/64, uint64(1)<<(c%64)
-	if s.dirty[w]&b == 0 {
-		s.dirty[w] |= b
-		s.ndirty++
-	}
-}
-
-// Read copies the bytes at shared address addr into p (ld.shared). Reading
-// is allowed at any time.
-func (s *SharedMemory) Read(addr uint32, p []byte) error {
-	if err := s.checkRange("Read", addr, len(p)); err != nil {
-		return err
-	}
-	copy(p, s.data[addr-s.base:])
-	return nil
-}
-
-// fenceProxyAsync makes all generic stores visible to the async proxy.
-func (s *SharedMemory) fenceProxyAsync() {
-	if s.ndirty == 0 {
-		return
-	}
-	clear(s.dirty)
-	s.ndirty = 0
-}
-
-func (s *SharedMemory) isDirty(chunk uint32) bool {
-	return s.dirty[chunk/64]&(1<<(chunk%64)) != 0
-}
 
 // A Warpgroup is the four warps (128 threads) that issue wgmma instructions
 // together, with a register file of [NumRegs] 32-bit registers per thread,
@@ -452,7 +267,7 @@ func (w *Warpgroup) retire(op *inflightOp) {
 // shapeKey identifies the shape and role of an asynchronous register access
 // for the same-shape exemption of wgmma.fence: accumulator accesses of
 // wgmmas of the same shape are ordered without a fence.
-func shapeKey(m MMA, accumulator bool) uint32 {
+func shapeKey(m WGMMA, accumulator bool) uint32 {
 	k := uint32(m.N)<<8 | uint32(m.K())<<1
 	if accumulator {
 		k |= 1
@@ -465,7 +280,7 @@ func shapeKey(m MMA, accumulator bool) uint32 {
 // retires the group that CommitGroup puts the instruction in. On error
 // (invalid instruction, hazard, operand outside the shared memory) nothing
 // changes.
-func (w *Warpgroup) MMAAsync(m MMA) error {
+func (w *Warpgroup) MMAAsync(m WGMMA) error {
 	if err := m.Validate(); err != nil {
 		return layout.Newf(0, "gmma.Warpgroup.MMAAsync", "%w", err)
 	}
@@ -486,7 +301,7 @@ func (w *Warpgroup) MMAAsync(m MMA) error {
 // commitOp records an issued wgmma as in flight: its accumulator and A
 // registers become busy under the shape-and-role keys dk and ak, and the
 // shared chunks it read stay read until it retires.
-func (w *Warpgroup) commitOp(m MMA, op *inflightOp, dk, ak uint32) {
+func (w *Warpgroup) commitOp(m WGMMA, op *inflightOp, dk, ak uint32) {
 	w.issued++
 	op.seq = w.issued
 	nacc := m.NumAcc()
@@ -510,7 +325,7 @@ func (w *Warpgroup) commitOp(m MMA, op *inflightOp, dk, ak uint32) {
 	w.uncommitted++
 }
 
-func (w *Warpgroup) newOp(m MMA) *inflightOp {
+func (w *Warpgroup) newOp(m WGMMA) *inflightOp {
 	var op *inflightOp
 	if n := len(w.free); n > 0 {
 		op = w.free[n-1]
@@ -528,7 +343,7 @@ func (w *Warpgroup) newOp(m MMA) *inflightOp {
 
 // checkIssue reports the fence hazards of issuing m (shape as PTX writes
 // it, dk and ak its accumulator and A shape-and-role keys) from method name.
-func (w *Warpgroup) checkIssue(name string, m MMA, k int, dk, ak uint32) error {
+func (w *Warpgroup) checkIssue(name string, m WGMMA, k int, dk, ak uint32) error {
 	// The shape is formatted only for an error: issuing must not allocate.
 	shape := func() string { return fmt.Sprintf("m64n%dk%d", m.N, k) }
 	if !w.everFenced {

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package gmma
+package hw
 
 // cpuNanos is unavailable here: benchmarks report 0 CPU time.
 func cpuNanos() int64 { return 0 }

@@ -1,4 +1,4 @@
-package gmma
+package hw
 
 import (
 	"flag"
@@ -118,7 +118,7 @@ func TestFastPathMatchesReference(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			elems, fastLanes, mismatches := 0, 0, 0
 			for elems < perCombo {
-				m := MMA{N: 8 * (1 + rng.IntN(32)), DType: c.d, AType: c.a, BType: c.b, ScaleD: rng.IntN(4) != 0}
+				m := WGMMA{N: 8 * (1 + rng.IntN(32)), DType: c.d, AType: c.a, BType: c.b, ScaleD: rng.IntN(4) != 0}
 				if c.d == numeric.KindS32 {
 					m.Saturate = rng.IntN(2) == 0
 				} else {

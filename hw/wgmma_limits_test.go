@@ -1,4 +1,4 @@
-package gmma
+package hw
 
 import (
 	"math"

@@ -1,4 +1,4 @@
-package gmma
+package hw
 
 import (
 	"fmt"
@@ -7,18 +7,18 @@ import (
 	"github.com/gocute/cute/numeric"
 )
 
-// An MMASparse describes one wgmma.mma_async.sp instruction of a warpgroup:
+// An WGMMASparse describes one wgmma.mma_async.sp instruction of a warpgroup:
 // D[64×N] = A[64×K]·B[K×N] (+ D) where A is structured sparse and passed
 // compressed, as its 64×K/2 kept elements, together with a 32-bit metadata
 // register per thread that says where each kept element sits in its row.
 //
-// The embedded MMA describes the instruction as for the dense form, with A
+// The embedded WGMMA describes the instruction as for the dense form, with A
 // (DescA, or AReg for RS) holding the compressed 64×K/2 operand: that is
 // exactly the A of the dense instruction of the same type (m64nNk16 for
 // f16/bf16, m64nNk8 for tf32, m64nNk32 for 8-bit types), in shared memory or
 // in four registers per thread, laid out as for that instruction. B is the
 // dense K×N operand, twice the dense instruction's K: 64 bytes of every
-// column of B. Hence the sparse K is twice the embedded MMA's:
+// column of B. Hence the sparse K is twice the embedded WGMMA's:
 //
 //	f16/bf16   m64nNk32  (2:4: two kept elements in every 4, 8 chunks a row)
 //	tf32       m64nNk16  (1:2: one kept element in every 2, 8 chunks a row)
@@ -51,7 +51,7 @@ import (
 // so that for 16-bit and tf32 types only two threads of each group of four
 // (0 and 1, or 2 and 3) supply metadata, and for 8-bit types all four. The
 // metadata registers of the other threads are ignored. See
-// [MMASparse.MetaSlot].
+// [WGMMASparse.MetaSlot].
 //
 // The metadata register is read when the instruction is issued, like the
 // descriptors: the PTX memory model lists only the accumulators and the A
@@ -65,21 +65,21 @@ import (
 // positions that were not kept) and the K×N operand B, all K products
 // forming one fused sum: every H200 record, the random-float ones included,
 // reproduces bit for bit.
-type MMASparse struct {
-	MMA
+type WGMMASparse struct {
+	WGMMA
 	MetaReg  int // the register that holds each thread's sparsity metadata
 	Selector int // the sparsity selector sp-sel: 0..1 (16-bit, tf32), 0 (8-bit)
 }
 
-// K returns the instruction's K: twice that of the embedded dense MMA.
-func (s MMASparse) K() int { return 2 * s.MMA.K() }
+// K returns the instruction's K: twice that of the embedded dense WGMMA.
+func (s WGMMASparse) K() int { return 2 * s.WGMMA.K() }
 
 // Shape returns the shape as PTX writes it, e.g. "m64n128k32".
-func (s MMASparse) Shape() string { return fmt.Sprintf("m64n%dk%d", s.N, s.K()) }
+func (s WGMMASparse) Shape() string { return fmt.Sprintf("m64n%dk%d", s.N, s.K()) }
 
 // MaxSelector returns the largest valid sparsity selector: 1 for 16-bit and
 // tf32 operands, 0 for 8-bit ones.
-func (s MMASparse) MaxSelector() int {
+func (s WGMMASparse) MaxSelector() int {
 	if s.AType.Bits() == 8 {
 		return 0
 	}
@@ -88,7 +88,7 @@ func (s MMASparse) MaxSelector() int {
 
 // Chunks returns the number of metadata chunks of a row of A: K/4, or K/2
 // for tf32.
-func (s MMASparse) Chunks() int {
+func (s WGMMASparse) Chunks() int {
 	if s.AType == numeric.KindTF32 {
 		return s.K() / 2
 	}
@@ -96,10 +96,10 @@ func (s MMASparse) Chunks() int {
 }
 
 // Validate reports whether s is an instruction the hardware accepts, as
-// [MMA.Validate] does, with a valid selector and a metadata register that
+// [WGMMA.Validate] does, with a valid selector and a metadata register that
 // does not overlap the accumulators.
-func (s MMASparse) Validate() error {
-	if err := s.MMA.Validate(); err != nil {
+func (s WGMMASparse) Validate() error {
+	if err := s.WGMMA.Validate(); err != nil {
 		return layout.Newf(0, "sparse", "%w", err)
 	}
 	if s.Selector < 0 || s.Selector > s.MaxSelector() {
@@ -119,14 +119,14 @@ func (s MMASparse) Validate() error {
 	return nil
 }
 
-func (s MMASparse) typeString() string {
+func (s WGMMASparse) typeString() string {
 	return fmt.Sprintf("m64n%dk%d.%s.%s.%s", s.N, s.K(), s.DType.PTX(), s.AType.PTX(), s.BType.PTX())
 }
 
 // MetaSlot returns where the metadata of chunk c of row m of A lies: the
 // thread t of the warpgroup and the nibble o (bits 4o..4o+3) of its metadata
 // register, by the rule of the type documentation.
-func (s MMASparse) MetaSlot(m, c int) (t, o int) {
+func (s WGMMASparse) MetaSlot(m, c int) (t, o int) {
 	w, g, h := m/16, m%8, (m/8)%2
 	if s.AType.Bits() == 8 {
 		return 32*w + 4*g + 2*(c/8) + h, c % 8
@@ -138,14 +138,14 @@ func (s MMASparse) MetaSlot(m, c int) (t, o int) {
 // r<i> and the descriptors as hex, e.g.
 //
 //	wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 {r0, ..., r3}, 0x..., 0x..., r200, 0, 1, 1, 1, 0, 0;
-func (s MMASparse) String() string {
+func (s WGMMASparse) String() string {
 	// The dense text, with the sparse mnemonic and shape and the metadata
 	// operands after the descriptor of B.
-	return s.MMA.text("wgmma.mma_async.sp.sync.aligned."+s.typeString(), fmt.Sprintf("r%d, %d, ", s.MetaReg, s.Selector))
+	return s.WGMMA.text("wgmma.mma_async.sp.sync.aligned."+s.typeString(), fmt.Sprintf("r%d, %d, ", s.MetaReg, s.Selector))
 }
 
 // sparseKey is shapeKey for a sparse instruction (its own K).
-func sparseKey(s MMASparse, accumulator bool) uint32 {
+func sparseKey(s WGMMASparse, accumulator bool) uint32 {
 	k := uint32(s.N)<<8 | uint32(s.K())<<1
 	if accumulator {
 		k |= 1
@@ -161,12 +161,12 @@ func sparseKey(s MMASparse, accumulator bool) uint32 {
 // (as an accumulator) is an error. A metadata nibble that the instruction
 // reads and that is invalid is an error too (undefined behavior on the
 // hardware). On error nothing changes.
-func (w *Warpgroup) MMASparseAsync(s MMASparse) error {
+func (w *Warpgroup) MMASparseAsync(s WGMMASparse) error {
 	if err := s.Validate(); err != nil {
 		return layout.Newf(0, "gmma.Warpgroup.MMASparseAsync", "%w", err)
 	}
 	dk, ak := sparseKey(s, true), sparseKey(s, false)
-	if err := w.checkIssue("MMASparseAsync", s.MMA, s.K(), dk, ak); err != nil {
+	if err := w.checkIssue("MMASparseAsync", s.WGMMA, s.K(), dk, ak); err != nil {
 		return err
 	}
 	for _, op := range w.inflight {
@@ -175,21 +175,21 @@ func (w *Warpgroup) MMASparseAsync(s MMASparse) error {
 				s.MetaReg, s.Shape(), op.seq, op.n, op.k)
 		}
 	}
-	op := w.newOp(s.MMA)
+	op := w.newOp(s.WGMMA)
 	op.k = s.K()
 	if err := w.x.runSparse(w, s, op); err != nil {
 		op.chunks = op.chunks[:0]
 		w.free = append(w.free, op)
 		return err
 	}
-	w.commitOp(s.MMA, op, dk, ak)
+	w.commitOp(s.WGMMA, op, dk, ak)
 	return nil
 }
 
 // runSparse loads the compressed A, expands it with the metadata into the
 // 64×K operand, loads the N×K operand B and runs the dense arithmetic.
-func (x *executor) runSparse(w *Warpgroup, s MMASparse, op *inflightOp) error {
-	m := s.MMA
+func (x *executor) runSparse(w *Warpgroup, s WGMMASparse, op *inflightOp) error {
+	m := s.WGMMA
 	kc := m.K()
 	k := 2 * kc
 	e := m.AType.Bytes()
@@ -216,8 +216,8 @@ func (x *executor) runSparse(w *Warpgroup, s MMASparse, op *inflightOp) error {
 // expand writes the 64×K operand A (element patterns, zero where nothing is
 // kept) from the compressed 64×K/2 patterns comp and the metadata registers
 // of the register file regs.
-func (s MMASparse) expand(regs, comp, dense []uint32) error {
-	kc := s.MMA.K()
+func (s WGMMASparse) expand(regs, comp, dense []uint32) error {
+	kc := s.WGMMA.K()
 	k := 2 * kc
 	clear(dense)
 	tf32 := s.AType == numeric.KindTF32
@@ -249,7 +249,7 @@ func (s MMASparse) expand(regs, comp, dense []uint32) error {
 	return nil
 }
 
-func (s MMASparse) badNibble(m, c, t, o int, nb uint32, why string) error {
+func (s WGMMASparse) badNibble(m, c, t, o int, nb uint32, why string) error {
 	return layout.Newf(layout.ErrHazard, "gmma.Warpgroup.MMASparseAsync", "%s: metadata of row %d, chunk %d (nibble %d of r%d of thread %d) is %#04b: %s; the hardware's result is undefined",
 		s.Shape(), m, c, o, s.MetaReg, t, nb, why)
 }

@@ -1,8 +1,9 @@
-package gmma_test
+package hw_test
 
 import (
 	"encoding/binary"
 	"fmt"
+	"github.com/gocute/cute/hw"
 	"math"
 
 	"github.com/gocute/cute/gmma"
@@ -13,7 +14,7 @@ import (
 // operands K-major and unswizzled: 8x16-byte core matrices, LBO = 128 bytes to
 // the next core matrix along K, SBO = 256 bytes to the next 8 rows.
 func ExampleWarpgroup_MMAAsync() {
-	smem, _ := gmma.NewSharedMemory(gmma.DefaultSharedBase, gmma.DefaultSharedSize)
+	smem, _ := hw.NewSharedMemory(hw.DefaultSharedBase, hw.DefaultSharedSize)
 	addr := func(base uint32, mn, k int) uint32 {
 		return base + uint32(mn%8*16+mn/8*256+k/8*128+k%8*2)
 	}
@@ -36,10 +37,10 @@ func ExampleWarpgroup_MMAAsync() {
 	descA, _ := gmma.NewDescriptorBytes(aBase, 128, 256, 0, gmma.Interleave)
 	descB, _ := gmma.NewDescriptorBytes(bBase, 128, 256, 0, gmma.Interleave)
 
-	wg, _ := gmma.NewWarpgroup(smem)
+	wg, _ := hw.NewWarpgroup(smem)
 	wg.FenceProxyAsync() // make the generic stores visible to the async proxy
 	wg.Fence()           // wgmma.fence
-	err := wg.MMAAsync(gmma.MMA{N: 8, DType: numeric.KindF32, AType: numeric.KindF16, BType: numeric.KindF16,
+	err := wg.MMAAsync(hw.WGMMA{N: 8, DType: numeric.KindF32, AType: numeric.KindF16, BType: numeric.KindF16,
 		DescA: descA, DescB: descB})
 	fmt.Println("issue:", err)
 	_, err = wg.Reg(0, 0)
@@ -69,7 +70,7 @@ func btoi(b bool) int {
 // Shared-memory chunks stored in bulk, as a vectorized copy does: two 16-byte
 // chunks at scattered addresses, visible to wgmma after fence.proxy.async.
 func ExampleSharedMemory_WriteChunks() {
-	s, err := gmma.NewSharedMemory(gmma.DefaultSharedBase, 4096)
+	s, err := hw.NewSharedMemory(hw.DefaultSharedBase, 4096)
 	if err != nil {
 		fmt.Println(err)
 		return

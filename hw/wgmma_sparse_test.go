@@ -1,6 +1,7 @@
-package gmma
+package hw
 
 import (
+	"github.com/gocute/cute/gmma"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -65,9 +66,9 @@ func TestSparseEqualsDenseExpanded(t *testing.T) {
 	}
 	for ci, c := range cfgs {
 		rng := rand.New(rand.NewPCG(uint64(ci), 7))
-		s := MMASparse{MMA: MMA{N: c.n, DType: c.d, AType: c.a, BType: c.b, ARegs: c.rs, AReg: 140, DReg: 0,
+		s := WGMMASparse{WGMMA: WGMMA{N: c.n, DType: c.d, AType: c.a, BType: c.b, ARegs: c.rs, AReg: 140, DReg: 0,
 			ScaleD: true, NegA: c.negA, TransA: c.transA, TransB: c.tran}, MetaReg: 150, Selector: c.sel}
-		kc, k, e := s.MMA.K(), s.K(), c.a.Bytes()
+		kc, k, e := s.WGMMA.K(), s.K(), c.a.Bytes()
 		// The dense A, its compressed values and every chunk's nibble.
 		dense := make([][]float64, 64)
 		comp := make([][]float64, 64)
@@ -157,13 +158,13 @@ func TestSparseEqualsDenseExpanded(t *testing.T) {
 			}
 			return wg
 		}
-		bDesc := func(half int) Descriptor {
+		bDesc := func(half int) gmma.Descriptor {
 			if c.tran {
 				// k advances by kc: kc/8 groups of LBO.
-				d, _ := NewDescriptorBytes(bAt+uint32(half*kc/8*128*(c.n/8)), uint32(128*(c.n/8)), 128, 0, Interleave)
+				d, _ := gmma.NewDescriptorBytes(bAt+uint32(half*kc/8*128*(c.n/8)), uint32(128*(c.n/8)), 128, 0, gmma.Interleave)
 				return d
 			}
-			d, _ := NewDescriptorBytes(bAt+uint32(half*kbA/16*128), 128, uint32(128*(2*kbA/16)), 0, Interleave)
+			d, _ := gmma.NewDescriptorBytes(bAt+uint32(half*kbA/16*128), 128, uint32(128*(2*kbA/16)), 0, gmma.Interleave)
 			return d
 		}
 
@@ -219,9 +220,9 @@ func TestSparseEqualsDenseExpanded(t *testing.T) {
 				}
 			}
 			if c.transA {
-				s.DescA, _ = NewDescriptorBytes(aAt, 128*8, 128, 0, Interleave)
+				s.DescA, _ = gmma.NewDescriptorBytes(aAt, 128*8, 128, 0, gmma.Interleave)
 			} else {
-				s.DescA, _ = NewDescriptorBytes(aAt, 128, uint32(128*(kbA/16)), 0, Interleave)
+				s.DescA, _ = gmma.NewDescriptorBytes(aAt, 128, uint32(128*(kbA/16)), 0, gmma.Interleave)
 			}
 		}
 		s.DescB = bDesc(0)
@@ -247,9 +248,9 @@ func TestSparseEqualsDenseExpanded(t *testing.T) {
 		wd.FenceProxyAsync()
 		wd.Fence()
 		for half := range 2 {
-			dm := s.MMA
+			dm := s.WGMMA
 			dm.ARegs, dm.TransA = false, false
-			dm.DescA, _ = NewDescriptorBytes(dAt+uint32(half*kbA/16*128), 128, uint32(128*(2*kbA/16)), 0, Interleave)
+			dm.DescA, _ = gmma.NewDescriptorBytes(dAt+uint32(half*kbA/16*128), 128, uint32(128*(2*kbA/16)), 0, gmma.Interleave)
 			dm.DescB = bDesc(half)
 			if err := wd.MMAAsync(dm); err != nil {
 				t.Fatal(err)
@@ -284,7 +285,7 @@ func TestSparseEqualsDenseExpanded(t *testing.T) {
 // spSetup returns a warpgroup over zeroed shared memory whose metadata
 // register r150 holds 0x44444444 (positions 0, 1 in every chunk) in every
 // thread, fenced, and an m64n64k32 f32.f16.f16 SS instruction.
-func spSetup(t *testing.T) (*Warpgroup, MMASparse) {
+func spSetup(t *testing.T) (*Warpgroup, WGMMASparse) {
 	t.Helper()
 	smem, err := NewSharedMemory(DefaultSharedBase, DefaultSharedSize)
 	if err != nil {
@@ -299,9 +300,9 @@ func spSetup(t *testing.T) (*Warpgroup, MMASparse) {
 			t.Fatal(err)
 		}
 	}
-	a, _ := NewDescriptorBytes(0x400, 128, 256, 0, Interleave)
-	b, _ := NewDescriptorBytes(0x2400, 128, 512, 0, Interleave)
-	s := MMASparse{MMA: MMA{N: 64, DType: numeric.KindF32, AType: numeric.KindF16, BType: numeric.KindF16,
+	a, _ := gmma.NewDescriptorBytes(0x400, 128, 256, 0, gmma.Interleave)
+	b, _ := gmma.NewDescriptorBytes(0x2400, 128, 512, 0, gmma.Interleave)
+	s := WGMMASparse{WGMMA: WGMMA{N: 64, DType: numeric.KindF32, AType: numeric.KindF16, BType: numeric.KindF16,
 		DescA: a, DescB: b, ScaleD: true}, MetaReg: 150, Selector: 1}
 	return wg, s
 }
@@ -327,7 +328,7 @@ func TestSparseHazards(t *testing.T) {
 		if err := wg.MMASparseAsync(s); err != nil {
 			t.Fatal(err)
 		}
-		dm := s.MMA
+		dm := s.WGMMA
 		wantErr(t, wg.MMAAsync(dm), "another shape")
 		wg.CommitGroup()
 		if err := wg.WaitGroup(0); err != nil {
