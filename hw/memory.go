@@ -308,49 +308,99 @@ func (s *SharedMemory) isDirty(chunk uint32) bool {
 	return s.dirty[chunk/64]&(1<<(chunk%64)) != 0
 }
 
-// A GlobalMemory is a buffer of global memory at a device address.
+// A GlobalMemory is the device's byte-addressed global memory, made of
+// mapped segments: what cudaMalloc'd buffers hold, read by cp.async and the
+// TMA and written by TMA stores. The zero value maps nothing; [Map] adds a
+// segment over the caller's bytes, [NewGlobalMemory] one zeroed segment.
 type GlobalMemory struct {
+	segs []globalSegment
+}
+
+type globalSegment struct {
 	base uint64
 	data []byte
 }
 
-// NewGlobalMemory returns size zero bytes at global address base.
+// NewGlobalMemory returns size zero bytes mapped at global address base.
 func NewGlobalMemory(base uint64, size int) (*GlobalMemory, error) {
 	if size < 0 || base+uint64(size) < base {
 		return nil, layout.Errorf("hw.NewGlobalMemory", "[base, base+size) must be a range of the 64-bit address space",
 			fmt.Sprintf("base %#x", base), fmt.Sprintf("size %d", size))
 	}
-	return &GlobalMemory{base: base, data: make([]byte, size)}, nil
+	return &GlobalMemory{segs: []globalSegment{{base, make([]byte, size)}}}, nil
 }
 
-// Base returns the global address of the first byte.
-func (g *GlobalMemory) Base() uint64 { return g.base }
-
-// Size returns the size in bytes.
-func (g *GlobalMemory) Size() int { return len(g.data) }
-
-func (g *GlobalMemory) checkRange(op string, addr uint64, n int) error {
-	if addr >= g.base && addr-g.base <= uint64(len(g.data)) && uint64(n) <= uint64(len(g.data))-(addr-g.base) {
-		return nil
+// Map makes data (used in place, not copied) the global memory at
+// [base, base+len(data)). Segments may not overlap.
+func (g *GlobalMemory) Map(base uint64, data []byte) error {
+	end := base + uint64(len(data))
+	if len(data) == 0 || end < base {
+		return tmaErr("GlobalMemory.Map", "a non-empty segment inside the 64-bit address space", fmt.Sprintf("%#x+%d", base, len(data)))
 	}
-	return faultf(ErrIllegalAddress, op, "global bytes [addr, addr+n) must lie inside the global memory",
-		fmt.Sprintf("[%#x, %#x)", addr, addr+uint64(n)), fmt.Sprintf("global[%#x, %#x)", g.base, g.base+uint64(len(g.data))))
-}
-
-// Write stores p at global address addr.
-func (g *GlobalMemory) Write(addr uint64, p []byte) error {
-	if err := g.checkRange("st.global", addr, len(p)); err != nil {
-		return err
+	for _, s := range g.segs {
+		if base < s.base+uint64(len(s.data)) && s.base < end {
+			return tmaErr("GlobalMemory.Map", "segments do not overlap", fmt.Sprintf("[%#x, %#x)", base, end),
+				fmt.Sprintf("[%#x, %#x)", s.base, s.base+uint64(len(s.data))))
+		}
 	}
-	copy(g.data[addr-g.base:], p)
+	g.segs = append(g.segs, globalSegment{base, data})
 	return nil
 }
 
-// Read copies the bytes at global address addr into p.
-func (g *GlobalMemory) Read(addr uint64, p []byte) error {
-	if err := g.checkRange("ld.global", addr, len(p)); err != nil {
-		return err
+// Base returns the global address of the first mapped segment's first
+// byte (0 when nothing is mapped).
+func (g *GlobalMemory) Base() uint64 {
+	if len(g.segs) == 0 {
+		return 0
 	}
-	copy(p, g.data[addr-g.base:])
+	return g.segs[0].base
+}
+
+// Size returns the size in bytes of the first mapped segment.
+func (g *GlobalMemory) Size() int {
+	if len(g.segs) == 0 {
+		return 0
+	}
+	return len(g.segs[0].data)
+}
+
+// bytes returns the n mapped bytes at addr, or nil.
+func (g *GlobalMemory) bytes(addr uint64, n int) []byte {
+	if g == nil {
+		return nil
+	}
+	for _, s := range g.segs {
+		if addr >= s.base && addr-s.base <= uint64(len(s.data)) && uint64(n) <= uint64(len(s.data))-(addr-s.base) {
+			o := addr - s.base
+			return s.data[o : o+uint64(n)]
+		}
+	}
+	return nil
+}
+
+func (g *GlobalMemory) rangeErr(op string, addr uint64, n int) error {
+	return faultf(ErrIllegalAddress, op, "global bytes [addr, addr+n) must lie inside one mapped segment of the global memory",
+		fmt.Sprintf("[%#x, %#x)", addr, addr+uint64(n)))
+}
+
+// Write stores p at global address addr (st.global). A range outside the
+// mapped segments is an [ErrIllegalAddress].
+func (g *GlobalMemory) Write(addr uint64, p []byte) error {
+	b := g.bytes(addr, len(p))
+	if b == nil {
+		return g.rangeErr("st.global", addr, len(p))
+	}
+	copy(b, p)
+	return nil
+}
+
+// Read copies the bytes at global address addr into p (ld.global). A range
+// outside the mapped segments is an [ErrIllegalAddress].
+func (g *GlobalMemory) Read(addr uint64, p []byte) error {
+	b := g.bytes(addr, len(p))
+	if b == nil {
+		return g.rangeErr("ld.global", addr, len(p))
+	}
+	copy(p, b)
 	return nil
 }

@@ -246,7 +246,7 @@ func TestTMAFeedsWgmma(t *testing.T) {
 			binary.LittleEndian.PutUint16(img[a:], numeric.Float16FromFloat64(float64(n)).Bits())
 		}
 	}
-	var g DeviceMemory
+	var g GlobalMemory
 	if err := g.Map(0x7f0000000000, img); err != nil {
 		t.Fatal(err)
 	}

@@ -114,8 +114,19 @@ func RuleOf(err error) Rule {
 	return ""
 }
 
+// hazardRules are the rules whose violation is a program the PTX memory
+// model leaves undefined: their errors match [ErrHazard].
+var hazardRules = map[Rule]bool{
+	RuleProxyFence: true, RuleSmemStoreRace: true, RuleSmemReadRace: true,
+	RuleSmemInFlight: true, RuleSmemWriteRace: true,
+}
+
 func tmaErr(op string, r Rule, values ...any) error {
-	return layout.Errorf(op, string(r), values...)
+	e := layout.Errorf(op, string(r), values...)
+	if hazardRules[r] {
+		e.Kind = ErrHazard
+	}
+	return e
 }
 
 // A TensorMap is a tensor map the driver accepted: the validated arguments of

@@ -66,7 +66,7 @@ func tmaTileOnModel(t interface {
 			put(gl.Eval2(m, k), m*K+k)
 		}
 	}
-	var gmem DeviceMemory
+	var gmem GlobalMemory
 	if err := gmem.Map(gaddr, data); err != nil {
 		t.Fatalf("%v", err)
 	}

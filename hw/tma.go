@@ -11,7 +11,7 @@ import (
 // This file executes cp.async.bulk.tensor (tile mode) the way the H200 does,
 // as measured in the hw-copy records: loads (with multicast), stores and
 // reduce-adds through a [TensorMap], between a byte-addressed global memory
-// ([DeviceMemory]) and the shared memory of the CTAs of a [Cluster].
+// ([GlobalMemory]) and the shared memory of the CTAs of a [Cluster].
 
 // The TMA unit's rules; a violation is the fault the H200 raises (the CUDA
 // error is named in the rule).
@@ -31,68 +31,6 @@ const (
 	RuleSmemReadRace    Rule = "shared memory that an in-flight wgmma reads is not overwritten by a TMA load before wgmma.wait_group retires the wgmma"
 	RuleCluster         Rule = "a cluster has 1..16 CTAs of at most 228 KiB shared memory each"
 )
-
-// A DeviceMemory is a byte-addressed global memory made of mapped segments.
-// The zero value maps nothing.
-type DeviceMemory struct {
-	segs []tmaDeviceSegment
-}
-
-type tmaDeviceSegment struct {
-	base uint64
-	data []byte
-}
-
-// Map makes data (used in place, not copied) the global memory at
-// [base, base+len(data)). Segments may not overlap.
-func (g *DeviceMemory) Map(base uint64, data []byte) error {
-	end := base + uint64(len(data))
-	if len(data) == 0 || end < base {
-		return tmaErr("DeviceMemory.Map", "a non-empty segment inside the 64-bit address space", fmt.Sprintf("%#x+%d", base, len(data)))
-	}
-	for _, s := range g.segs {
-		if base < s.base+uint64(len(s.data)) && s.base < end {
-			return tmaErr("DeviceMemory.Map", "segments do not overlap", fmt.Sprintf("[%#x, %#x)", base, end),
-				fmt.Sprintf("[%#x, %#x)", s.base, s.base+uint64(len(s.data))))
-		}
-	}
-	g.segs = append(g.segs, tmaDeviceSegment{base, data})
-	return nil
-}
-
-// bytes returns the n mapped bytes at addr, or nil.
-func (g *DeviceMemory) bytes(addr uint64, n int) []byte {
-	if g == nil {
-		return nil
-	}
-	for _, s := range g.segs {
-		if addr >= s.base && addr-s.base <= uint64(len(s.data)) && uint64(n) <= uint64(len(s.data))-(addr-s.base) {
-			o := addr - s.base
-			return s.data[o : o+uint64(n)]
-		}
-	}
-	return nil
-}
-
-// Read copies the global bytes at addr into p.
-func (g *DeviceMemory) Read(addr uint64, p []byte) error {
-	b := g.bytes(addr, len(p))
-	if b == nil {
-		return tmaErr("DeviceMemory.Read", RuleGlobalRange, fmt.Sprintf("[%#x, %#x)", addr, addr+uint64(len(p))))
-	}
-	copy(p, b)
-	return nil
-}
-
-// Write copies p to the global bytes at addr.
-func (g *DeviceMemory) Write(addr uint64, p []byte) error {
-	b := g.bytes(addr, len(p))
-	if b == nil {
-		return tmaErr("DeviceMemory.Write", RuleGlobalRange, fmt.Sprintf("[%#x, %#x)", addr, addr+uint64(len(p))))
-	}
-	copy(b, p)
-	return nil
-}
 
 // A Cluster is a launch of CTAs sharing one distributed shared memory: CTA
 // rank r sees its shared memory at the shared::cluster addresses
@@ -382,7 +320,7 @@ func (m *TensorMap) rowOrigin(w *boxWalk, coords []int32, r int) (off int64, in 
 // bytes copied. The H200 may signal those bytes in pieces (a phase armed with
 // fewer completes early), which the records measured nondeterministically; the
 // model completes them at once.
-func (c *CTA) TMALoad(m *TensorMap, g *DeviceMemory, dst, mbar uint32, coords []int32) (int, error) {
+func (c *CTA) TMALoad(m *TensorMap, g *GlobalMemory, dst, mbar uint32, coords []int32) (int, error) {
 	return c.tmaLoad(tmaLoadOp, m, g, dst, mbar, coords, 1<<c.rank)
 }
 
@@ -391,7 +329,7 @@ func (c *CTA) TMALoad(m *TensorMap, g *DeviceMemory, dst, mbar uint32, coords []
 // CTA need not be one of them), and each destination barrier receives the
 // full box bytes, which it returns. A mask bit beyond the cluster kills the
 // launch (719); mask 0 delivers nothing.
-func (c *CTA) TMALoadMulticast(m *TensorMap, g *DeviceMemory, dst, mbar uint32, coords []int32, ctaMask uint16) (int, error) {
+func (c *CTA) TMALoadMulticast(m *TensorMap, g *GlobalMemory, dst, mbar uint32, coords []int32, ctaMask uint16) (int, error) {
 	if c.cluster == nil {
 		return 0, tmaErr(tmaMulticastOp, RuleTensorMap, "a CTA outside any cluster")
 	}
@@ -401,7 +339,7 @@ func (c *CTA) TMALoadMulticast(m *TensorMap, g *DeviceMemory, dst, mbar uint32, 
 	return c.tmaLoad(tmaMulticastOp, m, g, dst, mbar, coords, ctaMask)
 }
 
-func (c *CTA) tmaLoad(op string, m *TensorMap, g *DeviceMemory, dst, mbar uint32, coords []int32, mask uint16) (int, error) {
+func (c *CTA) tmaLoad(op string, m *TensorMap, g *GlobalMemory, dst, mbar uint32, coords []int32, mask uint16) (int, error) {
 	if c.cluster == nil {
 		return 0, tmaErr(op, RuleTensorMap, "a CTA outside any cluster")
 	}
@@ -508,7 +446,7 @@ func (m *TensorMap) planeOrigin(w *boxWalk, coords []int32, p int) (off int64, i
 // plane.
 func (m *TensorMap) chunkStep(w *boxWalk) int64 { return int64(m.estride[0]) * int64(w.eb) }
 
-func (m *TensorMap) checkInterleaved(op string, w *boxWalk, g *DeviceMemory, coords []int32) error {
+func (m *TensorMap) checkInterleaved(op string, w *boxWalk, g *GlobalMemory, coords []int32) error {
 	for p := 0; p < w.rows; p++ {
 		off, in := m.planeOrigin(w, coords, p)
 		if !in {
@@ -525,7 +463,7 @@ func (m *TensorMap) checkInterleaved(op string, w *boxWalk, g *DeviceMemory, coo
 }
 
 // loadInterleaved writes an interleaved box (see [CTA.TMALoad]).
-func (m *TensorMap) loadInterleaved(w *boxWalk, g *DeviceMemory, smem []byte, dst, base uint32, coords []int32) {
+func (m *TensorMap) loadInterleaved(w *boxWalk, g *GlobalMemory, smem []byte, dst, base uint32, coords []int32) {
 	for p := 0; p < w.rows; p++ {
 		off, in := m.planeOrigin(w, coords, p)
 		for j := 0; j < w.n[0]; j++ {
@@ -549,7 +487,7 @@ func (m *TensorMap) loadInterleaved(w *boxWalk, g *DeviceMemory, smem []byte, ds
 // element of the box (rows of dim-0 range [lo, hi)) when one mapped segment
 // holds them all, and its address; nil when the box has no in-bounds row or
 // no segment holds the whole extent (the rows are then taken one by one).
-func (m *TensorMap) extent(w *boxWalk, g *DeviceMemory, coords []int32, lo, hi int) ([]byte, uint64) {
+func (m *TensorMap) extent(w *boxWalk, g *GlobalMemory, coords []int32, lo, hi int) ([]byte, uint64) {
 	if lo >= hi {
 		return nil, 0
 	}
@@ -573,7 +511,7 @@ func (m *TensorMap) extent(w *boxWalk, g *DeviceMemory, coords []int32, lo, hi i
 }
 
 // checkGlobal checks that every in-bounds element of the box is mapped.
-func (m *TensorMap) checkGlobal(op string, w *boxWalk, g *DeviceMemory, coords []int32) error {
+func (m *TensorMap) checkGlobal(op string, w *boxWalk, g *GlobalMemory, coords []int32) error {
 	lo, hi := m.innerRange(w, coords, false)
 	if lo >= hi || m.outside(w, coords) {
 		return nil
@@ -630,7 +568,7 @@ func (m *TensorMap) outside(w *boxWalk, coords []int32) bool {
 
 // loadBox writes the box into smem (whose first byte has shared address
 // base) at dst. Global bytes were checked by checkGlobal.
-func (m *TensorMap) loadBox(w *boxWalk, g *DeviceMemory, smem []byte, dst, base uint32, coords []int32) {
+func (m *TensorMap) loadBox(w *boxWalk, g *GlobalMemory, smem []byte, dst, base uint32, coords []int32) {
 	inner := w.n[0] * w.eb
 	if m.oob != tma.OOBFillNaNRequestZeroFMA && inner == w.pitch && (w.span == 0 || w.footprint()%w.span == 0) && m.outside(w, coords) {
 		// A zero-filled box without padding: the swizzle permutes chunks
@@ -750,7 +688,7 @@ func tmaPutU64(b []byte, v uint64) { tmaPutU32(b, uint32(v)); tmaPutU32(b[4:], u
 // 16-byte chunk are written); outer dims are clipped exactly. Nothing is
 // converted. Any negative coordinate faults (715). The model completes the
 // store at once (commit_group / wait_group have nothing left to wait for).
-func (c *CTA) TMAStore(m *TensorMap, g *DeviceMemory, src uint32, coords []int32) error {
+func (c *CTA) TMAStore(m *TensorMap, g *GlobalMemory, src uint32, coords []int32) error {
 	return c.tmaStore(tmaStoreOp, m, g, src, coords, nil)
 }
 
@@ -759,7 +697,7 @@ func (c *CTA) TMAStore(m *TensorMap, g *DeviceMemory, src uint32, coords []int32
 // wrap, f16/bf16/f32/f64 sums are correctly rounded (nearest even), the FTZ
 // types flush denormal operands and results to zero. s64, u8 and u16 fault
 // (715).
-func (c *CTA) TMAReduceAdd(m *TensorMap, g *DeviceMemory, src uint32, coords []int32) error {
+func (c *CTA) TMAReduceAdd(m *TensorMap, g *GlobalMemory, src uint32, coords []int32) error {
 	if err := m.checkCoords(tmaReduceOp, coords); err != nil {
 		return err
 	}
@@ -770,7 +708,7 @@ func (c *CTA) TMAReduceAdd(m *TensorMap, g *DeviceMemory, src uint32, coords []i
 	return c.tmaStore(tmaReduceOp, m, g, src, coords, add)
 }
 
-func (c *CTA) tmaStore(op string, m *TensorMap, g *DeviceMemory, src uint32, coords []int32, add func(dst, src []byte)) error {
+func (c *CTA) tmaStore(op string, m *TensorMap, g *GlobalMemory, src uint32, coords []int32, add func(dst, src []byte)) error {
 	if err := m.checkCoords(op, coords); err != nil {
 		return err
 	}

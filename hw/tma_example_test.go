@@ -38,7 +38,7 @@ func ExampleCTA_TMALoad() {
 	for j := range 64 * 32 {
 		binary.LittleEndian.PutUint16(buf[2*j:], uint16(j))
 	}
-	var g hw.DeviceMemory
+	var g hw.GlobalMemory
 	g.Map(0x7f0000000000, buf)
 	m, _ := hw.EncodeTiled(hw.TensorMapArgs{DataType: tma.Uint16, Rank: 2, GlobalAddress: 0x7f0000000000,
 		GlobalDim: []uint64{64, 32}, GlobalStrides: []uint64{128}, BoxDim: []uint32{32, 8},

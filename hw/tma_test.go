@@ -17,7 +17,7 @@ import (
 type tmaFixture struct {
 	cl  *Cluster
 	cta *CTA
-	g   DeviceMemory
+	g   GlobalMemory
 	buf []byte
 	m   TensorMap
 }
@@ -319,7 +319,7 @@ func TestTMAStoreAndReduce(t *testing.T) {
 		a := TensorMapArgs{DataType: tma.Uint8, Rank: 1, GlobalDim: []uint64{67}, BoxDim: []uint32{32}, ElementStrides: []uint32{1}}
 		f := newTMAFixture(t, 1, a)
 		f.buf = append(f.buf[:0], make([]byte, 144)...)
-		var g DeviceMemory
+		var g GlobalMemory
 		g.Map(tmaFixtureBase, f.buf)
 		f.cta.Fill(0x400, 32, 0xaa)
 		f.cta.FenceProxyAsync()
@@ -422,7 +422,7 @@ func TestLoadStoreRoundTrip(t *testing.T) {
 			src[i] = byte(i*7 + 1)
 		}
 		dstBuf := make([]byte, stride)
-		var gs, gd DeviceMemory
+		var gs, gd GlobalMemory
 		gs.Map(tmaFixtureBase, src)
 		gd.Map(tmaFixtureBase, dstBuf)
 		coords := make([]int32, rank)

@@ -46,7 +46,7 @@ type tmaOperand struct {
 	soff  [bP][]uint32 // per stage and box: CTA-local smem address
 	bytes int          // transaction bytes of one k-tile: size<0>(tAsT) * sizeof(T)
 	tile  int          // bM or bN
-	gmem  *hw.DeviceMemory
+	gmem  *hw.GlobalMemory
 }
 
 // A tmaKernel is the kernel with its TMA plan.
@@ -67,7 +67,7 @@ func newTMAKernel[TC accum](k *kernel[TC]) (*tmaKernel[TC], error) {
 // tmaPlan is everything of the TMA kernel that does not depend on the CTA.
 type tmaPlan struct {
 	a, b tmaOperand
-	gmem hw.DeviceMemory // A and B, copied to the device
+	gmem hw.GlobalMemory // A and B, copied to the device
 	tx   uint32          // kTmaTransactionBytes
 }
 

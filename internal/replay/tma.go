@@ -156,7 +156,7 @@ func tmaFillPattern(buf []byte, pattern string) error {
 // bytes before the tensor's address and spans the tensor (size bytes past the
 // address, at least), rounded up to 16 bytes plus slack for the store side's
 // 16-byte clipping.
-func tmaMapBuffer(g *hw.DeviceMemory, a hw.TensorMapArgs, off int64, size int64) ([]byte, uint64, error) {
+func tmaMapBuffer(g *hw.GlobalMemory, a hw.TensorMapArgs, off int64, size int64) ([]byte, uint64, error) {
 	if off < 0 || size < 0 || size > 1<<30 {
 		return nil, 0, layout.Newf(layout.ErrInvalid, "", "global buffer offset %d, %d bytes", off, size)
 	}
@@ -270,7 +270,7 @@ func tmaLoad(rec json.RawMessage) (map[string]any, error) {
 		return nil, err
 	}
 	cta := cl.CTA(0)
-	var g hw.DeviceMemory
+	var g hw.GlobalMemory
 	// The harness's buffer holds the pattern past the tensor's span too:
 	// interleaved loads read whole chunks regardless of dims 0 and 1.
 	span := r.Global.Bytes
@@ -359,7 +359,7 @@ func tmaStoreOrReduce(rec json.RawMessage, reduce bool) (map[string]any, error) 
 		return nil, err
 	}
 	cta.FenceProxyAsync()
-	var g hw.DeviceMemory
+	var g hw.GlobalMemory
 	buf, _, err := tmaMapBuffer(&g, a, r.Encode.AddressOffset, max(r.Global.Bytes, int64(len(init))))
 	if err != nil {
 		return nil, err
@@ -415,7 +415,7 @@ func tmaMulticast(rec json.RawMessage) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var g hw.DeviceMemory
+	var g hw.GlobalMemory
 	buf, _, err := tmaMapBuffer(&g, a, r.Encode.AddressOffset, r.Global.Bytes)
 	if err != nil {
 		return nil, err
