@@ -1,10 +1,10 @@
 package hw
 
 import (
-	"github.com/gocute/cute/gmma"
 	"strings"
 	"testing"
 
+	"github.com/gocute/cute/gmma"
 	"github.com/gocute/cute/numeric"
 )
 

@@ -3,10 +3,10 @@ package hw_test
 import (
 	"encoding/binary"
 	"fmt"
-	"github.com/gocute/cute/hw"
 	"math"
 
 	"github.com/gocute/cute/gmma"
+	"github.com/gocute/cute/hw"
 	"github.com/gocute/cute/numeric"
 )
 

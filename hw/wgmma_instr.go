@@ -2,9 +2,9 @@ package hw
 
 import (
 	"fmt"
-	"github.com/gocute/cute/gmma"
 	"strings"
 
+	"github.com/gocute/cute/gmma"
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/numeric"
 )

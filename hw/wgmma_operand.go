@@ -2,8 +2,8 @@ package hw
 
 import (
 	"encoding/binary"
-	"github.com/gocute/cute/gmma"
 
+	"github.com/gocute/cute/gmma"
 	"github.com/gocute/cute/layout"
 )
 

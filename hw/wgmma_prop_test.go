@@ -2,12 +2,12 @@ package hw
 
 import (
 	"encoding/binary"
-	"github.com/gocute/cute/gmma"
 	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
+	"github.com/gocute/cute/gmma"
 	"github.com/gocute/cute/numeric"
 	"pgregory.net/rapid"
 )

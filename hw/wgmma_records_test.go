@@ -5,12 +5,12 @@ package hw_test
 
 import (
 	"fmt"
-	"github.com/gocute/cute/hw"
 	"math"
 	"strconv"
 	"sync"
 	"testing"
 
+	"github.com/gocute/cute/hw"
 	"github.com/gocute/cute/internal/jsonl"
 	"github.com/gocute/cute/internal/replay"
 	"github.com/gocute/cute/numeric"

@@ -1,13 +1,13 @@
 package hw
 
 import (
-	"github.com/gocute/cute/gmma"
 	"math"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/gocute/cute/atom/sparse"
 	"github.com/gocute/cute/atom/warp"
+	"github.com/gocute/cute/gmma"
 	"github.com/gocute/cute/numeric"
 )
 

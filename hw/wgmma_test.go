@@ -3,11 +3,11 @@ package hw
 import (
 	"encoding/binary"
 	"fmt"
-	"github.com/gocute/cute/gmma"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
+	"github.com/gocute/cute/gmma"
 	"github.com/gocute/cute/numeric"
 )
 

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/binary"
 	"fmt"
-	"github.com/gocute/cute/hw"
 	"math"
 	"runtime"
 	"sync"
@@ -12,6 +11,7 @@ import (
 	"github.com/gocute/cute/atom"
 	"github.com/gocute/cute/examples/internal/fault"
 	"github.com/gocute/cute/gmma"
+	"github.com/gocute/cute/hw"
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/numeric"
 	"github.com/gocute/cute/tensor"

@@ -3,10 +3,10 @@ package main
 import (
 	"bytes"
 	"errors"
-	"github.com/gocute/cute/hw"
 	"strings"
 	"testing"
 
+	"github.com/gocute/cute/hw"
 	"github.com/gocute/cute/numeric"
 )
 

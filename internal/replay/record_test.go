@@ -1,8 +1,9 @@
 package replay
 
 import (
-	"github.com/gocute/cute/hw"
 	"testing"
+
+	"github.com/gocute/cute/hw"
 )
 
 // Issue 20: RS sparse records of 19 or more instructions keep the metadata

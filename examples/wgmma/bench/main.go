@@ -16,13 +16,13 @@ package main
 import (
 	"flag"
 	"fmt"
-	"github.com/gocute/cute/hw"
 	"os"
 	"slices"
 	"syscall"
 	"time"
 	"unsafe"
 
+	"github.com/gocute/cute/hw"
 	"github.com/gocute/cute/numeric"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
