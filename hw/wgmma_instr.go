@@ -9,7 +9,7 @@ import (
 	"github.com/gocute/cute/numeric"
 )
 
-// An WGMMA describes one wgmma.mma_async instruction of a warpgroup:
+// A WGMMA describes one wgmma.mma_async instruction of a warpgroup:
 // D[64×N] = A[64×K]·B[K×N] (+ D), with A read through DescA from shared memory
 // (SS) or from four registers per thread starting at AReg (RS, when ARegs is
 // set), B read through DescB, and D held in the accumulator registers

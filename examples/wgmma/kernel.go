@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/binary"
 	"fmt"
-	"math"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -282,107 +281,57 @@ type kernel[TC accum] struct {
 	tiler layout.Tiler // cta_tiler (bM, bN, bK)
 	thr   []atom.ThrMMA
 	p     *problem[TC]
-	cbits int
-	part  partitions // computed once per kernel: the same for every CTA
+	codec tensor.Codec[TC]
+	part  partitions[TC] // computed once per kernel: the same for every CTA
 }
 
 // partitions is what the tutorial's device_gemm computes per CTA that does
 // not depend on the CTA: for a GMMA atom tCsA and tCsB are the whole smem
 // tensors re-laid out, the same for every thread and CTA, so the descriptor
-// fragments tCrA/tCrB and the descriptors of every atom are computed once;
-// the 16-byte chunks of the k-tile copies (global offsets within a k-tile
-// and swizzled shared addresses per stage) likewise; and each thread's
-// accumulator fragment tCrC and C partition tCgC, which differ between CTAs
-// only by the tile's origin in C.
-type partitions struct {
-	tCrA, tCrB   gmma.DescTensor
-	descA, descB [bP][]gmma.Descriptor // [pipe][kb*MMA_M+m], [pipe][kb*MMA_N+n]
-	mmaK         int
+// fragments tCrA/tCrB of each stage are computed once; the 16-byte chunks
+// of the k-tile copies likewise; and each thread's C partition tCgC of CTA
+// (0,0) (another CTA's is it moved by the tile's origin) and the layout of
+// its accumulator fragment tCrC, the same for every thread.
+type partitions[TC accum] struct {
+	tCrA, tCrB   [bP]gmma.DescTensor // tCrA(_,_,_,pipe), tCrB(_,_,_,pipe)
 	copyA, copyB chunkPlan
-	accPlan
-	gC0 int // element index in C of CTA (0,0)'s gC(0,0)
+	tCgC         []tensor.Tensor[TC] // per thread, CTA (0,0)
+	tCrC         tensor.Tensor[TC]   // thread 0's fragment: its layout, on registers from r0
+	acc          [][]int             // first accumulator register of atom (m, n)
 }
 
-// accPlan is where the accumulators live: the registers of each atom's
-// accumulators, and for the epilogue each thread's tCrC and tCgC as
-// register bits and indices into C.
-type accPlan struct {
-	dreg [][]int // first accumulator register of atom (m, n)
-	// fragBit[i] is the bit offset of element i of tCrC in a thread's
-	// register file; fragC[t][i] the element offset in C of element i of
-	// thread t's tCgC in CTA (0,0).
-	fragBit []int
-	fragC   [][]int
-	nregs   int // registers spanned by tCrC
-}
-
-// newAccPlan plans the accumulators for gC, CTA (0,0)'s tile of C:
-// partition_C per thread, and thread 0's fragment tCrC, the same for
-// every thread.
-func (k *kernel[TC]) newAccPlan(gC tensor.Tensor[TC]) (a accPlan, err error) {
-	a.fragC = make([][]int, len(k.thr))
-	for t, thr := range k.thr {
-		tCgC, err := atom.PartitionC(thr, gC) // (MMA,MMA_M,MMA_N)
-		if err != nil {
-			return a, err
-		}
-		if t == 0 {
-			tCrC, err := k.fragmentC(nil, 0, tCgC) // (MMA,MMA_M,MMA_N)
-			if err != nil {
-				return a, err
-			}
-			if a.dreg, err = k.accRegs(tCrC); err != nil {
-				return a, err
-			}
-			a.fragBit = make([]int, tCrC.Len())
-			for i := range a.fragBit {
-				a.fragBit[i] = int(tCrC.Pointer().ElemBitAddr(tCrC.Offset(i)) - addrRegs*8)
-				a.nregs = max(a.nregs, a.fragBit[i]/32+1)
-			}
-		}
-		origin := elemIndex(tCgC.Pointer(), addrC, k.cbits)
-		a.fragC[t] = make([]int, tCgC.Len())
-		for i := range a.fragC[t] {
-			a.fragC[t][i] = origin + tCgC.Offset(i)
-		}
-	}
-	return a, nil
-}
-
-// clear is clear(tCrC) for every thread: zero the numAcc accumulator
-// registers of each atom.
-func (a *accPlan) clear(wg *hw.Warpgroup, numAcc int) error {
-	zeros := make([]uint32, numAcc)
-	for t := range a.fragC {
-		for _, row := range a.dreg {
-			for _, r := range row {
-				if err := wg.SetRegs(t, r, zeros); err != nil {
-					return err
-				}
-			}
+// clear is clear(tCrC) for every thread: zero fragments into the
+// accumulator registers.
+func (k *kernel[TC]) clear(wg *hw.Warpgroup) error {
+	zero := k.fragment()
+	for t := range k.thr {
+		if err := hw.FragmentToRegs(wg, t, 0, zero, k.codec); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-// epilogue is axpby(alpha = 1, tCrC, beta = 0, tCgC), i.e. a copy, of
-// each thread's registers to its elements of c, for the CTA whose tile of
-// C lies shift elements after CTA (0,0)'s.
-func epilogue[TC accum](a *accPlan, wg *hw.Warpgroup, c []TC, shift int) error {
-	regs := make([]uint32, a.nregs)
-	for t, fc := range a.fragC {
-		if err := wg.Regs(t, 0, regs); err != nil {
+// fragment returns a fresh (zero) tCrC: thread 0's fragment layout on its
+// own memory, at the fake register-file address.
+func (k *kernel[TC]) fragment() tensor.Tensor[TC] {
+	l := k.part.tCrC.Layout()
+	mem := &tensor.SliceMemory[TC]{Base: addrRegs * 8, Bits: k.codec.Bits, Data: make([]TC, l.Cosize().Value())}
+	return tensor.View(mem, tensor.Ptr(k.codec.Bits, addrRegs), l)
+}
+
+// epilogue is axpby(alpha = 1, tCrC, beta = 0, tCgC), i.e. a copy, of each
+// thread's accumulator registers to its elements of C, for the CTA whose
+// tile of C lies shift elements after CTA (0,0)'s.
+func (k *kernel[TC]) epilogue(wg *hw.Warpgroup, shift int) error {
+	tCrC := k.fragment()
+	for t, gC0 := range k.part.tCgC {
+		if err := hw.RegsToFragment(wg, t, 0, tCrC, k.codec); err != nil {
 			return fmt.Errorf("epilogue, thread %d: %w", t, err)
 		}
-		switch c := any(c).(type) {
-		case []float32:
-			for i, b := range a.fragBit {
-				c[shift+fc[i]] = math.Float32frombits(regs[b/32])
-			}
-		case []numeric.Float16:
-			for i, b := range a.fragBit {
-				c[shift+fc[i]] = numeric.Float16FromBits(uint16(regs[b/32] >> (b % 32)))
-			}
+		tCgC := tensor.View(gC0.Memory(), gC0.Pointer().Add(shift), gC0.Layout())
+		if err := tensor.Copy(tCrC, tCgC); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -412,8 +361,8 @@ func newKernel[TC accum](opt Options, p *problem[TC]) (*kernel[TC], error) {
 		return nil, err
 	}
 	g, _ := m.GMMA()
-	k := &kernel[TC]{opt: opt, tiled: tiled, mma: m, gm: g, p: p, cbits: codecOf[TC]().Bits}
-	if k.instr, err = instruction(m); err != nil {
+	k := &kernel[TC]{opt: opt, tiled: tiled, mma: m, gm: g, p: p, codec: codecOf[TC]()}
+	if k.instr, err = hw.WGMMAOf(m); err != nil {
 		return nil, err
 	}
 	// auto sA = tile_to_shape(GMMA::Layout_MN_SW128_Atom<T>{}, make_shape(bM,bK,bP));
@@ -452,44 +401,32 @@ func (k *kernel[TC]) partition() error {
 	if err != nil {
 		return err
 	}
-	sA, sB, err := k.smemTensors(nil)
+	sA, sB, err := k.smemTensors()
 	if err != nil {
 		return err
 	}
-	thr0 := k.thr[0]
-	tCsA, err := atom.PartitionA(thr0, sA) // (MMA,MMA_M,MMA_K,PIPE)
+	tCsA, err := atom.PartitionA(k.thr[0], sA) // (MMA,MMA_M,MMA_K,PIPE)
 	if err != nil {
 		return err
 	}
-	tCsB, err := atom.PartitionB(thr0, sB) // (MMA,MMA_N,MMA_K,PIPE)
+	tCsB, err := atom.PartitionB(k.thr[0], sB) // (MMA,MMA_N,MMA_K,PIPE)
 	if err != nil {
 		return err
 	}
-	if pt.tCrA, err = gmma.MakeFragment(k.gm.MajorA, tCsA); err != nil { // (MMA,MMA_M,MMA_K,PIPE)
+	tCrA, err := gmma.MakeFragment(k.gm.MajorA, tCsA) // (MMA,MMA_M,MMA_K,PIPE)
+	if err != nil {
 		return err
 	}
-	if pt.tCrB, err = gmma.MakeFragment(k.gm.MajorB, tCsB); err != nil { // (MMA,MMA_N,MMA_K,PIPE)
+	tCrB, err := gmma.MakeFragment(k.gm.MajorB, tCsB) // (MMA,MMA_N,MMA_K,PIPE)
+	if err != nil {
 		return err
 	}
-	mmaM := pt.tCrA.Layout.Shape().At(1).Product().Value()
-	mmaN := pt.tCrB.Layout.Shape().At(1).Product().Value()
-	pt.mmaK = pt.tCrA.Layout.Shape().At(2).Product().Value()
 	for pipe := range bP {
-		for kb := range pt.mmaK {
-			for m := range mmaM {
-				d, err := pt.tCrA.DescAt(layout.Dyns(0, m, kb, pipe))
-				if err != nil {
-					return err
-				}
-				pt.descA[pipe] = append(pt.descA[pipe], d)
-			}
-			for n := range mmaN {
-				d, err := pt.tCrB.DescAt(layout.Dyns(0, n, kb, pipe))
-				if err != nil {
-					return err
-				}
-				pt.descB[pipe] = append(pt.descB[pipe], d)
-			}
+		if pt.tCrA[pipe], err = tCrA.Slice(layout.U, layout.U, layout.U, layout.Crd(pipe)); err != nil {
+			return err
+		}
+		if pt.tCrB[pipe], err = tCrB.Slice(layout.U, layout.U, layout.U, layout.Crd(pipe)); err != nil {
+			return err
 		}
 	}
 	if pt.copyA, err = newChunkPlan(gA, sA); err != nil {
@@ -498,16 +435,18 @@ func (k *kernel[TC]) partition() error {
 	if pt.copyB, err = newChunkPlan(gB, sB); err != nil {
 		return err
 	}
-	// Every thread's slice of C and its accumulator fragment.
-	pt.gC0 = elemIndex(gC.Pointer(), addrC, k.cbits) + gC.Offset(0)
-	pt.accPlan, err = k.newAccPlan(gC)
+	// Every thread's slice of C, and the accumulator fragment.
+	pt.tCgC = make([]tensor.Tensor[TC], len(k.thr))
+	for t, thr := range k.thr {
+		if pt.tCgC[t], err = atom.PartitionC(thr, gC); err != nil { // (MMA,MMA_M,MMA_N)
+			return err
+		}
+	}
+	if pt.tCrC, err = k.fragmentC(pt.tCgC[0]); err != nil {
+		return err
+	}
+	pt.acc, err = hw.AccumulatorRegs(pt.tCrC, k.instr, 0, k.codec)
 	return err
-}
-
-// elemIndex returns the index of the element p points to in the global
-// array of bits-wide elements placed at base.
-func elemIndex(p tensor.Pointer, base uint64, bits int) int {
-	return int((p.Addr() - base) * 8 / uint64(bits))
 }
 
 // newChunkPlan plans the copy of k-tile kt of g (bM|bN, bK, k) into stage
@@ -561,27 +500,6 @@ func (c *chunkPlan) load(s *hw.SharedMemory, data []byte, base uint64, g tensor.
 	return s.GatherChunks(c.dst[pipe], data, origin, c.src)
 }
 
-// instruction returns the wgmma that the GMMA atom wraps (its fma's inline
-// PTX): types from the atom's value types, tnspA/tnspB from its majors
-// (1 for GMMA::Major::MN), scale-d 1.
-func instruction(m atom.MMA) (hw.WGMMA, error) {
-	g, ok := m.GMMA()
-	if !ok || g.RS {
-		return hw.WGMMA{}, fmt.Errorf("%s is not an SS GMMA atom", m.Name())
-	}
-	in := hw.WGMMA{DType: m.ValTypeC(), AType: m.ValTypeA(), BType: m.ValTypeB()}
-	for _, t := range []numeric.Kind{in.DType, in.AType, in.BType} {
-		if t != numeric.KindF16 && t != numeric.KindF32 {
-			return hw.WGMMA{}, fmt.Errorf("%s: element type %v not handled here", m.Name(), t)
-		}
-	}
-	in.N = g.N
-	in.ScaleD = true
-	in.TransA = g.MajorA == gmma.MN
-	in.TransB = g.MajorB == gmma.MN
-	return in, nil
-}
-
 // ctaTiles returns the CTA's tiles of the global tensors, as the tutorial's
 // local_tile calls with cta_coord = (blockIdx.x, blockIdx.y, _):
 // gA (bM,bK,k), gB (bN,bK,k), gC (bM,bN).
@@ -598,122 +516,29 @@ func (k *kernel[TC]) ctaTiles(bx, by int) (gA, gB tensor.Tensor[numeric.Float16]
 	return
 }
 
-// smemTensors binds sA and sB to the shared memory: make_tensor(
-// make_smem_ptr(smem.A.data()), sA), which moves the swizzle onto the
-// pointer.
-func (k *kernel[TC]) smemTensors(s *hw.SharedMemory) (sA, sB tensor.Tensor[numeric.Float16], err error) {
-	var mem tensor.Memory[numeric.Float16]
-	if s != nil {
-		mem = sharedF16{s}
-	}
-	if sA, err = tensor.FromFlagged(mem, tensor.SmemPtr(16, sAAddr), k.sAL); err != nil {
+// smemTensors returns sA and sB: make_tensor(make_smem_ptr(smem.A.data()),
+// sA), which moves the swizzle onto the pointer. They are layouts on
+// shared addresses (no memory): the partitions and copy plans are computed
+// from their addresses, and the bytes live in the warpgroup's shared memory.
+func (k *kernel[TC]) smemTensors() (sA, sB tensor.Tensor[numeric.Float16], err error) {
+	if sA, err = tensor.FromFlagged[numeric.Float16](nil, tensor.SmemPtr(16, sAAddr), k.sAL); err != nil {
 		return
 	}
-	sB, err = tensor.FromFlagged(mem, tensor.SmemPtr(16, sBAddr), k.sBL)
+	sB, err = tensor.FromFlagged[numeric.Float16](nil, tensor.SmemPtr(16, sBAddr), k.sBL)
 	return
 }
 
-// fragmentC returns thread t's accumulator fragment tCrC =
-// thr_mma.make_fragment_C(tCgC): the layout CuTe gives it, on the thread's
-// registers in wg (nil: a print-only tensor). Element i of the fragment is
-// held in register (offset·bits)/32, packed as the wgmma packs its
-// accumulators.
-func (k *kernel[TC]) fragmentC(wg *hw.Warpgroup, t int, tCgC tensor.Tensor[TC]) (tensor.Tensor[TC], error) {
+// fragmentC returns thread 0's accumulator fragment tCrC =
+// thr_mma.make_fragment_C(tCgC): the layout CuTe gives it, at the fake
+// address of the thread's register file (no memory: the registers are the
+// warpgroup's, read and written with hw.RegsToFragment and
+// hw.FragmentToRegs).
+func (k *kernel[TC]) fragmentC(tCgC tensor.Tensor[TC]) (tensor.Tensor[TC], error) {
 	frag, err := atom.MakeFragmentC[TC](k.mma, tCgC)
 	if err != nil {
 		return frag, err
 	}
-	var mem tensor.Memory[TC]
-	if wg != nil {
-		mem = &threadRegs[TC]{wg: wg, t: t, base: addrRegs * 8, codec: codecOf[TC]()}
-	}
-	return tensor.View(mem, tensor.Ptr(k.cbits, addrRegs), frag.Layout()), nil
-}
-
-// accRegs returns, for each atom (m, n) of the accumulator fragment
-// tCrC(_,m,n), its first register: mma_unpack passes the 32-bit words of
-// that slice to the wgmma as d00, d01, ... so the slice must be contiguous.
-func (k *kernel[TC]) accRegs(tCrC tensor.Tensor[TC]) ([][]int, error) {
-	mmaM := tCrC.Shape().At(1).Product().Value()
-	mmaN := tCrC.Shape().At(2).Product().Value()
-	regs := make([][]int, mmaM)
-	for m := range regs {
-		regs[m] = make([]int, mmaN)
-		for n := range regs[m] {
-			acc, err := tCrC.Slice(layout.U, layout.Crd(m), layout.Crd(n))
-			if err != nil {
-				return nil, err
-			}
-			l, _ := acc.Plain()
-			if c := layout.Coalesce(l); c.Rank() != 1 || c.Stride().Int().Value() != 1 || l.Size().Value()*k.cbits != 32*k.instr.NumAcc() {
-				return nil, fmt.Errorf("tCrC(_,%d,%d) = %v is not the %d contiguous accumulator registers of one wgmma", m, n, l, k.instr.NumAcc())
-			}
-			regs[m][n] = int(acc.Pointer().Addr()-addrRegs) / 4
-		}
-	}
-	return regs, nil
-}
-
-// sharedF16 is the shared memory as seen by the CTA's threads: fp16 loads
-// and stores through the generic proxy (ld.shared, st.shared). A store the
-// executor refuses (bytes an in-flight wgmma reads) panics with a fault.
-type sharedF16 struct{ s *hw.SharedMemory }
-
-func (m sharedF16) Load(a uint64) numeric.Float16 {
-	var b [2]byte
-	if err := m.s.Read(uint32(a/8), b[:]); err != nil {
-		fault.Raise(err)
-	}
-	return numeric.Float16FromBits(binary.LittleEndian.Uint16(b[:]))
-}
-
-func (m sharedF16) Store(a uint64, v numeric.Float16) {
-	var b [2]byte
-	binary.LittleEndian.PutUint16(b[:], v.Bits())
-	if err := m.s.Write(uint32(a/8), b[:]); err != nil {
-		fault.Raise(err)
-	}
-}
-
-// threadRegs is one thread's register file as a tensor.Memory: the bit
-// address base+32r+s is bit s of register r. Accesses go through the
-// executor's hazard checks; a refused one panics with a fault.
-type threadRegs[T any] struct {
-	wg    *hw.Warpgroup
-	t     int
-	base  uint64
-	codec tensor.Codec[T]
-}
-
-func (m *threadRegs[T]) reg(a uint64) (r int, shift uint, v uint32) {
-	off := a - m.base
-	r, shift = int(off/32), uint(off%32)
-	v, err := m.wg.Reg(m.t, r)
-	if err != nil {
-		fault.Raise(err)
-	}
-	return r, shift, v
-}
-
-func (m *threadRegs[T]) Load(a uint64) T {
-	_, sh, v := m.reg(a)
-	var b [4]byte
-	binary.LittleEndian.PutUint32(b[:], v>>sh)
-	return m.codec.Decode(b[:])
-}
-
-func (m *threadRegs[T]) Store(a uint64, x T) {
-	r, sh, v := m.reg(a)
-	var b [4]byte
-	m.codec.Encode(b[:], x)
-	mask := uint32(1)<<m.codec.Bits - 1
-	if m.codec.Bits == 32 {
-		mask = ^uint32(0)
-	}
-	v = v&^(mask<<sh) | (binary.LittleEndian.Uint32(b[:])&mask)<<sh
-	if err := m.wg.SetReg(m.t, r, v); err != nil {
-		fault.Raise(err)
-	}
+	return tensor.View[TC](nil, tensor.Ptr(k.codec.Bits, addrRegs), frag.Layout()), nil
 }
 
 // cta runs one CTA (blockIdx (bx, by)) of the kernel on the warpgroup wg,
@@ -731,7 +556,7 @@ func (k *kernel[TC]) cta(wg *hw.Warpgroup, bx, by int) (err error) {
 	// tCrC) are the same for every CTA up to the tile origin: k.part holds
 	// them. Clear the accumulators of every thread.
 	pt := &k.part
-	if err := pt.clear(wg, k.instr.NumAcc()); err != nil {
+	if err := k.clear(wg); err != nil {
 		return err
 	}
 	kTiles := gA.Shape().At(2).Product().Value()
@@ -785,33 +610,18 @@ func (k *kernel[TC]) cta(wg *hw.Warpgroup, bx, by int) (err error) {
 		}
 	}
 	// Epilogue: axpby(alpha = 1, tCrC, beta = 0, tCgC).
-	shift := elemIndex(gC.Pointer(), addrC, k.cbits) + gC.Offset(0) - pt.gC0
-	if err := epilogue(&pt.accPlan, wg, k.p.c, shift); err != nil {
+	shift := gC.Offset(0) + int(gC.Pointer().Addr()-pt.tCgC[0].Pointer().Addr())*8/k.codec.Bits
+	if err := k.epilogue(wg, shift); err != nil {
 		return fmt.Errorf("CTA (%d,%d), %w", bx, by, err)
 	}
 	return nil
 }
 
 // gemm is cute::gemm(tiled_mma, tCrA(_,_,_,pipe), tCrB(_,_,_,pipe), tCrC)
-// for (V,M,K) × (V,N,K) => (V,M,N) on descriptor fragments, as hw.Gemm
-// dispatches it: for each k-block, the (V)×(V)=>(V) gemms over (m, n) in
-// CuTe's row-major serpentine order for 8-byte descriptors, each one wgmma
-// (mma_unpack → fma → wgmma.mma_async) with the descriptors tCrA(_,m,k,p)
-// and tCrB(_,n,k,p), precomputed once per kernel, and the accumulator
-// registers of tCrC(_,m,n).
+// on the warpgroup: the descriptor fragments of the stage, and the
+// accumulator registers of tCrC.
 func (k *kernel[TC]) gemm(wg *hw.Warpgroup, pipe int) error {
-	pt := &k.part
-	mmaM, mmaN := len(pt.dreg), len(pt.dreg[0])
-	for kb := 0; kb < pt.mmaK; kb++ {
-		for m, n := range tensor.SerpentineMN(mmaM, mmaN, 8, 8) {
-			in := k.instr
-			in.DescA, in.DescB, in.DReg = pt.descA[pipe][kb*mmaM+m], pt.descB[pipe][kb*mmaN+n], pt.dreg[m][n]
-			if err := wg.MMAAsync(in); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return wg.Gemm(k.instr, k.part.tCrA[pipe], k.part.tCrB[pipe], k.part.acc)
 }
 
 // grid runs every CTA of the (M/bM, N/bN) grid on workers goroutines, each

@@ -227,7 +227,7 @@ func (k *kernel[TC]) printSetup(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	sA, sB, err := k.smemTensors(nil)
+	sA, sB, err := k.smemTensors()
 	if err != nil {
 		return err
 	}
@@ -252,7 +252,7 @@ func (k *kernel[TC]) printSetup(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	tCrC, err := k.fragmentC(nil, 0, tCgC)
+	tCrC, err := k.fragmentC(tCgC)
 	if err != nil {
 		return err
 	}

@@ -285,7 +285,7 @@ func (k *tmaKernel[TC]) cta(b *hw.Block) error {
 		kTile++
 	}
 	// clear(tCrC) for every thread.
-	if err := k.part.clear(wg, k.instr.NumAcc()); err != nil {
+	if err := k.clear(wg); err != nil {
 		return fail("clear(tCrC)", err)
 	}
 	// PIPELINED MAIN LOOP.
@@ -344,7 +344,7 @@ func (k *tmaKernel[TC]) cta(b *hw.Block) error {
 		kTile++
 	}
 	// Epilogue (unpredicated): axpby(alpha = 1, tCrC, beta = 0, tCgC).
-	if err := epilogue(&k.part.accPlan, wg, k.p.c, bx*bM+by*bN*k.p.M); err != nil {
+	if err := k.epilogue(wg, bx*bM+by*bN*k.p.M); err != nil {
 		return fmt.Errorf("CTA (%d,%d), %w", bx, by, err)
 	}
 	return nil

@@ -1,0 +1,222 @@
+package hw
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/gocute/cute/atom"
+	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/tensor"
+)
+
+// This file is the glue between CuTe's values (package atom's GMMA atoms and
+// TiledMMA partitions, package tensor's tensors) and the model's hardware:
+// what a CUDA kernel gets from the compiler and a Go program would otherwise
+// write by hand.
+//
+//   - [WGMMAOf]: the wgmma.mma_async a GMMA atom's fma issues.
+//   - [StoreTensor], [LoadTensor]: a tensor living in shared memory (its
+//     pointer a shared address, swizzle included) stored to and loaded from
+//     a [SharedMemory]'s image, element by element through the generic proxy.
+//   - [AccumulatorRegs], [FragmentToRegs], [RegsToFragment]: a C fragment
+//     (tCrC = partition_fragment_C / make_fragment_C of a GMMA TiledMMA's
+//     thread slice) as the 32-bit registers of one thread of a [Warpgroup].
+//
+// A fragment's elements live in registers as CuTe's register-backed arrays
+// do, packed into 32-bit words: element offset o (the fragment's layout
+// applied to its index, o = frag.Offset(i)) of b-bit elements is bits
+// [o·b mod 32, o·b mod 32 + b) of register reg0 + o·b/32, where reg0 is the
+// register holding the fragment's first word. mma_unpack passes the words
+// of tCrC(_,m,n) to the wgmma as d00, d01, ...: that is how the wgmma's
+// accumulators and CuTe's fragment agree.
+
+// WGMMAOf returns the wgmma.mma_async that the GMMA atom m issues (the
+// inline PTX of its fma): the types of its value types, its N, imm-trans-a
+// and imm-trans-b 1 for GMMA::Major::MN operands, the RS form for the _RS
+// atoms, .satfinite for the _SATURATE ones, and scale-d 1 (D += A·B, as
+// cute::gemm issues it after the first k-block). Descriptors and registers
+// are left zero: [Warpgroup.Gemm] (or the caller) fills them.
+func WGMMAOf(m atom.MMA) (WGMMA, error) {
+	g, ok := m.GMMA()
+	if !ok {
+		return WGMMA{}, layout.Errorf("hw.WGMMAOf", "the atom is a GMMA (SM90 wgmma) atom", m.Name())
+	}
+	in := WGMMA{
+		N: g.N, DType: m.ValTypeC(), AType: m.ValTypeA(), BType: m.ValTypeB(),
+		ARegs: g.RS, ScaleD: true, Saturate: g.Saturate,
+		TransA: !g.RS && g.MajorA == atom.MajorMN, TransB: g.MajorB == atom.MajorMN,
+	}
+	if err := in.Validate(); err != nil {
+		return WGMMA{}, layout.Newf(0, "hw.WGMMAOf", "%s: %w", m.Name(), err)
+	}
+	return in, nil
+}
+
+// sharedAddr returns the shared address of element i of t and checks that
+// t lives in shared memory with whole-byte elements of codec's width.
+func sharedAddr[T any](op string, t tensor.Tensor[T], codec tensor.Codec[T], i int) (uint32, error) {
+	p := t.Pointer()
+	if p.Space() != tensor.Shared || codec.Bits%8 != 0 || codec.Bits == 0 || codec.Bits > 64 || p.Bits() != codec.Bits {
+		return 0, layout.Errorf(op, "the tensor lives in shared memory (smem_ptr) with whole-byte elements of the codec's width", p, fmt.Sprintf("%d-bit codec", codec.Bits))
+	}
+	a := p.ElemAddr(t.Offset(i))
+	if a > 0xffffffff {
+		return 0, faultf(ErrIllegalAddress, op, "a shared address fits in 32 bits", fmt.Sprintf("%#x", a))
+	}
+	return uint32(a), nil
+}
+
+// StoreTensor stores every element of t to its shared address in s
+// (st.shared, through the generic proxy: a wgmma or TMA store reading them
+// needs a fence.proxy.async first). t lives in shared memory: its pointer
+// is a shared address (make_tensor(make_smem_ptr(p), sL), swizzle
+// included), and its memory holds the values to store, encoded with codec.
+// Stores go in index order, so an element aliased by a later index is
+// overwritten by it. Errors are s's ([SharedMemory.Write]); elements before
+// the failing one are stored.
+func StoreTensor[T any](s *SharedMemory, t tensor.Tensor[T], codec tensor.Codec[T]) error {
+	var b [8]byte
+	n := codec.Bits / 8
+	for i := range t.Len() {
+		a, err := sharedAddr("hw.StoreTensor", t, codec, i)
+		if err != nil {
+			return err
+		}
+		codec.Encode(b[:n], t.Get(i))
+		if err := s.Write(a, b[:n]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// LoadTensor loads every element of t from its shared address in s
+// (ld.shared) into t's memory: the inverse of [StoreTensor]. Errors are s's
+// ([SharedMemory.Read]); elements before the failing one are loaded.
+func LoadTensor[T any](s *SharedMemory, t tensor.Tensor[T], codec tensor.Codec[T]) error {
+	var b [8]byte
+	n := codec.Bits / 8
+	for i := range t.Len() {
+		a, err := sharedAddr("hw.LoadTensor", t, codec, i)
+		if err != nil {
+			return err
+		}
+		if err := s.Read(a, b[:n]); err != nil {
+			return err
+		}
+		t.Set(i, codec.Decode(b[:n]))
+	}
+	return nil
+}
+
+// checkFragment checks that frag's elements pack into 32-bit registers.
+func checkFragment[T any](op string, frag tensor.Tensor[T], codec tensor.Codec[T]) error {
+	if b := codec.Bits; b != 8 && b != 16 && b != 32 {
+		return layout.Errorf(op, "fragment elements of 8, 16 or 32 bits pack into 32-bit registers", fmt.Sprintf("%d-bit codec", b))
+	}
+	return nil
+}
+
+// fragReg returns the register and bit shift of element i of frag.
+func fragReg[T any](frag tensor.Tensor[T], bits, reg0, i int) (r int, shift uint) {
+	bit := frag.Offset(i) * bits
+	return reg0 + bit/32, uint(bit % 32)
+}
+
+// RegsToFragment copies thread t's registers into frag's memory: element
+// i of frag is held, as in CuTe's register-backed fragment, in bits
+// [o·b mod 32, +b) of register reg0 + o·b/32, o = frag.Offset(i), b =
+// codec.Bits. This is the epilogue's read of tCrC after
+// warpgroup_wait; registers an in-flight wgmma writes are an [ErrHazard]
+// ([Warpgroup.Reg]).
+func RegsToFragment[T any](w *Warpgroup, t, reg0 int, frag tensor.Tensor[T], codec tensor.Codec[T]) error {
+	if err := checkFragment("hw.RegsToFragment", frag, codec); err != nil {
+		return err
+	}
+	b := w.glue[:4] // scratch the codec may keep: a local would escape
+	for i := range frag.Len() {
+		r, sh := fragReg(frag, codec.Bits, reg0, i)
+		v, err := w.Reg(t, r)
+		if err != nil {
+			return err
+		}
+		binary.LittleEndian.PutUint32(b, v>>sh)
+		frag.Set(i, codec.Decode(b[:codec.Bits/8]))
+	}
+	return nil
+}
+
+// FragmentToRegs stores frag's elements into thread t's registers, as
+// [RegsToFragment] places them (the other bits of each register are
+// kept): clear(tCrC), or accumulators loaded before the first wgmma.
+// Registers an in-flight wgmma uses are an [ErrHazard]
+// ([Warpgroup.SetReg]).
+func FragmentToRegs[T any](w *Warpgroup, t, reg0 int, frag tensor.Tensor[T], codec tensor.Codec[T]) error {
+	if err := checkFragment("hw.FragmentToRegs", frag, codec); err != nil {
+		return err
+	}
+	b := w.glue[:4]
+	clear(b)
+	mask := uint32(1)<<codec.Bits - 1
+	if codec.Bits == 32 {
+		mask = ^uint32(0)
+	}
+	for i := range frag.Len() {
+		r, sh := fragReg(frag, codec.Bits, reg0, i)
+		v, err := w.Reg(t, r)
+		if err != nil {
+			return err
+		}
+		codec.Encode(b[:codec.Bits/8], frag.Get(i))
+		x := binary.LittleEndian.Uint32(b) & mask
+		if err := w.SetReg(t, r, v&^(mask<<sh)|x<<sh); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// AccumulatorRegs returns, for the C fragment tCrC of a GMMA TiledMMA
+// ((MMA, MMA_M, MMA_N), held from register reg0 on as [RegsToFragment]
+// places it), the first accumulator register of each atom (m, n): the
+// register of tCrC(_,m,n)'s first element. mma_unpack hands the words of
+// that slice to the wgmma as d00, d01, ..., so each slice must be
+// contiguous and exactly in's accumulators (in.NumAcc() registers);
+// otherwise the fragment does not fit the instruction and AccumulatorRegs
+// returns an error. The result is Gemm's acc argument.
+func AccumulatorRegs[T any](tCrC tensor.Tensor[T], in WGMMA, reg0 int, codec tensor.Codec[T]) ([][]int, error) {
+	const op = "hw.AccumulatorRegs"
+	if err := checkFragment(op, tCrC, codec); err != nil {
+		return nil, err
+	}
+	sh := tCrC.Shape()
+	if !sh.IsTuple() || sh.Len() != 3 {
+		return nil, layout.Errorf(op, "the C fragment is (MMA,MMA_M,MMA_N)", sh)
+	}
+	mmaM, mmaN := sh.At(1).Product().Value(), sh.At(2).Product().Value()
+	regs := make([][]int, mmaM)
+	for m := range regs {
+		regs[m] = make([]int, mmaN)
+		for n := range regs[m] {
+			acc, err := tCrC.Slice(layout.U, layout.Crd(m), layout.Crd(n))
+			if err != nil {
+				return nil, err
+			}
+			l, plain := acc.Plain()
+			if !plain {
+				return nil, layout.Errorf(op, "the C fragment has a plain layout", tCrC.Layout())
+			}
+			c := layout.Coalesce(l)
+			if c.Rank() != 1 || c.Stride().Int().Value() != 1 || l.Size().Value()*codec.Bits != 32*in.NumAcc() {
+				return nil, layout.Errorf(op, "tCrC(_,m,n) is one wgmma's contiguous accumulator registers",
+					fmt.Sprintf("tCrC(_,%d,%d) = %v", m, n, l), fmt.Sprintf("%d registers", in.NumAcc()))
+			}
+			bit := (acc.Pointer().ElemBitAddr(0) - tCrC.Pointer().ElemBitAddr(0))
+			if bit%32 != 0 {
+				return nil, layout.Errorf(op, "tCrC(_,m,n) starts on a register", fmt.Sprintf("tCrC(_,%d,%d) at bit %d", m, n, bit))
+			}
+			regs[m][n] = reg0 + int(bit/32)
+		}
+	}
+	return regs, nil
+}
