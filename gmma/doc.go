@@ -24,16 +24,11 @@
 //
 // # Execution
 //
-// [Warpgroup] and [MMA] execute wgmma instructions in software against a
-// [SharedMemory] image, bit for bit as the H200 does (the arithmetic is
-// internal/tensorcore's datapath). Two paths compute it: the reference path
-// (one element at a time, the datapath's Sum, exec_compute.go) is the
-// specification; the fast path (exec_fast.go) decodes each operand once,
-// keeps B k-major and runs whole rows through tensorcore.RowFinish or
-// RowRegs — exact float32 products scaled to the element's alignment and
-// truncated to int32, summed in integer fixed point, with AVX-512 or AVX2
-// kernels chosen at run time by CPU features and a pure-Go fallback — and
-// hands the rare elements (an Inf or NaN, extreme exponents, sums near the
-// int32 range) to the reference path. Every H200 record and a differential
-// test over random operands check the two paths bit for bit.
+// This package is CuTe's API only. The software wgmma that executes these
+// descriptors bit for bit as the H200 does (the warpgroup, its registers,
+// the shared-memory image, wgmma.mma_async and .sp, fence/commit/wait and
+// cute::gemm on descriptor fragments) is the hardware model's: package hw
+// (hw.Warpgroup, hw.WGMMA, hw.Warpgroup.Gemm), with the glue from this
+// package's fragments and atom's TiledMMA partitions (hw.WGMMAOf,
+// hw.AccumulatorRegs, hw.RegsToFragment, hw.StoreTensor).
 package gmma

@@ -1,17 +1,46 @@
-// Package hw is the CPU model of the H200's data movement between global
-// memory, shared memory and registers: the instructions CuTe's copy atoms
-// issue (ldmatrix, stmatrix, cp.async), executed per lane, bit for bit as an
-// H200 executes them.
+// Package hw is the CPU model of the H200 that CuTe's kernels drive: shared
+// and global memory, registers, the instructions CuTe's copy atoms issue
+// (ldmatrix, stmatrix, cp.async) executed per lane, the TMA and mbarriers,
+// and the tensor cores' wgmma.mma_async (dense and sparse) executed per
+// warpgroup — bit for bit as an H200 executes them.
 //
-// The package sits above the CuTe API (layout … gmma): it may import those
-// packages, none of them imports hw. Its [SharedMemory] is the same byte
-// image as gmma's ([SharedMemory.Gmma]), so data staged with cp.async or
-// stmatrix can feed a gmma.Warpgroup. A [CTA] of a [Cluster] runs the TMA
-// (cp.async.bulk.tensor) and its mbarriers; [CTA.Gmma] is its shared memory
-// as the wgmma executor reads it, so TMA loads feed wgmmas, and
-// pipeline.go has CUTLASS's ClusterBarrier, ClusterTransactionBarrier,
-// PipelineState and a cluster [Launch] whose CTAs share one clock of
-// mbarrier phases (a deadlock is reported, never a hang).
+// The package sits above the CuTe API (layout … gmma, tma): it may import
+// those packages, none of them imports hw. There is one [SharedMemory]: a
+// [Warp]'s cp.async, ldmatrix and stmatrix, a [Warpgroup]'s wgmmas and a
+// [CTA]'s generic stores and TMA copies all access the same image and the
+// same record of the memory proxies (see [SharedMemory]): a generic-proxy
+// store read by a wgmma or a TMA store without a fence.proxy.async between
+// them is an [ErrHazard], whoever stored and whoever reads. There is one
+// [GlobalMemory]. A [CTA] of a [Cluster] runs the TMA (cp.async.bulk.tensor)
+// and its mbarriers on [CTA.Shared], so TMA loads feed wgmmas
+// ([CTA.Warpgroup]), and pipeline.go has CUTLASS's ClusterBarrier,
+// ClusterTransactionBarrier, PipelineState and a cluster [Launch] whose
+// CTAs share one clock of mbarrier phases (a deadlock is reported, never a
+// hang).
+//
+// # wgmma
+//
+// [Warpgroup] and [WGMMA] execute wgmma instructions in software against a
+// [SharedMemory] image, bit for bit as the H200 does (the arithmetic is
+// internal/tensorcore's datapath); [WGMMASparse] is wgmma.mma_async.sp, and
+// [Warpgroup.Gemm] is cute::gemm on GMMA descriptor fragments. Two paths
+// compute it: the reference path (one element at a time, the datapath's
+// Sum, wgmma_compute.go) is the specification; the fast path
+// (wgmma_fast.go) decodes each operand once, keeps B k-major and runs whole
+// rows through tensorcore.RowFinish or RowRegs — exact float32 products
+// scaled to the element's alignment and truncated to int32, summed in
+// integer fixed point, with AVX-512 or AVX2 kernels chosen at run time by
+// CPU features and a pure-Go fallback — and hands the rare elements (an Inf
+// or NaN, extreme exponents, sums near the int32 range) to the reference
+// path. Every H200 record and a differential test over random operands
+// check the two paths bit for bit. The glue from CuTe's values (wgmma_glue.go):
+// [WGMMAOf] (the wgmma of a GMMA atom), [StoreTensor] and [LoadTensor] (a
+// tensor in shared memory and the image), [AccumulatorRegs],
+// [FragmentToRegs] and [RegsToFragment] (a C fragment and a thread's
+// accumulator registers). The executor's error messages keep the names
+// they had when it lived in package gmma ("gmma.Warpgroup: ...",
+// "gmma.SharedMemory.Write: ..."): `cute wgmma` prints them in its answers
+// to the H200 records, which stay byte-identical.
 //
 // # What was measured
 //

@@ -228,7 +228,7 @@ func TestLaunchHazards(t *testing.T) {
 }
 
 // TestTMAFeedsWgmma: a TMA box lands in the bytes the wgmma executor reads
-// (CTA.Gmma), through the async proxy (no fence.proxy.async needed); a
+// (CTA.Shared), through the async proxy (no fence.proxy.async needed); a
 // wgmma reading it before the wait on its mbarrier phase is an error, one
 // after it computes on the landed bytes; a TMA load over bytes an in-flight
 // wgmma reads is RuleSmemReadRace.

@@ -17,7 +17,7 @@ func TestAsyncWrites(t *testing.T) {
 	data[0x400] = 7 // the caller's bytes are the image
 	var p [1]byte
 	if s.Read(0x400, p[:]); p[0] != 7 {
-		t.Fatalf("NewSharedMemoryOn copies: %v", p)
+		t.Fatalf("newSharedMemoryOn copies: %v", p)
 	}
 	s.ExplainAsyncWrites(func(a uint32) string { return "wait on the barrier" })
 	if err := s.BeginAsyncWrite(0x400, 2304); err != nil {

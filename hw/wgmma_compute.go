@@ -24,7 +24,7 @@ type executor struct {
 	bSpec      []bool    // per row of B (column of the product)
 	refReady   bool      // aVal..bSpec hold the current instruction's operands
 
-	fast fastScratch // the fast path's buffers (exec_fast.go)
+	fast fastScratch // the fast path's buffers (wgmma_fast.go)
 }
 
 // zeroExp is the exponent given to zero operands.
@@ -145,7 +145,7 @@ func (x *executor) run(w *Warpgroup, m WGMMA, op *inflightOp) error {
 
 // compute performs the arithmetic of m on the loaded operand patterns x.aRaw
 // (64×k) and x.bRaw (N×k), updating the accumulator registers: through the
-// fast path (exec_fast.go), which hands the elements it does not cover to
+// fast path (wgmma_fast.go), which hands the elements it does not cover to
 // the reference path below, or through the reference path alone when
 // forceReference is set.
 func (x *executor) compute(w *Warpgroup, m WGMMA, k int) {

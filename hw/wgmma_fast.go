@@ -15,8 +15,8 @@ import (
 // so that a row of A meets N columns at a time. The elements the kernels
 // leave out — every term zero (+0), an Inf or NaN operand or accumulator,
 // extreme bf16/tf32/f32 exponents, product sums near the int32 range — are
-// computed by the reference path of exec_compute.go, which the fast path
-// matches bit for bit (exec_fast_test.go). Integer wgmmas sum exact int32
+// computed by the reference path of wgmma_compute.go, which the fast path
+// matches bit for bit (wgmma_fast_test.go). Integer wgmmas sum exact int32
 // products.
 
 // fastScratch holds the fast path's buffers.

@@ -46,7 +46,11 @@ func WGMMAOf(m atom.MMA) (WGMMA, error) {
 		ARegs: g.RS, ScaleD: true, Saturate: g.Saturate,
 		TransA: !g.RS && g.MajorA == atom.MajorMN, TransB: g.MajorB == atom.MajorMN,
 	}
-	if err := in.Validate(); err != nil {
+	v := in // registers are the caller's: validate with A after the accumulators
+	if v.ARegs {
+		v.AReg = v.NumAcc()
+	}
+	if err := v.Validate(); err != nil {
 		return WGMMA{}, layout.Newf(0, "hw.WGMMAOf", "%s: %w", m.Name(), err)
 	}
 	return in, nil

@@ -73,7 +73,7 @@ func ulp16(a, b uint16) int64 {
 
 // inexactULPBound is the largest distance, in ulps of the accumulator type,
 // allowed between the executor and the H200 on the random-float records
-// (exact: false). The accumulation model of exec_compute.go reproduces all
+// (exact: false). The accumulation model of wgmma_compute.go reproduces all
 // of them bit for bit, so the bound is 0.
 const inexactULPBound = 0
 

@@ -61,7 +61,7 @@ import (
 // # Arithmetic
 //
 // A wgmma.mma_async.sp computes what the dense arithmetic of
-// exec_compute.go gives for the expanded 64×K operand A (zeros at the
+// wgmma_compute.go gives for the expanded 64×K operand A (zeros at the
 // positions that were not kept) and the K×N operand B, all K products
 // forming one fused sum: every H200 record, the random-float ones included,
 // reproduces bit for bit.

@@ -7,9 +7,10 @@
 //	7  internal/golden, internal/replay,            vectors and records answered;
 //	   internal/eval, internal/playground,          the evaluator and the playground's
 //	   internal/copyspec, playground/web            views and page; copy-argument reading
-//	6  hw, atom/warp, atom/sparse, atom/wmma,       the CPU model of the hardware
-//	   banks, viz                                   and what analyses or draws it
-//	5  gmma, tma                                    Hopper's CuTe API
+//	6  hw, atom/warp, atom/sparse, atom/wmma,       the CPU model of the hardware (hw: memories,
+//	   banks, viz                                   proxies, warps, TMA, the wgmma executor)
+//	                                                and what analyses or draws it
+//	5  gmma, tma                                    Hopper's CuTe API (no executor)
 //	4  atom                                         MMA and copy atoms, TiledMMA, TiledCopy
 //	3  tensor                                       tensors, coordinate tensors
 //	2  swizzle, layout/explain                      swizzles, composed layouts
@@ -19,8 +20,8 @@
 //	0  numeric, internal/rapidseed                  element types; test support
 //
 // The rule binds library code; tests may reach up (gmma's tests compare the
-// sparse wgmma with mma.sp of atom/sparse). The wgmma executor still lives in gmma (floor 5) beside the CuTe API it
-// serves; moving it, and the warp-level executors, into hw is open work.
+// sparse wgmma with mma.sp of atom/sparse). The wgmma executor lives in hw
+// (floor 6), above the CuTe API (gmma, floor 5) whose descriptors it executes.
 package house
 
 // Floors maps each package path, relative to the module, to its floor.

@@ -1,0 +1,146 @@
+package hw
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/gocute/cute/atom"
+	"github.com/gocute/cute/gmma"
+	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/numeric"
+	"github.com/gocute/cute/tensor"
+)
+
+func TestWGMMAOf(t *testing.T) {
+	for _, c := range []struct {
+		name               string
+		n                  int
+		d                  numeric.Kind
+		rs, transA, transB bool
+	}{
+		{"SM90_64x64x16_F16F16F16_SS<MN,MN>", 64, numeric.KindF16, false, true, true},
+		{"SM90_64x128x16_F32F16F16_SS<K,MN>", 128, numeric.KindF32, false, false, true},
+		{"SM90_64x64x16_F32F16F16_RS<K,MN>", 64, numeric.KindF32, true, false, true},
+		{"SM90_64x256x8_F32TF32TF32_SS_TN", 256, numeric.KindF32, false, false, false},
+	} {
+		m, err := atom.Lookup(c.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, err := WGMMAOf(m)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if in.N != c.n || in.DType != c.d || in.ARegs != c.rs || in.TransA != c.transA || in.TransB != c.transB || !in.ScaleD {
+			t.Errorf("%s: %+v", c.name, in)
+		}
+	}
+	m, err := atom.Lookup("SM80_16x8x16_F32F16F16F32_TN")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e *layout.Error
+	if _, err := WGMMAOf(m); !errors.As(err, &e) {
+		t.Errorf("an SM80 atom: %v", err)
+	}
+}
+
+// TestStoreLoadTensor: a swizzled shared-memory tensor stored to the image
+// lands at its swizzled addresses and loads back; a tensor that is not in
+// shared memory is an error.
+func TestStoreLoadTensor(t *testing.T) {
+	a, err := gmma.LayoutMNSW128.Atom(16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := gmma.TileToShape(a, layout.Statics(64, 16), layout.ColMajor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mk := func() tensor.Tensor[numeric.Float16] {
+		mem := &tensor.SliceMemory[numeric.Float16]{Base: 0x400 * 8, Bits: 16, Data: make([]numeric.Float16, 64*16)}
+		x, err := tensor.FromFlagged(mem, tensor.SmemPtr(16, 0x400), l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
+	src, dst := mk(), mk()
+	for i := range src.Len() {
+		src.Set(i, numeric.Float16FromFloat64(float64(i%97)))
+	}
+	s, _ := NewSharedMemory(DefaultSharedBase, 4096)
+	if err := StoreTensor(s, src, tensor.F16Codec); err != nil {
+		t.Fatal(err)
+	}
+	var b [2]byte
+	for _, i := range []int{0, 1, 70, 1023} {
+		addr := uint32(src.Pointer().ElemAddr(src.Offset(i)))
+		if err := s.Read(addr, b[:]); err != nil || numeric.Float16FromBits(uint16(b[0])|uint16(b[1])<<8) != src.Get(i) {
+			t.Errorf("element %d at %#x: %v %v", i, addr, b, err)
+		}
+	}
+	if err := LoadTensor(s, dst, tensor.F16Codec); err != nil {
+		t.Fatal(err)
+	}
+	for i := range src.Len() {
+		if dst.Get(i) != src.Get(i) {
+			t.Fatalf("element %d: %v, want %v", i, dst.Get(i), src.Get(i))
+		}
+	}
+	g := tensor.View[numeric.Float16](&tensor.SliceMemory[numeric.Float16]{Bits: 16, Data: make([]numeric.Float16, 4)}, tensor.GmemPtr(16, 0), layout.MustParse("4:1"))
+	var e *layout.Error
+	if err := StoreTensor(s, g, tensor.F16Codec); !errors.As(err, &e) {
+		t.Errorf("a global tensor: %v", err)
+	}
+}
+
+// TestFragmentRegs: FragmentToRegs and RegsToFragment pack 16-bit elements
+// two to a register (element 2i low, 2i+1 high), as the wgmma's f16
+// accumulators, round-trip, and allocate nothing.
+func TestFragmentRegs(t *testing.T) {
+	wg, _ := setup(t, 8)
+	l := layout.MustParse("((_2,_2),_1,_1):((_1,_2),_0,_0)")
+	mk := func() tensor.Tensor[numeric.Float16] {
+		return tensor.View[numeric.Float16](&tensor.SliceMemory[numeric.Float16]{Bits: 16, Data: make([]numeric.Float16, 4)}, tensor.Ptr(16, 0), l)
+	}
+	in, out := mk(), mk()
+	for i := range 4 {
+		in.Set(i, numeric.Float16FromFloat64(float64(i+1)))
+	}
+	if err := FragmentToRegs(wg, 5, 10, in, tensor.F16Codec); err != nil {
+		t.Fatal(err)
+	}
+	r10, _ := wg.Reg(5, 10)
+	r11, _ := wg.Reg(5, 11)
+	if want := uint32(numeric.Float16FromFloat64(2).Bits())<<16 | uint32(numeric.Float16FromFloat64(1).Bits()); r10 != want {
+		t.Errorf("r10 = %#x, want %#x", r10, want)
+	}
+	if want := uint32(numeric.Float16FromFloat64(4).Bits())<<16 | uint32(numeric.Float16FromFloat64(3).Bits()); r11 != want {
+		t.Errorf("r11 = %#x, want %#x", r11, want)
+	}
+	if err := RegsToFragment(wg, 5, 10, out, tensor.F16Codec); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 4 {
+		if out.Get(i) != in.Get(i) {
+			t.Errorf("element %d: %v, want %v", i, out.Get(i), in.Get(i))
+		}
+	}
+	if n := testing.AllocsPerRun(10, func() {
+		_ = FragmentToRegs(wg, 5, 10, in, tensor.F16Codec)
+		_ = RegsToFragment(wg, 5, 10, out, tensor.F16Codec)
+	}); n != 0 {
+		t.Errorf("%v allocations", n)
+	}
+	// A fragment that is not one wgmma's accumulators.
+	var e *layout.Error
+	m := WGMMA{N: 16, DType: numeric.KindF16}
+	if _, err := AccumulatorRegs(in, m, 0, tensor.F16Codec); !errors.As(err, &e) {
+		t.Errorf("4 f16 elements for an m64n16k16 f16 wgmma (4 registers): %v", err)
+	}
+	m.N = 8
+	if regs, err := AccumulatorRegs(in, m, 7, tensor.F16Codec); err != nil || len(regs) != 1 || regs[0][0] != 7 {
+		t.Errorf("m64n8 f16: %v, %v", regs, err)
+	}
+}
