@@ -73,8 +73,9 @@ type Warpgroup struct {
 	uncommitted int   // wgmmas issued since the last commit_group
 	issued      uint64
 
-	x    executor // scratch for the arithmetic
-	glue [4]byte  // scratch for the fragment glue (wgmma_glue.go)
+	x        executor        // scratch for the arithmetic
+	glue     [4]byte         // scratch for the fragment glue (wgmma_glue.go)
+	glueRegs [NumRegs]uint32 // likewise
 }
 
 // An inflightOp is one issued, not yet retired wgmma.

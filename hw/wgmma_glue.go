@@ -113,18 +113,20 @@ func LoadTensor[T any](s *SharedMemory, t tensor.Tensor[T], codec tensor.Codec[T
 	return nil
 }
 
-// checkFragment checks that frag's elements pack into 32-bit registers.
-func checkFragment[T any](op string, frag tensor.Tensor[T], codec tensor.Codec[T]) error {
+// fragmentRegs checks that frag's elements pack into 32-bit registers (and
+// live in memory, if needMem), and returns the number of registers its elements span.
+func fragmentRegs[T any](op string, frag tensor.Tensor[T], codec tensor.Codec[T], needMem bool) (int, error) {
 	if b := codec.Bits; b != 8 && b != 16 && b != 32 {
-		return layout.Errorf(op, "fragment elements of 8, 16 or 32 bits pack into 32-bit registers", fmt.Sprintf("%d-bit codec", b))
+		return 0, layout.Errorf(op, "fragment elements of 8, 16 or 32 bits pack into 32-bit registers", fmt.Sprintf("%d-bit codec", b))
 	}
-	return nil
-}
-
-// fragReg returns the register and bit shift of element i of frag.
-func fragReg[T any](frag tensor.Tensor[T], bits, reg0, i int) (r int, shift uint) {
-	bit := frag.Offset(i) * bits
-	return reg0 + bit/32, uint(bit % 32)
+	if needMem && frag.Memory() == nil {
+		return 0, layout.Errorf(op, "the fragment has memory for its values", frag)
+	}
+	n := (frag.Layout().Cosize().Value()*codec.Bits + 31) / 32
+	if n > NumRegs {
+		return 0, layout.Errorf(op, "the fragment fits in a thread's registers", fmt.Sprintf("%d registers", n))
+	}
+	return n, nil
 }
 
 // RegsToFragment copies thread t's registers into frag's memory: element
@@ -132,20 +134,22 @@ func fragReg[T any](frag tensor.Tensor[T], bits, reg0, i int) (r int, shift uint
 // [o·b mod 32, +b) of register reg0 + o·b/32, o = frag.Offset(i), b =
 // codec.Bits. This is the epilogue's read of tCrC after
 // warpgroup_wait; registers an in-flight wgmma writes are an [ErrHazard]
-// ([Warpgroup.Reg]).
+// ([Warpgroup.Regs]). It does not allocate.
 func RegsToFragment[T any](w *Warpgroup, t, reg0 int, frag tensor.Tensor[T], codec tensor.Codec[T]) error {
-	if err := checkFragment("hw.RegsToFragment", frag, codec); err != nil {
+	n, err := fragmentRegs("hw.RegsToFragment", frag, codec, true)
+	if err != nil {
 		return err
 	}
-	b := w.glue[:4] // scratch the codec may keep: a local would escape
+	regs := w.glueRegs[:n]
+	if err := w.Regs(t, reg0, regs); err != nil {
+		return err
+	}
+	b, bits := w.glue[:4], codec.Bits // scratch the codec may keep: a local would escape
+	mem, p := frag.Memory(), frag.Pointer()
 	for i := range frag.Len() {
-		r, sh := fragReg(frag, codec.Bits, reg0, i)
-		v, err := w.Reg(t, r)
-		if err != nil {
-			return err
-		}
-		binary.LittleEndian.PutUint32(b, v>>sh)
-		frag.Set(i, codec.Decode(b[:codec.Bits/8]))
+		o := frag.Offset(i)
+		binary.LittleEndian.PutUint32(b, regs[o*bits/32]>>(o*bits%32))
+		mem.Store(p.ElemBitAddr(o), codec.Decode(b[:bits/8]))
 	}
 	return nil
 }
@@ -154,30 +158,55 @@ func RegsToFragment[T any](w *Warpgroup, t, reg0 int, frag tensor.Tensor[T], cod
 // [RegsToFragment] places them (the other bits of each register are
 // kept): clear(tCrC), or accumulators loaded before the first wgmma.
 // Registers an in-flight wgmma uses are an [ErrHazard]
-// ([Warpgroup.SetReg]).
+// ([Warpgroup.SetRegs]). It does not allocate.
 func FragmentToRegs[T any](w *Warpgroup, t, reg0 int, frag tensor.Tensor[T], codec tensor.Codec[T]) error {
-	if err := checkFragment("hw.FragmentToRegs", frag, codec); err != nil {
+	n, err := fragmentRegs("hw.FragmentToRegs", frag, codec, true)
+	if err != nil {
 		return err
 	}
-	b := w.glue[:4]
+	regs := w.glueRegs[:n]
+	if err := w.Regs(t, reg0, regs); err != nil {
+		return err
+	}
+	b, bits := w.glue[:4], codec.Bits
 	clear(b)
+	mask := uint32(1)<<bits - 1
+	if bits == 32 {
+		mask = ^uint32(0)
+	}
+	mem, p := frag.Memory(), frag.Pointer()
+	for i := range frag.Len() {
+		o := frag.Offset(i)
+		codec.Encode(b[:bits/8], mem.Load(p.ElemBitAddr(o)))
+		r, sh := o*bits/32, uint(o*bits%32)
+		regs[r] = regs[r]&^(mask<<sh) | (binary.LittleEndian.Uint32(b)&mask)<<sh
+	}
+	return w.SetRegs(t, reg0, regs)
+}
+
+// ClearFragment is clear(tCrC) on thread t's registers: the elements of
+// frag, placed as [RegsToFragment] places them, become zero; frag's memory
+// is not used (it may be nil).
+// Registers an in-flight wgmma uses are an [ErrHazard]. It does not
+// allocate.
+func ClearFragment[T any](w *Warpgroup, t, reg0 int, frag tensor.Tensor[T], codec tensor.Codec[T]) error {
+	n, err := fragmentRegs("hw.ClearFragment", frag, codec, false)
+	if err != nil {
+		return err
+	}
+	regs := w.glueRegs[:n]
+	if err := w.Regs(t, reg0, regs); err != nil {
+		return err
+	}
 	mask := uint32(1)<<codec.Bits - 1
 	if codec.Bits == 32 {
 		mask = ^uint32(0)
 	}
 	for i := range frag.Len() {
-		r, sh := fragReg(frag, codec.Bits, reg0, i)
-		v, err := w.Reg(t, r)
-		if err != nil {
-			return err
-		}
-		codec.Encode(b[:codec.Bits/8], frag.Get(i))
-		x := binary.LittleEndian.Uint32(b) & mask
-		if err := w.SetReg(t, r, v&^(mask<<sh)|x<<sh); err != nil {
-			return err
-		}
+		bit := frag.Offset(i) * codec.Bits
+		regs[bit/32] &^= mask << (bit % 32)
 	}
-	return nil
+	return w.SetRegs(t, reg0, regs)
 }
 
 // AccumulatorRegs returns, for the C fragment tCrC of a GMMA TiledMMA
@@ -190,8 +219,8 @@ func FragmentToRegs[T any](w *Warpgroup, t, reg0 int, frag tensor.Tensor[T], cod
 // returns an error. The result is Gemm's acc argument.
 func AccumulatorRegs[T any](tCrC tensor.Tensor[T], in WGMMA, reg0 int, codec tensor.Codec[T]) ([][]int, error) {
 	const op = "hw.AccumulatorRegs"
-	if err := checkFragment(op, tCrC, codec); err != nil {
-		return nil, err
+	if b := codec.Bits; b != 8 && b != 16 && b != 32 {
+		return nil, layout.Errorf(op, "fragment elements of 8, 16 or 32 bits pack into 32-bit registers", fmt.Sprintf("%d-bit codec", b))
 	}
 	sh := tCrC.Shape()
 	if !sh.IsTuple() || sh.Len() != 3 {

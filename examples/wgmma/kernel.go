@@ -300,12 +300,10 @@ type partitions[TC accum] struct {
 	acc          [][]int             // first accumulator register of atom (m, n)
 }
 
-// clear is clear(tCrC) for every thread: zero fragments into the
-// accumulator registers.
+// clear is clear(tCrC) for every thread: its accumulator registers zero.
 func (k *kernel[TC]) clear(wg *hw.Warpgroup) error {
-	zero := k.fragment()
 	for t := range k.thr {
-		if err := hw.FragmentToRegs(wg, t, 0, zero, k.codec); err != nil {
+		if err := hw.ClearFragment(wg, t, 0, k.part.tCrC, k.codec); err != nil {
 			return err
 		}
 	}
