@@ -34,7 +34,7 @@ import (
 	"os"
 
 	"github.com/gocute/cute/atom"
-	"github.com/gocute/cute/atom/wmma"
+	"github.com/gocute/cute/hw"
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/numeric"
 )
@@ -184,12 +184,12 @@ func compareWMMA(w io.Writer) error {
 	}
 	fmt.Fprintf(w, "\n# wmma::fragment m16n16k16 (maps measured on an H200) vs make_tiled_mma(%s{}, Layout<Shape<_1,_1,_1>>{}, Tile<_16,_16,_16>{})\n", ampereAtom)
 	for _, f := range []struct {
-		frag wmma.Fragment
+		frag hw.WMMAFragment
 		op   atom.Operand
 	}{
-		{wmma.MustFragment(wmma.MatrixA, wmma.M16N16K16, numeric.KindF16, wmma.RowMajor), atom.OperandA},
-		{wmma.MustFragment(wmma.MatrixB, wmma.M16N16K16, numeric.KindF16, wmma.ColMajor), atom.OperandB},
-		{wmma.MustFragment(wmma.Accumulator, wmma.M16N16K16, numeric.KindF32, 0), atom.OperandC},
+		{hw.MustWMMAFragment(atom.OperandA, atom.WMMAM16N16K16, numeric.KindF16, hw.WMMARowMajor), atom.OperandA},
+		{hw.MustWMMAFragment(atom.OperandB, atom.WMMAM16N16K16, numeric.KindF16, hw.WMMAColMajor), atom.OperandB},
+		{hw.MustWMMAFragment(atom.OperandC, atom.WMMAM16N16K16, numeric.KindF32, 0), atom.OperandC},
 	} {
 		verdict := "the same (lane, x[i]) -> element map"
 		if !sameMap(f.frag, tm, f.op) {

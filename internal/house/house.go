@@ -7,8 +7,9 @@
 //	7  internal/golden, internal/replay,            vectors and records answered;
 //	   internal/eval, internal/playground,          the evaluator and the playground's
 //	   internal/copyspec, playground/web            views and page; copy-argument reading
-//	6  hw, atom/warp, atom/sparse, atom/wmma,       the CPU model of the hardware
-//	   banks, viz                                   and what analyses or draws it
+//	6  hw, banks, viz                               the CPU model of the hardware (memories,
+//	                                                warps, ldmatrix, cp.async, TMA, mma.sync,
+//	                                                mma.sp, WMMA) and what analyses or draws it
 //	5  gmma, tma                                    Hopper's CuTe API
 //	4  atom                                         MMA and copy atoms, TiledMMA, TiledCopy
 //	3  tensor                                       tensors, coordinate tensors
@@ -18,9 +19,9 @@
 //	   internal/mmarec                              (and the mma.sync records read with it)
 //	0  numeric, internal/rapidseed                  element types; test support
 //
-// The rule binds library code; tests may reach up (gmma's tests compare the
-// sparse wgmma with mma.sp of atom/sparse). The wgmma executor still lives in gmma (floor 5) beside the CuTe API it
-// serves; moving it, and the warp-level executors, into hw is open work.
+// The rule binds library code; tests may reach up. The warp-level
+// executors (mma.sync, mma.sp, WMMA) live in hw; the WMMA fragment maps, as
+// data, in atom.
 package house
 
 // Floors maps each package path, relative to the module, to its floor.
@@ -41,9 +42,6 @@ var Floors = map[string]int{
 	"gmma":                  5,
 	"tma":                   5,
 	"hw":                    6,
-	"atom/warp":             6,
-	"atom/sparse":           6,
-	"atom/wmma":             6,
 	"banks":                 6,
 	"viz":                   6,
 	"internal/golden":       7,

@@ -1,19 +1,18 @@
-package sparse
+package hw
 
 import (
 	"fmt"
 	"strings"
 	"sync"
 
-	"github.com/gocute/cute/atom/warp"
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/numeric"
 )
 
-// An Op is one SM80 sparse warp-level MMA, mma.sp (or
+// An MMASp is one SM80 sparse warp-level MMA, mma.sp (or
 // mma.sp::ordered_metadata) .m16n8kK.row.col: D = A·B + C where the M×K
 // matrix A is 2:4 sparse and passed compressed (M × K/2 values) with a
-// metadata register per lane. Op values are immutable.
+// metadata register per lane. MMASp values are immutable.
 //
 // Fragments. The compressed A is distributed like the A of a dense MMA of
 // shape M×(K/2) with the same element type (m16n8k8 for f16/bf16 k16,
@@ -31,7 +30,7 @@ import (
 //	s8/u8    m16n8k64: t = 2(c/8) + h,    o = c%8           (s = 0)
 //
 // The metadata registers of the other lanes are ignored.
-type Op struct {
+type MMASp struct {
 	spec *spSpec
 }
 
@@ -61,7 +60,7 @@ const (
 )
 
 // Names returns the PTX of every supported sparse op.
-func Names() []string {
+func MMASpNames() []string {
 	var out []string
 	for _, s := range specs() {
 		out = append(out, s.ptx)
@@ -72,19 +71,19 @@ func Names() []string {
 // Lookup returns the op with the given PTX, e.g.
 // "mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32" or
 // "mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32".
-func Lookup(ptx string) (Op, error) {
+func LookupMMASp(ptx string) (MMASp, error) {
 	ptx = strings.TrimSpace(ptx)
 	for _, s := range specs() {
 		if s.ptx == ptx {
-			return Op{s}, nil
+			return MMASp{s}, nil
 		}
 	}
-	return Op{}, layout.Errorf("sparse.Lookup", "no sparse MMA with that PTX", ptx)
+	return MMASp{}, layout.Errorf("hw.MMASp.Lookup", "no sparse MMA with that PTX", ptx)
 }
 
 // MustLookup is Lookup that panics on error.
-func MustLookup(ptx string) Op {
-	op, err := Lookup(ptx)
+func MustLookupMMASp(ptx string) MMASp {
+	op, err := LookupMMASp(ptx)
 	if err != nil {
 		panic(err)
 	}
@@ -164,25 +163,25 @@ func evalTV(s string, k numeric.Kind) ([][]int, int) {
 }
 
 // PTX returns the instruction.
-func (o Op) PTX() string { return o.spec.ptx }
+func (o MMASp) PTX() string { return o.spec.ptx }
 
 // String returns the PTX.
-func (o Op) String() string { return o.spec.ptx }
+func (o MMASp) String() string { return o.spec.ptx }
 
 // Shape returns M, N and the dense K.
-func (o Op) Shape() (m, n, k int) { return 16, 8, o.spec.k }
+func (o MMASp) Shape() (m, n, k int) { return 16, 8, o.spec.k }
 
 // Kinds returns the element kinds of A, B and the accumulators.
-func (o Op) Kinds() (a, b, c numeric.Kind) { return o.spec.a, o.spec.b, o.spec.c }
+func (o MMASp) Kinds() (a, b, c numeric.Kind) { return o.spec.a, o.spec.b, o.spec.c }
 
 // MaxSelector returns the largest valid sparsity selector.
-func (o Op) MaxSelector() int { return o.spec.maxSel }
+func (o MMASp) MaxSelector() int { return o.spec.maxSel }
 
 // NumRegs returns the registers per lane of the compressed A, of B and of C.
-func (o Op) NumRegs() (a, b, c int) { return o.spec.na, o.spec.nb, o.spec.nc }
+func (o MMASp) NumRegs() (a, b, c int) { return o.spec.na, o.spec.nb, o.spec.nc }
 
 // metaLoc returns the lane and nibble of the metadata of (row m, chunk c).
-func (o Op) metaLoc(m, c, sel int) (lane, nib int) {
+func (o MMASp) metaLoc(m, c, sel int) (lane, nib int) {
 	g, h := m%8, m/8
 	var t, off int
 	switch {
@@ -198,7 +197,7 @@ func (o Op) metaLoc(m, c, sel int) (lane, nib int) {
 	return 4*g + t, off
 }
 
-func (o Op) checkSel(op string, sel int) error {
+func (o MMASp) checkSel(op string, sel int) error {
 	if sel < 0 || sel > o.spec.maxSel {
 		return layout.Errorf(op, "sparsity selector out of range", o.spec.ptx, sel, "max", o.spec.maxSel)
 	}
@@ -209,29 +208,29 @@ func (o Op) checkSel(op string, sel int) error {
 // registers e and the sparsity selector sel. It is an error if a lane has
 // the wrong number of registers, sel is out of range, a metadata nibble
 // that is read has both positions equal, or (for ::ordered_metadata) its
-// positions are not increasing. Numerics are those of package warp.
-func (o Op) Exec(a, b, c warp.Registers, e [warp.Lanes]uint32, sel int) (warp.Registers, error) {
+// positions are not increasing. Numerics are those of [MMASync] (DatapathFused).
+func (o MMASp) Exec(a, b, c WarpRegisters, e [WarpSize]uint32, sel int) (WarpRegisters, error) {
 	s := o.spec
 	for _, x := range []struct {
 		name string
-		r    warp.Registers
+		r    WarpRegisters
 		n    int
 	}{{"A", a, s.na}, {"B", b, s.nb}, {"C", c, s.nc}} {
 		for l := range x.r {
 			if len(x.r[l]) != x.n {
-				return warp.Registers{}, layout.Errorf("sparse.Exec", "wrong number of registers", s.ptx, x.name, "lane", l, "have", len(x.r[l]), "want", x.n)
+				return WarpRegisters{}, layout.Errorf("hw.MMASp.Exec", "wrong number of registers", s.ptx, x.name, "lane", l, "have", len(x.r[l]), "want", x.n)
 			}
 		}
 	}
-	if err := o.checkSel("sparse.Exec", sel); err != nil {
-		return warp.Registers{}, err
+	if err := o.checkSel("hw.MMASp.Exec", sel); err != nil {
+		return WarpRegisters{}, err
 	}
 	K, half := s.k, s.k/2
 	// Compressed A values and their dense columns.
 	av := make([]uint32, 16*half)
 	for t, vs := range s.idxA {
 		for v, i := range vs {
-			av[i] = warp.Elem(a[t], s.a, v)
+			av[i] = RegElem(a[t], s.a, v)
 		}
 	}
 	kcol := make([]int, 16*half) // dense k of compressed (m, j), index m + 16j
@@ -241,10 +240,10 @@ func (o Op) Exec(a, b, c warp.Registers, e [warp.Lanes]uint32, sel int) (warp.Re
 			nib := e[lane] >> (4 * off) & 0xf
 			i0, i1 := int(nib&3), int(nib>>2)
 			if i0 == i1 {
-				return warp.Registers{}, layout.Errorf("sparse.Exec", "invalid metadata nibble (both positions equal)", s.ptx, "row", m, "chunk", ch, "lane", lane, fmt.Sprintf("%#x", nib))
+				return WarpRegisters{}, layout.Errorf("hw.MMASp.Exec", "invalid metadata nibble (both positions equal)", s.ptx, "row", m, "chunk", ch, "lane", lane, fmt.Sprintf("%#x", nib))
 			}
 			if s.ordered && i0 > i1 {
-				return warp.Registers{}, layout.Errorf("sparse.Exec", "ordered metadata nibble not increasing", s.ptx, "row", m, "chunk", ch, "lane", lane, fmt.Sprintf("%#x", nib))
+				return WarpRegisters{}, layout.Errorf("hw.MMASp.Exec", "ordered metadata nibble not increasing", s.ptx, "row", m, "chunk", ch, "lane", lane, fmt.Sprintf("%#x", nib))
 			}
 			kcol[m+16*(2*ch)] = 4*ch + i0
 			kcol[m+16*(2*ch+1)] = 4*ch + i1
@@ -253,10 +252,10 @@ func (o Op) Exec(a, b, c warp.Registers, e [warp.Lanes]uint32, sel int) (warp.Re
 	bv := make([]uint32, 8*K)
 	for t, vs := range s.idxB {
 		for v, i := range vs {
-			bv[i] = warp.Elem(b[t], s.b, v)
+			bv[i] = RegElem(b[t], s.b, v)
 		}
 	}
-	d := warp.NewRegisters(s.nc)
+	d := NewWarpRegisters(s.nc)
 	if s.c == numeric.KindS32 {
 		ra, rb := make([]int64, half), make([]int64, half)
 		for t, vs := range s.idxC {
@@ -266,8 +265,8 @@ func (o Op) Exec(a, b, c warp.Registers, e [warp.Lanes]uint32, sel int) (warp.Re
 					ra[j] = int64(s.a.Decode(av[m+16*j]))
 					rb[j] = int64(s.b.Decode(bv[n+8*kcol[m+16*j]]))
 				}
-				cv := int64(int32(warp.Elem(c[t], s.c, v)))
-				warp.SetElem(d[t], s.c, v, warp.DotInt(ra, rb, cv, s.sat))
+				cv := int64(int32(RegElem(c[t], s.c, v)))
+				SetRegElem(d[t], s.c, v, DotInt(ra, rb, cv, s.sat))
 			}
 		}
 		return d, nil
@@ -280,8 +279,8 @@ func (o Op) Exec(a, b, c warp.Registers, e [warp.Lanes]uint32, sel int) (warp.Re
 				ra[j] = s.a.Decode(av[m+16*j])
 				rb[j] = s.b.Decode(bv[n+8*kcol[m+16*j]])
 			}
-			cv := s.c.Decode(warp.Elem(c[t], s.c, v))
-			warp.SetElem(d[t], s.c, v, warp.DotFloat(warp.Fused, s.a, s.c, ra, rb, cv))
+			cv := s.c.Decode(RegElem(c[t], s.c, v))
+			SetRegElem(d[t], s.c, v, DotFloat(DatapathFused, s.a, s.c, ra, rb, cv))
 		}
 	}
 	return d, nil
@@ -289,20 +288,20 @@ func (o Op) Exec(a, b, c warp.Registers, e [warp.Lanes]uint32, sel int) (warp.Re
 
 // PackA distributes the values of a compressed 16×K matrix over the lanes'
 // A registers.
-func (o Op) PackA(a Compressed) (warp.Registers, error) {
+func (o MMASp) PackA(a Compressed) (WarpRegisters, error) {
 	s := o.spec
 	if a.Rows() != 16 || a.Cols() != s.k {
-		return warp.Registers{}, layout.Errorf("sparse.PackA", "compressed matrix has the wrong shape", s.ptx, a.Rows(), a.Cols(), "want", 16, s.k)
+		return WarpRegisters{}, layout.Errorf("hw.MMASp.PackA", "compressed matrix has the wrong shape", s.ptx, a.Rows(), a.Cols(), "want", 16, s.k)
 	}
 	vals := a.Values()
-	r := warp.NewRegisters(s.na)
+	r := NewWarpRegisters(s.na)
 	for t, vs := range s.idxA {
 		for v, i := range vs {
-			bits, err := warp.Encode(s.a, vals.At(i%16, i/16))
+			bits, err := EncodeElem(s.a, vals.At(i%16, i/16))
 			if err != nil {
-				return warp.Registers{}, err
+				return WarpRegisters{}, err
 			}
-			warp.SetElem(r[t], s.a, v, bits)
+			SetRegElem(r[t], s.a, v, bits)
 		}
 	}
 	return r, nil
@@ -310,13 +309,13 @@ func (o Op) PackA(a Compressed) (warp.Registers, error) {
 
 // PackE returns the metadata registers of a for sparsity selector sel; the
 // lanes that the selector does not name get zero.
-func (o Op) PackE(a Compressed, sel int) ([warp.Lanes]uint32, error) {
-	var e [warp.Lanes]uint32
+func (o MMASp) PackE(a Compressed, sel int) ([WarpSize]uint32, error) {
+	var e [WarpSize]uint32
 	s := o.spec
 	if a.Rows() != 16 || a.Cols() != s.k {
-		return e, layout.Errorf("sparse.PackE", "compressed matrix has the wrong shape", s.ptx, a.Rows(), a.Cols(), "want", 16, s.k)
+		return e, layout.Errorf("hw.MMASp.PackE", "compressed matrix has the wrong shape", s.ptx, a.Rows(), a.Cols(), "want", 16, s.k)
 	}
-	if err := o.checkSel("sparse.PackE", sel); err != nil {
+	if err := o.checkSel("hw.MMASp.PackE", sel); err != nil {
 		return e, err
 	}
 	for m := range 16 {
@@ -329,48 +328,48 @@ func (o Op) PackE(a Compressed, sel int) ([warp.Lanes]uint32, error) {
 }
 
 // PackB distributes a K×8 matrix over the B registers.
-func (o Op) PackB(b warp.Matrix) (warp.Registers, error) {
+func (o MMASp) PackB(b DenseMatrix) (WarpRegisters, error) {
 	s := o.spec
 	if b.Rows() != s.k || b.Cols() != 8 {
-		return warp.Registers{}, layout.Errorf("sparse.PackB", "matrix has the wrong shape", s.ptx, b.Rows(), b.Cols(), "want", s.k, 8)
+		return WarpRegisters{}, layout.Errorf("hw.MMASp.PackB", "matrix has the wrong shape", s.ptx, b.Rows(), b.Cols(), "want", s.k, 8)
 	}
 	return pack(b, s.b, s.idxB, s.nb, func(i int) (int, int) { return i / 8, i % 8 })
 }
 
 // PackC distributes a 16×8 accumulator matrix.
-func (o Op) PackC(c warp.Matrix) (warp.Registers, error) {
+func (o MMASp) PackC(c DenseMatrix) (WarpRegisters, error) {
 	s := o.spec
 	if c.Rows() != 16 || c.Cols() != 8 {
-		return warp.Registers{}, layout.Errorf("sparse.PackC", "matrix has the wrong shape", s.ptx, c.Rows(), c.Cols(), "want", 16, 8)
+		return WarpRegisters{}, layout.Errorf("hw.MMASp.PackC", "matrix has the wrong shape", s.ptx, c.Rows(), c.Cols(), "want", 16, 8)
 	}
 	return pack(c, s.c, s.idxC, s.nc, func(i int) (int, int) { return i % 16, i / 16 })
 }
 
-func pack(m warp.Matrix, k numeric.Kind, idx [][]int, n int, rc func(int) (int, int)) (warp.Registers, error) {
-	r := warp.NewRegisters(n)
+func pack(m DenseMatrix, k numeric.Kind, idx [][]int, n int, rc func(int) (int, int)) (WarpRegisters, error) {
+	r := NewWarpRegisters(n)
 	for t, vs := range idx {
 		for v, i := range vs {
-			bits, err := warp.Encode(k, m.At(rc(i)))
+			bits, err := EncodeElem(k, m.At(rc(i)))
 			if err != nil {
-				return warp.Registers{}, err
+				return WarpRegisters{}, err
 			}
-			warp.SetElem(r[t], k, v, bits)
+			SetRegElem(r[t], k, v, bits)
 		}
 	}
 	return r, nil
 }
 
 // UnpackD returns the 16×8 accumulator held in d.
-func (o Op) UnpackD(d warp.Registers) (warp.Matrix, error) {
+func (o MMASp) UnpackD(d WarpRegisters) (DenseMatrix, error) {
 	s := o.spec
 	v := make([]float64, 16*8)
 	for t, vs := range s.idxC {
 		if len(d[t]) != s.nc {
-			return warp.Matrix{}, layout.Errorf("sparse.UnpackD", "wrong number of registers", s.ptx, "lane", t, len(d[t]))
+			return DenseMatrix{}, layout.Errorf("hw.MMASp.UnpackD", "wrong number of registers", s.ptx, "lane", t, len(d[t]))
 		}
 		for j, i := range vs {
-			v[(i%16)*8+i/16] = s.c.Decode(warp.Elem(d[t], s.c, j))
+			v[(i%16)*8+i/16] = s.c.Decode(RegElem(d[t], s.c, j))
 		}
 	}
-	return warp.MustMatrix(16, 8, v), nil
+	return MustDenseMatrix(16, 8, v), nil
 }

@@ -1,10 +1,72 @@
-// Package warp is a functional executor for the warp-level tensor-core
-// instructions: SM80 mma.sync (m16n8k8 and m16n8k16 f16/bf16 with f32 or f16
-// accumulators, m16n8k4 and m16n8k8 tf32, m8n8k16, m16n8k16 and m16n8k32
-// s8/u8 with and without .satfinite), the SM75 m16n8k8 and m8n8k16 ops, and
-// the SM70 HMMA m8n8k4 quad-pair ops in all four layouts.
+package hw
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/gocute/cute/atom"
+	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/numeric"
+)
+
+// WarpRegisters holds one operand of a warp-level instruction: R[lane] is the
+// list of 32-bit registers of that lane, in PTX operand order. Sub-word
+// elements are packed little-endian: element 0 of a register is in its low
+// bits (the low half of an f16x2, the low byte of four s8).
+type WarpRegisters [WarpSize][]uint32
+
+// NewWarpRegisters returns WarpRegisters with n zero registers per lane.
+func NewWarpRegisters(n int) WarpRegisters {
+	var r WarpRegisters
+	buf := make([]uint32, WarpSize*n)
+	for l := range r {
+		r[l] = buf[l*n : (l+1)*n : (l+1)*n]
+	}
+	return r
+}
+
+// Clone returns a deep copy of r.
+func (r WarpRegisters) Clone() WarpRegisters {
+	var c WarpRegisters
+	for l := range r {
+		c[l] = slices.Clone(r[l])
+	}
+	return c
+}
+
+// Equal reports whether r and s hold the same registers.
+func (r WarpRegisters) Equal(s WarpRegisters) bool {
+	for l := range r {
+		if !slices.Equal(r[l], s[l]) {
+			return false
+		}
+	}
+	return true
+}
+
+// String prints the registers one lane per line as 8-digit hex.
+func (r WarpRegisters) String() string {
+	var b strings.Builder
+	for l := range r {
+		fmt.Fprintf(&b, "T%-2d", l)
+		for _, x := range r[l] {
+			fmt.Fprintf(&b, " %08x", x)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// An MMASync is one warp-level tensor-core instruction, mma.sync, bound to
+// its CuTe atom: SM80 mma.sync (m16n8k8 and m16n8k16 f16/bf16 with f32 or
+// f16 accumulators, m16n8k4 and m16n8k8 tf32, m8n8k16, m16n8k16 and
+// m16n8k32 s8/u8 with and without .satfinite), the SM75 m16n8k8 and
+// m8n8k16 ops, and the SM70 HMMA m8n8k4 quad-pair ops in all four layouts.
+// MMASync values are immutable; the zero MMASync is invalid.
 //
-// An Op computes D = A·B + C on the registers of the 32 lanes of a warp,
+// It computes D = A·B + C on the registers of the 32 lanes of a warp,
 // exactly as the hardware distributes the operands. The distribution is not
 // written down here a second time: it is read from the thread-value layouts
 // of the CuTe atom (package atom), so the executor and CuTe's partitioning
@@ -19,77 +81,10 @@
 // SM70 m8n8k4 adds in f32 with rounding at every step. 384 random-float cases
 // (testdata/sparse/mma_float_hw.jsonl.gz) replay bit for bit, as do the 138
 // small-integer ones. tf32 operands are read by dropping the low 13 bits of
-// the 32-bit register, as the H200 does. Integer
-// accumulators wrap modulo 2^32, or saturate for the .satfinite ops. A NaN
-// anywhere in a dot product gives the canonical NaN (0x7fffffff for f32,
-// 0x7fff for f16).
-package warp
-
-import (
-	"fmt"
-	"slices"
-	"strings"
-	"sync"
-
-	"github.com/gocute/cute/atom"
-	"github.com/gocute/cute/layout"
-	"github.com/gocute/cute/numeric"
-)
-
-// Lanes is the number of lanes of a warp.
-const Lanes = 32
-
-// Registers holds one operand of a warp-level instruction: R[lane] is the
-// list of 32-bit registers of that lane, in PTX operand order. Sub-word
-// elements are packed little-endian: element 0 of a register is in its low
-// bits (the low half of an f16x2, the low byte of four s8).
-type Registers [Lanes][]uint32
-
-// NewRegisters returns Registers with n zero registers per lane.
-func NewRegisters(n int) Registers {
-	var r Registers
-	buf := make([]uint32, Lanes*n)
-	for l := range r {
-		r[l] = buf[l*n : (l+1)*n : (l+1)*n]
-	}
-	return r
-}
-
-// Clone returns a deep copy of r.
-func (r Registers) Clone() Registers {
-	var c Registers
-	for l := range r {
-		c[l] = slices.Clone(r[l])
-	}
-	return c
-}
-
-// Equal reports whether r and s hold the same registers.
-func (r Registers) Equal(s Registers) bool {
-	for l := range r {
-		if !slices.Equal(r[l], s[l]) {
-			return false
-		}
-	}
-	return true
-}
-
-// String prints the registers one lane per line as 8-digit hex.
-func (r Registers) String() string {
-	var b strings.Builder
-	for l := range r {
-		fmt.Fprintf(&b, "T%-2d", l)
-		for _, x := range r[l] {
-			fmt.Fprintf(&b, " %08x", x)
-		}
-		b.WriteByte('\n')
-	}
-	return b.String()
-}
-
-// An Op is one warp-level MMA instruction bound to its CuTe atom. Op values
-// are immutable; the zero Op is invalid.
-type Op struct {
+// the 32-bit register, as the H200 does. Integer accumulators wrap modulo
+// 2^32, or saturate for the .satfinite ops. A NaN anywhere in a dot product
+// gives the canonical NaN (0x7fffffff for f32, 0x7fff for f16).
+type MMASync struct {
 	spec *opSpec
 }
 
@@ -109,43 +104,43 @@ type opSpec struct {
 }
 
 // Name returns the CuTe atom name, e.g. "SM80_16x8x16_F32F16F16F32_TN".
-func (o Op) Name() string { return o.spec.atom.Name() }
+func (o MMASync) Name() string { return o.spec.atom.Name() }
 
 // PTX returns the instruction, e.g.
 // "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32".
-func (o Op) PTX() string { return o.spec.ptx }
+func (o MMASync) PTX() string { return o.spec.ptx }
 
 // Atom returns the CuTe atom whose layouts distribute the operands.
-func (o Op) Atom() atom.MMA { return o.spec.atom }
+func (o MMASync) Atom() atom.MMA { return o.spec.atom }
 
 // Shape returns the M, N, K of one MMA (8, 8, 4 for the SM70 ops, of which
 // one warp runs four).
-func (o Op) Shape() (m, n, k int) { return o.spec.m, o.spec.n, o.spec.k }
+func (o MMASync) Shape() (m, n, k int) { return o.spec.m, o.spec.n, o.spec.k }
 
 // Kinds returns the element kinds of A, B and of the accumulators C and D.
-func (o Op) Kinds() (a, b, c numeric.Kind) { return o.spec.a, o.spec.b, o.spec.c }
+func (o MMASync) Kinds() (a, b, c numeric.Kind) { return o.spec.a, o.spec.b, o.spec.c }
 
 // Saturate reports a .satfinite integer op.
-func (o Op) Saturate() bool { return o.spec.sat }
+func (o MMASync) Saturate() bool { return o.spec.sat }
 
 // Groups returns how many independent MMAs one instruction performs: 4 for
 // the SM70 quad-pair ops (quad pair q is lanes 4q..4q+3 and 4q+16..4q+19),
 // 1 otherwise.
-func (o Op) Groups() int { return o.spec.groups }
+func (o MMASync) Groups() int { return o.spec.groups }
 
 // NumRegs returns the registers per lane of A, B and C (= D).
-func (o Op) NumRegs() (a, b, c int) { return o.spec.na, o.spec.nb, o.spec.nc }
+func (o MMASync) NumRegs() (a, b, c int) { return o.spec.na, o.spec.nb, o.spec.nc }
 
 // String returns the atom name and the PTX.
-func (o Op) String() string {
+func (o MMASync) String() string {
 	if o.spec == nil {
-		return "warp.Op(invalid)"
+		return "hw.MMASync.Op(invalid)"
 	}
 	return o.spec.atom.Name() + " (" + o.spec.ptx + ")"
 }
 
 // Lane returns the lane holding logical thread t of group g.
-func (o Op) Lane(g, t int) int { return o.spec.lane[g][t] }
+func (o MMASync) Lane(g, t int) int { return o.spec.lane[g][t] }
 
 // ---------------------------------------------------------------------------
 // Registry
@@ -212,14 +207,14 @@ func entries() []regEntry {
 
 var (
 	regOnce  sync.Once
-	regByKey map[string]Op
+	regByKey map[string]MMASync
 	regNames []string
 	regErr   error
 )
 
-func registry() (map[string]Op, error) {
+func registry() (map[string]MMASync, error) {
 	regOnce.Do(func() {
-		regByKey = map[string]Op{}
+		regByKey = map[string]MMASync{}
 		for _, e := range entries() {
 			op, err := build(e)
 			if err != nil {
@@ -239,20 +234,20 @@ func registry() (map[string]Op, error) {
 // Lookup returns the Op of a CuTe atom name ("SM80_16x8x16_F32F16F16F32_TN")
 // or of a PTX instruction ("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32";
 // where SM75 and SM80 share an instruction, the SM80 atom).
-func Lookup(name string) (Op, error) {
+func LookupMMASync(name string) (MMASync, error) {
 	m, err := registry()
 	if err != nil {
-		return Op{}, err
+		return MMASync{}, err
 	}
 	if op, ok := m[strings.TrimSpace(name)]; ok {
 		return op, nil
 	}
-	return Op{}, layout.Errorf("warp.Lookup", "no warp-level MMA of that name or PTX", name)
+	return MMASync{}, layout.Errorf("hw.MMASync.Lookup", "no warp-level MMA of that name or PTX", name)
 }
 
 // MustLookup is Lookup that panics on error.
-func MustLookup(name string) Op {
-	op, err := Lookup(name)
+func MustLookupMMASync(name string) MMASync {
+	op, err := LookupMMASync(name)
 	if err != nil {
 		panic(err)
 	}
@@ -260,26 +255,26 @@ func MustLookup(name string) Op {
 }
 
 // Names returns the atom names of all supported ops.
-func Names() []string {
+func MMASyncNames() []string {
 	if _, err := registry(); err != nil {
 		return nil
 	}
 	return slices.Clone(regNames)
 }
 
-func build(e regEntry) (Op, error) {
+func build(e regEntry) (MMASync, error) {
 	at, err := atom.Lookup(e.name)
 	if err != nil {
-		return Op{}, err
+		return MMASync{}, err
 	}
 	mnk := at.ShapeMNK()
 	s := &opSpec{atom: at, ptx: e.ptx, a: e.a, b: e.b, c: e.c, sat: e.sat,
 		m: mnk.At(0).Int().Value(), n: mnk.At(1).Int().Value(), k: mnk.At(2).Int().Value()}
 	thr := at.ThrID()
 	nthr := thr.Size().Value()
-	s.groups = Lanes / nthr
+	s.groups = WarpSize / nthr
 	if strings.Contains(e.ptx, ".m8n8k4.") {
-		s.path = Chained
+		s.path = DatapathChained
 	}
 	span := 0 // lanes spanned by one group's threads
 	for t := range nthr {
@@ -296,8 +291,8 @@ func build(e regEntry) (Op, error) {
 		s.lane[g] = make([]int, nthr)
 		for t := range nthr {
 			l := thr.Eval(t) + step*g
-			if l >= Lanes || seen[l] {
-				return Op{}, layout.Errorf("warp.build", "ThrID does not tile the warp", e.name, thr)
+			if l >= WarpSize || seen[l] {
+				return MMASync{}, layout.Errorf("hw.MMASync.build", "ThrID does not tile the warp", e.name, thr)
 			}
 			seen[l] = true
 			s.lane[g][t] = l
@@ -307,7 +302,7 @@ func build(e regEntry) (Op, error) {
 		nt := l.Mode(0).Size().Value()
 		nv := l.Mode(1).Size().Value()
 		if nt != nthr || (nv*bits)%32 != 0 {
-			return nil, 0, layout.Errorf("warp.build", "TV layout does not fit the registers", e.name, what, l)
+			return nil, 0, layout.Errorf("hw.MMASync.build", "TV layout does not fit the registers", e.name, what, l)
 		}
 		out := make([][]int, nt)
 		for t := range nt {
@@ -319,13 +314,13 @@ func build(e regEntry) (Op, error) {
 		return out, nv * bits / 32, nil
 	}
 	if s.idxA, s.na, err = eval(at.LayoutATV(), e.a.Bits(), "A"); err != nil {
-		return Op{}, err
+		return MMASync{}, err
 	}
 	if s.idxB, s.nb, err = eval(at.LayoutBTV(), e.b.Bits(), "B"); err != nil {
-		return Op{}, err
+		return MMASync{}, err
 	}
 	if s.idxC, s.nc, err = eval(at.LayoutCTV(), e.c.Bits(), "C"); err != nil {
-		return Op{}, err
+		return MMASync{}, err
 	}
-	return Op{s}, nil
+	return MMASync{s}, nil
 }

@@ -1,4 +1,4 @@
-package warp
+package hw
 
 import (
 	"errors"
@@ -94,7 +94,7 @@ func TestGemmThreadsOnTensorCores(t *testing.T) {
 		{"SM70_8x8x4_F32F16F16F32_TN", layout.Left(layout.Statics(2, 2, 1)), 16, 16},
 	} {
 		tm := atom.MustMakeTiledMMA(atom.MustLookup(c.name), atom.WithAtomLayout(c.layout))
-		got, want := gemmThreads(t, tm, MustLookup(c.name), c.M, c.N, 32)
+		got, want := gemmThreads(t, tm, MustLookupMMASync(c.name), c.M, c.N, 32)
 		for i := range want {
 			if got[i] != want[i] {
 				t.Fatalf("%s: C[%d] = %v, want %v", c.name, i, got[i], want[i])
@@ -124,10 +124,10 @@ func TestGemmThreadsErrors(t *testing.T) {
 	if err := atom.GemmThreads(tm, nil, c, f16("(_8,_1,_1):(_1,_0,_0)"), f16("(_4,_1,_1):(_1,_0,_0)"), c); !errors.As(err, &e) {
 		t.Errorf("no executor: %v", err)
 	}
-	if err := atom.GemmThreads(tm, MustLookup("SM80_16x8x16_F32F16F16F32_TN"), c, f16("(_4,_1,_1):(_1,_0,_0)"), f16("(_4,_1,_1):(_1,_0,_0)"), c); !errors.As(err, &e) {
+	if err := atom.GemmThreads(tm, MustLookupMMASync("SM80_16x8x16_F32F16F16F32_TN"), c, f16("(_4,_1,_1):(_1,_0,_0)"), f16("(_4,_1,_1):(_1,_0,_0)"), c); !errors.As(err, &e) {
 		t.Errorf("wrong value count: %v", err)
 	}
-	if err := atom.GemmThreads(tm, MustLookup("SM80_16x8x16_F32F16F16F32_TN"), c[:3], f16("_8:_1"), f16("_4:_1"), c); !errors.As(err, &e) {
+	if err := atom.GemmThreads(tm, MustLookupMMASync("SM80_16x8x16_F32F16F16F32_TN"), c[:3], f16("_8:_1"), f16("_4:_1"), c); !errors.As(err, &e) {
 		t.Errorf("too few threads: %v", err)
 	}
 }
@@ -148,7 +148,7 @@ func TestGemmThreadsDispatch1(t *testing.T) {
 		tensor.Fill(b[i], one)
 		tensor.Fill(c[i], 2)
 	}
-	if err := atom.GemmThreads(tm, MustLookup(tm.Atom().Name()), c, a, b, c); err != nil {
+	if err := atom.GemmThreads(tm, MustLookupMMASync(tm.Atom().Name()), c, a, b, c); err != nil {
 		t.Fatal(err)
 	}
 	for i := range c {

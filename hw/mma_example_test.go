@@ -1,10 +1,10 @@
-package warp_test
+package hw_test
 
 import (
 	"fmt"
 
 	"github.com/gocute/cute/atom"
-	"github.com/gocute/cute/atom/warp"
+	"github.com/gocute/cute/hw"
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/numeric"
 	"github.com/gocute/cute/tensor"
@@ -38,7 +38,7 @@ func Example_gemmThreads() {
 		rA, rB, rC, tCgC = append(rA, a), append(rB, b), append(rC, c), append(tCgC, g)
 	}
 	fmt.Println("tCrA", rA[0].Layout(), "tCrC", rC[0].Layout())
-	if err := atom.GemmThreads(tm, warp.MustLookup(tm.Atom().Name()), rC, rA, rB, rC); err != nil {
+	if err := atom.GemmThreads(tm, hw.MustLookupMMASync(tm.Atom().Name()), rC, rA, rB, rC); err != nil {
 		fmt.Println(err)
 	}
 	for t := range rC {

@@ -1,4 +1,4 @@
-package warp
+package hw
 
 import (
 	"github.com/gocute/cute/layout"
@@ -12,20 +12,20 @@ import (
 // are placed in the registers of the lanes the atom's ThrID names (for the
 // SM70 quad-pair ops, quad pair 0: lanes 0-3 and 16-19), the instruction is
 // executed, and D is returned per logical thread.
-func (o Op) ExecMMA(a, b, c [][]uint32) ([][]uint32, error) {
+func (o MMASync) ExecMMA(a, b, c [][]uint32) ([][]uint32, error) {
 	s := o.spec
 	if s == nil {
-		return nil, layout.Errorf("warp.ExecMMA", "invalid Op")
+		return nil, layout.Errorf("hw.MMASync.ExecMMA", "invalid Op")
 	}
 	nthr := len(s.lane[0])
-	pack := func(what string, vals [][]uint32, idx [][]int, nregs int, k numeric.Kind) (Registers, error) {
+	pack := func(what string, vals [][]uint32, idx [][]int, nregs int, k numeric.Kind) (WarpRegisters, error) {
 		if len(vals) != nthr {
-			return Registers{}, layout.Errorf("warp.ExecMMA", "one fragment per thread of the atom", o.Name(), what, len(vals), nthr)
+			return WarpRegisters{}, layout.Errorf("hw.MMASync.ExecMMA", "one fragment per thread of the atom", o.Name(), what, len(vals), nthr)
 		}
-		r := NewRegisters(nregs)
+		r := NewWarpRegisters(nregs)
 		for t, vs := range vals {
 			if len(vs) != len(idx[t]) {
-				return Registers{}, layout.Errorf("warp.ExecMMA", "the atom's values per thread", o.Name(), what, len(vs), len(idx[t]))
+				return WarpRegisters{}, layout.Errorf("hw.MMASync.ExecMMA", "the atom's values per thread", o.Name(), what, len(vs), len(idx[t]))
 			}
 			for v, x := range vs {
 				setElem(r[s.lane[0][t]], k, v, x)

@@ -1,4 +1,4 @@
-package warp
+package hw
 
 import (
 	"fmt"
@@ -9,60 +9,60 @@ import (
 	"github.com/gocute/cute/layout"
 )
 
-// A Matrix is an immutable dense matrix of exact values, stored row-major.
-// The zero Matrix is 0×0.
-type Matrix struct {
+// A DenseMatrix is an immutable dense matrix of exact values, stored row-major.
+// The zero DenseMatrix is 0×0.
+type DenseMatrix struct {
 	rows, cols int
 	v          []float64
 }
 
-// NewMatrix returns the rows×cols matrix with row-major values v (copied).
-func NewMatrix(rows, cols int, v []float64) (Matrix, error) {
+// NewDenseMatrix returns the rows×cols matrix with row-major values v (copied).
+func NewDenseMatrix(rows, cols int, v []float64) (DenseMatrix, error) {
 	if rows < 0 || cols < 0 || len(v) != rows*cols {
-		return Matrix{}, layout.Errorf("warp.NewMatrix", "len(v) != rows*cols", rows, cols, len(v))
+		return DenseMatrix{}, layout.Errorf("hw.MMASync.NewDenseMatrix", "len(v) != rows*cols", rows, cols, len(v))
 	}
-	return Matrix{rows, cols, slices.Clone(v)}, nil
+	return DenseMatrix{rows, cols, slices.Clone(v)}, nil
 }
 
-// MustMatrix is NewMatrix that panics on error.
-func MustMatrix(rows, cols int, v []float64) Matrix {
-	m, err := NewMatrix(rows, cols, v)
+// MustDenseMatrix is NewDenseMatrix that panics on error.
+func MustDenseMatrix(rows, cols int, v []float64) DenseMatrix {
+	m, err := NewDenseMatrix(rows, cols, v)
 	if err != nil {
 		panic(err)
 	}
 	return m
 }
 
-// MatrixFunc returns the rows×cols matrix with elements f(r, c).
-func MatrixFunc(rows, cols int, f func(r, c int) float64) Matrix {
+// DenseMatrixFunc returns the rows×cols matrix with elements f(r, c).
+func DenseMatrixFunc(rows, cols int, f func(r, c int) float64) DenseMatrix {
 	v := make([]float64, rows*cols)
 	for r := range rows {
 		for c := range cols {
 			v[r*cols+c] = f(r, c)
 		}
 	}
-	return Matrix{rows, cols, v}
+	return DenseMatrix{rows, cols, v}
 }
 
 // Rows returns the number of rows.
-func (m Matrix) Rows() int { return m.rows }
+func (m DenseMatrix) Rows() int { return m.rows }
 
 // Cols returns the number of columns.
-func (m Matrix) Cols() int { return m.cols }
+func (m DenseMatrix) Cols() int { return m.cols }
 
 // At returns element (r, c); it panics if (r, c) is out of range.
-func (m Matrix) At(r, c int) float64 {
+func (m DenseMatrix) At(r, c int) float64 {
 	if r < 0 || r >= m.rows || c < 0 || c >= m.cols {
-		panic(fmt.Sprintf("warp.Matrix.At: (%d,%d) outside %dx%d", r, c, m.rows, m.cols))
+		panic(fmt.Sprintf("hw.MMASync.Matrix.At: (%d,%d) outside %dx%d", r, c, m.rows, m.cols))
 	}
 	return m.v[r*m.cols+c]
 }
 
 // Values returns a copy of the row-major values.
-func (m Matrix) Values() []float64 { return slices.Clone(m.v) }
+func (m DenseMatrix) Values() []float64 { return slices.Clone(m.v) }
 
 // Equal reports whether m and n have the same shape and values (NaNs equal).
-func (m Matrix) Equal(n Matrix) bool {
+func (m DenseMatrix) Equal(n DenseMatrix) bool {
 	if m.rows != n.rows || m.cols != n.cols {
 		return false
 	}
@@ -76,7 +76,7 @@ func (m Matrix) Equal(n Matrix) bool {
 }
 
 // String prints the matrix row by row.
-func (m Matrix) String() string {
+func (m DenseMatrix) String() string {
 	var b strings.Builder
 	for r := range m.rows {
 		for c := range m.cols {
@@ -92,9 +92,9 @@ func (m Matrix) String() string {
 
 // Gemm returns the reference product a·b + c computed in float64, for tests
 // and for inputs whose products and sums are exact in float64.
-func Gemm(a, b, c Matrix) (Matrix, error) {
+func ReferenceGemm(a, b, c DenseMatrix) (DenseMatrix, error) {
 	if a.cols != b.rows || c.rows != a.rows || c.cols != b.cols {
-		return Matrix{}, layout.Errorf("warp.Gemm", "shapes do not conform", a.rows, a.cols, b.rows, b.cols, c.rows, c.cols)
+		return DenseMatrix{}, layout.Errorf("hw.MMASync.Gemm", "shapes do not conform", a.rows, a.cols, b.rows, b.cols, c.rows, c.cols)
 	}
 	v := make([]float64, c.rows*c.cols)
 	for i := range c.rows {
@@ -106,5 +106,5 @@ func Gemm(a, b, c Matrix) (Matrix, error) {
 			v[i*c.cols+j] = s
 		}
 	}
-	return Matrix{c.rows, c.cols, v}, nil
+	return DenseMatrix{c.rows, c.cols, v}, nil
 }

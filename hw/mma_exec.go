@@ -1,4 +1,4 @@
-package warp
+package hw
 
 import (
 	"github.com/gocute/cute/layout"
@@ -7,10 +7,10 @@ import (
 
 // Elem returns element v of a thread's fragment of kind k held in regs
 // (packed little-endian, k.Bits() bits each). It panics if v is out of range.
-func Elem(regs []uint32, k numeric.Kind, v int) uint32 { return elem(regs, k, v) }
+func RegElem(regs []uint32, k numeric.Kind, v int) uint32 { return elem(regs, k, v) }
 
 // SetElem stores x as element v of a thread's fragment of kind k in regs.
-func SetElem(regs []uint32, k numeric.Kind, v int, x uint32) { setElem(regs, k, v, x) }
+func SetRegElem(regs []uint32, k numeric.Kind, v int, x uint32) { setElem(regs, k, v, x) }
 
 func elem(regs []uint32, k numeric.Kind, v int) uint32 {
 	bits := k.Bits()
@@ -35,7 +35,7 @@ func setElem(regs []uint32, k numeric.Kind, v int, x uint32) {
 	regs[v/per] = regs[v/per]&^mask | (x<<sh)&mask
 }
 
-func (o Op) checkRegs(op, what string, r Registers, n int) error {
+func (o MMASync) checkRegs(op, what string, r WarpRegisters, n int) error {
 	for l := range r {
 		if len(r[l]) != n {
 			return layout.Errorf(op, "wrong number of registers", o.Name(), what, "lane", l, "have", len(r[l]), "want", n)
@@ -47,29 +47,29 @@ func (o Op) checkRegs(op, what string, r Registers, n int) error {
 // Exec executes the instruction: it returns D = A·B + C for the registers a,
 // b and c of all 32 lanes (for the SM70 ops, one product per quad pair). It
 // reports an error if a lane has the wrong number of registers.
-func (o Op) Exec(a, b, c Registers) (Registers, error) {
+func (o MMASync) Exec(a, b, c WarpRegisters) (WarpRegisters, error) {
 	s := o.spec
 	if s == nil {
-		return Registers{}, layout.Errorf("warp.Exec", "invalid Op")
+		return WarpRegisters{}, layout.Errorf("hw.MMASync.Exec", "invalid Op")
 	}
-	if err := o.checkRegs("warp.Exec", "A", a, s.na); err != nil {
-		return Registers{}, err
+	if err := o.checkRegs("hw.MMASync.Exec", "A", a, s.na); err != nil {
+		return WarpRegisters{}, err
 	}
-	if err := o.checkRegs("warp.Exec", "B", b, s.nb); err != nil {
-		return Registers{}, err
+	if err := o.checkRegs("hw.MMASync.Exec", "B", b, s.nb); err != nil {
+		return WarpRegisters{}, err
 	}
-	if err := o.checkRegs("warp.Exec", "C", c, s.nc); err != nil {
-		return Registers{}, err
+	if err := o.checkRegs("hw.MMASync.Exec", "C", c, s.nc); err != nil {
+		return WarpRegisters{}, err
 	}
-	d := NewRegisters(s.nc)
+	d := NewWarpRegisters(s.nc)
 	for g := range s.groups {
 		am, err := o.gather(g, a, s.a, s.idxA, s.m*s.k, "A")
 		if err != nil {
-			return Registers{}, err
+			return WarpRegisters{}, err
 		}
 		bm, err := o.gather(g, b, s.b, s.idxB, s.n*s.k, "B")
 		if err != nil {
-			return Registers{}, err
+			return WarpRegisters{}, err
 		}
 		o.compute(g, am, bm, c, d)
 	}
@@ -77,14 +77,14 @@ func (o Op) Exec(a, b, c Registers) (Registers, error) {
 }
 
 // gather assembles one group's column-major operand tile from the lanes.
-func (o Op) gather(g int, r Registers, k numeric.Kind, idx [][]int, size int, what string) ([]uint32, error) {
+func (o MMASync) gather(g int, r WarpRegisters, k numeric.Kind, idx [][]int, size int, what string) ([]uint32, error) {
 	out := make([]uint32, size)
 	have := make([]bool, size)
 	for t, vs := range idx {
 		regs := r[o.spec.lane[g][t]]
 		for v, i := range vs {
 			if i >= size {
-				return nil, layout.Errorf("warp.Exec", "TV layout maps outside the tile", o.Name(), what, i)
+				return nil, layout.Errorf("hw.MMASync.Exec", "TV layout maps outside the tile", o.Name(), what, i)
 			}
 			out[i] = elem(regs, k, v)
 			have[i] = true
@@ -92,7 +92,7 @@ func (o Op) gather(g int, r Registers, k numeric.Kind, idx [][]int, size int, wh
 	}
 	for i, h := range have {
 		if !h {
-			return nil, layout.Errorf("warp.Exec", "TV layout leaves an element of the tile unheld", o.Name(), what, i)
+			return nil, layout.Errorf("hw.MMASync.Exec", "TV layout leaves an element of the tile unheld", o.Name(), what, i)
 		}
 	}
 	return out, nil
@@ -100,7 +100,7 @@ func (o Op) gather(g int, r Registers, k numeric.Kind, idx [][]int, size int, wh
 
 // compute writes one group's D registers. am is M×K and bm N×K, both
 // column-major, as the atom's TV layouts index them.
-func (o Op) compute(g int, am, bm []uint32, c, d Registers) {
+func (o MMASync) compute(g int, am, bm []uint32, c, d WarpRegisters) {
 	s := o.spec
 	M, N, K := s.m, s.n, s.k
 	if s.c == numeric.KindS32 {
@@ -150,30 +150,30 @@ func (o Op) compute(g int, am, bm []uint32, c, d Registers) {
 
 // PackA distributes A matrices (M×K, one per group) over the lanes' A
 // registers. Every value must be exactly representable in the A kind.
-func (o Op) PackA(as ...Matrix) (Registers, error) {
-	return o.pack("warp.PackA", as, o.spec.m, o.spec.k, false, o.spec.a, o.spec.idxA, o.spec.na)
+func (o MMASync) PackA(as ...DenseMatrix) (WarpRegisters, error) {
+	return o.pack("hw.MMASync.PackA", as, o.spec.m, o.spec.k, false, o.spec.a, o.spec.idxA, o.spec.na)
 }
 
 // PackB distributes B matrices (K×N, one per group) over the B registers.
-func (o Op) PackB(bs ...Matrix) (Registers, error) {
-	return o.pack("warp.PackB", bs, o.spec.k, o.spec.n, true, o.spec.b, o.spec.idxB, o.spec.nb)
+func (o MMASync) PackB(bs ...DenseMatrix) (WarpRegisters, error) {
+	return o.pack("hw.MMASync.PackB", bs, o.spec.k, o.spec.n, true, o.spec.b, o.spec.idxB, o.spec.nb)
 }
 
 // PackC distributes accumulator matrices (M×N, one per group).
-func (o Op) PackC(cs ...Matrix) (Registers, error) {
-	return o.pack("warp.PackC", cs, o.spec.m, o.spec.n, false, o.spec.c, o.spec.idxC, o.spec.nc)
+func (o MMASync) PackC(cs ...DenseMatrix) (WarpRegisters, error) {
+	return o.pack("hw.MMASync.PackC", cs, o.spec.m, o.spec.n, false, o.spec.c, o.spec.idxC, o.spec.nc)
 }
 
 // pack places the matrices' elements; the TV index is column-major over
 // rows×cols, or over cols×rows when transposed (B, indexed (n,k)).
-func (o Op) pack(op string, ms []Matrix, rows, cols int, transposed bool, k numeric.Kind, idx [][]int, nregs int) (Registers, error) {
+func (o MMASync) pack(op string, ms []DenseMatrix, rows, cols int, transposed bool, k numeric.Kind, idx [][]int, nregs int) (WarpRegisters, error) {
 	if len(ms) != o.spec.groups {
-		return Registers{}, layout.Errorf(op, "need one matrix per group", o.Name(), "groups", o.spec.groups, "have", len(ms))
+		return WarpRegisters{}, layout.Errorf(op, "need one matrix per group", o.Name(), "groups", o.spec.groups, "have", len(ms))
 	}
-	r := NewRegisters(nregs)
+	r := NewWarpRegisters(nregs)
 	for g, m := range ms {
 		if m.Rows() != rows || m.Cols() != cols {
-			return Registers{}, layout.Errorf(op, "matrix has the wrong shape", o.Name(), m.Rows(), m.Cols(), "want", rows, cols)
+			return WarpRegisters{}, layout.Errorf(op, "matrix has the wrong shape", o.Name(), m.Rows(), m.Cols(), "want", rows, cols)
 		}
 		for t, vs := range idx {
 			l := o.spec.lane[g][t]
@@ -184,9 +184,9 @@ func (o Op) pack(op string, ms []Matrix, rows, cols int, transposed bool, k nume
 				} else {
 					x = m.At(i%rows, i/rows) // i = m + M·k
 				}
-				bits, err := Encode(k, x)
+				bits, err := EncodeElem(k, x)
 				if err != nil {
-					return Registers{}, err
+					return WarpRegisters{}, err
 				}
 				setElem(r[l], k, v, bits)
 			}
@@ -196,12 +196,12 @@ func (o Op) pack(op string, ms []Matrix, rows, cols int, transposed bool, k nume
 }
 
 // UnpackD returns the accumulator matrices (M×N, one per group) held in d.
-func (o Op) UnpackD(d Registers) ([]Matrix, error) {
+func (o MMASync) UnpackD(d WarpRegisters) ([]DenseMatrix, error) {
 	s := o.spec
-	if err := o.checkRegs("warp.UnpackD", "D", d, s.nc); err != nil {
+	if err := o.checkRegs("hw.MMASync.UnpackD", "D", d, s.nc); err != nil {
 		return nil, err
 	}
-	out := make([]Matrix, s.groups)
+	out := make([]DenseMatrix, s.groups)
 	for g := range s.groups {
 		v := make([]float64, s.m*s.n)
 		for t, vs := range s.idxC {
@@ -210,7 +210,7 @@ func (o Op) UnpackD(d Registers) ([]Matrix, error) {
 				v[(i%s.m)*s.n+i/s.m] = s.c.Decode(elem(d[l], s.c, j))
 			}
 		}
-		out[g] = Matrix{s.m, s.n, v}
+		out[g] = DenseMatrix{s.m, s.n, v}
 	}
 	return out, nil
 }

@@ -1,4 +1,4 @@
-package warp
+package hw
 
 import (
 	"encoding/json"
@@ -35,7 +35,7 @@ func TestHardwareRandomFloats(t *testing.T) {
 // count.
 func replayDense(t *testing.T, file string) int {
 	n := 0
-	for _, m := range mmarec.Load(t, "../../testdata/sparse/"+file) {
+	for _, m := range mmarec.Load(t, "../testdata/sparse/"+file) {
 		var sparse bool
 		var ptx string
 		json.Unmarshal(m["sparse"], &sparse)
@@ -43,7 +43,7 @@ func replayDense(t *testing.T, file string) int {
 		if sparse {
 			continue
 		}
-		op, err := Lookup(ptx)
+		op, err := LookupMMASync(ptx)
 		if err != nil {
 			t.Fatalf("case %s: %v", m["case_id"], err)
 		}
@@ -75,21 +75,21 @@ func valueRange(k numeric.Kind) (lo, hi int) {
 	return -64, 64
 }
 
-func randMatrix(r *rand.Rand, rows, cols int, k numeric.Kind) Matrix {
+func randMatrix(r *rand.Rand, rows, cols int, k numeric.Kind) DenseMatrix {
 	lo, hi := valueRange(k)
-	return MatrixFunc(rows, cols, func(int, int) float64 { return float64(lo + r.IntN(hi-lo+1)) })
+	return DenseMatrixFunc(rows, cols, func(int, int) float64 { return float64(lo + r.IntN(hi-lo+1)) })
 }
 
 // TestOpsAgainstGemm runs every op on random integer-valued inputs and
 // compares with the reference GEMM.
 func TestOpsAgainstGemm(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	for _, name := range Names() {
-		op := MustLookup(name)
+	for _, name := range MMASyncNames() {
+		op := MustLookupMMASync(name)
 		M, N, K := op.Shape()
 		ka, kb, kc := op.Kinds()
 		for range 4 {
-			var as, bs, cs []Matrix
+			var as, bs, cs []DenseMatrix
 			for range op.Groups() {
 				as = append(as, randMatrix(r, M, K, ka))
 				bs = append(bs, randMatrix(r, K, N, kb))
@@ -116,10 +116,10 @@ func TestOpsAgainstGemm(t *testing.T) {
 				t.Fatal(name, err)
 			}
 			for g := range op.Groups() {
-				want, _ := Gemm(as[g], bs[g], cs[g])
+				want, _ := ReferenceGemm(as[g], bs[g], cs[g])
 				if kc == numeric.KindF16 {
 					// f16 accumulators: the sum must be representable.
-					want = MatrixFunc(M, N, func(i, j int) float64 {
+					want = DenseMatrixFunc(M, N, func(i, j int) float64 {
 						return numeric.Float16FromFloat64(want.At(i, j)).Float64()
 					})
 				}
@@ -135,19 +135,19 @@ func TestOpsAgainstGemm(t *testing.T) {
 // identity and that every register bit is used (TV layouts are bijections).
 func TestPackRoundTrip(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
-		names := Names()
-		op := MustLookup(names[rapid.IntRange(0, len(names)-1).Draw(rt, "op")])
+		names := MMASyncNames()
+		op := MustLookupMMASync(names[rapid.IntRange(0, len(names)-1).Draw(rt, "op")])
 		M, N, _ := op.Shape()
 		_, _, kc := op.Kinds()
 		lo, hi := valueRange(kc)
-		var cs []Matrix
+		var cs []DenseMatrix
 		for range op.Groups() {
 			v := rapid.SliceOfN(rapid.IntRange(lo, hi), M*N, M*N).Draw(rt, "c")
 			f := make([]float64, len(v))
 			for i, x := range v {
 				f[i] = float64(x)
 			}
-			cs = append(cs, MustMatrix(M, N, f))
+			cs = append(cs, MustDenseMatrix(M, N, f))
 		}
 		c, err := op.PackC(cs...)
 		if err != nil {
@@ -166,24 +166,24 @@ func TestPackRoundTrip(t *testing.T) {
 }
 
 func TestErrors(t *testing.T) {
-	if _, err := Lookup("SM80_16x8x16_F32F16F16F32_XX"); err == nil {
+	if _, err := LookupMMASync("SM80_16x8x16_F32F16F16F32_XX"); err == nil {
 		t.Error("Lookup of unknown name succeeded")
 	}
-	op := MustLookup("SM80_16x8x16_F32F16F16F32_TN")
-	if _, err := op.Exec(NewRegisters(3), NewRegisters(2), NewRegisters(4)); err == nil {
+	op := MustLookupMMASync("SM80_16x8x16_F32F16F16F32_TN")
+	if _, err := op.Exec(NewWarpRegisters(3), NewWarpRegisters(2), NewWarpRegisters(4)); err == nil {
 		t.Error("Exec with 3 A registers succeeded")
 	}
-	if _, err := op.PackA(MatrixFunc(16, 16, func(int, int) float64 { return 0.1 })); err == nil {
+	if _, err := op.PackA(DenseMatrixFunc(16, 16, func(int, int) float64 { return 0.1 })); err == nil {
 		t.Error("PackA of 0.1 (not an f16) succeeded")
 	}
-	if _, err := op.PackA(MatrixFunc(16, 8, func(int, int) float64 { return 1 })); err == nil {
+	if _, err := op.PackA(DenseMatrixFunc(16, 8, func(int, int) float64 { return 1 })); err == nil {
 		t.Error("PackA of a 16x8 matrix succeeded")
 	}
-	if _, err := MustLookup("SM70_8x8x4_F32F16F16F32_TN").PackA(MatrixFunc(8, 4, func(int, int) float64 { return 1 })); err == nil {
+	if _, err := MustLookupMMASync("SM70_8x8x4_F32F16F16F32_TN").PackA(DenseMatrixFunc(8, 4, func(int, int) float64 { return 1 })); err == nil {
 		t.Error("PackA with one matrix for four quad pairs succeeded")
 	}
-	if _, err := Encode(numeric.KindS8, 128); err == nil {
-		t.Error("Encode(s8, 128) succeeded")
+	if _, err := EncodeElem(numeric.KindS8, 128); err == nil {
+		t.Error("EncodeElem(s8, 128) succeeded")
 	}
 }
 
@@ -196,33 +196,33 @@ func TestDotFloatDatapaths(t *testing.T) {
 		a, b    []float64
 		c, want float64
 	}{
-		// Fused: 2^-30 is below 2^(E-25) with E = 0, so it is truncated away.
-		{"fused drops terms below the alignment", Fused, f32, []float64{1, 0x1p-30}, []float64{1, 1}, 0, 1},
-		// Fused truncates toward zero: 1 + 2^-23 - 2^-25 is 1 + 2^-24·... → 1.
-		{"fused truncates", Fused, f32, []float64{1, 0x1p-24, 0x1p-25}, []float64{1, 1, 1}, 0, 1},
-		{"fused keeps aligned terms", Fused, f32, []float64{1, 0x1p-23}, []float64{1, 1}, 0, 1 + 0x1p-23},
+		// DatapathFused: 2^-30 is below 2^(E-25) with E = 0, so it is truncated away.
+		{"fused drops terms below the alignment", DatapathFused, f32, []float64{1, 0x1p-30}, []float64{1, 1}, 0, 1},
+		// DatapathFused truncates toward zero: 1 + 2^-23 - 2^-25 is 1 + 2^-24·... → 1.
+		{"fused truncates", DatapathFused, f32, []float64{1, 0x1p-24, 0x1p-25}, []float64{1, 1, 1}, 0, 1},
+		{"fused keeps aligned terms", DatapathFused, f32, []float64{1, 0x1p-23}, []float64{1, 1}, 0, 1 + 0x1p-23},
 		// f16 accumulator: the f32 sum is rounded to nearest even: 2049 → 2048.
-		{"fused f16 tie to even", Fused, f16, []float64{2049}, []float64{1}, 0, 2048},
-		{"fused f16 tie up", Fused, f16, []float64{2051}, []float64{1}, 0, 2052},
-		// Chained f32: (1 + 2^-24) rounds to 1, then + 2^-24 rounds to 1 again.
-		{"chained rounds each addition", Chained, f32, []float64{1, 0x1p-24, 0x1p-24, 0}, []float64{1, 1, 1, 1}, 0, 1},
-		// Chained f16: pairwise, (2^-24 + 2^-24) survives before meeting 1.
-		{"chained f16 pairs", Chained, f16, []float64{0x1p-24, 0x1p-24, 1, 0}, []float64{1, 1, 1, 1}, 0, 1},
-		{"inf", Fused, f32, []float64{math.Inf(1), 1}, []float64{1, 1}, 0, math.Inf(1)},
+		{"fused f16 tie to even", DatapathFused, f16, []float64{2049}, []float64{1}, 0, 2048},
+		{"fused f16 tie up", DatapathFused, f16, []float64{2051}, []float64{1}, 0, 2052},
+		// DatapathChained f32: (1 + 2^-24) rounds to 1, then + 2^-24 rounds to 1 again.
+		{"chained rounds each addition", DatapathChained, f32, []float64{1, 0x1p-24, 0x1p-24, 0}, []float64{1, 1, 1, 1}, 0, 1},
+		// DatapathChained f16: pairwise, (2^-24 + 2^-24) survives before meeting 1.
+		{"chained f16 pairs", DatapathChained, f16, []float64{0x1p-24, 0x1p-24, 1, 0}, []float64{1, 1, 1, 1}, 0, 1},
+		{"inf", DatapathFused, f32, []float64{math.Inf(1), 1}, []float64{1, 1}, 0, math.Inf(1)},
 	} {
 		got := DotFloat(c.p, f16, c.acc, c.a, c.b, c.c)
-		want, _ := Encode(c.acc, c.want)
+		want, _ := EncodeElem(c.acc, c.want)
 		if got != want {
 			t.Errorf("%s: DotFloat = %#x, want %#x", c.name, got, want)
 		}
 	}
-	if got := DotFloat(Fused, f16, f32, []float64{math.Inf(1)}, []float64{0}, 0); got != 0x7fffffff {
+	if got := DotFloat(DatapathFused, f16, f32, []float64{math.Inf(1)}, []float64{0}, 0); got != 0x7fffffff {
 		t.Errorf("inf·0: %#x, want the canonical NaN", got)
 	}
 }
 
 func BenchmarkExecM16N8K16(b *testing.B) {
-	op := MustLookup("SM80_16x8x16_F32F16F16F32_TN")
+	op := MustLookupMMASync("SM80_16x8x16_F32F16F16F32_TN")
 	r := rand.New(rand.NewPCG(3, 4))
 	A, _ := op.PackA(randMatrix(r, 16, 16, numeric.KindF16))
 	B, _ := op.PackB(randMatrix(r, 16, 8, numeric.KindF16))
@@ -235,10 +235,10 @@ func BenchmarkExecM16N8K16(b *testing.B) {
 	}
 }
 
-func ExampleOp_Exec() {
-	op := MustLookup("SM80_16x8x16_F32F16F16F32_TN")
-	ones := func(r, c int) Matrix { return MatrixFunc(r, c, func(int, int) float64 { return 1 }) }
-	a, _ := op.PackA(MatrixFunc(16, 16, func(m, k int) float64 { return float64(m) }))
+func ExampleMMASync_Exec() {
+	op := MustLookupMMASync("SM80_16x8x16_F32F16F16F32_TN")
+	ones := func(r, c int) DenseMatrix { return DenseMatrixFunc(r, c, func(int, int) float64 { return 1 }) }
+	a, _ := op.PackA(DenseMatrixFunc(16, 16, func(m, k int) float64 { return float64(m) }))
 	b, _ := op.PackB(ones(16, 8))
 	c, _ := op.PackC(ones(16, 8))
 	d, _ := op.Exec(a, b, c)
