@@ -89,18 +89,16 @@ type MMASync struct {
 }
 
 type opSpec struct {
-	atom       atom.MMA
-	ptx        string
-	a, b, c    numeric.Kind // c is also the D kind
-	sat        bool
-	m, n, k    int
-	groups     int // independent MMAs per warp: 4 for SM70 quad pairs
-	path       Datapath
-	na, nb, nc int // registers per lane
+	atom    atom.MMA
+	ptx     string
+	sat     bool
+	m, n, k int
+	groups  int // independent MMAs per warp: 4 for SM70 quad pairs
+	path    Datapath
 	// lane[g][t] is the lane of logical thread t of group g.
 	lane [][]int
-	// idxA[t][v] etc. are the atom's TV layouts evaluated once.
-	idxA, idxB, idxC [][]int
+	// The operands: the atom's TV layouts evaluated once.
+	tvA, tvB, tvC tvMap
 }
 
 // Name returns the CuTe atom name, e.g. "SM80_16x8x16_F32F16F16F32_TN".
@@ -118,7 +116,9 @@ func (o MMASync) Atom() atom.MMA { return o.spec.atom }
 func (o MMASync) Shape() (m, n, k int) { return o.spec.m, o.spec.n, o.spec.k }
 
 // Kinds returns the element kinds of A, B and of the accumulators C and D.
-func (o MMASync) Kinds() (a, b, c numeric.Kind) { return o.spec.a, o.spec.b, o.spec.c }
+func (o MMASync) Kinds() (a, b, c numeric.Kind) {
+	return o.spec.tvA.kind, o.spec.tvB.kind, o.spec.tvC.kind
+}
 
 // Saturate reports a .satfinite integer op.
 func (o MMASync) Saturate() bool { return o.spec.sat }
@@ -129,7 +129,7 @@ func (o MMASync) Saturate() bool { return o.spec.sat }
 func (o MMASync) Groups() int { return o.spec.groups }
 
 // NumRegs returns the registers per lane of A, B and C (= D).
-func (o MMASync) NumRegs() (a, b, c int) { return o.spec.na, o.spec.nb, o.spec.nc }
+func (o MMASync) NumRegs() (a, b, c int) { return o.spec.tvA.regs, o.spec.tvB.regs, o.spec.tvC.regs }
 
 // String returns the atom name and the PTX.
 func (o MMASync) String() string {
@@ -145,64 +145,42 @@ func (o MMASync) Lane(g, t int) int { return o.spec.lane[g][t] }
 // ---------------------------------------------------------------------------
 // Registry
 
-type regEntry struct {
-	name string
-	ptx  string
-	a, b numeric.Kind
-	c    numeric.Kind
-	sat  bool
+// mmaSyncAtoms lists the CuTe atoms of the warp-level mma.sync
+// instructions the executor models. Everything else (kinds, shape, the
+// operands' distribution, the PTX) is read from the atom.
+func mmaSyncAtoms() []string {
+	names := []string{
+		"SM80_16x8x8_F16F16F16F16_TN", "SM80_16x8x16_F16F16F16F16_TN",
+		"SM80_16x8x8_F32F16F16F32_TN", "SM80_16x8x16_F32F16F16F32_TN",
+		"SM80_16x8x8_F32BF16BF16F32_TN", "SM80_16x8x16_F32BF16BF16F32_TN",
+		"SM80_16x8x4_F32TF32TF32F32_TN", "SM80_16x8x8_F32TF32TF32F32_TN",
+	}
+	for _, ab := range []string{"S8S8", "S8U8", "U8S8", "U8U8"} {
+		for _, sh := range []string{"8x8x16", "16x8x16", "16x8x32"} {
+			names = append(names, "SM80_"+sh+"_S32"+ab+"S32_TN", "SM80_"+sh+"_S32"+ab+"S32_TN_SATURATE")
+		}
+	}
+	names = append(names, "SM75_16x8x8_F32F16F16F32_TN", "SM75_8x8x16_S32S8S8S32_TN")
+	for _, acc := range []string{"F16F16F16F16", "F32F16F16F32"} {
+		for _, ab := range []string{"TN", "NT", "NN", "TT"} {
+			names = append(names, "SM70_8x8x4_"+acc+"_"+ab)
+		}
+	}
+	return names
 }
 
-func entries() []regEntry {
-	const (
-		f16  = numeric.KindF16
-		bf16 = numeric.KindBF16
-		tf32 = numeric.KindTF32
-		f32  = numeric.KindF32
-		s8   = numeric.KindS8
-		u8   = numeric.KindU8
-		s32  = numeric.KindS32
-	)
-	mma := func(shape, lay string, d, a, b, c numeric.Kind, sat bool) string {
-		s := ""
-		if sat {
-			s = ".satfinite"
-		}
-		return fmt.Sprintf("mma.sync.aligned.%s.%s%s.%s.%s.%s.%s", shape, lay, s, d.PTX(), a.PTX(), b.PTX(), c.PTX())
+// mmaSyncPTX returns the instruction of an mma.sync atom: its shape, the
+// operand layouts of its name's TN/NT/NN/TT (T: A row-major, B col-major,
+// as PTX's .row.col), .satfinite for _SATURATE, and the D, A, B, C types.
+func mmaSyncPTX(at atom.MMA, m, n, k int) string {
+	name := strings.TrimSuffix(at.Name(), "_SATURATE")
+	sat := ""
+	if name != at.Name() {
+		sat = ".satfinite"
 	}
-	var es []regEntry
-	add := func(name, shape, lay string, a, b, c numeric.Kind, sat bool) {
-		es = append(es, regEntry{name, mma(shape, lay, c, a, b, c, sat), a, b, c, sat})
-	}
-	add("SM80_16x8x8_F16F16F16F16_TN", "m16n8k8", "row.col", f16, f16, f16, false)
-	add("SM80_16x8x16_F16F16F16F16_TN", "m16n8k16", "row.col", f16, f16, f16, false)
-	add("SM80_16x8x8_F32F16F16F32_TN", "m16n8k8", "row.col", f16, f16, f32, false)
-	add("SM80_16x8x16_F32F16F16F32_TN", "m16n8k16", "row.col", f16, f16, f32, false)
-	add("SM80_16x8x8_F32BF16BF16F32_TN", "m16n8k8", "row.col", bf16, bf16, f32, false)
-	add("SM80_16x8x16_F32BF16BF16F32_TN", "m16n8k16", "row.col", bf16, bf16, f32, false)
-	add("SM80_16x8x4_F32TF32TF32F32_TN", "m16n8k4", "row.col", tf32, tf32, f32, false)
-	add("SM80_16x8x8_F32TF32TF32F32_TN", "m16n8k8", "row.col", tf32, tf32, f32, false)
-	for _, sg := range []struct {
-		code string
-		a, b numeric.Kind
-	}{{"S8S8", s8, s8}, {"S8U8", s8, u8}, {"U8S8", u8, s8}, {"U8U8", u8, u8}} {
-		for _, sh := range []string{"8x8x16", "16x8x16", "16x8x32"} {
-			ptxShape := map[string]string{"8x8x16": "m8n8k16", "16x8x16": "m16n8k16", "16x8x32": "m16n8k32"}[sh]
-			add("SM80_"+sh+"_S32"+sg.code+"S32_TN", ptxShape, "row.col", sg.a, sg.b, s32, false)
-			add("SM80_"+sh+"_S32"+sg.code+"S32_TN_SATURATE", ptxShape, "row.col", sg.a, sg.b, s32, true)
-		}
-	}
-	add("SM75_16x8x8_F32F16F16F32_TN", "m16n8k8", "row.col", f16, f16, f32, false)
-	add("SM75_8x8x16_S32S8S8S32_TN", "m8n8k16", "row.col", s8, s8, s32, false)
-	for _, acc := range []struct {
-		code string
-		c    numeric.Kind
-	}{{"F16F16F16F16", f16}, {"F32F16F16F32", f32}} {
-		for _, ab := range []struct{ code, lay string }{{"TN", "row.col"}, {"NT", "col.row"}, {"NN", "col.col"}, {"TT", "row.row"}} {
-			add("SM70_8x8x4_"+acc.code+"_"+ab.code, "m8n8k4", ab.lay, f16, f16, acc.c, false)
-		}
-	}
-	return es
+	lay := map[string]string{"TN": "row.col", "NT": "col.row", "NN": "col.col", "TT": "row.row"}[name[len(name)-2:]]
+	return fmt.Sprintf("mma.sync.aligned.m%dn%dk%d.%s%s.%s.%s.%s.%s", m, n, k, lay, sat,
+		at.ValTypeD().PTX(), at.ValTypeA().PTX(), at.ValTypeB().PTX(), at.ValTypeC().PTX())
 }
 
 var (
@@ -215,44 +193,63 @@ var (
 func registry() (map[string]MMASync, error) {
 	regOnce.Do(func() {
 		regByKey = map[string]MMASync{}
-		for _, e := range entries() {
-			op, err := build(e)
+		for _, name := range mmaSyncAtoms() {
+			op, err := build(name)
 			if err != nil {
 				regErr = err
 				return
 			}
-			regByKey[e.name] = op
-			if _, ok := regByKey[e.ptx]; !ok {
-				regByKey[e.ptx] = op // SM80 before SM75: the PTX finds the SM80 atom
+			regByKey[name] = op
+			if _, ok := regByKey[op.PTX()]; !ok {
+				regByKey[op.PTX()] = op // SM80 before SM75: the PTX finds the SM80 atom
 			}
-			regNames = append(regNames, e.name)
+			regNames = append(regNames, name)
 		}
 	})
 	return regByKey, regErr
 }
 
-// Lookup returns the Op of a CuTe atom name ("SM80_16x8x16_F32F16F16F32_TN")
-// or of a PTX instruction ("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32";
-// where SM75 and SM80 share an instruction, the SM80 atom).
+// LookupMMASync returns the MMASync of a CuTe atom name
+// ("SM80_16x8x16_F32F16F16F32_TN") or of a PTX instruction
+// ("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"; where SM75 and SM80
+// share an instruction, the SM80 atom).
 func LookupMMASync(name string) (MMASync, error) {
 	m, err := registry()
-	if err != nil {
-		return MMASync{}, err
-	}
-	if op, ok := m[strings.TrimSpace(name)]; ok {
-		return op, nil
-	}
-	return MMASync{}, layout.Errorf("hw.MMASync.Lookup", "no warp-level MMA of that name or PTX", name)
+	return lookup("hw.LookupMMASync", "no warp-level MMA of that name or PTX", m, err, name)
 }
 
-// MustLookup is Lookup that panics on error.
-func MustLookupMMASync(name string) MMASync {
-	op, err := LookupMMASync(name)
+// MustLookupMMASync is LookupMMASync that panics on error.
+func MustLookupMMASync(name string) MMASync { return must(LookupMMASync(name)) }
+
+// lookup returns the entry of a table built once (or the error of building
+// it) under the trimmed name.
+func lookup[T any](op, cond string, table map[string]T, err error, name string) (T, error) {
+	var zero T
+	if err != nil {
+		return zero, err
+	}
+	if v, ok := table[strings.TrimSpace(name)]; ok {
+		return v, nil
+	}
+	return zero, layout.Errorf(op, cond, name)
+}
+
+// must is the body of the Must functions.
+func must[T any](v T, err error) T {
 	if err != nil {
 		panic(err)
 	}
-	return op
+	return v
 }
+
+// laneIDs lists the lanes of a warp: thread t of a whole-warp instruction
+// is lane t.
+var laneIDs = func() (l [WarpSize]int) {
+	for i := range l {
+		l[i] = i
+	}
+	return
+}()
 
 // Names returns the atom names of all supported ops.
 func MMASyncNames() []string {
@@ -262,18 +259,19 @@ func MMASyncNames() []string {
 	return slices.Clone(regNames)
 }
 
-func build(e regEntry) (MMASync, error) {
-	at, err := atom.Lookup(e.name)
+func build(name string) (MMASync, error) {
+	at, err := atom.Lookup(name)
 	if err != nil {
 		return MMASync{}, err
 	}
 	mnk := at.ShapeMNK()
-	s := &opSpec{atom: at, ptx: e.ptx, a: e.a, b: e.b, c: e.c, sat: e.sat,
+	s := &opSpec{atom: at, sat: strings.HasSuffix(name, "_SATURATE"),
 		m: mnk.At(0).Int().Value(), n: mnk.At(1).Int().Value(), k: mnk.At(2).Int().Value()}
+	s.ptx = mmaSyncPTX(at, s.m, s.n, s.k)
 	thr := at.ThrID()
 	nthr := thr.Size().Value()
 	s.groups = WarpSize / nthr
-	if strings.Contains(e.ptx, ".m8n8k4.") {
+	if strings.Contains(s.ptx, ".m8n8k4.") {
 		s.path = DatapathChained
 	}
 	span := 0 // lanes spanned by one group's threads
@@ -292,35 +290,25 @@ func build(e regEntry) (MMASync, error) {
 		for t := range nthr {
 			l := thr.Eval(t) + step*g
 			if l >= WarpSize || seen[l] {
-				return MMASync{}, layout.Errorf("hw.MMASync.build", "ThrID does not tile the warp", e.name, thr)
+				return MMASync{}, layout.Errorf("hw.MMASync.build", "ThrID does not tile the warp", name, thr)
 			}
 			seen[l] = true
 			s.lane[g][t] = l
 		}
 	}
-	eval := func(l layout.Layout, bits int, what string) ([][]int, int, error) {
-		nt := l.Mode(0).Size().Value()
-		nv := l.Mode(1).Size().Value()
-		if nt != nthr || (nv*bits)%32 != 0 {
-			return nil, 0, layout.Errorf("hw.MMASync.build", "TV layout does not fit the registers", e.name, what, l)
-		}
-		out := make([][]int, nt)
-		for t := range nt {
-			out[t] = make([]int, nv)
-			for v := range nv {
-				out[t][v] = l.Eval(t + nt*v)
-			}
-		}
-		return out, nv * bits / 32, nil
-	}
-	if s.idxA, s.na, err = eval(at.LayoutATV(), e.a.Bits(), "A"); err != nil {
+	const op = "hw.MMASync.build"
+	m, n, k := s.m, s.n, s.k
+	if s.tvA, err = newTVMap(op, name, "A", at.LayoutATV(), at.ValTypeA(), nthr, m*k); err != nil {
 		return MMASync{}, err
 	}
-	if s.idxB, s.nb, err = eval(at.LayoutBTV(), e.b.Bits(), "B"); err != nil {
+	if s.tvB, err = newTVMap(op, name, "B", at.LayoutBTV(), at.ValTypeB(), nthr, n*k); err != nil {
 		return MMASync{}, err
 	}
-	if s.idxC, s.nc, err = eval(at.LayoutCTV(), e.c.Bits(), "C"); err != nil {
+	if s.tvC, err = newTVMap(op, name, "C", at.LayoutCTV(), at.ValTypeC(), nthr, m*n); err != nil {
 		return MMASync{}, err
+	}
+	if s.tvC.regs > 8 || k > maxK {
+		return MMASync{}, layout.Errorf(op, "more than 8 accumulator registers or K above 64", name)
 	}
 	return MMASync{s}, nil
 }

@@ -74,13 +74,6 @@ func gemmThreads(t *testing.T, tm atom.TiledMMA, x atom.Executor, M, N, K int) (
 	return c, ref
 }
 
-func must[T any](v T, err error) T {
-	if err != nil {
-		panic(err)
-	}
-	return v
-}
-
 func TestGemmThreadsOnTensorCores(t *testing.T) {
 	for _, c := range []struct {
 		name   string

@@ -122,12 +122,18 @@ func roundBits(acc numeric.Kind, v float64) uint32 {
 	return math.Float32bits(float32(v))
 }
 
-// DotInt returns c + Σ a[i]·b[i] as an s32 register: wrapped modulo 2^32, or
-// clamped to the int32 range when sat is set.
-func DotInt(a, b []int64, c int64, sat bool) uint32 {
-	s := c
+// Dot returns the accumulator register of kind acc holding c + Σ a[i]·b[i],
+// for inputs of kind ka given by their exact values and the accumulator c
+// as a register: an s32 accumulator wraps modulo 2^32, or clamps to the
+// int32 range when sat is set (.satfinite); f32 and f16 accumulators are
+// computed as datapath p computes them ([DotFloat]). It does not allocate.
+func Dot(p Datapath, ka, acc numeric.Kind, sat bool, a, b []float64, c uint32) uint32 {
+	if acc != numeric.KindS32 {
+		return DotFloat(p, ka, acc, a, b, acc.Decode(c))
+	}
+	s := int64(int32(c))
 	for i := range a {
-		s += a[i] * b[i]
+		s += int64(a[i]) * int64(b[i])
 	}
 	if sat {
 		s = max(math.MinInt32, min(math.MaxInt32, s))

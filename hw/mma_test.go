@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/gocute/cute/internal/mmarec"
@@ -248,4 +249,74 @@ func ExampleMMASync_Exec() {
 	// Output:
 	// mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 	// 1 241 lane 5 holds 4 f32 registers
+}
+
+// warpWithOperands returns a warp whose registers hold A at r0, B at r16
+// and C at r32 for op, from random exact values.
+func warpWithOperands(t testing.TB, op MMASync, seed uint64) (*Warp, WarpRegisters, WarpRegisters, WarpRegisters) {
+	r := rand.New(rand.NewPCG(seed, 9))
+	M, N, K := op.Shape()
+	ka, kb, kc := op.Kinds()
+	var as, bs, cs []DenseMatrix
+	for range op.Groups() {
+		as, bs, cs = append(as, randMatrix(r, M, K, ka)), append(bs, randMatrix(r, K, N, kb)), append(cs, randMatrix(r, M, N, kc))
+	}
+	a, _ := op.PackA(as...)
+	b, _ := op.PackB(bs...)
+	c, _ := op.PackC(cs...)
+	smem, _ := NewSharedMemory(0, 1024)
+	w, _ := NewWarp(smem)
+	for l := range WarpSize {
+		if w.SetRegs(l, 0, a[l]) != nil || w.SetRegs(l, 16, b[l]) != nil || w.SetRegs(l, 32, c[l]) != nil {
+			t.Fatal("SetRegs")
+		}
+	}
+	return w, a, b, c
+}
+
+// TestWarpMMASync runs every op on a warp's register file, D in place of C
+// and D elsewhere, and compares with Exec on the same registers.
+func TestWarpMMASync(t *testing.T) {
+	for i, name := range MMASyncNames() {
+		op := MustLookupMMASync(name)
+		w, a, b, c := warpWithOperands(t, op, uint64(i))
+		want, err := op.Exec(a, b, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range []int{48, 32} {
+			if err := w.MMASync(op, d, 0, 16, 32); err != nil {
+				t.Fatal(name, err)
+			}
+			for l := range WarpSize {
+				got := make([]uint32, len(want[l]))
+				_ = w.Regs(l, d, got)
+				if !slices.Equal(got, want[l]) {
+					t.Fatalf("%s lane %d D at r%d: %08x, want %08x", name, l, d, got, want[l])
+				}
+			}
+		}
+	}
+	op := MustLookupMMASync("SM80_16x8x16_F32F16F16F32_TN")
+	w, _, _, _ := warpWithOperands(t, op, 1)
+	if err := w.MMASync(op, 254, 0, 16, 32); err == nil {
+		t.Error("D at r254..r257 accepted")
+	}
+	if err := w.MMASync(MMASync{}, 0, 0, 16, 32); err == nil {
+		t.Error("the zero MMASync accepted")
+	}
+	if n := testing.AllocsPerRun(20, func() { _ = w.MMASync(op, 32, 0, 16, 32) }); n != 0 {
+		t.Errorf("Warp.MMASync allocates %v times", n)
+	}
+}
+
+func BenchmarkWarpMMASyncM16N8K16(b *testing.B) {
+	op := MustLookupMMASync("SM80_16x8x16_F32F16F16F32_TN")
+	w, _, _, _ := warpWithOperands(b, op, 3)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := w.MMASync(op, 48, 0, 16, 32); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

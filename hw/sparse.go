@@ -2,7 +2,6 @@ package hw
 
 import (
 	"fmt"
-	"strings"
 	"sync"
 
 	"github.com/gocute/cute/layout"
@@ -35,94 +34,75 @@ type MMASp struct {
 }
 
 type spSpec struct {
-	ptx        string
-	ordered    bool
-	sat        bool
-	k          int // dense K; M = 16, N = 8
-	a, b, c    numeric.Kind
-	na, nb, nc int
-	maxSel     int
-	idxA       [][]int // compressed A: (t, v) -> m + 16·j
-	idxB       [][]int // (t, v) -> n + 8·k
-	idxC       [][]int // (t, v) -> m + 16·n
+	ptx           string
+	ordered       bool
+	sat           bool
+	k             int // dense K; M = 16, N = 8
+	maxSel        int
+	tvA, tvB, tvC tvMap // compressed A (m + 16·j), B (n + 8·k), C (m + 16·n)
 }
 
-const (
-	tvC     = "((_4,_8),(_2,_2)):((_32,_1),(_16,_8))"
-	tvA16k8 = "((_4,_8),(_2,_2)):((_32,_1),(_16,_8))"
-	tvA16   = "((_4,_8),(_2,_2,_2)):((_32,_1),(_16,_8,_128))"
-	tvB16   = "((_4,_8),(_2,_2)):((_16,_1),(_8,_64))"
-	tvB16k3 = "((_4,_8),(_2,_4)):((_16,_1),(_8,_64))"
-	tvA8k16 = "((_4,_8),(_4,_2)):((_64,_1),(_16,_8))"
-	tvA8k32 = "((_4,_8),(_4,_2,_2)):((_64,_1),(_16,_8,_256))"
-	tvB8k32 = "((_4,_8),(_4,_2)):((_32,_1),(_8,_128))"
-	tvB8k64 = "((_4,_8),(_4,_4)):((_32,_1),(_8,_128))"
-)
+// The fragments of mma.sp, by operand bits and dense K: the compressed A
+// and B (as the dense m16n8 ones of the same element bits), and the largest
+// sparsity selector.
+var spFragments = map[[2]int]struct {
+	a, b   string
+	maxSel int
+}{
+	{16, 16}: {"((_4,_8),(_2,_2)):((_32,_1),(_16,_8))", "((_4,_8),(_2,_2)):((_16,_1),(_8,_64))", 3},
+	{16, 32}: {"((_4,_8),(_2,_2,_2)):((_32,_1),(_16,_8,_128))", "((_4,_8),(_2,_4)):((_16,_1),(_8,_64))", 1},
+	{8, 32}:  {"((_4,_8),(_4,_2)):((_64,_1),(_16,_8))", "((_4,_8),(_4,_2)):((_32,_1),(_8,_128))", 1},
+	{8, 64}:  {"((_4,_8),(_4,_2,_2)):((_64,_1),(_16,_8,_256))", "((_4,_8),(_4,_4)):((_32,_1),(_8,_128))", 0},
+}
 
-// Names returns the PTX of every supported sparse op.
+// spC is the accumulator fragment of every mma.sp (that of the dense m16n8).
+const spC = "((_4,_8),(_2,_2)):((_32,_1),(_16,_8))"
+
+// MMASpNames returns the PTX of every supported sparse op.
 func MMASpNames() []string {
 	var out []string
-	for _, s := range specs() {
+	for _, s := range spSpecs().list {
 		out = append(out, s.ptx)
 	}
 	return out
 }
 
-// Lookup returns the op with the given PTX, e.g.
+// LookupMMASp returns the op with the given PTX, e.g.
 // "mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32" or
 // "mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32".
 func LookupMMASp(ptx string) (MMASp, error) {
-	ptx = strings.TrimSpace(ptx)
-	for _, s := range specs() {
-		if s.ptx == ptx {
-			return MMASp{s}, nil
-		}
-	}
-	return MMASp{}, layout.Errorf("hw.MMASp.Lookup", "no sparse MMA with that PTX", ptx)
+	s, err := lookup("hw.LookupMMASp", "no sparse MMA with that PTX", spSpecs().byPTX, nil, ptx)
+	return MMASp{s}, err
 }
 
-// MustLookup is Lookup that panics on error.
-func MustLookupMMASp(ptx string) MMASp {
-	op, err := LookupMMASp(ptx)
-	if err != nil {
-		panic(err)
-	}
-	return op
-}
+// MustLookupMMASp is LookupMMASp that panics on error.
+func MustLookupMMASp(ptx string) MMASp { return must(LookupMMASp(ptx)) }
 
-// specs returns the table of sparse instructions, built once on first use
+// spSpecs returns the table of sparse instructions, built once on first use
 // (safe for concurrent callers).
-var specs = sync.OnceValue(buildSpecs)
-
-func buildSpecs() []*spSpec {
+var spSpecs = sync.OnceValue(func() (t struct {
+	list  []*spSpec
+	byPTX map[string]*spSpec
+}) {
 	type fam struct {
+		a, b, c string
 		k       int
-		a, b, c numeric.Kind
-		la, lb  string
-		maxSel  int
 	}
-	const (
-		f16  = numeric.KindF16
-		bf16 = numeric.KindBF16
-		f32  = numeric.KindF32
-		s8   = numeric.KindS8
-		u8   = numeric.KindU8
-		s32  = numeric.KindS32
-	)
-	fams := []fam{
-		{16, f16, f16, f32, tvA16k8, tvB16, 3}, {16, f16, f16, f16, tvA16k8, tvB16, 3},
-		{32, f16, f16, f32, tvA16, tvB16k3, 1}, {32, f16, f16, f16, tvA16, tvB16k3, 1},
-		{16, bf16, bf16, f32, tvA16k8, tvB16, 3}, {32, bf16, bf16, f32, tvA16, tvB16k3, 1},
+	var fams []fam
+	for _, k := range []int{16, 32} {
+		fams = append(fams, fam{"f16", "f16", "f32", k}, fam{"f16", "f16", "f16", k}, fam{"bf16", "bf16", "f32", k})
 	}
-	for _, a := range []numeric.Kind{s8, u8} {
-		for _, b := range []numeric.Kind{s8, u8} {
-			fams = append(fams, fam{32, a, b, s32, tvA8k16, tvB8k32, 1}, fam{64, a, b, s32, tvA8k32, tvB8k64, 0})
+	for _, a := range []string{"s8", "u8"} {
+		for _, b := range []string{"s8", "u8"} {
+			fams = append(fams, fam{a, b, "s32", 32}, fam{a, b, "s32", 64})
 		}
 	}
-	var out []*spSpec
+	t.byPTX = map[string]*spSpec{}
 	for _, f := range fams {
+		ka, kb, kc := numeric.MustParseKind(f.a), numeric.MustParseKind(f.b), numeric.MustParseKind(f.c)
+		fr := spFragments[[2]int{ka.Bits(), f.k}]
 		sats := []bool{false}
-		if f.c == s32 {
+		if kc == numeric.KindS32 {
 			sats = []bool{false, true}
 		}
 		for _, ordered := range []bool{false, true} {
@@ -136,31 +116,26 @@ func buildSpecs() []*spSpec {
 					satS = ".satfinite"
 				}
 				s := &spSpec{
-					ptx:     fmt.Sprintf("%s.sync.aligned.m16n8k%d.row.col%s.%s.%s.%s.%s", mod, f.k, satS, f.c.PTX(), f.a.PTX(), f.b.PTX(), f.c.PTX()),
-					ordered: ordered, sat: sat, k: f.k, a: f.a, b: f.b, c: f.c, maxSel: f.maxSel,
+					ptx:     fmt.Sprintf("%s.sync.aligned.m16n8k%d.row.col%s.%s.%s.%s.%s", mod, f.k, satS, kc.PTX(), ka.PTX(), kb.PTX(), kc.PTX()),
+					ordered: ordered, sat: sat, k: f.k, maxSel: fr.maxSel,
 				}
-				s.idxA, s.na = evalTV(f.la, f.a)
-				s.idxB, s.nb = evalTV(f.lb, f.b)
-				s.idxC, s.nc = evalTV(tvC, f.c)
-				out = append(out, s)
+				var err error
+				if s.tvA, err = newTVMap("hw.MMASp", s.ptx, "A", layout.MustParse(fr.a), ka, WarpSize, 16*f.k/2); err != nil {
+					panic(err) // the table above is part of the package
+				}
+				if s.tvB, err = newTVMap("hw.MMASp", s.ptx, "B", layout.MustParse(fr.b), kb, WarpSize, 8*f.k); err != nil {
+					panic(err)
+				}
+				if s.tvC, err = newTVMap("hw.MMASp", s.ptx, "C", layout.MustParse(spC), kc, WarpSize, 16*8); err != nil {
+					panic(err)
+				}
+				t.list = append(t.list, s)
+				t.byPTX[s.ptx] = s
 			}
 		}
 	}
-	return out
-}
-
-func evalTV(s string, k numeric.Kind) ([][]int, int) {
-	l := layout.MustParse(s)
-	nt, nv := l.Mode(0).Size().Value(), l.Mode(1).Size().Value()
-	out := make([][]int, nt)
-	for t := range nt {
-		out[t] = make([]int, nv)
-		for v := range nv {
-			out[t][v] = l.Eval(t + nt*v)
-		}
-	}
-	return out, nv * k.Bits() / 32
-}
+	return t
+})
 
 // PTX returns the instruction.
 func (o MMASp) PTX() string { return o.spec.ptx }
@@ -172,22 +147,24 @@ func (o MMASp) String() string { return o.spec.ptx }
 func (o MMASp) Shape() (m, n, k int) { return 16, 8, o.spec.k }
 
 // Kinds returns the element kinds of A, B and the accumulators.
-func (o MMASp) Kinds() (a, b, c numeric.Kind) { return o.spec.a, o.spec.b, o.spec.c }
+func (o MMASp) Kinds() (a, b, c numeric.Kind) {
+	return o.spec.tvA.kind, o.spec.tvB.kind, o.spec.tvC.kind
+}
 
 // MaxSelector returns the largest valid sparsity selector.
 func (o MMASp) MaxSelector() int { return o.spec.maxSel }
 
 // NumRegs returns the registers per lane of the compressed A, of B and of C.
-func (o MMASp) NumRegs() (a, b, c int) { return o.spec.na, o.spec.nb, o.spec.nc }
+func (o MMASp) NumRegs() (a, b, c int) { return o.spec.tvA.regs, o.spec.tvB.regs, o.spec.tvC.regs }
 
 // metaLoc returns the lane and nibble of the metadata of (row m, chunk c).
 func (o MMASp) metaLoc(m, c, sel int) (lane, nib int) {
 	g, h := m%8, m/8
 	var t, off int
 	switch {
-	case o.spec.a.Bits() == 16 && o.spec.k == 16:
+	case o.spec.tvA.kind.Bits() == 16 && o.spec.k == 16:
 		t, off = sel, 4*h+c
-	case o.spec.a.Bits() == 16:
+	case o.spec.tvA.kind.Bits() == 16:
 		t, off = 2*sel+c/4, 4*h+c%4
 	case o.spec.k == 32:
 		t, off = 2*sel+h, c
@@ -208,81 +185,45 @@ func (o MMASp) checkSel(op string, sel int) error {
 // registers e and the sparsity selector sel. It is an error if a lane has
 // the wrong number of registers, sel is out of range, a metadata nibble
 // that is read has both positions equal, or (for ::ordered_metadata) its
-// positions are not increasing. Numerics are those of [MMASync] (DatapathFused).
+// positions are not increasing. Numerics are those of [MMASync]
+// (DatapathFused).
 func (o MMASp) Exec(a, b, c WarpRegisters, e [WarpSize]uint32, sel int) (WarpRegisters, error) {
 	s := o.spec
-	for _, x := range []struct {
-		name string
-		r    WarpRegisters
-		n    int
-	}{{"A", a, s.na}, {"B", b, s.nb}, {"C", c, s.nc}} {
-		for l := range x.r {
-			if len(x.r[l]) != x.n {
-				return WarpRegisters{}, layout.Errorf("hw.MMASp.Exec", "wrong number of registers", s.ptx, x.name, "lane", l, "have", len(x.r[l]), "want", x.n)
-			}
-		}
+	const op = "hw.MMASp.Exec"
+	if err := s.tvA.check(op, s.ptx, "A", &a); err != nil {
+		return WarpRegisters{}, err
 	}
-	if err := o.checkSel("hw.MMASp.Exec", sel); err != nil {
+	if err := s.tvB.check(op, s.ptx, "B", &b); err != nil {
+		return WarpRegisters{}, err
+	}
+	if err := s.tvC.check(op, s.ptx, "C", &c); err != nil {
+		return WarpRegisters{}, err
+	}
+	if err := o.checkSel(op, sel); err != nil {
 		return WarpRegisters{}, err
 	}
 	K, half := s.k, s.k/2
-	// Compressed A values and their dense columns.
-	av := make([]uint32, 16*half)
-	for t, vs := range s.idxA {
-		for v, i := range vs {
-			av[i] = RegElem(a[t], s.a, v)
-		}
-	}
-	kcol := make([]int, 16*half) // dense k of compressed (m, j), index m + 16j
+	var kcol [maxTile]int // dense k of compressed (m, j), index m + 16j
 	for m := range 16 {
 		for ch := range K / 4 {
 			lane, off := o.metaLoc(m, ch, sel)
 			nib := e[lane] >> (4 * off) & 0xf
 			i0, i1 := int(nib&3), int(nib>>2)
 			if i0 == i1 {
-				return WarpRegisters{}, layout.Errorf("hw.MMASp.Exec", "invalid metadata nibble (both positions equal)", s.ptx, "row", m, "chunk", ch, "lane", lane, fmt.Sprintf("%#x", nib))
+				return WarpRegisters{}, layout.Errorf(op, "invalid metadata nibble (both positions equal)", s.ptx, "row", m, "chunk", ch, "lane", lane, fmt.Sprintf("%#x", nib))
 			}
 			if s.ordered && i0 > i1 {
-				return WarpRegisters{}, layout.Errorf("hw.MMASp.Exec", "ordered metadata nibble not increasing", s.ptx, "row", m, "chunk", ch, "lane", lane, fmt.Sprintf("%#x", nib))
+				return WarpRegisters{}, layout.Errorf(op, "ordered metadata nibble not increasing", s.ptx, "row", m, "chunk", ch, "lane", lane, fmt.Sprintf("%#x", nib))
 			}
 			kcol[m+16*(2*ch)] = 4*ch + i0
 			kcol[m+16*(2*ch+1)] = 4*ch + i1
 		}
 	}
-	bv := make([]uint32, 8*K)
-	for t, vs := range s.idxB {
-		for v, i := range vs {
-			bv[i] = RegElem(b[t], s.b, v)
-		}
-	}
-	d := NewWarpRegisters(s.nc)
-	if s.c == numeric.KindS32 {
-		ra, rb := make([]int64, half), make([]int64, half)
-		for t, vs := range s.idxC {
-			for v, i := range vs {
-				m, n := i%16, i/16
-				for j := range half {
-					ra[j] = int64(s.a.Decode(av[m+16*j]))
-					rb[j] = int64(s.b.Decode(bv[n+8*kcol[m+16*j]]))
-				}
-				cv := int64(int32(RegElem(c[t], s.c, v)))
-				SetRegElem(d[t], s.c, v, DotInt(ra, rb, cv, s.sat))
-			}
-		}
-		return d, nil
-	}
-	ra, rb := make([]float64, half), make([]float64, half)
-	for t, vs := range s.idxC {
-		for v, i := range vs {
-			m, n := i%16, i/16
-			for j := range half {
-				ra[j] = s.a.Decode(av[m+16*j])
-				rb[j] = s.b.Decode(bv[n+8*kcol[m+16*j]])
-			}
-			cv := s.c.Decode(RegElem(c[t], s.c, v))
-			SetRegElem(d[t], s.c, v, DotFloat(DatapathFused, s.a, s.c, ra, rb, cv))
-		}
-	}
+	var av, bv [maxTile]float64
+	s.tvA.decode(laneIDs[:], &a, av[:])
+	s.tvB.decode(laneIDs[:], &b, bv[:])
+	d := NewWarpRegisters(s.tvC.regs)
+	tileDot(DatapathFused, s.tvA.kind, s.tvC, s.sat, laneIDs[:], 16, 8, half, av[:], bv[:], kcol[:], &c, &d)
 	return d, nil
 }
 
@@ -294,17 +235,7 @@ func (o MMASp) PackA(a Compressed) (WarpRegisters, error) {
 		return WarpRegisters{}, layout.Errorf("hw.MMASp.PackA", "compressed matrix has the wrong shape", s.ptx, a.Rows(), a.Cols(), "want", 16, s.k)
 	}
 	vals := a.Values()
-	r := NewWarpRegisters(s.na)
-	for t, vs := range s.idxA {
-		for v, i := range vs {
-			bits, err := EncodeElem(s.a, vals.At(i%16, i/16))
-			if err != nil {
-				return WarpRegisters{}, err
-			}
-			SetRegElem(r[t], s.a, v, bits)
-		}
-	}
-	return r, nil
+	return o.pack("hw.MMASp.PackA", s.tvA, func(i int) float64 { return vals.At(i%16, i/16) })
 }
 
 // PackE returns the metadata registers of a for sparsity selector sel; the
@@ -333,7 +264,7 @@ func (o MMASp) PackB(b DenseMatrix) (WarpRegisters, error) {
 	if b.Rows() != s.k || b.Cols() != 8 {
 		return WarpRegisters{}, layout.Errorf("hw.MMASp.PackB", "matrix has the wrong shape", s.ptx, b.Rows(), b.Cols(), "want", s.k, 8)
 	}
-	return pack(b, s.b, s.idxB, s.nb, func(i int) (int, int) { return i / 8, i % 8 })
+	return o.pack("hw.MMASp.PackB", s.tvB, func(i int) float64 { return b.At(i/8, i%8) })
 }
 
 // PackC distributes a 16×8 accumulator matrix.
@@ -342,34 +273,21 @@ func (o MMASp) PackC(c DenseMatrix) (WarpRegisters, error) {
 	if c.Rows() != 16 || c.Cols() != 8 {
 		return WarpRegisters{}, layout.Errorf("hw.MMASp.PackC", "matrix has the wrong shape", s.ptx, c.Rows(), c.Cols(), "want", 16, 8)
 	}
-	return pack(c, s.c, s.idxC, s.nc, func(i int) (int, int) { return i % 16, i / 16 })
+	return o.pack("hw.MMASp.PackC", s.tvC, func(i int) float64 { return c.At(i%16, i/16) })
 }
 
-func pack(m DenseMatrix, k numeric.Kind, idx [][]int, n int, rc func(int) (int, int)) (WarpRegisters, error) {
-	r := NewWarpRegisters(n)
-	for t, vs := range idx {
-		for v, i := range vs {
-			bits, err := EncodeElem(k, m.At(rc(i)))
-			if err != nil {
-				return WarpRegisters{}, err
-			}
-			SetRegElem(r[t], k, v, bits)
-		}
+func (o MMASp) pack(op string, tv tvMap, x func(i int) float64) (WarpRegisters, error) {
+	r := NewWarpRegisters(tv.regs)
+	if err := tv.place(op, laneIDs[:], &r, x); err != nil {
+		return WarpRegisters{}, err
 	}
 	return r, nil
 }
 
 // UnpackD returns the 16×8 accumulator held in d.
 func (o MMASp) UnpackD(d WarpRegisters) (DenseMatrix, error) {
-	s := o.spec
-	v := make([]float64, 16*8)
-	for t, vs := range s.idxC {
-		if len(d[t]) != s.nc {
-			return DenseMatrix{}, layout.Errorf("hw.MMASp.UnpackD", "wrong number of registers", s.ptx, "lane", t, len(d[t]))
-		}
-		for j, i := range vs {
-			v[(i%16)*8+i/16] = s.c.Decode(RegElem(d[t], s.c, j))
-		}
+	if err := o.spec.tvC.check("hw.MMASp.UnpackD", o.spec.ptx, "D", &d); err != nil {
+		return DenseMatrix{}, err
 	}
-	return MustDenseMatrix(16, 8, v), nil
+	return unpackTile(o.spec.tvC, laneIDs[:], &d, 16, 8), nil
 }

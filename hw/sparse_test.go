@@ -275,7 +275,7 @@ func TestSpecsConcurrent(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if len(specs()) == 0 {
+			if len(spSpecs().list) == 0 {
 				t.Error("no sparse instructions")
 			}
 		}()

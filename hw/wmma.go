@@ -22,6 +22,7 @@ package hw
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -361,7 +362,7 @@ func (f WMMAFragment) Matrix() DenseMatrix {
 	return MustDenseMatrix(f.info.rows, f.info.cols, v)
 }
 
-// MMASync returns D = A·B + C (mma_sync(d, a, b, c)). a, b and c must be a
+// WMMASync returns D = A·B + C (mma_sync(d, a, b, c)). a, b and c must be a
 // matrix_a, matrix_b and accumulator of one shape with matching element
 // types: f16 with f32 or f16 accumulators, bf16 and tf32 with f32, s8 and u8
 // with s32 (a and b of the same type).
@@ -388,36 +389,23 @@ func WMMASync(a, b, c WMMAFragment) (WMMAFragment, error) {
 		return WMMAFragment{}, layout.Errorf("wmma.MMASync", "element types do not combine", a.kind, b.kind, c.kind)
 	}
 	A, B := a.Matrix(), b.Matrix()
+	var ra, rb [maxK]float64
 	K := a.shape.K
-	d := c.clone()
-	if c.kind == numeric.KindS32 {
-		ra, rb := make([]int64, K), make([]int64, K)
-		for l := range d.x {
-			for i, x := range c.info.idx[l] {
-				m, n := x%c.info.rows, x/c.info.rows
-				for k := range K {
-					ra[k], rb[k] = int64(A.At(m, k)), int64(B.At(k, n))
-				}
-				d.x[l][i] = float64(int32(DotInt(ra, rb, int64(c.x[l][i]), false)))
-			}
-		}
-		return d, nil
-	}
-	ra, rb := make([]float64, K), make([]float64, K)
 	conv := func(v float64) float64 {
-		if a.kind == numeric.KindTF32 {
-			bits, _ := EncodeElem(numeric.KindF32, v)
-			return numeric.KindTF32.Decode(bits)
+		if a.kind == numeric.KindTF32 { // tf32 fragments hold floats; the tensor cores drop the low 13 bits
+			return numeric.KindTF32.Decode(math.Float32bits(float32(v)))
 		}
 		return v
 	}
+	d := c.clone()
 	for l := range d.x {
 		for i, x := range c.info.idx[l] {
 			m, n := x%c.info.rows, x/c.info.rows
 			for k := range K {
 				ra[k], rb[k] = conv(A.At(m, k)), conv(B.At(k, n))
 			}
-			d.x[l][i] = c.kind.Decode(DotFloat(DatapathFused, a.kind, c.kind, ra, rb, c.x[l][i]))
+			cb, _ := EncodeElem(c.kind, c.x[l][i]) // exact: fragments hold values of their kind
+			d.x[l][i] = c.kind.Decode(Dot(DatapathFused, a.kind, c.kind, false, ra[:K], rb[:K], cb))
 		}
 	}
 	return d, nil
