@@ -62,13 +62,15 @@ func gmemLayout(rows, cols int) layout.Layout {
 	return layout.MustMake(layout.Dyns(rows, cols), layout.Tup(layout.I(layout.D(cols)), layout.I(layout.S(1))))
 }
 
-// warpGEMM computes C = A·B with tm (a TiledMMA of one warp) on the warp
-// executor: a warp per 16×16 tile of C; for each k-tile the lanes' A and B
-// registers are packed from thr_mma.partition_A/B of the global tiles (value
-// v of the partition is element v of the registers, the layouts being the
-// ones the instruction reads), one mma.sync per (m, n, k) instruction of the
-// partition (CuTe's gemm loops), and the accumulators are finally written
-// back through partition_C. It returns C and the number of instructions.
+// warpGEMM computes C = A·B with tm (a TiledMMA of one warp) on a warp of
+// the hardware model: a warp per 16×16 tile of C; lane l's fragments are
+// thr_mma.partition_A/B/C of the global tiles, and for each (m, n, k)
+// instruction of the partition (CuTe's gemm loops) the lanes' A and B
+// fragments are written to the warp's registers (value v of a fragment is
+// element v of the registers, the layouts being the ones the instruction
+// reads) and one mma.sync accumulates in the registers of C(m, n). The
+// accumulators start from, and end in, the partition of C. It returns C
+// and the number of instructions.
 func warpGEMM(tm atom.TiledMMA, p *problem) ([]float64, int, error) {
 	op, err := hw.LookupMMASync(tm.Atom().Name())
 	if err != nil {
@@ -79,6 +81,16 @@ func warpGEMM(tm atom.TiledMMA, p *problem) ([]float64, int, error) {
 	}
 	ka, kb, kc := op.Kinds()
 	na, nb, nc := op.NumRegs()
+	smem, err := hw.NewSharedMemory(0, 16)
+	if err != nil {
+		return nil, 0, err
+	}
+	w, err := hw.NewWarp(smem)
+	if err != nil {
+		return nil, 0, err
+	}
+	// The warp's registers: A, then B, then one accumulator per (m, n).
+	regA, regB, regC := 0, na, na+nb
 	ah := make([]numeric.Float16, len(p.a))
 	for i, v := range p.a {
 		ah[i] = numeric.Float16FromFloat64(v)
@@ -132,55 +144,44 @@ func warpGEMM(tm atom.TiledMMA, p *problem) ([]float64, int, error) {
 				}
 				tA, tB, tC = append(tA, a), append(tB, b), append(tC, cc)
 			}
-			dims := func(t tensor.Tensor[numeric.Float16], i int) int { return t.Shape().At(i).Product().Value() }
-			mmaM, mmaN, mmaK, kTiles := dims(tA[0], 1), dims(tB[0], 1), dims(tA[0], 2), dims(tA[0], 3)
-			acc := make([]hw.WarpRegisters, mmaM*mmaN)
-			for i := range acc {
-				acc[i] = hw.NewWarpRegisters(nc)
+			dims := func(i int) int { return tA[0].Shape().At(i).Product().Value() }
+			mmaM, mmaN, mmaK, kTiles := dims(1), tB[0].Shape().At(1).Product().Value(), dims(2), dims(3)
+			acc := func(m, n int) int { return regC + nc*(m+mmaM*n) }
+			for n := range mmaN {
+				for m := range mmaM {
+					if err := hw.FragmentsToRegs(w, acc(m, n), kc, tC, m, n); err != nil {
+						return nil, 0, err
+					}
+				}
 			}
 			for kt := range kTiles {
 				for k := range mmaK {
 					for n := range mmaN {
-						rb := pack(tB, kb, nb, n, k, kt)
+						if err := hw.FragmentsToRegs(w, regB, kb, tB, n, k, kt); err != nil {
+							return nil, 0, err
+						}
 						for m := range mmaM {
-							ra := pack(tA, ka, na, m, k, kt)
-							d, err := op.Exec(ra, rb, acc[m+mmaM*n])
-							if err != nil {
+							if err := hw.FragmentsToRegs(w, regA, ka, tA, m, k, kt); err != nil {
 								return nil, 0, err
 							}
-							acc[m+mmaM*n] = d
+							if err := w.MMASync(op, acc(m, n), regA, regB, acc(m, n)); err != nil {
+								return nil, 0, err
+							}
 							count++
 						}
 					}
 				}
 			}
-			// Epilogue: tCgC(v,m,n) = element v of the accumulator registers.
-			for l := range hw.WarpSize {
-				nv := tC[l].Shape().At(0).Product().Value()
-				for n := range mmaN {
-					for m := range mmaM {
-						for v := range nv {
-							tC[l].SetElem(kc.Decode(hw.RegElem(acc[m+mmaM*n][l], kc, v)), v, m, n)
-						}
+			for n := range mmaN {
+				for m := range mmaM {
+					if err := hw.RegsToFragments(w, acc(m, n), kc, tC, m, n); err != nil {
+						return nil, 0, err
 					}
 				}
 			}
 		}
 	}
 	return c, count, nil
-}
-
-// pack builds one operand's registers for instruction (i, k) of k-tile kt:
-// lane l's element v is tX[l](v, i, k, kt).
-func pack(tX []tensor.Tensor[numeric.Float16], kind numeric.Kind, nregs, i, k, kt int) hw.WarpRegisters {
-	r := hw.NewWarpRegisters(nregs)
-	for l := range hw.WarpSize {
-		nv := tX[l].Shape().At(0).Product().Value()
-		for v := range nv {
-			hw.SetRegElem(r[l], kind, v, uint32(tX[l].Elem(v, i, k, kt).Bits()))
-		}
-	}
-	return r
 }
 
 // wmmaGEMM computes C = A·B through the WMMA API, a warp per 16×16 tile:

@@ -1,0 +1,174 @@
+package hw
+
+import (
+	"math"
+
+	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/numeric"
+	"github.com/gocute/cute/tensor"
+)
+
+// The glue between CuTe's per-thread fragments and a warp's registers. On
+// the GPU, the registers of a thread's fragment tCrA (thr_mma.partition_A
+// or partition_fragment_A) are the operand registers of the instruction:
+// value v of mode 0 of tCrA(_, m, k) is element v of the A registers, as
+// the atom's TV layout defines it. FragmentsToRegs and RegsToFragments make
+// that correspondence for the 32 lanes of a [Warp] at once, so that a
+// TiledMMA of one warp runs on [Warp.MMASync]:
+//
+//	hw.FragmentsToRegs(w, 0, ka, tCrA, m, k)   // tCrA[l] is lane l's fragment
+//	hw.FragmentsToRegs(w, 8, kb, tCrB, n, k)
+//	w.MMASync(op, 16, 0, 8, 16)                // D = A·B + D in r16..
+//	hw.RegsToFragments(w, 16, kc, tCrC, m, n)  // back into lane l's tCrC(_, m, n)
+
+// FragmentsToRegs writes, for every lane l, the values of mode 0 of
+// frags[l] at the coordinate (_, rest...) into the registers from reg of
+// lane l, packed as elements of kind (element v in the low bits first, as
+// [SetRegElem]). frags holds one fragment per lane, each of rank
+// 1+len(rest). Every value must be exactly representable in kind. Element
+// types are those of package numeric and Go's float32, float64, int8,
+// uint8, int32 and uint32.
+func FragmentsToRegs[T any](w *Warp, reg int, kind numeric.Kind, frags []tensor.Tensor[T], rest ...int) error {
+	const op = "hw.FragmentsToRegs"
+	nv, err := checkFragments(op, reg, kind, frags, rest)
+	if err != nil {
+		return err
+	}
+	var buf [8]int
+	idx := append(buf[:0], 0)
+	idx = append(idx, rest...)
+	for l := range WarpSize {
+		for v := range nv {
+			idx[0] = v
+			x, ok := valueOf(frags[l].Elem(idx...))
+			if !ok {
+				return layout.Errorf(op, "an element type the glue converts", kind.PTX())
+			}
+			b, err := kind.EncodeExact(x)
+			if err != nil {
+				return layout.Errorf(op, "value is not exactly representable in the element type", kind.PTX(), x, "lane", l, "value", v)
+			}
+			SetRegElem(w.regs[l][reg:], kind, v, b)
+		}
+	}
+	return nil
+}
+
+// RegsToFragments is the inverse of [FragmentsToRegs]: it reads the
+// registers from reg of every lane l as elements of kind and stores them
+// into frags[l] at (v, rest...), converted to the tensor's element type
+// (rounded to nearest even where that type is narrower).
+func RegsToFragments[T any](w *Warp, reg int, kind numeric.Kind, frags []tensor.Tensor[T], rest ...int) error {
+	const op = "hw.RegsToFragments"
+	nv, err := checkFragments(op, reg, kind, frags, rest)
+	if err != nil {
+		return err
+	}
+	var buf [8]int
+	idx := append(buf[:0], 0)
+	idx = append(idx, rest...)
+	for l := range WarpSize {
+		for v := range nv {
+			idx[0] = v
+			x, ok := fromValue[T](kind.Decode(RegElem(w.regs[l][reg:], kind, v)))
+			if !ok {
+				return layout.Errorf(op, "an element type the glue converts", kind.PTX())
+			}
+			frags[l].SetElem(x, idx...)
+		}
+	}
+	return nil
+}
+
+// checkFragments checks one fragment per lane, of rank 1+len(rest) with
+// rest inside its modes, whose mode 0 fits registers reg.. of a lane; it
+// returns the values per fragment.
+func checkFragments[T any](op string, reg int, kind numeric.Kind, frags []tensor.Tensor[T], rest []int) (int, error) {
+	if len(frags) != WarpSize {
+		return 0, layout.Errorf(op, "one fragment per lane of the warp", len(frags))
+	}
+	if kind.Bits() == 0 || 32%kind.Bits() != 0 || len(rest) > 7 {
+		return 0, layout.Errorf(op, "an element kind that packs into 32-bit registers, and at most 7 rest coordinates", kind.PTX(), len(rest))
+	}
+	sh := frags[0].Shape()
+	if sh.Len() != 1+len(rest) {
+		return 0, layout.Errorf(op, "fragment rank is 1 + the rest coordinates", sh, rest)
+	}
+	for i, c := range rest {
+		if c < 0 || c >= sh.At(i+1).Product().Value() {
+			return 0, layout.Errorf(op, "rest coordinate inside its mode", sh, rest)
+		}
+	}
+	for l := range frags {
+		if !frags[l].Shape().Equal(sh) {
+			return 0, layout.Errorf(op, "every lane's fragment has the same shape", l, frags[l].Shape(), sh)
+		}
+	}
+	nv := sh.At(0).Product().Value()
+	if err := checkRegs(op, 0, reg, (nv*kind.Bits()+31)/32); err != nil {
+		return 0, err
+	}
+	return nv, nil
+}
+
+// valueOf returns the exact value of an element.
+func valueOf[T any](x T) (float64, bool) {
+	switch v := any(x).(type) {
+	case float64:
+		return v, true
+	case float32:
+		return float64(v), true
+	case numeric.Float16:
+		return v.Float64(), true
+	case numeric.BFloat16:
+		return v.Float64(), true
+	case numeric.TFloat32:
+		return v.Float64(), true
+	case numeric.E4M3:
+		return v.Float64(), true
+	case numeric.E5M2:
+		return v.Float64(), true
+	case int8:
+		return float64(v), true
+	case uint8:
+		return float64(v), true
+	case int32:
+		return float64(v), true
+	case uint32:
+		return float64(v), true
+	}
+	return math.NaN(), false
+}
+
+// fromValue converts an exact value to an element of type T.
+func fromValue[T any](f float64) (T, bool) {
+	var z T
+	var out any
+	switch any(z).(type) {
+	case float64:
+		out = f
+	case float32:
+		out = float32(f)
+	case numeric.Float16:
+		out = numeric.Float16FromFloat64(f)
+	case numeric.BFloat16:
+		out = numeric.BFloat16FromFloat64(f)
+	case numeric.TFloat32:
+		out = numeric.TFloat32FromFloat64(f)
+	case numeric.E4M3:
+		out = numeric.E4M3FromFloat64(f)
+	case numeric.E5M2:
+		out = numeric.E5M2FromFloat64(f)
+	case int8:
+		out = numeric.Int8FromFloat64(f)
+	case uint8:
+		out = numeric.Uint8FromFloat64(f)
+	case int32:
+		out = int32(f)
+	case uint32:
+		out = uint32(f)
+	default:
+		return z, false
+	}
+	return out.(T), true
+}
