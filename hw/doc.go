@@ -13,6 +13,13 @@
 // PipelineState and a cluster [Launch] whose CTAs share one clock of
 // mbarrier phases (a deadlock is reported, never a hang).
 //
+// The warp-level tensor cores run on a warp's registers: [MMASync]
+// (mma.sync, SM70/SM75/SM80, executed by [Warp.MMASync]), [MMASp] (mma.sp
+// on [Compressed] 2:4 operands) and the WMMA API ([WMMAFragment]); their
+// operands are distributed as the CuTe atoms' TV layouts say, and
+// [FragmentsToRegs] and [RegsToFragments] move a TiledMMA's per-lane
+// fragments in and out of the registers.
+//
 // # What was measured
 //
 // Every rule below was observed on an NVIDIA H200 (cc 9.0, driver

@@ -29,29 +29,15 @@ import (
 // types are those of package numeric and Go's float32, float64, int8,
 // uint8, int32 and uint32.
 func FragmentsToRegs[T any](w *Warp, reg int, kind numeric.Kind, frags []tensor.Tensor[T], rest ...int) error {
-	const op = "hw.FragmentsToRegs"
-	nv, err := checkFragments(op, reg, kind, frags, rest)
-	if err != nil {
-		return err
-	}
-	var buf [8]int
-	idx := append(buf[:0], 0)
-	idx = append(idx, rest...)
-	for l := range WarpSize {
-		for v := range nv {
-			idx[0] = v
-			x, ok := valueOf(frags[l].Elem(idx...))
-			if !ok {
-				return layout.Errorf(op, "an element type the glue converts", kind.PTX())
-			}
-			b, err := kind.EncodeExact(x)
-			if err != nil {
-				return layout.Errorf(op, "value is not exactly representable in the element type", kind.PTX(), x, "lane", l, "value", v)
-			}
-			SetRegElem(w.regs[l][reg:], kind, v, b)
+	return eachFragmentValue("hw.FragmentsToRegs", reg, kind, frags, rest, func(l, v int, idx []int) error {
+		x, ok := valueOf(frags[l].Elem(idx...))
+		b, err := kind.EncodeExact(x)
+		if !ok || err != nil {
+			return layout.Errorf("hw.FragmentsToRegs", "value exactly representable in the element type", kind.PTX(), x, "lane", l, "value", v)
 		}
-	}
-	return nil
+		SetRegElem(w.regs[l][reg:], kind, v, b)
+		return nil
+	})
 }
 
 // RegsToFragments is the inverse of [FragmentsToRegs]: it reads the
@@ -59,22 +45,31 @@ func FragmentsToRegs[T any](w *Warp, reg int, kind numeric.Kind, frags []tensor.
 // into frags[l] at (v, rest...), converted to the tensor's element type
 // (rounded to nearest even where that type is narrower).
 func RegsToFragments[T any](w *Warp, reg int, kind numeric.Kind, frags []tensor.Tensor[T], rest ...int) error {
-	const op = "hw.RegsToFragments"
+	return eachFragmentValue("hw.RegsToFragments", reg, kind, frags, rest, func(l, v int, idx []int) error {
+		x, ok := fromValue[T](kind.Decode(RegElem(w.regs[l][reg:], kind, v)))
+		if !ok {
+			return layout.Errorf("hw.RegsToFragments", "an element type the glue converts", kind.PTX())
+		}
+		frags[l].SetElem(x, idx...)
+		return nil
+	})
+}
+
+// eachFragmentValue checks the fragments (see checkFragments) and calls f
+// for every lane l and value v with the coordinate (v, rest...).
+func eachFragmentValue[T any](op string, reg int, kind numeric.Kind, frags []tensor.Tensor[T], rest []int, f func(l, v int, idx []int) error) error {
 	nv, err := checkFragments(op, reg, kind, frags, rest)
 	if err != nil {
 		return err
 	}
 	var buf [8]int
-	idx := append(buf[:0], 0)
-	idx = append(idx, rest...)
+	idx := append(append(buf[:0], 0), rest...)
 	for l := range WarpSize {
 		for v := range nv {
 			idx[0] = v
-			x, ok := fromValue[T](kind.Decode(RegElem(w.regs[l][reg:], kind, v)))
-			if !ok {
-				return layout.Errorf(op, "an element type the glue converts", kind.PTX())
+			if err := f(l, v, idx); err != nil {
+				return err
 			}
-			frags[l].SetElem(x, idx...)
 		}
 	}
 	return nil

@@ -17,14 +17,8 @@ import (
 func ExampleFragmentsToRegs() {
 	tm := atom.MustMakeTiledMMA(atom.MustLookup("SM80_16x8x16_F32F16F16F32_TN"))
 	op := hw.MustLookupMMASync(tm.Atom().Name())
-	ones := make([]numeric.Float16, 16*16)
-	for i := range ones {
-		ones[i] = numeric.Float16FromFloat64(1)
-	}
-	sA := tensor.FromSlice(ones, 0x1000, layout.Right(layout.Statics(16, 16))) // (M,K)
-	sB := tensor.FromSlice(ones, 0x2000, layout.Right(layout.Statics(8, 16)))  // (N,K)
 	out := make([]float32, 16*8)
-	gC := tensor.FromSlice(out, 0x3000, layout.Left(layout.Statics(16, 8))) // (M,N)
+	sA, sB, gC := onesOperands(out)
 	var tA, tB []tensor.Tensor[numeric.Float16]
 	var tC []tensor.Tensor[float32]
 	for l := range hw.WarpSize {

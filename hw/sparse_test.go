@@ -86,18 +86,6 @@ func rand24(r *rand.Rand, rows, cols int, lo, hi int) DenseMatrix {
 	return MustDenseMatrix(rows, cols, v)
 }
 
-func bounds(k numeric.Kind) (int, int) {
-	switch k {
-	case numeric.KindS8:
-		return -128, 127
-	case numeric.KindU8:
-		return 0, 255
-	case numeric.KindS32:
-		return -100000, 100000
-	}
-	return -8, 8
-}
-
 // TestSparseEqualsDense: for every op and selector, mma.sp on the compressed
 // matrix equals the dense product of the expanded matrix.
 func TestSparseEqualsDense(t *testing.T) {
@@ -108,11 +96,11 @@ func TestSparseEqualsDense(t *testing.T) {
 		ka, kb, kc := op.Kinds()
 		for sel := 0; sel <= op.MaxSelector(); sel++ {
 			for range 3 {
-				lo, hi := bounds(ka)
+				lo, hi := valueRange(ka)
 				A := rand24(r, 16, K, lo, hi)
-				lo, hi = bounds(kb)
+				lo, hi = valueRange(kb)
 				B := DenseMatrixFunc(K, 8, func(int, int) float64 { return float64(lo + r.IntN(hi-lo+1)) })
-				lo, hi = bounds(kc)
+				lo, hi = valueRange(kc)
 				C := DenseMatrixFunc(16, 8, func(int, int) float64 { return float64(lo + r.IntN(hi-lo+1)) })
 				ca, err := Compress(A)
 				if err != nil {
