@@ -98,10 +98,7 @@ func TestSparseEqualsDense(t *testing.T) {
 			for range 3 {
 				lo, hi := valueRange(ka)
 				A := rand24(r, 16, K, lo, hi)
-				lo, hi = valueRange(kb)
-				B := DenseMatrixFunc(K, 8, func(int, int) float64 { return float64(lo + r.IntN(hi-lo+1)) })
-				lo, hi = valueRange(kc)
-				C := DenseMatrixFunc(16, 8, func(int, int) float64 { return float64(lo + r.IntN(hi-lo+1)) })
+				B, C := randMatrix(r, K, 8, kb), randMatrix(r, 16, 8, kc)
 				ca, err := Compress(A)
 				if err != nil {
 					t.Fatal(err)
