@@ -85,7 +85,7 @@ func (o MMASync) NumRegs() (a, b, c int) { return o.spec.tvA.regs, o.spec.tvB.re
 // String returns the atom name and the PTX.
 func (o MMASync) String() string {
 	if o.spec == nil {
-		return "hw.MMASync.Op(invalid)"
+		return "hw.MMASync(invalid)"
 	}
 	return o.spec.atom.Name() + " (" + o.spec.ptx + ")"
 }
@@ -202,7 +202,7 @@ var laneIDs = func() (l [WarpSize]int) {
 	return
 }()
 
-// Names returns the atom names of all supported ops.
+// MMASyncNames returns the atom names of all supported ops.
 func MMASyncNames() []string {
 	if _, err := registry(); err != nil {
 		return nil

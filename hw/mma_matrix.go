@@ -90,7 +90,7 @@ func (m DenseMatrix) String() string {
 	return b.String()
 }
 
-// Gemm returns the reference product a·b + c computed in float64, for tests
+// ReferenceGemm returns the reference product a·b + c computed in float64, for tests
 // and for inputs whose products and sums are exact in float64.
 func ReferenceGemm(a, b, c DenseMatrix) (DenseMatrix, error) {
 	if a.cols != b.rows || c.rows != a.rows || c.cols != b.cols {

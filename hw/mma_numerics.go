@@ -8,7 +8,7 @@ import (
 	"github.com/gocute/cute/numeric"
 )
 
-// Encode returns the bit pattern of v as an element of kind k. v must be
+// EncodeElem returns the bit pattern of v as an element of kind k. v must be
 // exactly representable (a NaN encodes as the canonical NaN); anything else
 // is an error rather than a silent rounding. It is [numeric.Kind.EncodeExact]
 // reporting a *layout.Error.

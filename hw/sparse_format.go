@@ -85,7 +85,7 @@ func containsInt(s []int, x int) bool {
 	return false
 }
 
-// FromParts builds a Compressed from its values (rows × cols/2) and the
+// CompressedFromParts builds a Compressed from its values (rows × cols/2) and the
 // position (0..3) of every kept element in its group. It is an error if the
 // shapes disagree, a position is out of range, or the two positions of a
 // group are equal (the four invalid metadata nibbles 0b0000, 0b0101, 0b1010

@@ -108,7 +108,7 @@ type WMMAFragment struct {
 	x     [WarpSize][]float64
 }
 
-// NewFragment returns a zero fragment. kind is the element type (f16, bf16,
+// NewWMMAFragment returns a zero fragment. kind is the element type (f16, bf16,
 // tf32, s8, u8 for the operands; f32, f16, s32 for accumulators); lay is the
 // operand's row_major/col_major template argument and must be 0 for an
 // accumulator.
@@ -131,7 +131,7 @@ func NewWMMAFragment(use atom.Operand, shape atom.WMMAShape, kind numeric.Kind, 
 	return f, nil
 }
 
-// MustFragment is NewFragment that panics on error.
+// MustWMMAFragment is NewWMMAFragment that panics on error.
 func MustWMMAFragment(use atom.Operand, shape atom.WMMAShape, kind numeric.Kind, lay WMMALayout) WMMAFragment {
 	f, err := NewWMMAFragment(use, shape, kind, lay)
 	if err != nil {
@@ -207,7 +207,7 @@ func (f WMMAFragment) With(l, i int, v float64) (WMMAFragment, error) {
 	return g, nil
 }
 
-// FromElements returns a fragment like f whose lane l holds x[l] (each of
+// WMMAFromElements returns a fragment like f whose lane l holds x[l] (each of
 // length NumElements()).
 func WMMAFromElements(f WMMAFragment, x [WarpSize][]float64) (WMMAFragment, error) {
 	g := f.clone()
@@ -226,7 +226,7 @@ func WMMAFromElements(f WMMAFragment, x [WarpSize][]float64) (WMMAFragment, erro
 }
 
 // check reports whether v is representable in the element type. tf32
-// fragments hold floats (the conversion to tf32 happens in MMASync).
+// fragments hold floats (the conversion to tf32 happens in WMMASync).
 func (f WMMAFragment) check(op string, v float64) error {
 	k := f.kind
 	if k == numeric.KindTF32 {
@@ -249,7 +249,7 @@ func (f WMMAFragment) String() string {
 	return b.String()
 }
 
-// FillFragment returns f with every element set to v (fill_fragment).
+// WMMAFill returns f with every element set to v (fill_fragment).
 func WMMAFill(f WMMAFragment, v float64) (WMMAFragment, error) {
 	if err := f.check("wmma.FillFragment", v); err != nil {
 		return WMMAFragment{}, err
@@ -263,7 +263,7 @@ func WMMAFill(f WMMAFragment, v float64) (WMMAFragment, error) {
 	return g, nil
 }
 
-// offset returns the index in memory of (r, c).
+// wmmaOffset returns the index in memory of (r, c).
 func wmmaOffset(mem WMMALayout, r, c, ldm int) int {
 	if mem == WMMAColMajor {
 		return c*ldm + r
@@ -294,7 +294,7 @@ func (f WMMAFragment) checkMem(op string, n, ldm int, mem WMMALayout) error {
 	return nil
 }
 
-// LoadMatrixSync returns a matrix_a or matrix_b fragment like f loaded from
+// WMMALoad returns a matrix_a or matrix_b fragment like f loaded from
 // mem, in f's layout with leading dimension ldm (load_matrix_sync(a, p,
 // ldm)). Every loaded value must be representable in the element type.
 func WMMALoad(f WMMAFragment, mem []float64, ldm int) (WMMAFragment, error) {
@@ -304,7 +304,7 @@ func WMMALoad(f WMMAFragment, mem []float64, ldm int) (WMMAFragment, error) {
 	return f.load("wmma.LoadMatrixSync", mem, ldm, f.lay)
 }
 
-// LoadAccumulatorSync returns an accumulator fragment like f loaded from mem
+// WMMALoadAccumulator returns an accumulator fragment like f loaded from mem
 // in layout lay (load_matrix_sync(c, p, ldm, mem_row_major|mem_col_major)).
 func WMMALoadAccumulator(f WMMAFragment, mem []float64, ldm int, lay WMMALayout) (WMMAFragment, error) {
 	if f.use != atom.OperandC {
@@ -330,7 +330,7 @@ func (f WMMAFragment) load(op string, mem []float64, ldm int, lay WMMALayout) (W
 	return g, nil
 }
 
-// StoreMatrixSync writes the accumulator f to mem in layout lay with leading
+// WMMAStore writes the accumulator f to mem in layout lay with leading
 // dimension ldm (store_matrix_sync). Elements of mem outside the tile are
 // left alone.
 func WMMAStore(mem []float64, f WMMAFragment, ldm int, lay WMMALayout) error {
