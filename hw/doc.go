@@ -15,7 +15,8 @@
 //
 // The warp-level tensor cores run on a warp's registers: [MMASync]
 // (mma.sync, SM70/SM75/SM80, executed by [Warp.MMASync]), [MMASp] (mma.sp
-// on [Compressed] 2:4 operands) and the WMMA API ([WMMAFragment]); their
+// on [Compressed] 2:4 operands, [Warp.MMASp]) and the WMMA API
+// ([WMMAFragment]); their
 // operands are distributed as the CuTe atoms' TV layouts say, and
 // [FragmentsToRegs] and [RegsToFragments] move a TiledMMA's per-lane
 // fragments in and out of the registers.

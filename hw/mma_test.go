@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"testing"
 
 	"github.com/gocute/cute/internal/mmarec"
@@ -48,13 +47,22 @@ func replayDense(t *testing.T, file string) int {
 		if err != nil {
 			t.Fatalf("case %s: %v", m["case_id"], err)
 		}
-		d, err := op.Exec(mmarec.Regs(t, m["a"]), mmarec.Regs(t, m["b"]), mmarec.Regs(t, m["c"]))
+		a, b, c := WarpRegisters(mmarec.Regs(t, m["a"])), WarpRegisters(mmarec.Regs(t, m["b"])), WarpRegisters(mmarec.Regs(t, m["c"]))
+		d, err := op.Exec(a, b, c)
 		if err != nil {
 			t.Fatal(err)
 		}
 		want := mmarec.Regs(t, m["d"])
 		if !d.Equal(want) {
 			t.Errorf("case %s %s: D differs\ngot\n%vwant\n%v", m["case_id"], ptx, d, want)
+		}
+		// The same instruction on a warp's register file, D in place of C.
+		w := loadWarp(t, a, b, c, nil)
+		if err := w.MMASync(op, 32, 0, 16, 32); err != nil {
+			t.Fatal(err)
+		}
+		if got := regsAt(w, 32, len(want[0])); !got.Equal(want) {
+			t.Errorf("case %s %s: D on the warp differs\ngot\n%vwant\n%v", m["case_id"], ptx, got, want)
 		}
 		n++
 	}
@@ -251,8 +259,33 @@ func ExampleMMASync_Exec() {
 	// 1 241 lane 5 holds 4 f32 registers
 }
 
-// warpWithOperands returns a warp whose registers hold A at r0, B at r16
-// and C at r32 for op, from random exact values.
+// loadWarp returns a warp whose registers hold A at r0, B at r16, C at r32
+// and, if e is given, the metadata at r48.
+func loadWarp(t testing.TB, a, b, c WarpRegisters, e *[WarpSize]uint32) *Warp {
+	smem, _ := NewSharedMemory(0, 1024)
+	w, _ := NewWarp(smem)
+	for l := range WarpSize {
+		if w.SetRegs(l, 0, a[l]) != nil || w.SetRegs(l, 16, b[l]) != nil || w.SetRegs(l, 32, c[l]) != nil {
+			t.Fatal("SetRegs")
+		}
+		if e != nil {
+			_ = w.SetReg(l, 48, e[l])
+		}
+	}
+	return w
+}
+
+// regsAt returns registers r..r+n-1 of every lane.
+func regsAt(w *Warp, r, n int) WarpRegisters {
+	out := NewWarpRegisters(n)
+	for l := range WarpSize {
+		_ = w.Regs(l, r, out[l])
+	}
+	return out
+}
+
+// warpWithOperands returns a warp whose registers hold random exact A, B
+// and C for op (see loadWarp), and the operands.
 func warpWithOperands(t testing.TB, op MMASync, seed uint64) (*Warp, WarpRegisters, WarpRegisters, WarpRegisters) {
 	r := rand.New(rand.NewPCG(seed, 9))
 	M, N, K := op.Shape()
@@ -264,14 +297,7 @@ func warpWithOperands(t testing.TB, op MMASync, seed uint64) (*Warp, WarpRegiste
 	a, _ := op.PackA(as...)
 	b, _ := op.PackB(bs...)
 	c, _ := op.PackC(cs...)
-	smem, _ := NewSharedMemory(0, 1024)
-	w, _ := NewWarp(smem)
-	for l := range WarpSize {
-		if w.SetRegs(l, 0, a[l]) != nil || w.SetRegs(l, 16, b[l]) != nil || w.SetRegs(l, 32, c[l]) != nil {
-			t.Fatal("SetRegs")
-		}
-	}
-	return w, a, b, c
+	return loadWarp(t, a, b, c, nil), a, b, c
 }
 
 // TestWarpMMASync runs every op on a warp's register file, D in place of C
@@ -288,12 +314,8 @@ func TestWarpMMASync(t *testing.T) {
 			if err := w.MMASync(op, d, 0, 16, 32); err != nil {
 				t.Fatal(name, err)
 			}
-			for l := range WarpSize {
-				got := make([]uint32, len(want[l]))
-				_ = w.Regs(l, d, got)
-				if !slices.Equal(got, want[l]) {
-					t.Fatalf("%s lane %d D at r%d: %08x, want %08x", name, l, d, got, want[l])
-				}
+			if got := regsAt(w, d, len(want[0])); !got.Equal(want) {
+				t.Fatalf("%s D at r%d:\ngot\n%vwant\n%v", name, d, got, want)
 			}
 		}
 	}

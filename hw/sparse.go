@@ -202,6 +202,56 @@ func (o MMASp) Exec(a, b, c WarpRegisters, e [WarpSize]uint32, sel int) (WarpReg
 	if err := o.checkSel(op, sel); err != nil {
 		return WarpRegisters{}, err
 	}
+	d := NewWarpRegisters(s.tvC.regs)
+	if err := o.exec(&a, &b, &c, &d, &e, sel); err != nil {
+		return WarpRegisters{}, err
+	}
+	return d, nil
+}
+
+// MMASp executes mma.sp on w's registers as PTX names its operands:
+// mma.sp d, a, b, c, e, sel, where a, b, c and d are the consecutive
+// registers from the given one in every lane (op.NumRegs of them) and e
+// is one metadata register. D may be C. Its errors are those of
+// [MMASp.Exec] and registers out of range; on an error no register is
+// written. It does not allocate.
+func (w *Warp) MMASp(op MMASp, d, a, b, c, e, sel int) error {
+	s := op.spec
+	if s == nil {
+		return layout.Errorf("hw.Warp.MMASp", "invalid MMASp")
+	}
+	for _, x := range [...]struct{ r, n int }{{a, s.tvA.regs}, {b, s.tvB.regs}, {c, s.tvC.regs}, {d, s.tvC.regs}, {e, 1}} {
+		if err := checkRegs("hw.Warp.MMASp", 0, x.r, x.n); err != nil {
+			return err
+		}
+	}
+	if err := op.checkSel("hw.Warp.MMASp", sel); err != nil {
+		return err
+	}
+	var ra, rb, rc, rd WarpRegisters
+	var meta [WarpSize]uint32
+	var dbuf [WarpSize][8]uint32
+	for l := range WarpSize {
+		ra[l] = w.regs[l][a : a+s.tvA.regs]
+		rb[l] = w.regs[l][b : b+s.tvB.regs]
+		rc[l] = w.regs[l][c : c+s.tvC.regs]
+		rd[l] = dbuf[l][:s.tvC.regs]
+		meta[l] = w.regs[l][e]
+	}
+	if err := op.exec(&ra, &rb, &rc, &rd, &meta, sel); err != nil {
+		return err
+	}
+	for l := range WarpSize {
+		copy(w.regs[l][d:], rd[l])
+	}
+	return nil
+}
+
+// exec computes d from registers already checked; the metadata is checked
+// here, before d is written.
+func (o MMASp) exec(a, b, c, d *WarpRegisters, e *[WarpSize]uint32, sel int) error {
+	s := o.spec
+	const op = "hw.MMASp.Exec"
 	K, half := s.k, s.k/2
 	var kcol [maxTile]int // dense k of compressed (m, j), index m + 16j
 	for m := range 16 {
@@ -210,21 +260,20 @@ func (o MMASp) Exec(a, b, c WarpRegisters, e [WarpSize]uint32, sel int) (WarpReg
 			nib := e[lane] >> (4 * off) & 0xf
 			i0, i1 := int(nib&3), int(nib>>2)
 			if i0 == i1 {
-				return WarpRegisters{}, layout.Errorf(op, "invalid metadata nibble (both positions equal)", s.ptx, "row", m, "chunk", ch, "lane", lane, fmt.Sprintf("%#x", nib))
+				return layout.Errorf(op, "invalid metadata nibble (both positions equal)", s.ptx, "row", m, "chunk", ch, "lane", lane, fmt.Sprintf("%#x", nib))
 			}
 			if s.ordered && i0 > i1 {
-				return WarpRegisters{}, layout.Errorf(op, "ordered metadata nibble not increasing", s.ptx, "row", m, "chunk", ch, "lane", lane, fmt.Sprintf("%#x", nib))
+				return layout.Errorf(op, "ordered metadata nibble not increasing", s.ptx, "row", m, "chunk", ch, "lane", lane, fmt.Sprintf("%#x", nib))
 			}
 			kcol[m+16*(2*ch)] = 4*ch + i0
 			kcol[m+16*(2*ch+1)] = 4*ch + i1
 		}
 	}
 	var av, bv [maxTile]float64
-	s.tvA.decode(laneIDs[:], &a, av[:])
-	s.tvB.decode(laneIDs[:], &b, bv[:])
-	d := NewWarpRegisters(s.tvC.regs)
-	tileDot(DatapathFused, s.tvA.kind, s.tvC, s.sat, laneIDs[:], 16, 8, half, av[:], bv[:], kcol[:], &c, &d)
-	return d, nil
+	s.tvA.decode(laneIDs[:], a, av[:])
+	s.tvB.decode(laneIDs[:], b, bv[:])
+	tileDot(DatapathFused, s.tvA.kind, s.tvC, s.sat, laneIDs[:], 16, 8, half, av[:], bv[:], kcol[:], c, d)
+	return nil
 }
 
 // PackA distributes the values of a compressed 16×K matrix over the lanes'

@@ -54,12 +54,21 @@ func replaySparse(t *testing.T, file string) (n, unsorted int) {
 		for l := range e {
 			e[l] = mmarec.Hex32(t, es[l])
 		}
-		d, err := op.Exec(mmarec.Regs(t, m["a"]), mmarec.Regs(t, m["b"]), mmarec.Regs(t, m["c"]), e, sel)
+		a, b, c := WarpRegisters(mmarec.Regs(t, m["a"])), WarpRegisters(mmarec.Regs(t, m["b"])), WarpRegisters(mmarec.Regs(t, m["c"]))
+		d, err := op.Exec(a, b, c, e, sel)
 		if err != nil {
 			t.Fatalf("case %s: %v", m["case_id"], err)
 		}
-		if want := mmarec.Regs(t, m["d"]); !d.Equal(want) {
+		want := WarpRegisters(mmarec.Regs(t, m["d"]))
+		if !d.Equal(want) {
 			t.Errorf("case %s %s sel %d: D differs\ngot\n%vwant\n%v", m["case_id"], ptx, sel, d, want)
+		}
+		w := loadWarp(t, a, b, c, &e)
+		if err := w.MMASp(op, 56, 0, 16, 32, 48, sel); err != nil {
+			t.Fatal(err)
+		}
+		if got := regsAt(w, 56, len(want[0])); !got.Equal(want) {
+			t.Errorf("case %s %s sel %d: D on the warp differs\ngot\n%vwant\n%v", m["case_id"], ptx, sel, got, want)
 		}
 		n++
 		if !sorted {
@@ -266,4 +275,30 @@ func TestSpecsConcurrent(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// TestWarpMMASpAllocs: mma.sp on a warp's registers does not allocate, and
+// an error (bad metadata) writes no register.
+func TestWarpMMASpAllocs(t *testing.T) {
+	op := MustLookupMMASp("mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32")
+	r := rand.New(rand.NewPCG(5, 6))
+	ca, _ := Compress(rand24(r, 16, 16, -8, 8))
+	a, _ := op.PackA(ca)
+	b, _ := op.PackB(randMatrix(r, 16, 8, numeric.KindF16))
+	c, _ := op.PackC(randMatrix(r, 16, 8, numeric.KindF32))
+	e, _ := op.PackE(ca, 1)
+	w := loadWarp(t, a, b, c, &e)
+	if n := testing.AllocsPerRun(20, func() { _ = w.MMASp(op, 56, 0, 16, 32, 48, 1) }); n != 0 {
+		t.Errorf("Warp.MMASp allocates %v times", n)
+	}
+	before := regsAt(w, 56, 4)
+	if err := w.MMASp(op, 56, 0, 16, 32, 48, 0); err == nil { // selector 0's lanes hold zero metadata
+		t.Error("zero metadata accepted")
+	}
+	if !regsAt(w, 56, 4).Equal(before) {
+		t.Error("a failed mma.sp wrote D")
+	}
+	if err := w.MMASp(op, 56, 0, 16, 32, 48, 4); err == nil {
+		t.Error("selector 4 accepted")
+	}
 }
