@@ -89,21 +89,27 @@ func randMatrix(r *rand.Rand, rows, cols int, k numeric.Kind) DenseMatrix {
 	return DenseMatrixFunc(rows, cols, func(int, int) float64 { return float64(lo + r.IntN(hi-lo+1)) })
 }
 
+// randOperands draws exact A, B and C matrices of op, one each per group.
+func randOperands(r *rand.Rand, op MMASync) (as, bs, cs []DenseMatrix) {
+	M, N, K := op.Shape()
+	ka, kb, kc := op.Kinds()
+	for range op.Groups() {
+		as = append(as, randMatrix(r, M, K, ka))
+		bs = append(bs, randMatrix(r, K, N, kb))
+		cs = append(cs, randMatrix(r, M, N, kc))
+	}
+	return as, bs, cs
+}
+
 // TestOpsAgainstGemm runs every op on random integer-valued inputs and
 // compares with the reference GEMM.
 func TestOpsAgainstGemm(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, name := range MMASyncNames() {
 		op := MustLookupMMASync(name)
-		M, N, K := op.Shape()
-		ka, kb, kc := op.Kinds()
+		M, N, _ := op.Shape()
 		for range 4 {
-			var as, bs, cs []DenseMatrix
-			for range op.Groups() {
-				as = append(as, randMatrix(r, M, K, ka))
-				bs = append(bs, randMatrix(r, K, N, kb))
-				cs = append(cs, randMatrix(r, M, N, kc))
-			}
+			as, bs, cs := randOperands(r, op)
 			a, err := op.PackA(as...)
 			if err != nil {
 				t.Fatal(name, err)
@@ -126,7 +132,7 @@ func TestOpsAgainstGemm(t *testing.T) {
 			}
 			for g := range op.Groups() {
 				want, _ := ReferenceGemm(as[g], bs[g], cs[g])
-				if kc == numeric.KindF16 {
+				if _, _, kc := op.Kinds(); kc == numeric.KindF16 {
 					// f16 accumulators: the sum must be representable.
 					want = DenseMatrixFunc(M, N, func(i, j int) float64 {
 						return numeric.Float16FromFloat64(want.At(i, j)).Float64()
@@ -287,13 +293,7 @@ func regsAt(w *Warp, r, n int) WarpRegisters {
 // warpWithOperands returns a warp whose registers hold random exact A, B
 // and C for op (see loadWarp), and the operands.
 func warpWithOperands(t testing.TB, op MMASync, seed uint64) (*Warp, WarpRegisters, WarpRegisters, WarpRegisters) {
-	r := rand.New(rand.NewPCG(seed, 9))
-	M, N, K := op.Shape()
-	ka, kb, kc := op.Kinds()
-	var as, bs, cs []DenseMatrix
-	for range op.Groups() {
-		as, bs, cs = append(as, randMatrix(r, M, K, ka)), append(bs, randMatrix(r, K, N, kb)), append(cs, randMatrix(r, M, N, kc))
-	}
+	as, bs, cs := randOperands(rand.New(rand.NewPCG(seed, 9)), op)
 	a, _ := op.PackA(as...)
 	b, _ := op.PackB(bs...)
 	c, _ := op.PackC(cs...)
