@@ -19,7 +19,8 @@
 // ([WMMAFragment]); their
 // operands are distributed as the CuTe atoms' TV layouts say, and
 // [FragmentsToRegs] and [RegsToFragments] move a TiledMMA's per-lane
-// fragments in and out of the registers.
+// fragments in and out of the registers; [GemmWarp] is cute::gemm of a
+// one-warp TiledMMA on them.
 //
 // # What was measured
 //

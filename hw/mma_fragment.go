@@ -167,3 +167,67 @@ func fromValue[T any](f float64) (T, bool) {
 	}
 	return out.(T), true
 }
+
+// GemmWarp is CuTe's gemm(tiled_mma, C, A, B, C) for a TiledMMA of one warp
+// whose atom op executes, run on w: c, a and b hold every lane's fragments
+// (lane l's are thr_mma.partition_C/A/B of lane l, or register fragments of
+// those shapes): (V,MMA_M,MMA_N), (V,MMA_M,MMA_K) and (V,MMA_N,MMA_K). The
+// accumulators of every (m, n) are loaded into w's registers from reg on,
+// followed by one A and one B operand; then, k-block by k-block and in the
+// (m, n) order of CuTe's dispatch ([tensor.SerpentineMN]), A(_, m, k) and
+// B(_, n, k) are written to the registers and one instruction accumulates
+// in those of (m, n); finally D is stored back into c. It returns the
+// number of instructions executed.
+func GemmWarp[TA, TB, TC any](w *Warp, op MMASync, reg int, c []tensor.Tensor[TC], a []tensor.Tensor[TA], b []tensor.Tensor[TB]) (int, error) {
+	const name = "hw.GemmWarp"
+	if op.spec == nil || len(a) != WarpSize || len(b) != WarpSize || len(c) != WarpSize {
+		return 0, layout.Errorf(name, "a valid MMASync and one fragment per lane", len(a), len(b), len(c))
+	}
+	sa, sb, sc := a[0].Shape(), b[0].Shape(), c[0].Shape()
+	if sa.Len() != 3 || sb.Len() != 3 || sc.Len() != 3 {
+		return 0, layout.Errorf(name, "fragments (V,MMA_M,MMA_K), (V,MMA_N,MMA_K), (V,MMA_M,MMA_N)", sa, sb, sc)
+	}
+	size := func(s layout.Shape, i int) int { return s.At(i).Product().Value() }
+	M, N, K := size(sc, 1), size(sc, 2), size(sa, 2)
+	if size(sa, 1) != M || size(sb, 1) != N || size(sb, 2) != K {
+		return 0, layout.Errorf(name, "fragment modes agree: MMA_M, MMA_N and MMA_K", sa, sb, sc)
+	}
+	ka, kb, kc := op.Kinds()
+	na, nb, nc := op.NumRegs()
+	acc := func(m, n int) int { return reg + nc*(m+M*n) }
+	regA := acc(0, 0) + nc*M*N
+	regB := regA + na
+	if err := checkRegs(name, 0, reg, regB+nb-reg); err != nil {
+		return 0, err
+	}
+	for n := range N {
+		for m := range M {
+			if err := FragmentsToRegs(w, acc(m, n), kc, c, m, n); err != nil {
+				return 0, err
+			}
+		}
+	}
+	count := 0
+	for k := range K {
+		for m, n := range tensor.SerpentineMN(M, N, na*4, nb*4) {
+			if err := FragmentsToRegs(w, regA, ka, a, m, k); err != nil {
+				return count, err
+			}
+			if err := FragmentsToRegs(w, regB, kb, b, n, k); err != nil {
+				return count, err
+			}
+			if err := w.MMASync(op, acc(m, n), regA, regB, acc(m, n)); err != nil {
+				return count, err
+			}
+			count++
+		}
+	}
+	for n := range N {
+		for m := range M {
+			if err := RegsToFragments(w, acc(m, n), kc, c, m, n); err != nil {
+				return count, err
+			}
+		}
+	}
+	return count, nil
+}

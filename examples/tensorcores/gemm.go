@@ -64,13 +64,11 @@ func gmemLayout(rows, cols int) layout.Layout {
 
 // warpGEMM computes C = A·B with tm (a TiledMMA of one warp) on a warp of
 // the hardware model: a warp per 16×16 tile of C; lane l's fragments are
-// thr_mma.partition_A/B/C of the global tiles, and for each (m, n, k)
-// instruction of the partition (CuTe's gemm loops) the lanes' A and B
-// fragments are written to the warp's registers (value v of a fragment is
-// element v of the registers, the layouts being the ones the instruction
-// reads) and one mma.sync accumulates in the registers of C(m, n). The
-// accumulators start from, and end in, the partition of C. It returns C
-// and the number of instructions.
+// thr_mma.partition_A/B/C of the global tiles, and cute::gemm of each
+// k-tile runs on the warp's registers (hw.GemmWarp: the fragments' values
+// go to the registers the atom's TV layouts name, one mma.sync per
+// (m, n, k) instruction of the partition). It returns C and the number of
+// instructions.
 func warpGEMM(tm atom.TiledMMA, p *problem) ([]float64, int, error) {
 	op, err := hw.LookupMMASync(tm.Atom().Name())
 	if err != nil {
@@ -79,8 +77,6 @@ func warpGEMM(tm atom.TiledMMA, p *problem) ([]float64, int, error) {
 	if tm.Size() != hw.WarpSize {
 		return nil, 0, fmt.Errorf("%s: a TiledMMA of %d threads, want one warp", op.Name(), tm.Size())
 	}
-	ka, kb, kc := op.Kinds()
-	na, nb, nc := op.NumRegs()
 	smem, err := hw.NewSharedMemory(0, 16)
 	if err != nil {
 		return nil, 0, err
@@ -89,8 +85,6 @@ func warpGEMM(tm atom.TiledMMA, p *problem) ([]float64, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	// The warp's registers: A, then B, then one accumulator per (m, n).
-	regA, regB, regC := 0, na, na+nb
 	ah := make([]numeric.Float16, len(p.a))
 	for i, v := range p.a {
 		ah[i] = numeric.Float16FromFloat64(v)
@@ -144,39 +138,24 @@ func warpGEMM(tm atom.TiledMMA, p *problem) ([]float64, int, error) {
 				}
 				tA, tB, tC = append(tA, a), append(tB, b), append(tC, cc)
 			}
-			dims := func(i int) int { return tA[0].Shape().At(i).Product().Value() }
-			mmaM, mmaN, mmaK, kTiles := dims(1), tB[0].Shape().At(1).Product().Value(), dims(2), dims(3)
-			acc := func(m, n int) int { return regC + nc*(m+mmaM*n) }
-			for n := range mmaN {
-				for m := range mmaM {
-					if err := hw.FragmentsToRegs(w, acc(m, n), kc, tC, m, n); err != nil {
+			// cute::gemm per k-tile on the lanes' (V,MMA_M,MMA_K,k) and
+			// (V,MMA_N,MMA_K,k) partitions, sliced at k.
+			for kt := range tA[0].Shape().At(3).Product().Value() {
+				kA := make([]tensor.Tensor[numeric.Float16], hw.WarpSize)
+				kB := make([]tensor.Tensor[numeric.Float16], hw.WarpSize)
+				for l := range hw.WarpSize {
+					k := layout.MakeCoord(layout.U, layout.U, layout.U, layout.Crd(kt))
+					if kA[l], err = tA[l].Slice(k); err != nil {
+						return nil, 0, err
+					}
+					if kB[l], err = tB[l].Slice(k); err != nil {
 						return nil, 0, err
 					}
 				}
-			}
-			for kt := range kTiles {
-				for k := range mmaK {
-					for n := range mmaN {
-						if err := hw.FragmentsToRegs(w, regB, kb, tB, n, k, kt); err != nil {
-							return nil, 0, err
-						}
-						for m := range mmaM {
-							if err := hw.FragmentsToRegs(w, regA, ka, tA, m, k, kt); err != nil {
-								return nil, 0, err
-							}
-							if err := w.MMASync(op, acc(m, n), regA, regB, acc(m, n)); err != nil {
-								return nil, 0, err
-							}
-							count++
-						}
-					}
-				}
-			}
-			for n := range mmaN {
-				for m := range mmaM {
-					if err := hw.RegsToFragments(w, acc(m, n), kc, tC, m, n); err != nil {
-						return nil, 0, err
-					}
+				n, err := hw.GemmWarp(w, op, 0, tC, kA, kB)
+				count += n
+				if err != nil {
+					return nil, 0, err
 				}
 			}
 		}
