@@ -190,6 +190,9 @@ func (o MMASp) checkSel(op string, sel int) error {
 func (o MMASp) Exec(a, b, c WarpRegisters, e [WarpSize]uint32, sel int) (WarpRegisters, error) {
 	s := o.spec
 	const op = "hw.MMASp.Exec"
+	if s == nil {
+		return WarpRegisters{}, layout.Errorf(op, "invalid MMASp")
+	}
 	if err := s.tvA.check(op, s.ptx, "A", &a); err != nil {
 		return WarpRegisters{}, err
 	}
