@@ -37,7 +37,7 @@ func isFMA(m MMA) bool { return strings.HasPrefix(m.name, "UniversalFMA") }
 // atom's logical thread t (t < size(ThrID), v < size<1>(LayoutA_TV)), as
 // the raw bits of the atom's A type (an f16 in the low 16 bits, an s8 in
 // the low 8); b and c likewise; it returns d, shaped as c. Package
-// atom/warp's Op is the Executor of the mma.sync atoms.
+// hw.MMASync is the Executor of the mma.sync atoms.
 type Executor interface {
 	ExecMMA(a, b, c [][]uint32) ([][]uint32, error)
 }

@@ -42,6 +42,15 @@
 // "gmma.SharedMemory.Write: ..."): `cute wgmma` prints them in its answers
 // to the H200 records, which stay byte-identical.
 //
+// The warp-level tensor cores run on a warp's registers: [MMASync]
+// (mma.sync, SM70/SM75/SM80, executed by [Warp.MMASync]), [MMASp] (mma.sp
+// on [Compressed] 2:4 operands, [Warp.MMASp]) and the WMMA API
+// ([WMMAFragment]); their
+// operands are distributed as the CuTe atoms' TV layouts say, and
+// [FragmentsToRegs] and [RegsToFragments] move a TiledMMA's per-lane
+// fragments in and out of the registers; [GemmWarp] is cute::gemm of a
+// one-warp TiledMMA on them.
+//
 // # What was measured
 //
 // Every rule below was observed on an NVIDIA H200 (cc 9.0, driver

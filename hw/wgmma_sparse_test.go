@@ -5,8 +5,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/gocute/cute/atom/sparse"
-	"github.com/gocute/cute/atom/warp"
 	"github.com/gocute/cute/gmma"
 	"github.com/gocute/cute/numeric"
 )
@@ -40,7 +38,7 @@ func mnIleave(start uint32, mn, k, rows int) uint32 {
 // TestSparseEqualsDenseExpanded checks, for random 2:4 (1:2 for tf32)
 // operands of small integers, that a wgmma.mma_async.sp gives bit for bit
 // what two dense wgmmas (the two K halves, chained) give for the expanded A,
-// built with atom/sparse (FromParts, Expand) for the 2:4 types.
+// built from random values and positions for the 2:4 types.
 func TestSparseEqualsDenseExpanded(t *testing.T) {
 	type cfg struct {
 		d, a, b      numeric.Kind
@@ -93,21 +91,17 @@ func TestSparseEqualsDenseExpanded(t *testing.T) {
 				p := rng.Perm(4) // any two distinct positions, decreasing too
 				idx[i], idx[i+1] = uint8(p[0]), uint8(p[1])
 			}
-			cs, err := sparse.FromParts(warp.MustMatrix(64, kc, vals), idx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ex := cs.Expand()
+			// The 2:4 format (hw.Compressed): kept element j of row m sits
+			// in dense column 4·(j/2) + idx[m·kc+j]; a group's nibble holds
+			// its two positions, the first in bits 1:0.
 			for m := range 64 {
 				dense[m], comp[m], nib[m] = make([]float64, k), make([]float64, kc), make([]uint32, k/4)
-				for j := range k {
-					dense[m][j] = ex.At(m, j)
-				}
 				for j := range kc {
-					comp[m][j] = cs.Values().At(m, j)
+					comp[m][j] = vals[m*kc+j]
+					dense[m][4*(j/2)+int(idx[m*kc+j])] = vals[m*kc+j]
 				}
 				for ch := range k / 4 {
-					nib[m][ch] = cs.Nibble(m, ch)
+					nib[m][ch] = uint32(idx[m*kc+2*ch]) | uint32(idx[m*kc+2*ch+1])<<2
 				}
 			}
 		}

@@ -6,7 +6,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/gocute/cute/atom/wmma"
+	"github.com/gocute/cute/atom"
+	"github.com/gocute/cute/hw"
 	"github.com/gocute/cute/numeric"
 )
 
@@ -29,7 +30,7 @@ func wmmaFlags(fs *flag.FlagSet) runFunc {
 			fmt.Fprintf(stderr, "cute wmma: unexpected argument %q\n", args[0])
 			return 2
 		}
-		shape, err := wmma.ParseShape(*shapeS)
+		shape, err := atom.ParseWMMAShape(*shapeS)
 		if err != nil {
 			fmt.Fprintf(stderr, "cute wmma: %v\n", err)
 			return 2
@@ -37,7 +38,7 @@ func wmmaFlags(fs *flag.FlagSet) runFunc {
 		ts := *typeS
 		if ts == "" {
 			ts = "f16"
-			if shape == wmma.M16N16K8 {
+			if shape == atom.WMMAM16N16K8 {
 				ts = "tf32"
 			}
 		}
@@ -58,12 +59,12 @@ func wmmaFlags(fs *flag.FlagSet) runFunc {
 			fmt.Fprintf(stderr, "cute wmma: %v\n", err)
 			return 2
 		}
-		var lay wmma.Layout
+		var lay hw.WMMALayout
 		switch *layS {
 		case "row":
-			lay = wmma.RowMajor
+			lay = hw.WMMARowMajor
 		case "col":
-			lay = wmma.ColMajor
+			lay = hw.WMMAColMajor
 		default:
 			fmt.Fprintf(stderr, "cute wmma: --layout must be row or col, not %q\n", *layS)
 			return 2
@@ -73,15 +74,15 @@ func wmmaFlags(fs *flag.FlagSet) runFunc {
 			frags = []string{*fragS}
 		}
 		for n, fr := range frags {
-			var f wmma.Fragment
+			var f hw.WMMAFragment
 			var err error
 			switch fr {
 			case "a":
-				f, err = wmma.NewFragment(wmma.MatrixA, shape, kind, lay)
+				f, err = hw.NewWMMAFragment(atom.OperandA, shape, kind, lay)
 			case "b":
-				f, err = wmma.NewFragment(wmma.MatrixB, shape, kind, lay)
+				f, err = hw.NewWMMAFragment(atom.OperandB, shape, kind, lay)
 			case "c":
-				f, err = wmma.NewFragment(wmma.Accumulator, shape, acc, 0)
+				f, err = hw.NewWMMAFragment(atom.OperandC, shape, acc, 0)
 			default:
 				err = fmt.Errorf("--frag must be a, b or c, not %q", fr)
 			}
@@ -99,7 +100,7 @@ func wmmaFlags(fs *flag.FlagSet) runFunc {
 }
 
 // fragmentTable renders f's matrix with a Tlane:i cell per element.
-func fragmentTable(f wmma.Fragment) string {
+func fragmentTable(f hw.WMMAFragment) string {
 	rows, cols := f.Rows(), f.Cols()
 	cell := make([]string, rows*cols)
 	for l := range 32 {

@@ -5,8 +5,7 @@ import (
 	"math"
 
 	"github.com/gocute/cute/atom"
-	"github.com/gocute/cute/atom/warp"
-	"github.com/gocute/cute/atom/wmma"
+	"github.com/gocute/cute/hw"
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/numeric"
 	"github.com/gocute/cute/tensor"
@@ -63,23 +62,29 @@ func gmemLayout(rows, cols int) layout.Layout {
 	return layout.MustMake(layout.Dyns(rows, cols), layout.Tup(layout.I(layout.D(cols)), layout.I(layout.S(1))))
 }
 
-// warpGEMM computes C = A·B with tm (a TiledMMA of one warp) on the warp
-// executor: a warp per 16×16 tile of C; for each k-tile the lanes' A and B
-// registers are packed from thr_mma.partition_A/B of the global tiles (value
-// v of the partition is element v of the registers, the layouts being the
-// ones the instruction reads), one mma.sync per (m, n, k) instruction of the
-// partition (CuTe's gemm loops), and the accumulators are finally written
-// back through partition_C. It returns C and the number of instructions.
+// warpGEMM computes C = A·B with tm (a TiledMMA of one warp) on a warp of
+// the hardware model: a warp per 16×16 tile of C; lane l's fragments are
+// thr_mma.partition_A/B/C of the global tiles, and cute::gemm of each
+// k-tile runs on the warp's registers (hw.GemmWarp: the fragments' values
+// go to the registers the atom's TV layouts name, one mma.sync per
+// (m, n, k) instruction of the partition). It returns C and the number of
+// instructions.
 func warpGEMM(tm atom.TiledMMA, p *problem) ([]float64, int, error) {
-	op, err := warp.Lookup(tm.Atom().Name())
+	op, err := hw.LookupMMASync(tm.Atom().Name())
 	if err != nil {
 		return nil, 0, err
 	}
-	if tm.Size() != warp.Lanes {
+	if tm.Size() != hw.WarpSize {
 		return nil, 0, fmt.Errorf("%s: a TiledMMA of %d threads, want one warp", op.Name(), tm.Size())
 	}
-	ka, kb, kc := op.Kinds()
-	na, nb, nc := op.NumRegs()
+	smem, err := hw.NewSharedMemory(0, 16)
+	if err != nil {
+		return nil, 0, err
+	}
+	w, err := hw.NewWarp(smem)
+	if err != nil {
+		return nil, 0, err
+	}
 	ah := make([]numeric.Float16, len(p.a))
 	for i, v := range p.a {
 		ah[i] = numeric.Float16FromFloat64(v)
@@ -94,7 +99,7 @@ func warpGEMM(tm atom.TiledMMA, p *problem) ([]float64, int, error) {
 	mC := tensor.FromSlice(c, 0x30000, gmemLayout(p.M, p.N))
 	tiler := layout.ShapeTiler(layout.Statics(tileM, tileN, tileK))
 	one := layout.Crd(1)
-	thr := make([]atom.ThrMMA, warp.Lanes)
+	thr := make([]atom.ThrMMA, hw.WarpSize)
 	for l := range thr {
 		if thr[l], err = tm.ThreadSlice(l); err != nil {
 			return nil, 0, err
@@ -118,7 +123,7 @@ func warpGEMM(tm atom.TiledMMA, p *problem) ([]float64, int, error) {
 			}
 			var tA, tB []tensor.Tensor[numeric.Float16]
 			var tC []tensor.Tensor[float64]
-			for l := range warp.Lanes {
+			for l := range hw.WarpSize {
 				a, err := atom.PartitionA(thr[l], gA) // (V,MMA_M,MMA_K,k)
 				if err != nil {
 					return nil, 0, err
@@ -133,37 +138,24 @@ func warpGEMM(tm atom.TiledMMA, p *problem) ([]float64, int, error) {
 				}
 				tA, tB, tC = append(tA, a), append(tB, b), append(tC, cc)
 			}
-			dims := func(t tensor.Tensor[numeric.Float16], i int) int { return t.Shape().At(i).Product().Value() }
-			mmaM, mmaN, mmaK, kTiles := dims(tA[0], 1), dims(tB[0], 1), dims(tA[0], 2), dims(tA[0], 3)
-			acc := make([]warp.Registers, mmaM*mmaN)
-			for i := range acc {
-				acc[i] = warp.NewRegisters(nc)
-			}
-			for kt := range kTiles {
-				for k := range mmaK {
-					for n := range mmaN {
-						rb := pack(tB, kb, nb, n, k, kt)
-						for m := range mmaM {
-							ra := pack(tA, ka, na, m, k, kt)
-							d, err := op.Exec(ra, rb, acc[m+mmaM*n])
-							if err != nil {
-								return nil, 0, err
-							}
-							acc[m+mmaM*n] = d
-							count++
-						}
+			// cute::gemm per k-tile on the lanes' (V,MMA_M,MMA_K,k) and
+			// (V,MMA_N,MMA_K,k) partitions, sliced at k.
+			for kt := range tA[0].Shape().At(3).Product().Value() {
+				kA := make([]tensor.Tensor[numeric.Float16], hw.WarpSize)
+				kB := make([]tensor.Tensor[numeric.Float16], hw.WarpSize)
+				for l := range hw.WarpSize {
+					k := layout.MakeCoord(layout.U, layout.U, layout.U, layout.Crd(kt))
+					if kA[l], err = tA[l].Slice(k); err != nil {
+						return nil, 0, err
+					}
+					if kB[l], err = tB[l].Slice(k); err != nil {
+						return nil, 0, err
 					}
 				}
-			}
-			// Epilogue: tCgC(v,m,n) = element v of the accumulator registers.
-			for l := range warp.Lanes {
-				nv := tC[l].Shape().At(0).Product().Value()
-				for n := range mmaN {
-					for m := range mmaM {
-						for v := range nv {
-							tC[l].SetElem(kc.Decode(warp.Elem(acc[m+mmaM*n][l], kc, v)), v, m, n)
-						}
-					}
+				n, err := hw.GemmWarp(w, op, 0, tC, kA, kB)
+				count += n
+				if err != nil {
+					return nil, 0, err
 				}
 			}
 		}
@@ -171,51 +163,38 @@ func warpGEMM(tm atom.TiledMMA, p *problem) ([]float64, int, error) {
 	return c, count, nil
 }
 
-// pack builds one operand's registers for instruction (i, k) of k-tile kt:
-// lane l's element v is tX[l](v, i, k, kt).
-func pack(tX []tensor.Tensor[numeric.Float16], kind numeric.Kind, nregs, i, k, kt int) warp.Registers {
-	r := warp.NewRegisters(nregs)
-	for l := range warp.Lanes {
-		nv := tX[l].Shape().At(0).Product().Value()
-		for v := range nv {
-			warp.SetElem(r[l], kind, v, uint32(tX[l].Elem(v, i, k, kt).Bits()))
-		}
-	}
-	return r
-}
-
 // wmmaGEMM computes C = A·B through the WMMA API, a warp per 16×16 tile:
 // load_matrix_sync of A (row_major) and B (col_major) tiles, mma_sync into
 // an f32 accumulator over K, store_matrix_sync (mem_row_major).
 func wmmaGEMM(p *problem) ([]float64, int, error) {
 	c := make([]float64, p.M*p.N)
-	fa := wmma.MustFragment(wmma.MatrixA, wmma.M16N16K16, numeric.KindF16, wmma.RowMajor)
-	fb := wmma.MustFragment(wmma.MatrixB, wmma.M16N16K16, numeric.KindF16, wmma.ColMajor)
-	fc := wmma.MustFragment(wmma.Accumulator, wmma.M16N16K16, numeric.KindF32, 0)
+	fa := hw.MustWMMAFragment(atom.OperandA, atom.WMMAM16N16K16, numeric.KindF16, hw.WMMARowMajor)
+	fb := hw.MustWMMAFragment(atom.OperandB, atom.WMMAM16N16K16, numeric.KindF16, hw.WMMAColMajor)
+	fc := hw.MustWMMAFragment(atom.OperandC, atom.WMMAM16N16K16, numeric.KindF32, 0)
 	count := 0
 	for bm := 0; bm < p.M/tileM; bm++ {
 		for bn := 0; bn < p.N/tileN; bn++ {
-			acc, err := wmma.FillFragment(fc, 0)
+			acc, err := hw.WMMAFill(fc, 0)
 			if err != nil {
 				return nil, 0, err
 			}
 			for k := 0; k < p.K; k += tileK {
-				a, err := wmma.LoadMatrixSync(fa, p.a[bm*tileM*p.K+k:], p.K)
+				a, err := hw.WMMALoad(fa, p.a[bm*tileM*p.K+k:], p.K)
 				if err != nil {
 					return nil, 0, err
 				}
 				// B is N×K K-major: the K×N matrix_b tile, column-major
 				// with leading dimension K.
-				b, err := wmma.LoadMatrixSync(fb, p.b[bn*tileN*p.K+k:], p.K)
+				b, err := hw.WMMALoad(fb, p.b[bn*tileN*p.K+k:], p.K)
 				if err != nil {
 					return nil, 0, err
 				}
-				if acc, err = wmma.MMASync(a, b, acc); err != nil {
+				if acc, err = hw.WMMASync(a, b, acc); err != nil {
 					return nil, 0, err
 				}
 				count++
 			}
-			if err := wmma.StoreMatrixSync(c[bm*tileM*p.N+bn*tileN:], acc, p.N, wmma.RowMajor); err != nil {
+			if err := hw.WMMAStore(c[bm*tileM*p.N+bn*tileN:], acc, p.N, hw.WMMARowMajor); err != nil {
 				return nil, 0, err
 			}
 		}
@@ -227,7 +206,7 @@ func wmmaGEMM(p *problem) ([]float64, int, error) {
 // where the TiledMMA's TV layout of the operand does, for the first copy of
 // each element (i below NumElements/Copies), the layout's index being
 // row + rows·col of the (M,K), (N,K) or (M,N) tile.
-func sameMap(f wmma.Fragment, tm atom.TiledMMA, op atom.Operand) bool {
+func sameMap(f hw.WMMAFragment, tm atom.TiledMMA, op atom.Operand) bool {
 	var tv layout.Layout
 	rows := tm.TileSize(0).Value()
 	switch op {
@@ -242,7 +221,7 @@ func sameMap(f wmma.Fragment, tm atom.TiledMMA, op atom.Operand) bool {
 	if tv.Shape().At(1).Product().Value() != nv {
 		return false
 	}
-	for l := range warp.Lanes {
+	for l := range hw.WarpSize {
 		for i := range nv {
 			r, c := f.Coord(l, i)
 			if op == atom.OperandB {

@@ -2,8 +2,9 @@
 // a 16×16×16 WMMA-sized tile broken into MMA atoms with make_tiled_mma, the
 // thread (and, on Volta, the threadgroup and worktuple) holding each element
 // of A, B and C, and a small GEMM with each atom on the warp-level mma.sync
-// executor (package atom/warp) and through the WMMA API (package
-// atom/wmma), checked against a reference product.
+// executor (hw.Warp.MMASync, fed from the fragments by hw.FragmentsToRegs)
+// and through the WMMA API (hw.WMMAFragment), checked against a reference
+// product.
 //
 // The two decompositions:
 //
@@ -34,7 +35,7 @@ import (
 	"os"
 
 	"github.com/gocute/cute/atom"
-	"github.com/gocute/cute/atom/wmma"
+	"github.com/gocute/cute/hw"
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/numeric"
 )
@@ -101,6 +102,21 @@ func tilesOf(tm atom.TiledMMA) (a, b, c grid, err error) {
 	return
 }
 
+// A table is one printTable: a title, a grid and the label of a cell.
+type table struct {
+	title string
+	g     grid
+	label func(holder) string
+}
+
+// printTables prints the tables, each after a blank line.
+func printTables(w io.Writer, ts ...table) {
+	for _, t := range ts {
+		fmt.Fprintln(w)
+		printTable(w, t.title, t.g, t.label)
+	}
+}
+
 func lv(h holder) string { return fmt.Sprintf("%d.%d", h.lane, h.v) }
 
 func describeVolta(w io.Writer, tm atom.TiledMMA) error {
@@ -125,14 +141,11 @@ func describeVolta(w io.Writer, tm atom.TiledMMA) error {
 		return err
 	}
 	tg := func(h holder) string { return fmt.Sprintf("g%d", h.lane/4) }
-	p("\n")
-	printTable(w, "C (D) 16x16, lane.value:", c, lv)
-	p("\n")
-	printTable(w, "C (D) 16x16, threadgroup:", c, tg)
-	p("\n")
-	printTable(w, "A 16x16 (the set of an element is k/4), lane.value (the lowest lane; worktuple i+2 holds the same A as i):", a, lv)
-	p("\n")
-	printTable(w, "B 16x16, lane.value (the lowest lane; worktuple i+1 holds the same B as i, i even):", b, lv)
+	printTables(w,
+		table{"C (D) 16x16, lane.value:", c, lv},
+		table{"C (D) 16x16, threadgroup:", c, tg},
+		table{"A 16x16 (the set of an element is k/4), lane.value (the lowest lane; worktuple i+2 holds the same A as i):", a, lv},
+		table{"B 16x16, lane.value (the lowest lane; worktuple i+1 holds the same B as i, i even):", b, lv})
 	p("\n")
 	for wt := range 4 {
 		inWT := func(h holder) bool { return (h.lane/4)%4 == wt }
@@ -161,12 +174,10 @@ func describeAmpere(w io.Writer, tm atom.TiledMMA) error {
 	if err != nil {
 		return err
 	}
-	p("\n")
-	printTable(w, "C (D) 16x16 (the instruction of an element is n/8), lane.value:", c, lv)
-	p("\n")
-	printTable(w, "A 16x16, lane.value:", a, lv)
-	p("\n")
-	printTable(w, "B 16x16, lane.value:", b, lv)
+	printTables(w,
+		table{"C (D) 16x16 (the instruction of an element is n/8), lane.value:", c, lv},
+		table{"A 16x16, lane.value:", a, lv},
+		table{"B 16x16, lane.value:", b, lv})
 	p("\nlane = 4·groupID + threadID_in_group, as PTX names them:\n")
 	for _, l := range []int{0, 1, 4, 31} {
 		is := func(h holder) bool { return h.lane == l }
@@ -184,12 +195,12 @@ func compareWMMA(w io.Writer) error {
 	}
 	fmt.Fprintf(w, "\n# wmma::fragment m16n16k16 (maps measured on an H200) vs make_tiled_mma(%s{}, Layout<Shape<_1,_1,_1>>{}, Tile<_16,_16,_16>{})\n", ampereAtom)
 	for _, f := range []struct {
-		frag wmma.Fragment
+		frag hw.WMMAFragment
 		op   atom.Operand
 	}{
-		{wmma.MustFragment(wmma.MatrixA, wmma.M16N16K16, numeric.KindF16, wmma.RowMajor), atom.OperandA},
-		{wmma.MustFragment(wmma.MatrixB, wmma.M16N16K16, numeric.KindF16, wmma.ColMajor), atom.OperandB},
-		{wmma.MustFragment(wmma.Accumulator, wmma.M16N16K16, numeric.KindF32, 0), atom.OperandC},
+		{hw.MustWMMAFragment(atom.OperandA, atom.WMMAM16N16K16, numeric.KindF16, hw.WMMARowMajor), atom.OperandA},
+		{hw.MustWMMAFragment(atom.OperandB, atom.WMMAM16N16K16, numeric.KindF16, hw.WMMAColMajor), atom.OperandB},
+		{hw.MustWMMAFragment(atom.OperandC, atom.WMMAM16N16K16, numeric.KindF32, 0), atom.OperandC},
 	} {
 		verdict := "the same (lane, x[i]) -> element map"
 		if !sameMap(f.frag, tm, f.op) {

@@ -7,10 +7,11 @@
 //	7  internal/golden, internal/replay,            vectors and records answered;
 //	   internal/eval, internal/playground,          the evaluator and the playground's
 //	   internal/copyspec, playground/web            views and page; copy-argument reading
-//	6  hw, atom/warp, atom/sparse, atom/wmma,       the CPU model of the hardware (hw: memories,
-//	   banks, viz                                   proxies, warps, TMA, the wgmma executor)
-//	                                                and what analyses or draws it
-//	5  gmma, tma                                    Hopper's CuTe API (no executor)
+//	6  hw, banks, viz                               the CPU model of the hardware (memories,
+//	                                                proxies, warps, ldmatrix, cp.async, TMA,
+//	                                                wgmma, mma.sync, mma.sp, WMMA) and what
+//	                                                analyses or draws it
+//	5  gmma, tma                                    Hopper's CuTe API
 //	4  atom                                         MMA and copy atoms, TiledMMA, TiledCopy
 //	3  tensor                                       tensors, coordinate tensors
 //	2  swizzle, layout/explain                      swizzles, composed layouts
@@ -19,9 +20,10 @@
 //	   internal/mmarec                              (and the mma.sync records read with it)
 //	0  numeric, internal/rapidseed                  element types; test support
 //
-// The rule binds library code; tests may reach up (gmma's tests compare the
-// sparse wgmma with mma.sp of atom/sparse). The wgmma executor lives in hw
-// (floor 6), above the CuTe API (gmma, floor 5) whose descriptors it executes.
+// The rule binds library code; tests may reach up. The executors (wgmma,
+// mma.sync, mma.sp, WMMA) live in hw (floor 6), above the CuTe API (gmma,
+// floor 5) whose descriptors they execute; the WMMA fragment maps, as data,
+// live in atom.
 package house
 
 // Floors maps each package path, relative to the module, to its floor.
@@ -42,9 +44,6 @@ var Floors = map[string]int{
 	"gmma":                  5,
 	"tma":                   5,
 	"hw":                    6,
-	"atom/warp":             6,
-	"atom/sparse":           6,
-	"atom/wmma":             6,
 	"banks":                 6,
 	"viz":                   6,
 	"internal/golden":       7,

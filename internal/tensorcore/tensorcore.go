@@ -1,6 +1,6 @@
 // Package tensorcore is the arithmetic of the H200's floating-point tensor
 // cores, as measured: the one datapath that wgmma (package gmma), mma.sync,
-// mma.sp and WMMA (packages atom/warp, atom/sparse, atom/wmma) share. Every
+// mma.sp and WMMA (package hw) share. Every
 // hardware record of testdata/hw and testdata/sparse reproduces bit for bit,
 // random-float records included.
 //

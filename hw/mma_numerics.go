@@ -1,4 +1,4 @@
-package warp
+package hw
 
 import (
 	"math"
@@ -8,14 +8,14 @@ import (
 	"github.com/gocute/cute/numeric"
 )
 
-// Encode returns the bit pattern of v as an element of kind k. v must be
+// EncodeElem returns the bit pattern of v as an element of kind k. v must be
 // exactly representable (a NaN encodes as the canonical NaN); anything else
 // is an error rather than a silent rounding. It is [numeric.Kind.EncodeExact]
 // reporting a *layout.Error.
-func Encode(k numeric.Kind, v float64) (uint32, error) {
+func EncodeElem(k numeric.Kind, v float64) (uint32, error) {
 	b, err := k.EncodeExact(v)
 	if err != nil {
-		return 0, layout.Errorf("warp.Encode", "value is not exactly representable in the element type", k.PTX(), v)
+		return 0, layout.Errorf("hw.MMASync.Encode", "value is not exactly representable in the element type", k.PTX(), v)
 	}
 	return b, nil
 }
@@ -35,17 +35,17 @@ func canonicalNaN(k numeric.Kind) uint32 {
 type Datapath uint8
 
 const (
-	// Fused is the datapath of SM75/SM80 mma.sync, mma.sp and WMMA: all K
+	// DatapathFused is the datapath of SM75/SM80 mma.sync, mma.sp and WMMA: all K
 	// products and the accumulator form one fused, truncated sum, the rule
 	// of internal/tensorcore that wgmma follows too.
-	Fused Datapath = iota
-	// Chained is the datapath of SM70 mma.sync.m8n8k4 on sm_90: with an f32
+	DatapathFused Datapath = iota
+	// DatapathChained is the datapath of SM70 mma.sync.m8n8k4 on sm_90: with an f32
 	// accumulator, (((p0+p1)+p2)+p3)+c with every addition rounded to
 	// nearest even in f32; with an f16 accumulator, the products are added
 	// pairwise in f32, ((p0+p1)+(p2+p3))+c, rounded to nearest even at each
 	// step, and the result rounded to f16. (Summing the products exactly and
 	// rounding once to f32 fits the f16 records equally well.)
-	Chained
+	DatapathChained
 )
 
 // minExp returns the smallest normal exponent of a floating-point kind.
@@ -61,7 +61,7 @@ func minExp(k numeric.Kind) int {
 // An Inf or NaN among the inputs gives the IEEE result of the exact sum
 // (a NaN as the canonical NaN the tensor cores write).
 func DotFloat(p Datapath, ka, acc numeric.Kind, a, b []float64, c float64) uint32 {
-	if p == Chained {
+	if p == DatapathChained {
 		return chainedDot(acc, a, b, c)
 	}
 	finite := !math.IsInf(c, 0) && !math.IsNaN(c)
@@ -86,7 +86,7 @@ func DotFloat(p Datapath, ka, acc numeric.Kind, a, b []float64, c float64) uint3
 	return dp.Finish(s, emax)
 }
 
-// chainedDot is the Chained datapath.
+// chainedDot is the DatapathChained datapath.
 func chainedDot(acc numeric.Kind, a, b []float64, c float64) uint32 {
 	f := func(x float64) float64 { return float64(float32(x)) }
 	var s float64
@@ -122,12 +122,18 @@ func roundBits(acc numeric.Kind, v float64) uint32 {
 	return math.Float32bits(float32(v))
 }
 
-// DotInt returns c + Σ a[i]·b[i] as an s32 register: wrapped modulo 2^32, or
-// clamped to the int32 range when sat is set.
-func DotInt(a, b []int64, c int64, sat bool) uint32 {
-	s := c
+// Dot returns the accumulator register of kind acc holding c + Σ a[i]·b[i],
+// for inputs of kind ka given by their exact values and the accumulator c
+// as a register: an s32 accumulator wraps modulo 2^32, or clamps to the
+// int32 range when sat is set (.satfinite); f32 and f16 accumulators are
+// computed as datapath p computes them ([DotFloat]). It does not allocate.
+func Dot(p Datapath, ka, acc numeric.Kind, sat bool, a, b []float64, c uint32) uint32 {
+	if acc != numeric.KindS32 {
+		return DotFloat(p, ka, acc, a, b, acc.Decode(c))
+	}
+	s := int64(int32(c))
 	for i := range a {
-		s += a[i] * b[i]
+		s += int64(a[i]) * int64(b[i])
 	}
 	if sat {
 		s = max(math.MinInt32, min(math.MaxInt32, s))

@@ -1,47 +1,46 @@
-package warp
+package hw
 
 import (
 	"github.com/gocute/cute/layout"
-	"github.com/gocute/cute/numeric"
 )
 
 // ExecMMA executes the instruction for one atom's threads, the form
-// atom.GemmThreads drives it in (Op is an atom.Executor): a[t][v] is value
+// atom.GemmThreads drives it in (MMASync is an atom.Executor): a[t][v] is value
 // v of logical thread t's A fragment (t below size(ThrID) of the atom, v
 // below its A values per thread), as raw bits; likewise b and c. The values
 // are placed in the registers of the lanes the atom's ThrID names (for the
 // SM70 quad-pair ops, quad pair 0: lanes 0-3 and 16-19), the instruction is
 // executed, and D is returned per logical thread.
-func (o Op) ExecMMA(a, b, c [][]uint32) ([][]uint32, error) {
+func (o MMASync) ExecMMA(a, b, c [][]uint32) ([][]uint32, error) {
 	s := o.spec
 	if s == nil {
-		return nil, layout.Errorf("warp.ExecMMA", "invalid Op")
+		return nil, layout.Errorf("hw.MMASync.ExecMMA", "invalid MMASync")
 	}
 	nthr := len(s.lane[0])
-	pack := func(what string, vals [][]uint32, idx [][]int, nregs int, k numeric.Kind) (Registers, error) {
+	pack := func(what string, vals [][]uint32, tv tvMap) (WarpRegisters, error) {
 		if len(vals) != nthr {
-			return Registers{}, layout.Errorf("warp.ExecMMA", "one fragment per thread of the atom", o.Name(), what, len(vals), nthr)
+			return WarpRegisters{}, layout.Errorf("hw.MMASync.ExecMMA", "one fragment per thread of the atom", o.Name(), what, len(vals), nthr)
 		}
-		r := NewRegisters(nregs)
+		r := NewWarpRegisters(tv.regs)
 		for t, vs := range vals {
-			if len(vs) != len(idx[t]) {
-				return Registers{}, layout.Errorf("warp.ExecMMA", "the atom's values per thread", o.Name(), what, len(vs), len(idx[t]))
+			if len(vs) != len(tv.idx[t]) {
+				return WarpRegisters{}, layout.Errorf("hw.MMASync.ExecMMA", "the atom's values per thread", o.Name(), what, len(vs), len(tv.idx[t]))
 			}
 			for v, x := range vs {
-				setElem(r[s.lane[0][t]], k, v, x)
+				SetRegElem(r[s.lane[0][t]], tv.kind, v, x)
 			}
 		}
 		return r, nil
 	}
-	ra, err := pack("A", a, s.idxA, s.na, s.a)
+	ra, err := pack("A", a, s.tvA)
 	if err != nil {
 		return nil, err
 	}
-	rb, err := pack("B", b, s.idxB, s.nb, s.b)
+	rb, err := pack("B", b, s.tvB)
 	if err != nil {
 		return nil, err
 	}
-	rc, err := pack("C", c, s.idxC, s.nc, s.c)
+	rc, err := pack("C", c, s.tvC)
 	if err != nil {
 		return nil, err
 	}
@@ -51,9 +50,9 @@ func (o Op) ExecMMA(a, b, c [][]uint32) ([][]uint32, error) {
 	}
 	d := make([][]uint32, nthr)
 	for t := range d {
-		d[t] = make([]uint32, len(s.idxC[t]))
+		d[t] = make([]uint32, len(s.tvC.idx[t]))
 		for v := range d[t] {
-			d[t][v] = elem(rd[s.lane[0][t]], s.c, v)
+			d[t][v] = RegElem(rd[s.lane[0][t]], s.tvC.kind, v)
 		}
 	}
 	return d, nil

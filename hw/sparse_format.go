@@ -1,7 +1,5 @@
-// Package sparse implements 2:4 structured sparsity as the Ampere and Hopper
-// sparse tensor cores use it, and a functional executor for the SM80 sparse
-// warp-level instructions mma.sp (and mma.sp::ordered_metadata) m16n8k16 and
-// m16n8k32 for f16 and bf16, and m16n8k32 and m16n8k64 for s8/u8.
+// 2:4 structured sparsity as the Ampere and Hopper sparse tensor cores use
+// it (the operand format of mma.sp, [MMASp], and of the sparse wgmma).
 //
 // A 2:4 sparse matrix has at most two nonzeros in every group of four
 // consecutive elements of a row. Compress keeps two elements per group (the
@@ -13,14 +11,14 @@
 // mma.sp::ordered_metadata requires.
 //
 // The per-lane distribution of the metadata registers among the lanes and
-// the sparsity selector were measured on an H200 (hwcheck/sparse); see Op.
-package sparse
+// the sparsity selector were measured on an H200 (hwcheck/sparse); see MMASp.
+
+package hw
 
 import (
 	"fmt"
 	"strings"
 
-	"github.com/gocute/cute/atom/warp"
 	"github.com/gocute/cute/layout"
 )
 
@@ -33,7 +31,7 @@ type Compressed struct {
 
 // Is24 reports whether m is 2:4 sparse: its column count is a multiple of 4
 // and no group of four consecutive row elements has more than two nonzeros.
-func Is24(m warp.Matrix) bool {
+func Is24(m DenseMatrix) bool {
 	_, err := Compress(m)
 	return err == nil
 }
@@ -43,10 +41,10 @@ func Is24(m warp.Matrix) bool {
 // two positions of every group are distinct and increasing. It is an error
 // if m.Cols() is not a multiple of 4 or a group has three or more nonzeros
 // (the error names the first such group).
-func Compress(m warp.Matrix) (Compressed, error) {
+func Compress(m DenseMatrix) (Compressed, error) {
 	rows, cols := m.Rows(), m.Cols()
 	if cols%4 != 0 {
-		return Compressed{}, layout.Errorf("sparse.Compress", "column count is not a multiple of 4", rows, cols)
+		return Compressed{}, layout.Errorf("hw.Compress", "column count is not a multiple of 4", rows, cols)
 	}
 	c := Compressed{rows: rows, cols: cols, vals: make([]float64, rows*cols/2), idx: make([]uint8, rows*cols/2)}
 	for r := range rows {
@@ -58,7 +56,7 @@ func Compress(m warp.Matrix) (Compressed, error) {
 				}
 			}
 			if len(nz) > 2 {
-				return Compressed{}, layout.Errorf("sparse.Compress", "group has more than two nonzeros", "row", r, "cols", fmt.Sprintf("%d..%d", g, g+3), "nonzeros", len(nz))
+				return Compressed{}, layout.Errorf("hw.Compress", "group has more than two nonzeros", "row", r, "cols", fmt.Sprintf("%d..%d", g, g+3), "nonzeros", len(nz))
 			}
 			for i := 0; len(nz) < 2; i++ {
 				if !containsInt(nz, i) {
@@ -87,23 +85,23 @@ func containsInt(s []int, x int) bool {
 	return false
 }
 
-// FromParts builds a Compressed from its values (rows × cols/2) and the
+// CompressedFromParts builds a Compressed from its values (rows × cols/2) and the
 // position (0..3) of every kept element in its group. It is an error if the
 // shapes disagree, a position is out of range, or the two positions of a
 // group are equal (the four invalid metadata nibbles 0b0000, 0b0101, 0b1010
 // and 0b1111). Positions need not be increasing.
-func FromParts(vals warp.Matrix, idx []uint8) (Compressed, error) {
+func CompressedFromParts(vals DenseMatrix, idx []uint8) (Compressed, error) {
 	rows, half := vals.Rows(), vals.Cols()
 	if half%2 != 0 || len(idx) != rows*half {
-		return Compressed{}, layout.Errorf("sparse.FromParts", "values and positions do not fit a 2:4 matrix", rows, half, len(idx))
+		return Compressed{}, layout.Errorf("hw.CompressedFromParts", "values and positions do not fit a 2:4 matrix", rows, half, len(idx))
 	}
 	c := Compressed{rows: rows, cols: 2 * half, vals: vals.Values(), idx: append([]uint8(nil), idx...)}
 	for j := 0; j < len(idx); j += 2 {
 		if idx[j] > 3 || idx[j+1] > 3 {
-			return Compressed{}, layout.Errorf("sparse.FromParts", "position out of range 0..3", "row", j/half, "group", (j%half)/2, idx[j], idx[j+1])
+			return Compressed{}, layout.Errorf("hw.CompressedFromParts", "position out of range 0..3", "row", j/half, "group", (j%half)/2, idx[j], idx[j+1])
 		}
 		if idx[j] == idx[j+1] {
-			return Compressed{}, layout.Errorf("sparse.FromParts", "both elements of a group at the same position", "row", j/half, "group", (j%half)/2, idx[j])
+			return Compressed{}, layout.Errorf("hw.CompressedFromParts", "both elements of a group at the same position", "row", j/half, "group", (j%half)/2, idx[j])
 		}
 	}
 	return c, nil
@@ -116,7 +114,7 @@ func (c Compressed) Rows() int { return c.rows }
 func (c Compressed) Cols() int { return c.cols }
 
 // Values returns the kept elements, a Rows() × Cols()/2 matrix.
-func (c Compressed) Values() warp.Matrix { return warp.MustMatrix(c.rows, c.cols/2, c.vals) }
+func (c Compressed) Values() DenseMatrix { return MustDenseMatrix(c.rows, c.cols/2, c.vals) }
 
 // Position returns the position (0..3) in its group of kept element (r, j)
 // of Values(), which sits in dense column 4·(j/2) + Position(r, j).
@@ -140,9 +138,9 @@ func (c Compressed) Metadata(r int) []uint32 {
 }
 
 // Expand returns the dense matrix.
-func (c Compressed) Expand() warp.Matrix {
+func (c Compressed) Expand() DenseMatrix {
 	half := c.cols / 2
-	return warp.MatrixFunc(c.rows, c.cols, func(r, col int) float64 {
+	return DenseMatrixFunc(c.rows, c.cols, func(r, col int) float64 {
 		g := col / 4
 		for s := range 2 {
 			j := r*half + 2*g + s

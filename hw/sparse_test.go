@@ -1,4 +1,4 @@
-package sparse
+package hw
 
 import (
 	"encoding/json"
@@ -8,7 +8,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/gocute/cute/atom/warp"
 	"github.com/gocute/cute/internal/mmarec"
 	"github.com/gocute/cute/numeric"
 	"pgregory.net/rapid"
@@ -25,7 +24,7 @@ func TestHardwareSparse(t *testing.T) {
 
 // TestHardwareRandomFloats replays the f16/bf16 mma.sp cases captured on the
 // H200 with random floats (hwcheck/run_float.sh).
-func TestHardwareRandomFloats(t *testing.T) {
+func TestHardwareSparseRandomFloats(t *testing.T) {
 	if n, _ := replaySparse(t, "mma_float_hw.jsonl.gz"); n != 612 {
 		t.Errorf("replayed %d sparse random-float cases, want 612", n)
 	}
@@ -34,7 +33,7 @@ func TestHardwareRandomFloats(t *testing.T) {
 // replaySparse replays the sparse cases of a record file and returns their
 // count and how many had unsorted metadata.
 func replaySparse(t *testing.T, file string) (n, unsorted int) {
-	for _, m := range mmarec.Load(t, "../../testdata/sparse/"+file) {
+	for _, m := range mmarec.Load(t, "../testdata/sparse/"+file) {
 		var sp, sorted bool
 		var ptx string
 		var sel int
@@ -47,20 +46,29 @@ func replaySparse(t *testing.T, file string) (n, unsorted int) {
 		json.Unmarshal(m["selector"], &sel)
 		json.Unmarshal(m["meta_sorted"], &sorted)
 		json.Unmarshal(m["e"], &es)
-		op, err := Lookup(ptx)
+		op, err := LookupMMASp(ptx)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var e [warp.Lanes]uint32
+		var e [WarpSize]uint32
 		for l := range e {
 			e[l] = mmarec.Hex32(t, es[l])
 		}
-		d, err := op.Exec(mmarec.Regs(t, m["a"]), mmarec.Regs(t, m["b"]), mmarec.Regs(t, m["c"]), e, sel)
+		a, b, c := WarpRegisters(mmarec.Regs(t, m["a"])), WarpRegisters(mmarec.Regs(t, m["b"])), WarpRegisters(mmarec.Regs(t, m["c"]))
+		d, err := op.Exec(a, b, c, e, sel)
 		if err != nil {
 			t.Fatalf("case %s: %v", m["case_id"], err)
 		}
-		if want := mmarec.Regs(t, m["d"]); !d.Equal(want) {
+		want := WarpRegisters(mmarec.Regs(t, m["d"]))
+		if !d.Equal(want) {
 			t.Errorf("case %s %s sel %d: D differs\ngot\n%vwant\n%v", m["case_id"], ptx, sel, d, want)
+		}
+		w := loadWarp(t, a, b, c, &e)
+		if err := w.MMASp(op, 56, 0, 16, 32, 48, sel); err != nil {
+			t.Fatal(err)
+		}
+		if got := regsAt(w, 56, len(want[0])); !got.Equal(want) {
+			t.Errorf("case %s %s sel %d: D on the warp differs\ngot\n%vwant\n%v", m["case_id"], ptx, sel, got, want)
 		}
 		n++
 		if !sorted {
@@ -70,7 +78,7 @@ func replaySparse(t *testing.T, file string) (n, unsorted int) {
 	return n, unsorted
 }
 
-func rand24(r *rand.Rand, rows, cols int, lo, hi int) warp.Matrix {
+func rand24(r *rand.Rand, rows, cols int, lo, hi int) DenseMatrix {
 	v := make([]float64, rows*cols)
 	for row := range rows {
 		for g := 0; g < cols; g += 4 {
@@ -84,37 +92,22 @@ func rand24(r *rand.Rand, rows, cols int, lo, hi int) warp.Matrix {
 			}
 		}
 	}
-	return warp.MustMatrix(rows, cols, v)
-}
-
-func bounds(k numeric.Kind) (int, int) {
-	switch k {
-	case numeric.KindS8:
-		return -128, 127
-	case numeric.KindU8:
-		return 0, 255
-	case numeric.KindS32:
-		return -100000, 100000
-	}
-	return -8, 8
+	return MustDenseMatrix(rows, cols, v)
 }
 
 // TestSparseEqualsDense: for every op and selector, mma.sp on the compressed
 // matrix equals the dense product of the expanded matrix.
 func TestSparseEqualsDense(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
-	for _, name := range Names() {
-		op := MustLookup(name)
+	for _, name := range MMASpNames() {
+		op := MustLookupMMASp(name)
 		_, _, K := op.Shape()
 		ka, kb, kc := op.Kinds()
 		for sel := 0; sel <= op.MaxSelector(); sel++ {
 			for range 3 {
-				lo, hi := bounds(ka)
+				lo, hi := valueRange(ka)
 				A := rand24(r, 16, K, lo, hi)
-				lo, hi = bounds(kb)
-				B := warp.MatrixFunc(K, 8, func(int, int) float64 { return float64(lo + r.IntN(hi-lo+1)) })
-				lo, hi = bounds(kc)
-				C := warp.MatrixFunc(16, 8, func(int, int) float64 { return float64(lo + r.IntN(hi-lo+1)) })
+				B, C := randMatrix(r, K, 8, kb), randMatrix(r, 16, 8, kc)
 				ca, err := Compress(A)
 				if err != nil {
 					t.Fatal(err)
@@ -134,9 +127,9 @@ func TestSparseEqualsDense(t *testing.T) {
 					t.Fatal(name, err)
 				}
 				got, _ := op.UnpackD(d)
-				want, _ := warp.Gemm(ca.Expand(), B, C)
+				want, _ := ReferenceGemm(ca.Expand(), B, C)
 				if kc == numeric.KindF16 {
-					want = warp.MatrixFunc(16, 8, func(i, j int) float64 { return numeric.Float16FromFloat64(want.At(i, j)).Float64() })
+					want = DenseMatrixFunc(16, 8, func(i, j int) float64 { return numeric.Float16FromFloat64(want.At(i, j)).Float64() })
 				}
 				if !got.Equal(want) {
 					t.Fatalf("%s sel %d:\ngot\n%vwant\n%v", name, sel, got, want)
@@ -157,8 +150,8 @@ func TestSparseEqualsDense(t *testing.T) {
 // TestMetadataPlacement: every (row, chunk) of every selector has its own
 // nibble, and the selectors of one op use disjoint lanes.
 func TestMetadataPlacement(t *testing.T) {
-	for _, name := range Names() {
-		op := MustLookup(name)
+	for _, name := range MMASpNames() {
+		op := MustLookupMMASp(name)
 		_, _, K := op.Shape()
 		lanesOf := map[int]int{}
 		for sel := 0; sel <= op.MaxSelector(); sel++ {
@@ -197,7 +190,7 @@ func TestCompressRoundTrip(t *testing.T) {
 				}
 			}
 		}
-		m := warp.MustMatrix(rows, cols, v)
+		m := MustDenseMatrix(rows, cols, v)
 		c, err := Compress(m)
 		if err != nil {
 			rt.Fatal(err)
@@ -218,7 +211,7 @@ func TestCompressRoundTrip(t *testing.T) {
 				}
 			}
 		}
-		back, err := FromParts(c.Values(), c.idx)
+		back, err := CompressedFromParts(c.Values(), c.idx)
 		if err != nil || !back.Expand().Equal(m) {
 			rt.Fatalf("FromParts round trip: %v", err)
 		}
@@ -226,7 +219,7 @@ func TestCompressRoundTrip(t *testing.T) {
 }
 
 func TestCompressRejects(t *testing.T) {
-	three := warp.MustMatrix(1, 8, []float64{0, 0, 0, 0, 1, 2, 0, 3})
+	three := MustDenseMatrix(1, 8, []float64{0, 0, 0, 0, 1, 2, 0, 3})
 	_, err := Compress(three)
 	if err == nil || !strings.Contains(err.Error(), "more than two nonzeros") || !strings.Contains(err.Error(), "4..7") {
 		t.Errorf("Compress of a 3:4 group: %v", err)
@@ -234,28 +227,28 @@ func TestCompressRejects(t *testing.T) {
 	if Is24(three) {
 		t.Error("Is24 of a 3:4 group")
 	}
-	if _, err := Compress(warp.MustMatrix(1, 6, make([]float64, 6))); err == nil {
+	if _, err := Compress(MustDenseMatrix(1, 6, make([]float64, 6))); err == nil {
 		t.Error("Compress of 6 columns succeeded")
 	}
-	if _, err := FromParts(warp.MustMatrix(1, 2, []float64{1, 2}), []uint8{1, 1}); err == nil {
+	if _, err := CompressedFromParts(MustDenseMatrix(1, 2, []float64{1, 2}), []uint8{1, 1}); err == nil {
 		t.Error("FromParts with equal positions succeeded")
 	}
-	op := MustLookup("mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32")
-	var e [warp.Lanes]uint32
+	op := MustLookupMMASp("mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32")
+	var e [WarpSize]uint32
 	for l := range e {
 		e[l] = 0x11111111 * 0b0001 // positions (1, 0): decreasing
 	}
-	_, err = op.Exec(warp.NewRegisters(2), warp.NewRegisters(2), warp.NewRegisters(4), e, 0)
+	_, err = op.Exec(NewWarpRegisters(2), NewWarpRegisters(2), NewWarpRegisters(4), e, 0)
 	if err == nil || !strings.Contains(err.Error(), "not increasing") {
 		t.Errorf("ordered op with decreasing metadata: %v", err)
 	}
-	if _, err := op.Exec(warp.NewRegisters(2), warp.NewRegisters(2), warp.NewRegisters(4), e, 4); err == nil {
+	if _, err := op.Exec(NewWarpRegisters(2), NewWarpRegisters(2), NewWarpRegisters(4), e, 4); err == nil {
 		t.Error("selector 4 accepted")
 	}
 }
 
 func ExampleCompress() {
-	m := warp.MustMatrix(2, 8, []float64{
+	m := MustDenseMatrix(2, 8, []float64{
 		0, 5, 0, 7, 1, 0, 0, 0,
 		0, 0, 0, 0, 0, 2, 3, 0,
 	})
@@ -276,10 +269,36 @@ func TestSpecsConcurrent(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if len(specs()) == 0 {
+			if len(spSpecs().list) == 0 {
 				t.Error("no sparse instructions")
 			}
 		}()
 	}
 	wg.Wait()
+}
+
+// TestWarpMMASpAllocs: mma.sp on a warp's registers does not allocate, and
+// an error (bad metadata) writes no register.
+func TestWarpMMASpAllocs(t *testing.T) {
+	op := MustLookupMMASp("mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32")
+	r := rand.New(rand.NewPCG(5, 6))
+	ca, _ := Compress(rand24(r, 16, 16, -8, 8))
+	a, _ := op.PackA(ca)
+	b, _ := op.PackB(randMatrix(r, 16, 8, numeric.KindF16))
+	c, _ := op.PackC(randMatrix(r, 16, 8, numeric.KindF32))
+	e, _ := op.PackE(ca, 1)
+	w := loadWarp(t, a, b, c, &e)
+	if n := testing.AllocsPerRun(20, func() { _ = w.MMASp(op, 56, 0, 16, 32, 48, 1) }); n != 0 {
+		t.Errorf("Warp.MMASp allocates %v times", n)
+	}
+	before := regsAt(w, 56, 4)
+	if err := w.MMASp(op, 56, 0, 16, 32, 48, 0); err == nil { // selector 0's lanes hold zero metadata
+		t.Error("zero metadata accepted")
+	}
+	if !regsAt(w, 56, 4).Equal(before) {
+		t.Error("a failed mma.sp wrote D")
+	}
+	if err := w.MMASp(op, 56, 0, 16, 32, 48, 4); err == nil {
+		t.Error("selector 4 accepted")
+	}
 }

@@ -1,10 +1,10 @@
-package warp_test
+package hw_test
 
 import (
 	"fmt"
 
 	"github.com/gocute/cute/atom"
-	"github.com/gocute/cute/atom/warp"
+	"github.com/gocute/cute/hw"
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/numeric"
 	"github.com/gocute/cute/tensor"
@@ -15,14 +15,8 @@ import (
 // each instruction for the 32 lanes of a warp on the warp executor.
 func Example_gemmThreads() {
 	tm := atom.MustMakeTiledMMA(atom.MustLookup("SM80_16x8x16_F32F16F16F32_TN"))
-	ones := make([]numeric.Float16, 16*16)
-	for i := range ones {
-		ones[i] = numeric.Float16FromFloat64(1)
-	}
-	sA := tensor.FromSlice(ones, 0x1000, layout.Right(layout.Statics(16, 16))) // (M,K)
-	sB := tensor.FromSlice(ones, 0x2000, layout.Right(layout.Statics(8, 16)))  // (N,K)
 	out := make([]float32, 16*8)
-	gC := tensor.FromSlice(out, 0x3000, layout.Left(layout.Statics(16, 8))) // (M,N)
+	sA, sB, gC := onesOperands(out)
 	var rA, rB []tensor.Tensor[numeric.Float16]
 	var rC, tCgC []tensor.Tensor[float32]
 	for t := 0; t < tm.Size(); t++ {
@@ -38,7 +32,7 @@ func Example_gemmThreads() {
 		rA, rB, rC, tCgC = append(rA, a), append(rB, b), append(rC, c), append(tCgC, g)
 	}
 	fmt.Println("tCrA", rA[0].Layout(), "tCrC", rC[0].Layout())
-	if err := atom.GemmThreads(tm, warp.MustLookup(tm.Atom().Name()), rC, rA, rB, rC); err != nil {
+	if err := atom.GemmThreads(tm, hw.MustLookupMMASync(tm.Atom().Name()), rC, rA, rB, rC); err != nil {
 		fmt.Println(err)
 	}
 	for t := range rC {
@@ -48,4 +42,17 @@ func Example_gemmThreads() {
 	// Output:
 	// tCrA ((_2,_2,_2),_1,_1):((_1,_2,_4),_0,_0) tCrC ((_2,_2),_1,_1):((_1,_2),_0,_0)
 	// 16 16
+}
+
+// onesOperands returns the operands of the examples: all-ones f16 A
+// (16×16, (M,K)) and B (8×16, (N,K)), and C (16×8, (M,N)) over out.
+func onesOperands(out []float32) (sA, sB tensor.Tensor[numeric.Float16], gC tensor.Tensor[float32]) {
+	ones := make([]numeric.Float16, 16*16)
+	for i := range ones {
+		ones[i] = numeric.Float16FromFloat64(1)
+	}
+	sA = tensor.FromSlice(ones, 0x1000, layout.Right(layout.Statics(16, 16)))
+	sB = tensor.FromSlice(ones, 0x2000, layout.Right(layout.Statics(8, 16)))
+	gC = tensor.FromSlice(out, 0x3000, layout.Left(layout.Statics(16, 8)))
+	return sA, sB, gC
 }

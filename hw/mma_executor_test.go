@@ -1,4 +1,4 @@
-package warp
+package hw
 
 import (
 	"errors"
@@ -12,8 +12,16 @@ import (
 
 // gemmThreads runs C = A·B (A M×K, B N×K row-major small integers) with
 // the TiledMMA tm through cute::gemm on every thread's register fragments
-// and returns C (M×N, column-major).
+// (atom.GemmThreads with the executor x) and returns C (M×N,
+// column-major) and the reference.
 func gemmThreads(t *testing.T, tm atom.TiledMMA, x atom.Executor, M, N, K int) ([]float32, []float32) {
+	return gemmFragments(t, tm, M, N, K, func(rC []tensor.Tensor[float32], rA, rB []tensor.Tensor[numeric.Float16]) error {
+		return atom.GemmThreads(tm, x, rC, rA, rB, rC)
+	})
+}
+
+// gemmFragments is gemmThreads with the gemm of the fragments done by run.
+func gemmFragments(t *testing.T, tm atom.TiledMMA, M, N, K int, run func(rC []tensor.Tensor[float32], rA, rB []tensor.Tensor[numeric.Float16]) error) ([]float32, []float32) {
 	t.Helper()
 	av := make([]numeric.Float16, M*K)
 	bv := make([]numeric.Float16, N*K)
@@ -63,7 +71,7 @@ func gemmThreads(t *testing.T, tm atom.TiledMMA, x atom.Executor, M, N, K int) (
 			t.Fatal(err)
 		}
 	}
-	if err := atom.GemmThreads(tm, x, rC, rA, rB, rC); err != nil {
+	if err := run(rC, rA, rB); err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < n; i++ {
@@ -72,13 +80,6 @@ func gemmThreads(t *testing.T, tm atom.TiledMMA, x atom.Executor, M, N, K int) (
 		}
 	}
 	return c, ref
-}
-
-func must[T any](v T, err error) T {
-	if err != nil {
-		panic(err)
-	}
-	return v
 }
 
 func TestGemmThreadsOnTensorCores(t *testing.T) {
@@ -94,12 +95,65 @@ func TestGemmThreadsOnTensorCores(t *testing.T) {
 		{"SM70_8x8x4_F32F16F16F32_TN", layout.Left(layout.Statics(2, 2, 1)), 16, 16},
 	} {
 		tm := atom.MustMakeTiledMMA(atom.MustLookup(c.name), atom.WithAtomLayout(c.layout))
-		got, want := gemmThreads(t, tm, MustLookup(c.name), c.M, c.N, 32)
+		got, want := gemmThreads(t, tm, MustLookupMMASync(c.name), c.M, c.N, 32)
 		for i := range want {
 			if got[i] != want[i] {
 				t.Fatalf("%s: C[%d] = %v, want %v", c.name, i, got[i], want[i])
 			}
 		}
+	}
+}
+
+// TestGemmWarp runs cute::gemm of one-warp TiledMMAs on a warp's registers
+// (GemmWarp) and checks it against the reference, and its errors.
+func TestGemmWarp(t *testing.T) {
+	smem, _ := NewSharedMemory(0, 16)
+	w, _ := NewWarp(smem)
+	for _, c := range []struct {
+		name   string
+		layout layout.Layout
+		M, N   int
+		count  int
+	}{
+		{"SM80_16x8x8_F32F16F16F32_TN", layout.Left(layout.Statics(1, 1, 1)), 32, 16, 2 * 2 * 4},
+		{"SM70_8x8x4_F32F16F16F32_NT", layout.Left(layout.Statics(2, 2, 1)), 32, 32, 2 * 2 * 8},
+		{"SM70_8x8x4_F32F16F16F32_TN", layout.Left(layout.Statics(2, 2, 1)), 16, 16, 8},
+	} {
+		tm := atom.MustMakeTiledMMA(atom.MustLookup(c.name), atom.WithAtomLayout(c.layout))
+		op := MustLookupMMASync(c.name)
+		got, want := gemmFragments(t, tm, c.M, c.N, 32, func(rC []tensor.Tensor[float32], rA, rB []tensor.Tensor[numeric.Float16]) error {
+			n, err := GemmWarp(w, op, 0, rC, rA, rB)
+			if n != c.count {
+				t.Errorf("%s: %d instructions, want %d", c.name, n, c.count)
+			}
+			return err
+		})
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("%s: C[%d] = %v, want %v", c.name, i, got[i], want[i])
+			}
+		}
+	}
+	op := MustLookupMMASync("SM80_16x8x8_F32F16F16F32_TN")
+	frag := func(s string) []tensor.Tensor[float32] {
+		r := make([]tensor.Tensor[float32], WarpSize)
+		for i := range r {
+			r[i] = tensor.Make[float32](layout.MustParse(s))
+		}
+		return r
+	}
+	c, a, b := frag("((_2,_2),_1,_1):((_1,_2),_0,_0)"), frag("((_2,_2),_1,_1):((_1,_2),_0,_0)"), frag("(_2,_1,_1):(_1,_0,_0)")
+	if _, err := GemmWarp(w, op, 0, c, a, b); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := GemmWarp(w, op, 0, c, a, frag("(_2,_2,_1):(_1,_2,_0)")); err == nil {
+		t.Error("B with MMA_N 2 against C with MMA_N 1 accepted")
+	}
+	if _, err := GemmWarp(w, op, 250, c, a, b); err == nil {
+		t.Error("registers past r255 accepted")
+	}
+	if _, err := GemmWarp(w, op, 0, c[:31], a, b); err == nil {
+		t.Error("31 C fragments accepted")
 	}
 }
 
@@ -124,10 +178,10 @@ func TestGemmThreadsErrors(t *testing.T) {
 	if err := atom.GemmThreads(tm, nil, c, f16("(_8,_1,_1):(_1,_0,_0)"), f16("(_4,_1,_1):(_1,_0,_0)"), c); !errors.As(err, &e) {
 		t.Errorf("no executor: %v", err)
 	}
-	if err := atom.GemmThreads(tm, MustLookup("SM80_16x8x16_F32F16F16F32_TN"), c, f16("(_4,_1,_1):(_1,_0,_0)"), f16("(_4,_1,_1):(_1,_0,_0)"), c); !errors.As(err, &e) {
+	if err := atom.GemmThreads(tm, MustLookupMMASync("SM80_16x8x16_F32F16F16F32_TN"), c, f16("(_4,_1,_1):(_1,_0,_0)"), f16("(_4,_1,_1):(_1,_0,_0)"), c); !errors.As(err, &e) {
 		t.Errorf("wrong value count: %v", err)
 	}
-	if err := atom.GemmThreads(tm, MustLookup("SM80_16x8x16_F32F16F16F32_TN"), c[:3], f16("_8:_1"), f16("_4:_1"), c); !errors.As(err, &e) {
+	if err := atom.GemmThreads(tm, MustLookupMMASync("SM80_16x8x16_F32F16F16F32_TN"), c[:3], f16("_8:_1"), f16("_4:_1"), c); !errors.As(err, &e) {
 		t.Errorf("too few threads: %v", err)
 	}
 }
@@ -148,7 +202,7 @@ func TestGemmThreadsDispatch1(t *testing.T) {
 		tensor.Fill(b[i], one)
 		tensor.Fill(c[i], 2)
 	}
-	if err := atom.GemmThreads(tm, MustLookup(tm.Atom().Name()), c, a, b, c); err != nil {
+	if err := atom.GemmThreads(tm, MustLookupMMASync(tm.Atom().Name()), c, a, b, c); err != nil {
 		t.Fatal(err)
 	}
 	for i := range c {

@@ -1,4 +1,4 @@
-package wmma
+package hw
 
 import (
 	"encoding/json"
@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/gocute/cute/atom/warp"
+	"github.com/gocute/cute/atom"
 	"github.com/gocute/cute/internal/jsonl"
 	"github.com/gocute/cute/numeric"
 	"pgregory.net/rapid"
@@ -29,7 +29,7 @@ type mapRecord struct {
 }
 
 func loadMaps(t testing.TB) []mapRecord {
-	data, err := os.ReadFile("../../testdata/wmma/maps.json")
+	data, err := os.ReadFile("../testdata/wmma/maps.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,15 +50,15 @@ func kindOf(t testing.TB, s string) numeric.Kind {
 	return k
 }
 
-func layOf(s string) Layout {
+func layOf(s string) WMMALayout {
 	if s == "col" {
-		return ColMajor
+		return WMMAColMajor
 	}
-	return RowMajor
+	return WMMARowMajor
 }
 
-func useOf(s string) Use {
-	return map[string]Use{"a": MatrixA, "b": MatrixB, "c": Accumulator}[s]
+func useOf(s string) atom.Operand {
+	return map[string]atom.Operand{"a": atom.OperandA, "b": atom.OperandB, "c": atom.OperandC}[s]
 }
 
 // code is the self-describing value the probe put at (r, c).
@@ -74,19 +74,19 @@ func TestMeasuredMaps(t *testing.T) {
 		t.Fatalf("%d maps, want 92", len(maps))
 	}
 	for _, m := range maps {
-		shape, err := ParseShape(m.Shape)
+		shape, err := atom.ParseWMMAShape(m.Shape)
 		if err != nil {
 			t.Fatal(err)
 		}
 		use := useOf(m.Use)
 		kind := kindOf(t, m.Type)
-		var lay Layout
-		if use == Accumulator {
+		var lay WMMALayout
+		if use == atom.OperandC {
 			kind = kindOf(t, m.Acc)
 		} else {
 			lay = layOf(m.Layout)
 		}
-		f, err := NewFragment(use, shape, kind, lay)
+		f, err := NewWMMAFragment(use, shape, kind, lay)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -94,7 +94,7 @@ func TestMeasuredMaps(t *testing.T) {
 		if f.NumElements() != m.NumElements {
 			t.Fatalf("%s: %d elements, hardware %d", name, f.NumElements(), m.NumElements)
 		}
-		for l := range warp.Lanes {
+		for l := range WarpSize {
 			for i := range m.NumElements {
 				r, c := f.Coord(l, i)
 				if [2]int{r, c} != m.Map[l][i] {
@@ -106,24 +106,24 @@ func TestMeasuredMaps(t *testing.T) {
 		ml := layOf(m.Layout)
 		switch m.Kind {
 		case "load":
-			if _, err := warp.Encode(kind, code(m.Rows-1, m.Cols-1)); err != nil {
+			if _, err := EncodeElem(kind, code(m.Rows-1, m.Cols-1)); err != nil {
 				continue // the probe's codes are raw bits here; Coord covers it
 			}
 			for r := range m.Rows {
 				for c := range m.Cols {
-					mem[offset(ml, r, c, m.LDM)] = code(r, c)
+					mem[wmmaOffset(ml, r, c, m.LDM)] = code(r, c)
 				}
 			}
-			var g Fragment
-			if use == Accumulator {
-				g, err = LoadAccumulatorSync(f, mem, m.LDM, ml)
+			var g WMMAFragment
+			if use == atom.OperandC {
+				g, err = WMMALoadAccumulator(f, mem, m.LDM, ml)
 			} else {
-				g, err = LoadMatrixSync(f, mem, m.LDM)
+				g, err = WMMALoad(f, mem, m.LDM)
 			}
 			if err != nil {
 				t.Fatal(name, err)
 			}
-			for l := range warp.Lanes {
+			for l := range WarpSize {
 				for i := range m.NumElements {
 					if want := code(m.Map[l][i][0], m.Map[l][i][1]); g.X(l, i) != want {
 						t.Fatalf("%s: lane %d x[%d] = %v, want %v", name, l, i, g.X(l, i), want)
@@ -131,23 +131,23 @@ func TestMeasuredMaps(t *testing.T) {
 				}
 			}
 		case "store":
-			var x [warp.Lanes][]float64
+			var x [WarpSize][]float64
 			for l := range x {
 				for i := range m.NumElements {
 					x[l] = append(x[l], float64(l*64+i))
 				}
 			}
-			g, err := FromElements(f, x)
+			g, err := WMMAFromElements(f, x)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := StoreMatrixSync(mem, g, m.LDM, ml); err != nil {
+			if err := WMMAStore(mem, g, m.LDM, ml); err != nil {
 				t.Fatal(err)
 			}
-			for l := range warp.Lanes {
+			for l := range WarpSize {
 				for i := range m.NumElements {
 					r, c := m.Map[l][i][0], m.Map[l][i][1]
-					if got := mem[offset(ml, r, c, m.LDM)]; got != float64(l*64+i) {
+					if got := mem[wmmaOffset(ml, r, c, m.LDM)]; got != float64(l*64+i) {
 						t.Fatalf("%s: (%d,%d) = %v, want lane %d x[%d]", name, r, c, got, l, i)
 					}
 				}
@@ -158,7 +158,7 @@ func TestMeasuredMaps(t *testing.T) {
 
 func loadMMA(t testing.TB) []map[string]json.RawMessage {
 	t.Helper()
-	out, err := jsonl.Read[map[string]json.RawMessage]("../../testdata/wmma/mma_hw.jsonl.gz")
+	out, err := jsonl.Read[map[string]json.RawMessage]("../testdata/wmma/mma_hw.jsonl.gz")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,17 +179,17 @@ func floats(t testing.TB, raw json.RawMessage) []float64 {
 	return v
 }
 
-func fragments(t testing.TB, m map[string]json.RawMessage) (a, b, c Fragment) {
-	shape, _ := ParseShape(str(m, "shape"))
+func fragments(t testing.TB, m map[string]json.RawMessage) (a, b, c WMMAFragment) {
+	shape, _ := atom.ParseWMMAShape(str(m, "shape"))
 	k := kindOf(t, str(m, "type"))
-	a = MustFragment(MatrixA, shape, k, layOf(str(m, "a_layout")))
-	b = MustFragment(MatrixB, shape, k, layOf(str(m, "b_layout")))
-	c = MustFragment(Accumulator, shape, kindOf(t, str(m, "acc")), 0)
+	a = MustWMMAFragment(atom.OperandA, shape, k, layOf(str(m, "a_layout")))
+	b = MustWMMAFragment(atom.OperandB, shape, k, layOf(str(m, "b_layout")))
+	c = MustWMMAFragment(atom.OperandC, shape, kindOf(t, str(m, "acc")), 0)
 	return
 }
 
 // toMem lays out a row-major rows×cols matrix in memory with a padded ldm.
-func toMem(v []float64, rows, cols int, lay Layout) ([]float64, int) {
+func toMem(v []float64, rows, cols int, lay WMMALayout) ([]float64, int) {
 	ldm := (rows + cols + 15) / 16 * 16 // ≥ both, multiple of 16 elements
 	mem := make([]float64, ldm*max(rows, cols))
 	for i := range mem {
@@ -197,7 +197,7 @@ func toMem(v []float64, rows, cols int, lay Layout) ([]float64, int) {
 	}
 	for r := range rows {
 		for c := range cols {
-			mem[offset(lay, r, c, ldm)] = v[r*cols+c]
+			mem[wmmaOffset(lay, r, c, ldm)] = v[r*cols+c]
 		}
 	}
 	return mem, ldm
@@ -214,25 +214,25 @@ func TestHardwareMMA(t *testing.T) {
 			shape := a0.Shape()
 			am, lda := toMem(floats(t, m["A"]), shape.M, shape.K, a0.Layout())
 			bm, ldb := toMem(floats(t, m["B"]), shape.K, shape.N, b0.Layout())
-			cm, ldc := toMem(floats(t, m["C"]), shape.M, shape.N, RowMajor)
-			a, err := LoadMatrixSync(a0, am, lda)
+			cm, ldc := toMem(floats(t, m["C"]), shape.M, shape.N, WMMARowMajor)
+			a, err := WMMALoad(a0, am, lda)
 			if err != nil {
 				t.Fatal(err)
 			}
-			b, err := LoadMatrixSync(b0, bm, ldb)
+			b, err := WMMALoad(b0, bm, ldb)
 			if err != nil {
 				t.Fatal(err)
 			}
-			c, err := LoadAccumulatorSync(c0, cm, ldc, RowMajor)
+			c, err := WMMALoadAccumulator(c0, cm, ldc, WMMARowMajor)
 			if err != nil {
 				t.Fatal(err)
 			}
-			d, err := MMASync(a, b, c)
+			d, err := WMMASync(a, b, c)
 			if err != nil {
 				t.Fatal(err)
 			}
 			out := make([]float64, shape.M*shape.N)
-			if err := StoreMatrixSync(out, d, shape.N, RowMajor); err != nil {
+			if err := WMMAStore(out, d, shape.N, WMMARowMajor); err != nil {
 				t.Fatal(err)
 			}
 			want := floats(t, m["D"])
@@ -244,10 +244,10 @@ func TestHardwareMMA(t *testing.T) {
 			nmma++
 		case "rawmma":
 			a0, b0, c0 := fragments(t, m)
-			dec := func(f Fragment, key string) Fragment {
+			dec := func(f WMMAFragment, key string) WMMAFragment {
 				var s [][]string
 				json.Unmarshal(m[key], &s)
-				var x [warp.Lanes][]float64
+				var x [WarpSize][]float64
 				k := f.Kind()
 				if k == numeric.KindTF32 {
 					k = numeric.KindF32
@@ -258,18 +258,18 @@ func TestHardwareMMA(t *testing.T) {
 						x[l] = append(x[l], k.Decode(uint32(v)))
 					}
 				}
-				g, err := FromElements(f, x)
+				g, err := WMMAFromElements(f, x)
 				if err != nil {
 					t.Fatal(err)
 				}
 				return g
 			}
-			d, err := MMASync(dec(a0, "a"), dec(b0, "b"), dec(c0, "c"))
+			d, err := WMMASync(dec(a0, "a"), dec(b0, "b"), dec(c0, "c"))
 			if err != nil {
 				t.Fatal(err)
 			}
 			want := dec(c0, "d")
-			for l := range warp.Lanes {
+			for l := range WarpSize {
 				for i := range d.NumElements() {
 					if d.X(l, i) != want.X(l, i) {
 						t.Fatalf("rawmma %s %s %s: lane %d x[%d] = %v, hardware %v", str(m, "shape"), str(m, "type"), str(m, "acc"), l, i, d.X(l, i), want.X(l, i))
@@ -284,34 +284,34 @@ func TestHardwareMMA(t *testing.T) {
 	}
 }
 
-type combo struct {
-	shape   Shape
+type wmmaCombo struct {
+	shape   atom.WMMAShape
 	ab, acc numeric.Kind
 	lo, hi  int
 }
 
-func combos() []combo {
-	var out []combo
-	for _, s := range []Shape{M16N16K16, M32N8K16, M8N32K16} {
+func wmmaCombos() []wmmaCombo {
+	var out []wmmaCombo
+	for _, s := range []atom.WMMAShape{atom.WMMAM16N16K16, atom.WMMAM32N8K16, atom.WMMAM8N32K16} {
 		out = append(out,
-			combo{s, numeric.KindF16, numeric.KindF32, -4, 4},
-			combo{s, numeric.KindF16, numeric.KindF16, -3, 3},
-			combo{s, numeric.KindBF16, numeric.KindF32, -4, 4},
-			combo{s, numeric.KindS8, numeric.KindS32, -128, 127},
-			combo{s, numeric.KindU8, numeric.KindS32, 0, 255})
+			wmmaCombo{s, numeric.KindF16, numeric.KindF32, -4, 4},
+			wmmaCombo{s, numeric.KindF16, numeric.KindF16, -3, 3},
+			wmmaCombo{s, numeric.KindBF16, numeric.KindF32, -4, 4},
+			wmmaCombo{s, numeric.KindS8, numeric.KindS32, -128, 127},
+			wmmaCombo{s, numeric.KindU8, numeric.KindS32, 0, 255})
 	}
-	return append(out, combo{M16N16K8, numeric.KindTF32, numeric.KindF32, -4, 4})
+	return append(out, wmmaCombo{atom.WMMAM16N16K8, numeric.KindTF32, numeric.KindF32, -4, 4})
 }
 
 // TestRoundTripGemm: load, mma_sync and store on random integer inputs, any
 // shape, type and layouts, equal the reference GEMM.
 func TestRoundTripGemm(t *testing.T) {
-	cs := combos()
+	cs := wmmaCombos()
 	rapid.Check(t, func(rt *rapid.T) {
 		cb := cs[rapid.IntRange(0, len(cs)-1).Draw(rt, "combo")]
-		la := []Layout{RowMajor, ColMajor}[rapid.IntRange(0, 1).Draw(rt, "la")]
-		lb := []Layout{RowMajor, ColMajor}[rapid.IntRange(0, 1).Draw(rt, "lb")]
-		lc := []Layout{RowMajor, ColMajor}[rapid.IntRange(0, 1).Draw(rt, "lc")]
+		la := []WMMALayout{WMMARowMajor, WMMAColMajor}[rapid.IntRange(0, 1).Draw(rt, "la")]
+		lb := []WMMALayout{WMMARowMajor, WMMAColMajor}[rapid.IntRange(0, 1).Draw(rt, "lb")]
+		lc := []WMMALayout{WMMARowMajor, WMMAColMajor}[rapid.IntRange(0, 1).Draw(rt, "lc")]
 		s := cb.shape
 		gen := func(n, lo, hi int) []float64 {
 			v := rapid.SliceOfN(rapid.IntRange(lo, hi), n, n).Draw(rt, "v")
@@ -325,33 +325,33 @@ func TestRoundTripGemm(t *testing.T) {
 		am, lda := toMem(A, s.M, s.K, la)
 		bm, ldb := toMem(B, s.K, s.N, lb)
 		cm, ldc := toMem(C, s.M, s.N, lc)
-		a, err := LoadMatrixSync(MustFragment(MatrixA, s, cb.ab, la), am, lda)
+		a, err := WMMALoad(MustWMMAFragment(atom.OperandA, s, cb.ab, la), am, lda)
 		if err != nil {
 			rt.Fatal(err)
 		}
-		b, err := LoadMatrixSync(MustFragment(MatrixB, s, cb.ab, lb), bm, ldb)
+		b, err := WMMALoad(MustWMMAFragment(atom.OperandB, s, cb.ab, lb), bm, ldb)
 		if err != nil {
 			rt.Fatal(err)
 		}
-		c, err := LoadAccumulatorSync(MustFragment(Accumulator, s, cb.acc, 0), cm, ldc, lc)
+		c, err := WMMALoadAccumulator(MustWMMAFragment(atom.OperandC, s, cb.acc, 0), cm, ldc, lc)
 		if err != nil {
 			rt.Fatal(err)
 		}
-		d, err := MMASync(a, b, c)
+		d, err := WMMASync(a, b, c)
 		if err != nil {
 			rt.Fatal(err)
 		}
-		if err := StoreMatrixSync(cm, d, ldc, lc); err != nil {
+		if err := WMMAStore(cm, d, ldc, lc); err != nil {
 			rt.Fatal(err)
 		}
-		want, _ := warp.Gemm(warp.MustMatrix(s.M, s.K, A), warp.MustMatrix(s.K, s.N, B), warp.MustMatrix(s.M, s.N, C))
+		want, _ := ReferenceGemm(MustDenseMatrix(s.M, s.K, A), MustDenseMatrix(s.K, s.N, B), MustDenseMatrix(s.M, s.N, C))
 		for r := range s.M {
 			for col := range s.N {
 				w := want.At(r, col)
 				if cb.acc == numeric.KindF16 {
 					w = numeric.Float16FromFloat64(w).Float64()
 				}
-				if got := cm[offset(lc, r, col, ldc)]; got != w {
+				if got := cm[wmmaOffset(lc, r, col, ldc)]; got != w {
 					rt.Fatalf("%v %v/%v: D(%d,%d) = %v, want %v", s, cb.ab, cb.acc, r, col, got, w)
 				}
 			}
@@ -361,8 +361,8 @@ func TestRoundTripGemm(t *testing.T) {
 
 // TestCopies: duplicated elements live in one lane, and Matrix reads the
 // first copy.
-func TestCopies(t *testing.T) {
-	f := MustFragment(MatrixA, M16N16K16, numeric.KindF16, RowMajor)
+func TestWMMACopies(t *testing.T) {
+	f := MustWMMAFragment(atom.OperandA, atom.WMMAM16N16K16, numeric.KindF16, WMMARowMajor)
 	if f.Copies() != 2 || f.NumElements() != 16 {
 		t.Fatalf("f16 m16n16k16 A: %d copies, %d elements", f.Copies(), f.NumElements())
 	}
@@ -377,15 +377,15 @@ func TestCopies(t *testing.T) {
 	if f.X(0, 8) != 0 {
 		t.Error("With mutated its receiver")
 	}
-	for _, s := range Shapes() {
-		for _, u := range []Use{MatrixA, MatrixB} {
+	for _, s := range atom.WMMAShapes() {
+		for _, u := range []atom.Operand{atom.OperandA, atom.OperandB} {
 			for _, k := range []numeric.Kind{numeric.KindF16, numeric.KindBF16, numeric.KindS8, numeric.KindU8, numeric.KindTF32} {
-				f, err := NewFragment(u, s, k, RowMajor)
+				f, err := NewWMMAFragment(u, s, k, WMMARowMajor)
 				if err != nil {
 					continue
 				}
 				where := map[int]int{}
-				for l := range warp.Lanes {
+				for l := range WarpSize {
 					for i := range f.NumElements() {
 						r, c := f.Coord(l, i)
 						x := r + f.Rows()*c
@@ -403,52 +403,52 @@ func TestCopies(t *testing.T) {
 	}
 }
 
-func TestErrors(t *testing.T) {
-	if _, err := NewFragment(MatrixA, M16N16K8, numeric.KindF16, RowMajor); err == nil {
+func TestWMMAErrors(t *testing.T) {
+	if _, err := NewWMMAFragment(atom.OperandA, atom.WMMAM16N16K8, numeric.KindF16, WMMARowMajor); err == nil {
 		t.Error("f16 m16n16k8 accepted")
 	}
-	if _, err := NewFragment(Accumulator, M16N16K16, numeric.KindF32, RowMajor); err == nil {
+	if _, err := NewWMMAFragment(atom.OperandC, atom.WMMAM16N16K16, numeric.KindF32, WMMARowMajor); err == nil {
 		t.Error("accumulator with a layout accepted")
 	}
-	a := MustFragment(MatrixA, M16N16K16, numeric.KindF16, RowMajor)
-	if _, err := LoadMatrixSync(a, make([]float64, 16*16), 12); err == nil {
+	a := MustWMMAFragment(atom.OperandA, atom.WMMAM16N16K16, numeric.KindF16, WMMARowMajor)
+	if _, err := WMMALoad(a, make([]float64, 16*16), 12); err == nil {
 		t.Error("ldm 12 (24 bytes) accepted")
 	}
-	if _, err := LoadMatrixSync(a, make([]float64, 100), 16); err == nil {
+	if _, err := WMMALoad(a, make([]float64, 100), 16); err == nil {
 		t.Error("short memory accepted")
 	}
 	bad := make([]float64, 256)
 	bad[3] = 0.1
-	if _, err := LoadMatrixSync(a, bad, 16); err == nil {
+	if _, err := WMMALoad(a, bad, 16); err == nil {
 		t.Error("0.1 loaded into an f16 fragment")
 	}
-	if _, err := FillFragment(MustFragment(MatrixA, M16N16K16, numeric.KindS8, RowMajor), 200); err == nil {
+	if _, err := WMMAFill(MustWMMAFragment(atom.OperandA, atom.WMMAM16N16K16, numeric.KindS8, WMMARowMajor), 200); err == nil {
 		t.Error("fill of an s8 fragment with 200 accepted")
 	}
-	b := MustFragment(MatrixB, M16N16K16, numeric.KindBF16, ColMajor)
-	c := MustFragment(Accumulator, M16N16K16, numeric.KindF32, 0)
-	if _, err := MMASync(a, b, c); err == nil {
+	b := MustWMMAFragment(atom.OperandB, atom.WMMAM16N16K16, numeric.KindBF16, WMMAColMajor)
+	c := MustWMMAFragment(atom.OperandC, atom.WMMAM16N16K16, numeric.KindF32, 0)
+	if _, err := WMMASync(a, b, c); err == nil {
 		t.Error("f16 x bf16 accepted")
 	}
-	if _, err := MMASync(a, MustFragment(MatrixB, M32N8K16, numeric.KindF16, ColMajor), c); err == nil {
+	if _, err := WMMASync(a, MustWMMAFragment(atom.OperandB, atom.WMMAM32N8K16, numeric.KindF16, WMMAColMajor), c); err == nil {
 		t.Error("mixed shapes accepted")
 	}
-	if err := StoreMatrixSync(make([]float64, 256), a, 16, RowMajor); err == nil {
+	if err := WMMAStore(make([]float64, 256), a, 16, WMMARowMajor); err == nil {
 		t.Error("store of a matrix_a accepted")
 	}
 }
 
-func ExampleMMASync() {
-	s := M16N16K16
-	a := MustFragment(MatrixA, s, numeric.KindF16, RowMajor)
-	b := MustFragment(MatrixB, s, numeric.KindF16, ColMajor)
-	c := MustFragment(Accumulator, s, numeric.KindF32, 0)
-	a, _ = FillFragment(a, 1)
-	b, _ = FillFragment(b, 2)
-	c, _ = FillFragment(c, 0.5)
-	d, _ := MMASync(a, b, c) // every element: 16·(1·2) + 0.5
+func ExampleWMMASync() {
+	s := atom.WMMAM16N16K16
+	a := MustWMMAFragment(atom.OperandA, s, numeric.KindF16, WMMARowMajor)
+	b := MustWMMAFragment(atom.OperandB, s, numeric.KindF16, WMMAColMajor)
+	c := MustWMMAFragment(atom.OperandC, s, numeric.KindF32, 0)
+	a, _ = WMMAFill(a, 1)
+	b, _ = WMMAFill(b, 2)
+	c, _ = WMMAFill(c, 0.5)
+	d, _ := WMMASync(a, b, c) // every element: 16·(1·2) + 0.5
 	out := make([]float64, 16*16)
-	StoreMatrixSync(out, d, 16, RowMajor)
+	WMMAStore(out, d, 16, WMMARowMajor)
 	fmt.Println(out[0], out[255], d.NumElements())
 	r, col := a.Coord(5, 3)
 	fmt.Printf("lane 5 holds x[3] = A(%d,%d); %v\n", r, col, a)
@@ -458,13 +458,13 @@ func ExampleMMASync() {
 }
 
 func BenchmarkMMASyncF16(b *testing.B) {
-	s := M16N16K16
-	a, _ := FillFragment(MustFragment(MatrixA, s, numeric.KindF16, RowMajor), 1)
-	bb, _ := FillFragment(MustFragment(MatrixB, s, numeric.KindF16, ColMajor), 2)
-	c := MustFragment(Accumulator, s, numeric.KindF32, 0)
+	s := atom.WMMAM16N16K16
+	a, _ := WMMAFill(MustWMMAFragment(atom.OperandA, s, numeric.KindF16, WMMARowMajor), 1)
+	bb, _ := WMMAFill(MustWMMAFragment(atom.OperandB, s, numeric.KindF16, WMMAColMajor), 2)
+	c := MustWMMAFragment(atom.OperandC, s, numeric.KindF32, 0)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := MMASync(a, bb, c); err != nil {
+		if _, err := WMMASync(a, bb, c); err != nil {
 			b.Fatal(err)
 		}
 	}
