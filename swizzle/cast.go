@@ -75,11 +75,8 @@ func Downcast(c ComposedLayout, n int) (ComposedLayout, error) {
 	return ComposedLayout{sw: sw, off: off, inner: in}, nil
 }
 
-// Recast returns CuTe's recast_layout<Old,New>(c) for element widths given
-// in bits: c itself when the widths are equal, a Downcast when the new type
-// is narrower, an Upcast when it is wider. The ratio must be an integer
-// either way (CuTe: "Recast not supported").
-func Recast(c ComposedLayout, oldBits, newBits int) (ComposedLayout, error) {
+// recastComposed is [Recast] of a composed layout.
+func recastComposed(c ComposedLayout, oldBits, newBits int) (ComposedLayout, error) {
 	if oldBits <= 0 || newBits <= 0 {
 		return ComposedLayout{}, layout.Errorf("recast_layout", "type widths must be positive", oldBits, newBits)
 	}

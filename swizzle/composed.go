@@ -8,82 +8,6 @@ import (
 	"github.com/gocute/cute/layout"
 )
 
-// A Func is a layout-like function from 1-D indices (or coordinates of its
-// shape) to offsets: a [layout.Layout] or a [ComposedLayout]. The swizzle
-// algebra returns a Func wherever CuTe may return either (see the package
-// documentation); results are immutable values.
-//
-// The methods are what CuTe offers on any layout function:
-//   - Shape, Rank, Depth, Size: the domain (shape<>, rank<>, depth<>, size<>);
-//   - Cosize: cosize<>, for a composed layout that of its innermost layout;
-//   - Eval(i): the function's value at the 1-D index i in [0, Size()), and
-//     Eval2(m, n) at a rank-2 domain's per-mode 1-D indices; neither
-//     allocates;
-//   - EvalCoord(c): the function's value at a coordinate of the shape (an
-//     integer, a hierarchical or a partially hierarchical coordinate),
-//     typed as CuTe types it;
-//   - String: as CuTe prints it.
-//
-// The sub-function of a mode is [Mode], and the innermost plain layout is
-// [Innermost]: their result types differ between the two representations.
-type Func interface {
-	String() string
-	Shape() layout.Shape
-	Rank() int
-	Depth() int
-	Size() layout.Int
-	Cosize() layout.Int
-	Eval(i int) int
-	Eval2(m, n int) int
-	EvalCoord(c layout.IntTuple) (layout.Int, error)
-}
-
-// Mode returns CuTe's layout<path...>(f): the sub-function of the given
-// mode, a plain layout's mode or a composed layout's [ComposedLayout.Mode].
-// A [PreSwizzled] (whose domain CuTe does not define) or a nil f gives nil.
-func Mode(f Func, path ...int) Func {
-	switch l := f.(type) {
-	case layout.Layout:
-		return l.Mode(path...)
-	case ComposedLayout:
-		return l.Mode(path...)
-	}
-	return nil
-}
-
-// Innermost returns the plain layout at the bottom of f: f itself for a
-// layout.Layout, [ComposedLayout.Layout] for a composed layout, the zero
-// Layout for nil.
-func Innermost(f Func) layout.Layout {
-	switch l := f.(type) {
-	case layout.Layout:
-		return l
-	case ComposedLayout:
-		return l.Layout()
-	}
-	return layout.Layout{}
-}
-
-// MapInner applies g to the innermost plain layout of f and rebuilds each
-// composed level with CuTe's composition(layout_a(), offset(), ...) (see
-// [ComposedLayout.WithInner]): CuTe's rule for every domain operation on a
-// ComposedLayout (flatten, coalesce, group, divides, composition with a
-// tiler). For a plain layout it is g(f).
-func MapInner(f Func, g func(layout.Layout) (Func, error)) (Func, error) {
-	switch l := f.(type) {
-	case layout.Layout:
-		return g(l)
-	case ComposedLayout:
-		return l.withInner(g)
-	}
-	return nil, layout.Errorf("composition", "unknown layout kind", f)
-}
-
-var (
-	_ Func = layout.Layout{}
-	_ Func = ComposedLayout{}
-)
-
 // A ComposedLayout is CuTe's ComposedLayout<Swizzle<B,M,S>, Offset, Inner>:
 // the function c ↦ Swizzle(Offset + Inner(c)), where Inner is a
 // layout.Layout or, nested, another ComposedLayout. Its domain (shape, size,
@@ -133,12 +57,6 @@ func Compose(sw Swizzle, offset layout.Int, inner Func) Func {
 		return l
 	}
 	return ComposedLayout{sw: sw, off: offset, inner: inner}
-}
-
-// AsComposed returns f as a ComposedLayout, reporting whether it is one.
-func AsComposed(f Func) (ComposedLayout, bool) {
-	c, ok := f.(ComposedLayout)
-	return c, ok
 }
 
 // Swizzle returns CuTe's layout_a(): the outer swizzle.

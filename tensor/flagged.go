@@ -234,29 +234,21 @@ func AsPositionIndependent[T any](t Tensor[T]) (Tensor[T], error) {
 // moves the pointer, is refused.
 func Recast[U, T any](t Tensor[T], mem Memory[U], newBits int) (Tensor[U], error) {
 	old := t.ptr.Bits()
-	var f swizzle.Func
-	switch l := t.lay.(type) {
-	case layout.Layout:
-		if newBits > old {
-			for _, d := range l.Stride().Leaves() {
-				if d.Value() < 0 {
-					return Tensor[U]{}, layout.Errorf("recast", "upcast of a layout with negative strides is not supported", l)
-				}
+	if t.lay == nil {
+		return Tensor[U]{}, layout.Errorf("recast", "unknown layout kind", t.lay)
+	}
+	// CuTe moves the pointer of an upcast plain layout with negative strides
+	// (not of a composed layout), which is not modelled.
+	if l, ok := swizzle.AsLayout(t.lay); ok && newBits > old {
+		for _, d := range l.Stride().Leaves() {
+			if d.Value() < 0 {
+				return Tensor[U]{}, layout.Errorf("recast", "upcast of a layout with negative strides is not supported", l)
 			}
 		}
-		r, err := layout.Recast(l, old, newBits)
-		if err != nil {
-			return Tensor[U]{}, err
-		}
-		f = r
-	case swizzle.ComposedLayout:
-		r, err := swizzle.Recast(l, old, newBits)
-		if err != nil {
-			return Tensor[U]{}, err
-		}
-		f = r
-	default:
-		return Tensor[U]{}, layout.Errorf("recast", "unknown layout kind", t.lay)
+	}
+	f, err := swizzle.Recast(t.lay, old, newBits)
+	if err != nil {
+		return Tensor[U]{}, err
 	}
 	return mk(t.ptr.Recast(newBits), mem, f), nil
 }
