@@ -43,7 +43,7 @@ func Upcast(c ComposedLayout, n int) (ComposedLayout, error) {
 	if err != nil {
 		return ComposedLayout{}, err
 	}
-	return ComposedLayout{sw: sw, off: off, inner: in}, nil
+	return newComposed(sw, off, 0, in), nil
 }
 
 // Downcast returns CuTe's downcast<n>(c): the same swizzled memory described
@@ -72,7 +72,7 @@ func Downcast(c ComposedLayout, n int) (ComposedLayout, error) {
 	if err != nil {
 		return ComposedLayout{}, err
 	}
-	return ComposedLayout{sw: sw, off: off, inner: in}, nil
+	return newComposed(sw, off, 0, in), nil
 }
 
 // recastComposed is [Recast] of a composed layout.

@@ -22,8 +22,19 @@ import (
 type ComposedLayout struct {
 	sw    Swizzle
 	off   layout.Int
-	mixed uint32 // the run-time bits F of a MixedBits offset; 0 for an Int offset
-	inner Func   // layout.Layout or ComposedLayout
+	mixed uint32     // the run-time bits F of a MixedBits offset; 0 for an Int offset
+	inner Func       // layout.Layout or ComposedLayout
+	fast  *flatInner // the plain inner layout unpacked for Eval (see fast.go), or nil
+}
+
+// newComposed is the one constructor of a ComposedLayout value: it unpacks
+// a plain inner layout for the fast evaluation path.
+func newComposed(sw Swizzle, off layout.Int, mixed uint32, inner Func) ComposedLayout {
+	c := ComposedLayout{sw: sw, off: off, mixed: mixed, inner: inner}
+	if l, ok := inner.(layout.Layout); ok {
+		c.fast = newFlat(l)
+	}
+	return c
 }
 
 // Make returns CuTe's make_composed_layout(sw, offset, inner): always a
@@ -35,7 +46,7 @@ func Make(sw Swizzle, offset layout.Int, inner Func) (ComposedLayout, error) {
 	default:
 		return ComposedLayout{}, layout.Errorf("make_composed_layout", "the inner function must be a Layout or a ComposedLayout", fmt.Sprintf("%T", inner))
 	}
-	return ComposedLayout{sw: sw, off: offset, inner: inner}, nil
+	return newComposed(sw, offset, 0, inner), nil
 }
 
 // MustMake is like Make but panics on error.
@@ -56,7 +67,7 @@ func Compose(sw Swizzle, offset layout.Int, inner Func) Func {
 	if l, ok := inner.(layout.Layout); ok && sw.IsIdentity() && offset.Is(0) {
 		return l
 	}
-	return ComposedLayout{sw: sw, off: offset, inner: inner}
+	return newComposed(sw, offset, 0, inner)
 }
 
 // Swizzle returns CuTe's layout_a(): the outer swizzle.
@@ -91,12 +102,28 @@ func (c ComposedLayout) Cosize() layout.Int { return c.Layout().Cosize() }
 // Eval returns c(i) = Swizzle(Offset + Inner(i)) for a 1-D index i. It does
 // not allocate.
 func (c ComposedLayout) Eval(i int) int {
+	if f := c.fast; f != nil && f.pow2 && i >= 0 {
+		return c.sw.Apply(c.off.Value() + f.evalPow2(i))
+	}
+	return c.evalRef(i)
+}
+
+// evalRef is Eval without the power-of-two path, the inner layout
+// evaluated by flatInner.evalDiv or, failing that, by its own Eval: the
+// code of record.
+func (c ComposedLayout) evalRef(i int) int {
+	if f := c.fast; f != nil && i >= 0 {
+		return c.sw.Apply(c.off.Value() + f.evalDiv(i))
+	}
 	return c.sw.Apply(c.off.Value() + c.inner.Eval(i))
 }
 
 // Eval2 returns c(m, n) for a rank-2 domain, each mode taking a 1-D index.
 // It does not allocate.
 func (c ComposedLayout) Eval2(m, n int) int {
+	if c.fast != nil && c.fast.split > 0 && m|n >= 0 {
+		return c.sw.Apply(c.off.Value() + c.fast.eval2(m, n))
+	}
 	return c.sw.Apply(c.off.Value() + c.inner.Eval2(m, n))
 }
 
@@ -142,7 +169,7 @@ func (c ComposedLayout) WithInner(in Func) Func {
 	if c.mixed == 0 {
 		return Compose(c.sw, c.off, in)
 	}
-	return ComposedLayout{sw: c.sw, off: c.off, mixed: c.mixed, inner: in}
+	return newComposed(c.sw, c.off, c.mixed, in)
 }
 
 // MixedBits reports whether the offset is one of CuTe's MixedBits, an

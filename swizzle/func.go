@@ -76,7 +76,7 @@ func SwizzlePortion(f Func) Swizzle {
 	if c, ok := f.(ComposedLayout); ok {
 		return c.sw
 	}
-	return Swizzle{b: 0, m: 4, s: 3}
+	return Must(0, 4, 3)
 }
 
 // IsComposed reports CuTe's is_composed_layout<F>: whether f is a
@@ -210,6 +210,5 @@ func WithInnermost(f Func, l layout.Layout) Func {
 	if !ok {
 		return l
 	}
-	c.inner = WithInnermost(c.inner, l)
-	return c
+	return newComposed(c.sw, c.off, c.mixed, WithInnermost(c.inner, l))
 }

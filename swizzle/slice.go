@@ -72,7 +72,7 @@ func (c ComposedLayout) DomainOffset(coord layout.IntTuple) (ComposedLayout, lay
 	if err := raise.Try(func() { off = c.off.Add(v) }); err != nil {
 		return ComposedLayout{}, layout.Int{}, err
 	}
-	return ComposedLayout{sw: c.sw, off: off, inner: c.inner}, layout.S(0), nil
+	return newComposed(c.sw, off, 0, c.inner), layout.S(0), nil
 }
 
 // slice is Slice for a coordinate with an integer in it, given the sliced
@@ -100,7 +100,7 @@ func (c ComposedLayout) slice(sliced, diced layout.Layout, dcoord layout.IntTupl
 
 	if collide {
 		if !offZY.all && offZY.dyn != 0 {
-			return ComposedLayout{sw: sw, off: offZY.int(), mixed: offZY.dyn, inner: sliced}, offAnti
+			return newComposed(sw, offZY.int(), offZY.dyn, sliced), offAnti
 		}
 		return Compose(sw, offZY.int(), sliced), offAnti
 	}

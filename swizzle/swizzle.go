@@ -63,6 +63,10 @@ import (
 // identity.
 type Swizzle struct {
 	b, m, s int8
+	// Derived from b, m, s by New (so equality is still that of B, M, S),
+	// for Apply: the Y mask and the right and left shifts, one of them 0.
+	rs, ls uint8
+	ymsk   uint32
 }
 
 // maxBits bounds the highest bit a swizzle may touch. CuTe computes its masks
@@ -84,7 +88,14 @@ func New(b, m, s int) (Swizzle, error) {
 	case b+m+abs(s) > maxBits:
 		return Swizzle{}, layout.Errorf("Swizzle", "the swizzle masks must fit in 31 bits", b, m, s)
 	}
-	return Swizzle{int8(b), int8(m), int8(s)}, nil
+	sw := Swizzle{b: int8(b), m: int8(m), s: int8(s)}
+	sw.ymsk = uint32(sw.YMask())
+	if s >= 0 {
+		sw.rs = uint8(s)
+	} else {
+		sw.ls = uint8(-s)
+	}
+	return sw, nil
 }
 
 // Must is like New but panics on error.
@@ -130,11 +141,7 @@ func (sw Swizzle) Period() int { return 1 << (int(sw.b) + int(sw.m) + abs(int(sw
 // Apply returns sw(x) = x ^ shiftr(x & YMask, SShift), with C++ int
 // semantics for negative x (arithmetic shifts). It does not allocate.
 func (sw Swizzle) Apply(x int) int {
-	y := x & sw.YMask()
-	if sw.s >= 0 {
-		return x ^ y>>sw.s
-	}
-	return x ^ y<<-sw.s
+	return x ^ (x&int(sw.ymsk))>>sw.rs<<sw.ls
 }
 
 // ApplyInt returns sw(x) typed as CuTe types it: static for a static x,
