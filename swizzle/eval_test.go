@@ -140,4 +140,3 @@ func TestFastEval(t *testing.T) {
 		}
 	}
 }
-
