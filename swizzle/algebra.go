@@ -34,7 +34,7 @@ func FlatDivide(f Func, t layout.Tiler) (Func, error) {
 
 // RightInverse returns CuTe 3.5.1's right_inverse(f). For a composed layout
 // Sw o O o L with the static offset _0 it is composition(right_inverse(L),
-// Sw): the swizzle is moved through the inverse with [LayoutCompose] (CuTe:
+// Sw): the swizzle is moved through the inverse with [Composition] (CuTe:
 // "works in simple cases"; where the moved masks are not a valid swizzle,
 // CuTe fails to compile and this is an error; where the moved swizzle does
 // not give an inverse, CuTe returns it anyway, and the result is checked and
@@ -83,7 +83,7 @@ func inverse(f Func, op string, inv func(layout.Layout) (layout.Layout, error)) 
 		if !ok {
 			return nil, layout.Errorf(op, "nested composed layouts with the offset _0 are not supported", f)
 		}
-		r, err := LayoutCompose(l, f.sw)
+		r, err := layoutSwizzle(l, f.sw)
 		if err != nil {
 			return nil, err
 		}

@@ -37,10 +37,11 @@ func newComposed(sw Swizzle, off layout.Int, mixed uint32, inner Func) ComposedL
 	return c
 }
 
-// Make returns CuTe's make_composed_layout(sw, offset, inner): always a
-// ComposedLayout, even for an identity swizzle. inner must be a
-// layout.Layout or a ComposedLayout.
-func Make(sw Swizzle, offset layout.Int, inner Func) (ComposedLayout, error) {
+// MakeComposed returns CuTe's make_composed_layout(sw, offset, inner):
+// always a ComposedLayout, even for an identity swizzle (unlike
+// [Composition], which collapses one). inner must be a layout.Layout or a
+// ComposedLayout.
+func MakeComposed(sw Swizzle, offset layout.Int, inner Func) (ComposedLayout, error) {
 	switch inner.(type) {
 	case layout.Layout, ComposedLayout:
 	default:
@@ -49,25 +50,13 @@ func Make(sw Swizzle, offset layout.Int, inner Func) (ComposedLayout, error) {
 	return newComposed(sw, offset, 0, inner), nil
 }
 
-// MustMake is like Make but panics on error.
-func MustMake(sw Swizzle, offset layout.Int, inner Func) ComposedLayout {
-	c, err := Make(sw, offset, inner)
+// MustMakeComposed is like MakeComposed but panics on error.
+func MustMakeComposed(sw Swizzle, offset layout.Int, inner Func) ComposedLayout {
+	c, err := MakeComposed(sw, offset, inner)
 	if err != nil {
 		panic(err)
 	}
 	return c
-}
-
-// Compose is CuTe's three-argument composition(sw, offset, inner): the
-// ComposedLayout sw o offset o inner, except that an identity swizzle
-// (BBits == 0) with the static offset _0 over a plain layout is that
-// layout itself. It is how every operation of CuTe's swizzle algebra builds
-// its result, so all of them collapse the same way.
-func Compose(sw Swizzle, offset layout.Int, inner Func) Func {
-	if l, ok := inner.(layout.Layout); ok && sw.IsIdentity() && offset.Is(0) {
-		return l
-	}
-	return newComposed(sw, offset, 0, inner)
 }
 
 // Swizzle returns CuTe's layout_a(): the outer swizzle.
@@ -156,7 +145,7 @@ func (c ComposedLayout) All() func(yield func(int, int) bool) {
 
 // Mode returns CuTe's layout<path...>(c): the sub-layout of the given mode,
 // composition(Swizzle, Offset, mode of Inner). Like every result built with
-// [Compose] it is a plain layout when the swizzle is the identity and the
+// CuTe's three-argument composition it is a plain layout when the swizzle is the identity and the
 // offset is _0.
 func (c ComposedLayout) Mode(path ...int) Func {
 	return c.WithInner(Mode(c.inner, path...))
@@ -164,10 +153,11 @@ func (c ComposedLayout) Mode(path ...int) Func {
 
 // WithInner returns CuTe's composition(layout_a(), offset(), in): c's
 // swizzle and offset (a MixedBits offset stays one) over another inner
-// function, collapsing as [Compose] does.
+// function, collapsing as CuTe's three-argument composition does (see
+// [Composition]).
 func (c ComposedLayout) WithInner(in Func) Func {
 	if c.mixed == 0 {
-		return Compose(c.sw, c.off, in)
+		return compose(c.sw, c.off, in)
 	}
 	return newComposed(c.sw, c.off, c.mixed, in)
 }

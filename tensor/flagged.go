@@ -161,7 +161,7 @@ func (f FlaggedLayout) PositionIndependent() (swizzle.Func, error) {
 	if err != nil {
 		return nil, err
 	}
-	return swizzle.Compose(sw, layout.S(0), f.l), nil
+	return swizzle.Composition(sw, f.l)
 }
 
 // recastSwizzleFromBytes is recast_layout<uint8_t, uint_bit_t<bits>>(sw).
@@ -222,7 +222,11 @@ func AsPositionIndependent[T any](t Tensor[T]) (Tensor[T], error) {
 	if err != nil {
 		return Tensor[T]{}, err
 	}
-	return mk(t.ptr.WithSwizzle(swizzle.Swizzle{}), t.mem, swizzle.Compose(esw, layout.S(0), t.lay)), nil
+	f, err := swizzle.Composition(esw, t.lay)
+	if err != nil {
+		return Tensor[T]{}, err
+	}
+	return mk(t.ptr.WithSwizzle(swizzle.Swizzle{}), t.mem, f), nil
 }
 
 // Recast returns CuTe's recast<U>(t) for a tensor whose elements are

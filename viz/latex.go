@@ -103,7 +103,7 @@ func PositionIndependent(s banks.Smem) (swizzle.Func, error) {
 	if err != nil {
 		return nil, err
 	}
-	return swizzle.Make(sw, layout.S(0), s.Func())
+	return swizzle.MakeComposed(sw, layout.S(0), s.Func())
 }
 
 // SmemLaTeX is LayoutLaTeX of a shared-memory tile: CuTe's print_latex of
