@@ -33,13 +33,7 @@ func Upcast(c ComposedLayout, n int) (ComposedLayout, error) {
 	if err := raise.Try(func() { off = c.off.Div(layout.S(n)) }); err != nil {
 		return ComposedLayout{}, err
 	}
-	var in Func
-	switch l := c.inner.(type) {
-	case layout.Layout:
-		in, err = layout.Upcast(l, n)
-	case ComposedLayout:
-		in, err = Upcast(l, n)
-	}
+	in, err := Recast(c.inner, 1, n) // the inner function upcast by n
 	if err != nil {
 		return ComposedLayout{}, err
 	}
@@ -62,13 +56,7 @@ func Downcast(c ComposedLayout, n int) (ComposedLayout, error) {
 	if err := raise.Try(func() { off = c.off.Mul(layout.S(n)) }); err != nil {
 		return ComposedLayout{}, err
 	}
-	var in Func
-	switch l := c.inner.(type) {
-	case layout.Layout:
-		in, err = layout.Downcast(l, n)
-	case ComposedLayout:
-		in, err = Downcast(l, n)
-	}
+	in, err := Recast(c.inner, n, 1) // the inner function downcast by n
 	if err != nil {
 		return ComposedLayout{}, err
 	}

@@ -115,11 +115,5 @@ func compose(sw Swizzle, offset layout.Int, inner Func) Func {
 // layout_composed.hpp defines every divide, product and tile_to_shape of a
 // composed layout.
 func lift(f Func, op func(layout.Layout) (layout.Layout, error)) (Func, error) {
-	switch f := f.(type) {
-	case layout.Layout:
-		return layoutResult(op(f))
-	case ComposedLayout:
-		return f.withInner(func(l layout.Layout) (Func, error) { return layoutResult(op(l)) })
-	}
-	return nil, layout.Errorf("swizzle", "want a Layout or a ComposedLayout", f)
+	return MapInner(f, func(l layout.Layout) (Func, error) { return layoutResult(op(l)) })
 }

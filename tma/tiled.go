@@ -186,7 +186,7 @@ func composeTree(a layout.Layout, b layout.Layout) layout.Layout {
 		}
 		return layout.Concat(out...)
 	}
-	return must(layout.Compose(a, b))
+	return must(layout.Composition(a, layout.LayoutTiler(b)))
 }
 
 // partitionFunc is tidfrg_S|D followed by the thread's slice, for an smem
