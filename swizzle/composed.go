@@ -227,14 +227,7 @@ func (c ComposedLayout) write(b *strings.Builder) {
 // composition with a tiler) to a composed layout: on layout_b, rebuilding
 // each level with the three-argument composition.
 func (c ComposedLayout) withInner(f func(layout.Layout) (Func, error)) (Func, error) {
-	var in Func
-	var err error
-	switch l := c.inner.(type) {
-	case layout.Layout:
-		in, err = f(l)
-	case ComposedLayout:
-		in, err = l.withInner(f)
-	}
+	in, err := MapInner(c.inner, f)
 	if err != nil {
 		return nil, err
 	}

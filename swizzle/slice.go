@@ -32,7 +32,7 @@ import (
 // values that reach only some of the swizzle's bits, a MixedBits offset
 // (see [ComposedLayout.MixedBits]), printed M_0|(128&400)=128.
 func (c ComposedLayout) Slice(coord layout.Coord) (Func, layout.Int, error) {
-	lb, ok := c.inner.(layout.Layout)
+	lb, ok := AsLayout(c.inner)
 	if !ok {
 		return nil, layout.Int{}, layout.Errorf("slice", "slicing a nested composed layout is not supported", c)
 	}
