@@ -24,17 +24,13 @@ type ComposedLayout struct {
 	off   layout.Int
 	mixed uint32     // the run-time bits F of a MixedBits offset; 0 for an Int offset
 	inner Func       // layout.Layout or ComposedLayout
-	fast  *flatInner // the plain inner layout unpacked for Eval (see fast.go), or nil
+	ev    *evaluator // evaluates c (see fast.go)
 }
 
-// newComposed is the one constructor of a ComposedLayout value: it unpacks
-// a plain inner layout for the fast evaluation path.
+// newComposed is the one constructor of a ComposedLayout value: it builds
+// the evaluator (see fast.go) once.
 func newComposed(sw Swizzle, off layout.Int, mixed uint32, inner Func) ComposedLayout {
-	c := ComposedLayout{sw: sw, off: off, mixed: mixed, inner: inner}
-	if l, ok := inner.(layout.Layout); ok {
-		c.fast = newFlat(l)
-	}
-	return c
+	return ComposedLayout{sw: sw, off: off, mixed: mixed, inner: inner, ev: newEvaluator(sw, off.Value(), inner)}
 }
 
 // MakeComposed returns CuTe's make_composed_layout(sw, offset, inner):
@@ -90,31 +86,11 @@ func (c ComposedLayout) Cosize() layout.Int { return c.Layout().Cosize() }
 
 // Eval returns c(i) = Swizzle(Offset + Inner(i)) for a 1-D index i. It does
 // not allocate.
-func (c ComposedLayout) Eval(i int) int {
-	if f := c.fast; f != nil && f.pow2 && i >= 0 {
-		return c.sw.Apply(c.off.Value() + f.evalPow2(i))
-	}
-	return c.evalRef(i)
-}
-
-// evalRef is Eval without the power-of-two path, the inner layout
-// evaluated by flatInner.evalDiv or, failing that, by its own Eval: the
-// code of record.
-func (c ComposedLayout) evalRef(i int) int {
-	if f := c.fast; f != nil && i >= 0 {
-		return c.sw.Apply(c.off.Value() + f.evalDiv(i))
-	}
-	return c.sw.Apply(c.off.Value() + c.inner.Eval(i))
-}
+func (c ComposedLayout) Eval(i int) int { return c.ev.eval(i) }
 
 // Eval2 returns c(m, n) for a rank-2 domain, each mode taking a 1-D index.
 // It does not allocate.
-func (c ComposedLayout) Eval2(m, n int) int {
-	if c.fast != nil && c.fast.split > 0 && m|n >= 0 {
-		return c.sw.Apply(c.off.Value() + c.fast.eval2(m, n))
-	}
-	return c.sw.Apply(c.off.Value() + c.inner.Eval2(m, n))
-}
+func (c ComposedLayout) Eval2(m, n int) int { return c.ev.eval2(m, n) }
 
 // EvalCoord returns c(coord) for a coordinate (an integer, a hierarchical
 // or a partially hierarchical coordinate of the shape), typed as CuTe types

@@ -143,7 +143,7 @@ func (sw Swizzle) Period() int { return 1 << (int(sw.b) + int(sw.m) + abs(int(sw
 // Apply returns sw(x) = x ^ shiftr(x & YMask, SShift), with C++ int
 // semantics for negative x (arithmetic shifts). It does not allocate.
 func (sw Swizzle) Apply(x int) int {
-	return x ^ (x&int(sw.ymsk))>>sw.rs<<sw.ls
+	return x ^ (x&int(sw.ymsk))>>(sw.rs&63)<<(sw.ls&63) // rs, ls < 32: &63 only spares Go's shift guard
 }
 
 // ApplyInt returns sw(x) typed as CuTe types it: static for a static x,
