@@ -216,34 +216,3 @@ func TestPrintLayoutMatchesLayout(t *testing.T) {
 		t.Errorf("PrintLayout =\n%s\nwant the table of\n%s", got, want)
 	}
 }
-
-func BenchmarkComposedEval(b *testing.B) {
-	c := MustParseComposed("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)")
-	n := c.Size().Value()
-	b.ReportAllocs()
-	sum := 0
-	for i := 0; b.Loop(); i++ {
-		sum += c.Eval(i & (n - 1))
-	}
-	_ = sum
-}
-
-func BenchmarkComposedEval2(b *testing.B) {
-	c := MustParseComposed("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)")
-	b.ReportAllocs()
-	sum := 0
-	for i := 0; b.Loop(); i++ {
-		sum += c.Eval2(i&7, (i>>3)&63)
-	}
-	_ = sum
-}
-
-func BenchmarkSwizzleApply(b *testing.B) {
-	sw := Must(3, 4, 3)
-	b.ReportAllocs()
-	sum := 0
-	for i := 0; b.Loop(); i++ {
-		sum += sw.Apply(i)
-	}
-	_ = sum
-}
