@@ -166,7 +166,7 @@ func (s ThrMMA) partitionLayout(o Operand, l layout.Layout) (layout.Layout, layo
 	if err != nil {
 		return layout.Layout{}, layout.Int{}, err
 	}
-	return f.(layout.Layout), off, nil
+	return swizzle.Innermost(f), off, nil // a plain layout in gives a plain layout out
 }
 
 // partition is partition_X on a tensor: make_tensor(t.data(), thrfrg_X(

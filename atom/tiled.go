@@ -306,7 +306,7 @@ func (t TiledMMA) thrfrgLayout(o Operand, l layout.Layout) (layout.Layout, error
 	if err != nil {
 		return layout.Layout{}, err
 	}
-	return f.(layout.Layout), nil
+	return swizzle.Innermost(f), nil // a plain layout in gives a plain layout out
 }
 
 // ThrfrgA returns thrfrg_A(l) for a layout of shape (M,K,...):

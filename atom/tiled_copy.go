@@ -511,7 +511,7 @@ func (t TiledCopy) layoutTV(dst bool) (layout.Layout, error) {
 	if err != nil {
 		return layout.Layout{}, layout.Errorf(op, "slice (_,_,_0) failed", f, err)
 	}
-	return s.(layout.Layout), nil
+	return swizzle.Innermost(s), nil // a plain reference layout slices to a plain layout
 }
 
 // LayoutSTV returns get_layoutS_TV(): (thread index, value index) -> tile

@@ -39,7 +39,7 @@ func TestTiledCopySgemmSm80(t *testing.T) {
 	f32 := func(op string) atom.Copy { return atom.MustLookupCopy(op, "float") }
 	tn := atom.MustMakeTiledCopy(f32("SM80_CP_ASYNC_CACHEALWAYS<float>"), layout.Right(layout.Statics(32, 8)), layout.Left(layout.Statics(1, 1)))
 	nt := atom.MustMakeTiledCopy(f32("SM80_CP_ASYNC_CACHEALWAYS<uint128_t>"), layout.Left(layout.Statics(32, 8)), layout.Left(layout.Statics(4, 1)))
-	sw := swizzle.MustMake(swizzle.Must(3, 2, 5), layout.S(0), layout.MustParse("(_128,_8):(_1,_128)"))
+	sw := swizzle.MustMakeComposed(swizzle.Must(3, 2, 5), layout.S(0), layout.MustParse("(_128,_8):(_1,_128)"))
 	cases := []struct {
 		name      string
 		tc        atom.TiledCopy
@@ -94,7 +94,7 @@ func TestTiledCopyLDSM(t *testing.T) {
 		t.Fatal(err)
 	}
 	plain := layout.MustParse("(_16,_16):(_16,_1)")
-	swz := swizzle.MustMake(swizzle.Must(1, 3, 3), layout.S(0), plain)
+	swz := swizzle.MustMakeComposed(swizzle.Must(1, 3, 3), layout.S(0), plain)
 	for _, c := range []struct {
 		smem  swizzle.Func
 		worst int

@@ -34,7 +34,7 @@ func FlatDivide(f Func, t layout.Tiler) (Func, error) {
 
 // RightInverse returns CuTe 3.5.1's right_inverse(f). For a composed layout
 // Sw o O o L with the static offset _0 it is composition(right_inverse(L),
-// Sw): the swizzle is moved through the inverse with [LayoutCompose] (CuTe:
+// Sw): the swizzle is moved through the inverse with [Composition] (CuTe:
 // "works in simple cases"; where the moved masks are not a valid swizzle,
 // CuTe fails to compile and this is an error; where the moved swizzle does
 // not give an inverse, CuTe returns it anyway, and the result is checked and
@@ -79,11 +79,11 @@ func inverse(f Func, op string, inv func(layout.Layout) (layout.Layout, error)) 
 			}
 			return PreSwizzled{a: in, off: neg, sw: f.sw}, nil
 		}
-		l, ok := in.(layout.Layout)
+		l, ok := AsLayout(in)
 		if !ok {
 			return nil, layout.Errorf(op, "nested composed layouts with the offset _0 are not supported", f)
 		}
-		r, err := LayoutCompose(l, f.sw)
+		r, err := layoutSwizzle(l, f.sw)
 		if err != nil {
 			return nil, err
 		}
@@ -174,27 +174,21 @@ func RakedProduct(f Func, b layout.Layout) (Func, error) {
 // f o r o f are linear too, and agree with the identity (resp. f) on
 // [0, 2^n) exactly when they do at 0 and at the n powers of two.
 func bitLinearPair(f ComposedLayout, r Func) (int, bool) {
-	l, ok := f.inner.(layout.Layout)
+	fsw, _, l, ok := Split(f)
 	if !ok {
 		return 0, false
 	}
 	n, ok := bitPermutation(l)
-	if !ok || f.sw.Code() >= 1<<n {
+	if !ok || fsw.Code() >= 1<<n {
 		return 0, false
 	}
-	switch r := r.(type) {
-	case layout.Layout:
-		m, ok := bitPermutation(r)
-		return n, ok && m == n
-	case ComposedLayout:
-		li, ok := r.inner.(layout.Layout)
-		if !ok || !r.off.Is(0) || r.sw.Code() >= 1<<n {
-			return 0, false
-		}
-		m, ok := bitPermutation(li)
-		return n, ok && m == n
+	// A plain r splits into the identity swizzle at offset _0.
+	rsw, roff, li, ok := Split(r)
+	if !ok || !roff.Is(0) || rsw.Code() >= 1<<n {
+		return 0, false
 	}
-	return 0, false
+	m, ok := bitPermutation(li)
+	return n, ok && m == n
 }
 
 // bitPermutation reports whether l maps [0, 2^n) onto [0, 2^n) by permuting

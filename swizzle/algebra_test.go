@@ -14,9 +14,9 @@ func genAtom(t *rapid.T) ComposedLayout {
 	m := rapid.IntRange(0, 4).Draw(t, "M")
 	row := 1 << (b + m)
 	if rapid.Bool().Draw(t, "K-major") {
-		return MustMake(Must(b, m, 3), layout.S(0), layout.MustMake(layout.Statics(8, row), layout.Statics(row, 1)))
+		return MustMakeComposed(Must(b, m, 3), layout.S(0), layout.MustMake(layout.Statics(8, row), layout.Statics(row, 1)))
 	}
-	return MustMake(Must(b, m, 3), layout.S(0), layout.MustMake(layout.Statics(row, 8), layout.Statics(1, row)))
+	return MustMakeComposed(Must(b, m, 3), layout.S(0), layout.MustMake(layout.Statics(row, 8), layout.Statics(1, row)))
 }
 
 func TestCompositionEvaluates(t *testing.T) {
@@ -41,7 +41,7 @@ func TestCompositionEvaluates(t *testing.T) {
 		}
 		// A plain layout on the right: R(i) == A(B(i)).
 		b := layout.Left(layout.Statics(2, n/2))
-		rb, err := ComposeFunc(a, b)
+		rb, err := Composition(a, b)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -52,7 +52,7 @@ func TestCompositionEvaluates(t *testing.T) {
 		}
 		// A layout on the left of a composed layout: L o (Sw o _0 o B).
 		l := layout.Left(layout.Statics(n))
-		rl, err := ComposeFunc(l, a)
+		rl, err := Composition(l, a)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -137,7 +137,7 @@ func TestInverseWithOffset(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		a := genAtom(t)
 		off := rapid.IntRange(1, 64).Draw(t, "off")
-		f := MustMake(a.Swizzle(), layout.S(off), a.Inner())
+		f := MustMakeComposed(a.Swizzle(), layout.S(off), a.Inner())
 		r, err := RightInverse(f)
 		if err != nil {
 			t.Fatal(err)
@@ -217,7 +217,7 @@ func TestInverseBasisCheck(t *testing.T) {
 		for i := range shp {
 			shp[i] = 1 << ws[i]
 		}
-		f := MustMake(sw, layout.S(0), layout.MustMake(layout.Statics(shp...), layout.Statics(st...)))
+		f := MustMakeComposed(sw, layout.S(0), layout.MustMake(layout.Statics(shp...), layout.Statics(st...)))
 		for _, op := range []string{"right_inverse", "left_inverse"} {
 			inv := RightInverse
 			if op == "left_inverse" {
@@ -231,7 +231,7 @@ func TestInverseBasisCheck(t *testing.T) {
 			if lerr != nil {
 				t.Fatal(lerr)
 			}
-			cr, cerr := LayoutCompose(li, f.Swizzle())
+			cr, cerr := Composition(li, f.Swizzle())
 			if cerr != nil {
 				if err == nil {
 					t.Fatalf("%s(%v) = %v, but the pass-through fails: %v", op, f, r, cerr)

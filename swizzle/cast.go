@@ -33,17 +33,11 @@ func Upcast(c ComposedLayout, n int) (ComposedLayout, error) {
 	if err := raise.Try(func() { off = c.off.Div(layout.S(n)) }); err != nil {
 		return ComposedLayout{}, err
 	}
-	var in Func
-	switch l := c.inner.(type) {
-	case layout.Layout:
-		in, err = layout.Upcast(l, n)
-	case ComposedLayout:
-		in, err = Upcast(l, n)
-	}
+	in, err := Recast(c.inner, 1, n) // the inner function upcast by n
 	if err != nil {
 		return ComposedLayout{}, err
 	}
-	return ComposedLayout{sw: sw, off: off, inner: in}, nil
+	return newComposed(sw, off, 0, in), nil
 }
 
 // Downcast returns CuTe's downcast<n>(c): the same swizzled memory described
@@ -62,24 +56,15 @@ func Downcast(c ComposedLayout, n int) (ComposedLayout, error) {
 	if err := raise.Try(func() { off = c.off.Mul(layout.S(n)) }); err != nil {
 		return ComposedLayout{}, err
 	}
-	var in Func
-	switch l := c.inner.(type) {
-	case layout.Layout:
-		in, err = layout.Downcast(l, n)
-	case ComposedLayout:
-		in, err = Downcast(l, n)
-	}
+	in, err := Recast(c.inner, n, 1) // the inner function downcast by n
 	if err != nil {
 		return ComposedLayout{}, err
 	}
-	return ComposedLayout{sw: sw, off: off, inner: in}, nil
+	return newComposed(sw, off, 0, in), nil
 }
 
-// Recast returns CuTe's recast_layout<Old,New>(c) for element widths given
-// in bits: c itself when the widths are equal, a Downcast when the new type
-// is narrower, an Upcast when it is wider. The ratio must be an integer
-// either way (CuTe: "Recast not supported").
-func Recast(c ComposedLayout, oldBits, newBits int) (ComposedLayout, error) {
+// recastComposed is [Recast] of a composed layout.
+func recastComposed(c ComposedLayout, oldBits, newBits int) (ComposedLayout, error) {
 	if oldBits <= 0 || newBits <= 0 {
 		return ComposedLayout{}, layout.Errorf("recast_layout", "type widths must be positive", oldBits, newBits)
 	}

@@ -1,20 +1,81 @@
 package swizzle
 
 import (
+	"fmt"
+
 	"github.com/gocute/cute/layout"
 )
 
-// ComposeLayout returns CuTe's composition(sw, l) for a plain layout l: the
-// composed layout sw o _0 o l, or l itself when sw is the identity.
-func ComposeLayout(sw Swizzle, l layout.Layout) Func { return Compose(sw, layout.S(0), l) }
+// Composition returns CuTe's composition(a, b), the function a ∘ b, for the
+// overloads CuTe 3.5.1 defines on layout functions and swizzles:
+//
+//   - a [Swizzle] on the left and a layout.Layout (or a composed layout) on
+//     the right: composition(sw, _0, b), the composed layout sw o _0 o b,
+//     or b itself when sw is the identity;
+//   - a layout.Layout on the left: with a layout.Layout or a [layout.Tiler]
+//     on the right, [layout.Composition]; with a Swizzle on the right, a
+//     swizzle S' with a∘sw = S'∘a, found by passing sw's masks through a
+//     (S' = make_swizzle<a(yyy_msk), a(zzz_msk)>), then S' o _0 o a — as
+//     CuTe's comment says, this "works in simple cases": a must map the
+//     masks to static, non-negative values that again form a valid swizzle,
+//     else it is an error (CuTe fails to compile); with a ComposedLayout on
+//     the right, the swizzle moves to the left,
+//     composition(composition(a, Swizzle), Inner), and its offset must be
+//     the static _0, as CuTe static_asserts;
+//   - a ComposedLayout on the left and anything of the above on the right:
+//     composition(Swizzle, Offset, composition(Inner, b)), CuTe's rule for
+//     every composition with a composed layout on the left.
+//
+// Results are built with CuTe's three-argument composition, so they
+// collapse to plain layouts where CuTe's do. Two swizzles compose with
+// [Swizzle.Composition]. Any other kind of argument is an error.
+func Composition(a, b any) (Func, error) {
+	switch a := a.(type) {
+	case Swizzle:
+		switch b := b.(type) {
+		case layout.Layout:
+			return compose(a, layout.S(0), b), nil
+		case ComposedLayout:
+			return compose(a, layout.S(0), b), nil
+		}
+	case ComposedLayout:
+		switch b.(type) {
+		case layout.Layout, ComposedLayout, layout.Tiler, Swizzle:
+			return a.withInner(func(l layout.Layout) (Func, error) { return Composition(l, b) })
+		}
+	case layout.Layout:
+		switch b := b.(type) {
+		case layout.Layout:
+			return layoutResult(layout.Composition(a, layout.LayoutTiler(b)))
+		case layout.Tiler:
+			return layoutResult(layout.Composition(a, b))
+		case Swizzle:
+			return layoutSwizzle(a, b)
+		case ComposedLayout:
+			if !b.off.Is(0) {
+				return nil, layout.Errorf("composition", "Require offset == 0.", a, b)
+			}
+			left, err := layoutSwizzle(a, b.sw)
+			if err != nil {
+				return nil, err
+			}
+			return Composition(left, b.inner)
+		}
+	}
+	return nil, layout.Errorf("composition", "want a Swizzle, Layout or ComposedLayout on the left and a Swizzle, Layout, ComposedLayout or Tiler on the right", fmt.Sprintf("%T", a), fmt.Sprintf("%T", b))
+}
 
-// LayoutCompose returns CuTe's composition(a, sw) of a layout with a
-// swizzle on its right: a swizzle S' with a∘sw = S'∘a, found by passing
-// sw's masks through a (S' = make_swizzle<a(yyy_msk), a(zzz_msk)>), then
-// S' o _0 o a. As CuTe's comment says, this "works in simple cases": a must
-// map the mask values to static, non-negative values that again form a
-// valid swizzle; otherwise it is an error (CuTe fails to compile).
-func LayoutCompose(a layout.Layout, sw Swizzle) (Func, error) {
+// layoutResult turns a layout operation's result into a Func result.
+func layoutResult(l layout.Layout, err error) (Func, error) {
+	if err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// layoutSwizzle is composition(a, sw) of a layout with a swizzle on its
+// right (see [Composition]).
+func layoutSwizzle(a layout.Layout, sw Swizzle) (Func, error) {
 	y, err := a.Offset(layout.I(layout.S(sw.YMask())))
 	if err != nil {
 		return nil, err
@@ -33,75 +94,26 @@ func LayoutCompose(a layout.Layout, sw Swizzle) (Func, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ComposeLayout(s, a), nil
+	return compose(s, layout.S(0), a), nil
 }
 
-// ComposeFunc returns CuTe's composition(a, b) for two Funcs, each a plain
-// layout or a composed layout:
-//
-//   - Layout ∘ Layout is [layout.Compose];
-//   - ComposedLayout ∘ b applies to the inner layout:
-//     composition(Swizzle, Offset, composition(Inner, b));
-//   - Layout ∘ ComposedLayout moves the swizzle to the left,
-//     composition(composition(a, Swizzle), Inner) (see [LayoutCompose]);
-//     b's offset must be the static _0, as CuTe static_asserts.
-//
-// Results are built with [Compose], so they collapse to plain layouts where
-// CuTe's do.
-func ComposeFunc(a, b Func) (Func, error) {
-	switch a := a.(type) {
-	case ComposedLayout:
-		return a.withInner(func(l layout.Layout) (Func, error) { return ComposeFunc(l, b) })
-	case layout.Layout:
-		switch b := b.(type) {
-		case layout.Layout:
-			r, err := layout.Compose(a, b)
-			if err != nil {
-				return nil, err
-			}
-			return r, nil
-		case ComposedLayout:
-			if !b.off.Is(0) {
-				return nil, layout.Errorf("composition", "Require offset == 0.", a, b)
-			}
-			left, err := LayoutCompose(a, b.sw)
-			if err != nil {
-				return nil, err
-			}
-			return ComposeFunc(left, b.inner)
-		}
+// compose is CuTe's three-argument composition(sw, offset, inner): the
+// ComposedLayout sw o offset o inner, except that an identity swizzle
+// (BBits == 0) with the static offset _0 over a plain layout is that
+// layout itself. Every operation of the swizzle algebra builds its result
+// with it, so all of them collapse the same way.
+func compose(sw Swizzle, offset layout.Int, inner Func) Func {
+	if l, ok := inner.(layout.Layout); ok && sw.IsIdentity() && offset.Is(0) {
+		return l
 	}
-	return nil, layout.Errorf("composition", "want Layouts or ComposedLayouts", a, b)
-}
-
-// Composition returns CuTe's composition(a, t) with a tiler on the right
-// (a layout, an integer, an underscore or a by-mode tuple, as
-// [layout.Composition] takes): for a composed layout,
-// composition(Swizzle, Offset, composition(Inner, t)).
-func Composition(a Func, t layout.Tiler) (Func, error) {
-	return lift(a, func(l layout.Layout) (layout.Layout, error) { return layout.Composition(l, t) })
+	return newComposed(sw, offset, 0, inner)
 }
 
 // lift applies a domain operation of package layout to f: to f itself if it
 // is a plain layout, else to its innermost layout, rebuilding each level
-// with [Compose]. This is how CuTe's layout_composed.hpp defines every
-// divide, product and tile_to_shape of a composed layout.
+// with CuTe's three-argument composition. This is how CuTe's
+// layout_composed.hpp defines every divide, product and tile_to_shape of a
+// composed layout.
 func lift(f Func, op func(layout.Layout) (layout.Layout, error)) (Func, error) {
-	switch f := f.(type) {
-	case layout.Layout:
-		r, err := op(f)
-		if err != nil {
-			return nil, err
-		}
-		return r, nil
-	case ComposedLayout:
-		return f.withInner(func(l layout.Layout) (Func, error) {
-			r, err := op(l)
-			if err != nil {
-				return nil, err
-			}
-			return r, nil
-		})
-	}
-	return nil, layout.Errorf("swizzle", "want a Layout or a ComposedLayout", f)
+	return MapInner(f, func(l layout.Layout) (Func, error) { return layoutResult(op(l)) })
 }

@@ -8,82 +8,6 @@ import (
 	"github.com/gocute/cute/layout"
 )
 
-// A Func is a layout-like function from 1-D indices (or coordinates of its
-// shape) to offsets: a [layout.Layout] or a [ComposedLayout]. The swizzle
-// algebra returns a Func wherever CuTe may return either (see the package
-// documentation); results are immutable values.
-//
-// The methods are what CuTe offers on any layout function:
-//   - Shape, Rank, Depth, Size: the domain (shape<>, rank<>, depth<>, size<>);
-//   - Cosize: cosize<>, for a composed layout that of its innermost layout;
-//   - Eval(i): the function's value at the 1-D index i in [0, Size()), and
-//     Eval2(m, n) at a rank-2 domain's per-mode 1-D indices; neither
-//     allocates;
-//   - EvalCoord(c): the function's value at a coordinate of the shape (an
-//     integer, a hierarchical or a partially hierarchical coordinate),
-//     typed as CuTe types it;
-//   - String: as CuTe prints it.
-//
-// The sub-function of a mode is [Mode], and the innermost plain layout is
-// [Innermost]: their result types differ between the two representations.
-type Func interface {
-	String() string
-	Shape() layout.Shape
-	Rank() int
-	Depth() int
-	Size() layout.Int
-	Cosize() layout.Int
-	Eval(i int) int
-	Eval2(m, n int) int
-	EvalCoord(c layout.IntTuple) (layout.Int, error)
-}
-
-// Mode returns CuTe's layout<path...>(f): the sub-function of the given
-// mode, a plain layout's mode or a composed layout's [ComposedLayout.Mode].
-// A [PreSwizzled] (whose domain CuTe does not define) or a nil f gives nil.
-func Mode(f Func, path ...int) Func {
-	switch l := f.(type) {
-	case layout.Layout:
-		return l.Mode(path...)
-	case ComposedLayout:
-		return l.Mode(path...)
-	}
-	return nil
-}
-
-// Innermost returns the plain layout at the bottom of f: f itself for a
-// layout.Layout, [ComposedLayout.Layout] for a composed layout, the zero
-// Layout for nil.
-func Innermost(f Func) layout.Layout {
-	switch l := f.(type) {
-	case layout.Layout:
-		return l
-	case ComposedLayout:
-		return l.Layout()
-	}
-	return layout.Layout{}
-}
-
-// MapInner applies g to the innermost plain layout of f and rebuilds each
-// composed level with CuTe's composition(layout_a(), offset(), ...) (see
-// [ComposedLayout.WithInner]): CuTe's rule for every domain operation on a
-// ComposedLayout (flatten, coalesce, group, divides, composition with a
-// tiler). For a plain layout it is g(f).
-func MapInner(f Func, g func(layout.Layout) (Func, error)) (Func, error) {
-	switch l := f.(type) {
-	case layout.Layout:
-		return g(l)
-	case ComposedLayout:
-		return l.withInner(g)
-	}
-	return nil, layout.Errorf("composition", "unknown layout kind", f)
-}
-
-var (
-	_ Func = layout.Layout{}
-	_ Func = ComposedLayout{}
-)
-
 // A ComposedLayout is CuTe's ComposedLayout<Swizzle<B,M,S>, Offset, Inner>:
 // the function c ↦ Swizzle(Offset + Inner(c)), where Inner is a
 // layout.Layout or, nested, another ComposedLayout. Its domain (shape, size,
@@ -98,47 +22,37 @@ var (
 type ComposedLayout struct {
 	sw    Swizzle
 	off   layout.Int
-	mixed uint32 // the run-time bits F of a MixedBits offset; 0 for an Int offset
-	inner Func   // layout.Layout or ComposedLayout
+	mixed uint32     // the run-time bits F of a MixedBits offset; 0 for an Int offset
+	inner Func       // layout.Layout or ComposedLayout
+	ev    *evaluator // evaluates c (see fast.go)
 }
 
-// Make returns CuTe's make_composed_layout(sw, offset, inner): always a
-// ComposedLayout, even for an identity swizzle. inner must be a
-// layout.Layout or a ComposedLayout.
-func Make(sw Swizzle, offset layout.Int, inner Func) (ComposedLayout, error) {
+// newComposed is the one constructor of a ComposedLayout value: it builds
+// the evaluator (see fast.go) once.
+func newComposed(sw Swizzle, off layout.Int, mixed uint32, inner Func) ComposedLayout {
+	return ComposedLayout{sw: sw, off: off, mixed: mixed, inner: inner, ev: newEvaluator(sw, off.Value(), inner)}
+}
+
+// MakeComposed returns CuTe's make_composed_layout(sw, offset, inner):
+// always a ComposedLayout, even for an identity swizzle (unlike
+// [Composition], which collapses one). inner must be a layout.Layout or a
+// ComposedLayout.
+func MakeComposed(sw Swizzle, offset layout.Int, inner Func) (ComposedLayout, error) {
 	switch inner.(type) {
 	case layout.Layout, ComposedLayout:
 	default:
 		return ComposedLayout{}, layout.Errorf("make_composed_layout", "the inner function must be a Layout or a ComposedLayout", fmt.Sprintf("%T", inner))
 	}
-	return ComposedLayout{sw: sw, off: offset, inner: inner}, nil
+	return newComposed(sw, offset, 0, inner), nil
 }
 
-// MustMake is like Make but panics on error.
-func MustMake(sw Swizzle, offset layout.Int, inner Func) ComposedLayout {
-	c, err := Make(sw, offset, inner)
+// MustMakeComposed is like MakeComposed but panics on error.
+func MustMakeComposed(sw Swizzle, offset layout.Int, inner Func) ComposedLayout {
+	c, err := MakeComposed(sw, offset, inner)
 	if err != nil {
 		panic(err)
 	}
 	return c
-}
-
-// Compose is CuTe's three-argument composition(sw, offset, inner): the
-// ComposedLayout sw o offset o inner, except that an identity swizzle
-// (BBits == 0) with the static offset _0 over a plain layout is that
-// layout itself. It is how every operation of CuTe's swizzle algebra builds
-// its result, so all of them collapse the same way.
-func Compose(sw Swizzle, offset layout.Int, inner Func) Func {
-	if l, ok := inner.(layout.Layout); ok && sw.IsIdentity() && offset.Is(0) {
-		return l
-	}
-	return ComposedLayout{sw: sw, off: offset, inner: inner}
-}
-
-// AsComposed returns f as a ComposedLayout, reporting whether it is one.
-func AsComposed(f Func) (ComposedLayout, bool) {
-	c, ok := f.(ComposedLayout)
-	return c, ok
 }
 
 // Swizzle returns CuTe's layout_a(): the outer swizzle.
@@ -172,15 +86,11 @@ func (c ComposedLayout) Cosize() layout.Int { return c.Layout().Cosize() }
 
 // Eval returns c(i) = Swizzle(Offset + Inner(i)) for a 1-D index i. It does
 // not allocate.
-func (c ComposedLayout) Eval(i int) int {
-	return c.sw.Apply(c.off.Value() + c.inner.Eval(i))
-}
+func (c ComposedLayout) Eval(i int) int { return c.ev.eval(i) }
 
 // Eval2 returns c(m, n) for a rank-2 domain, each mode taking a 1-D index.
 // It does not allocate.
-func (c ComposedLayout) Eval2(m, n int) int {
-	return c.sw.Apply(c.off.Value() + c.inner.Eval2(m, n))
-}
+func (c ComposedLayout) Eval2(m, n int) int { return c.ev.eval2(m, n) }
 
 // EvalCoord returns c(coord) for a coordinate (an integer, a hierarchical
 // or a partially hierarchical coordinate of the shape), typed as CuTe types
@@ -211,7 +121,7 @@ func (c ComposedLayout) All() func(yield func(int, int) bool) {
 
 // Mode returns CuTe's layout<path...>(c): the sub-layout of the given mode,
 // composition(Swizzle, Offset, mode of Inner). Like every result built with
-// [Compose] it is a plain layout when the swizzle is the identity and the
+// CuTe's three-argument composition it is a plain layout when the swizzle is the identity and the
 // offset is _0.
 func (c ComposedLayout) Mode(path ...int) Func {
 	return c.WithInner(Mode(c.inner, path...))
@@ -219,12 +129,13 @@ func (c ComposedLayout) Mode(path ...int) Func {
 
 // WithInner returns CuTe's composition(layout_a(), offset(), in): c's
 // swizzle and offset (a MixedBits offset stays one) over another inner
-// function, collapsing as [Compose] does.
+// function, collapsing as CuTe's three-argument composition does (see
+// [Composition]).
 func (c ComposedLayout) WithInner(in Func) Func {
 	if c.mixed == 0 {
-		return Compose(c.sw, c.off, in)
+		return compose(c.sw, c.off, in)
 	}
-	return ComposedLayout{sw: c.sw, off: c.off, mixed: c.mixed, inner: in}
+	return newComposed(c.sw, c.off, c.mixed, in)
 }
 
 // MixedBits reports whether the offset is one of CuTe's MixedBits, an
@@ -292,14 +203,7 @@ func (c ComposedLayout) write(b *strings.Builder) {
 // composition with a tiler) to a composed layout: on layout_b, rebuilding
 // each level with the three-argument composition.
 func (c ComposedLayout) withInner(f func(layout.Layout) (Func, error)) (Func, error) {
-	var in Func
-	var err error
-	switch l := c.inner.(type) {
-	case layout.Layout:
-		in, err = f(l)
-	case ComposedLayout:
-		in, err = l.withInner(f)
-	}
+	in, err := MapInner(c.inner, f)
 	if err != nil {
 		return nil, err
 	}

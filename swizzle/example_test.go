@@ -29,16 +29,28 @@ func ExampleParseFunc() {
 	// 64 144
 }
 
-func ExampleCompose() {
+func ExampleComposition() {
 	l := layout.MustParse("(_8,_8):(_8,_1)")
-	// An identity swizzle with a static _0 offset is dropped, as in CuTe.
-	fmt.Println(swizzle.Compose(swizzle.Must(0, 4, 3), layout.S(0), l))
-	fmt.Println(swizzle.Compose(swizzle.Must(3, 0, 3), layout.S(0), l))
-	// make_composed_layout never collapses.
-	fmt.Println(swizzle.MustMake(swizzle.Must(0, 4, 3), layout.S(0), l))
+	// composition(Swizzle, Layout): an identity swizzle is dropped, as in
+	// CuTe.
+	r, _ := swizzle.Composition(swizzle.Must(0, 4, 3), l)
+	fmt.Println(r)
+	r, _ = swizzle.Composition(swizzle.Must(3, 0, 3), l)
+	fmt.Println(r)
+	// composition(ComposedLayout, Tiler) applies to the inner layout.
+	r, _ = swizzle.Composition(r, layout.MustParseTiler("(_4,_8)"))
+	fmt.Println(r)
 	// Output:
 	// (_8,_8):(_8,_1)
 	// Sw<3,0,3> o _0 o (_8,_8):(_8,_1)
+	// Sw<3,0,3> o _0 o (_4,_8):(_8,_1)
+}
+
+func ExampleMakeComposed() {
+	// make_composed_layout never collapses.
+	l := layout.MustParse("(_8,_8):(_8,_1)")
+	fmt.Println(swizzle.MustMakeComposed(swizzle.Must(0, 4, 3), layout.S(0), l))
+	// Output:
 	// Sw<0,4,3> o _0 o (_8,_8):(_8,_1)
 }
 
@@ -52,7 +64,7 @@ func ExampleCompose() {
 func ExamplePrintLayout_gmma() {
 	bytes := layout.MustParse("(_8,_64):(_128,_2)")
 	for b := 0; b <= 3; b++ {
-		c := swizzle.MustMake(swizzle.Must(b, 4, 3), layout.S(0), bytes)
+		c := swizzle.MustMakeComposed(swizzle.Must(b, 4, 3), layout.S(0), bytes)
 		s, _ := swizzle.PrintLayout(c)
 		fmt.Print(strings.ReplaceAll(s, " \n", "\n"))
 	}
@@ -139,7 +151,7 @@ func ExamplePrintLayout_gmma() {
 // swizzle: in row m, chunk k lands at chunk k XOR m.
 func ExampleUpcast() {
 	bytes := layout.MustParse("(_8,_64):(_128,_2)")
-	c := swizzle.MustMake(swizzle.Must(3, 4, 3), layout.S(0), bytes)
+	c := swizzle.MustMakeComposed(swizzle.Must(3, 4, 3), layout.S(0), bytes)
 	u, _ := swizzle.Upcast(c, 16)
 	s, _ := swizzle.PrintLayout(u)
 	fmt.Print(strings.ReplaceAll(s, " \n", "\n"))
@@ -189,11 +201,11 @@ func ExampleTileToShape() {
 	// Sw<3,4,3> o _0 o (_128,_64,_3):(_64,_1,_8192)
 }
 
-func ExampleComposeFunc() {
+func ExampleComposition_swizzleMovesLeft() {
 	// A layout composed with a swizzled layout moves the swizzle left.
 	a := layout.MustParse("(_8,_8):(_8,_1)")
 	b := swizzle.MustParseFunc("Sw<2,0,-3> o _0 o (_8,_8):(_8,_1)")
-	r, _ := swizzle.ComposeFunc(a, b)
+	r, _ := swizzle.Composition(a, b)
 	fmt.Println(r)
 	// Output:
 	// Sw<2,0,3> o _0 o (_8,_8):(_1,_8)

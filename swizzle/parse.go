@@ -116,7 +116,7 @@ func ParseFunc(s string) (Func, error) {
 		if v := off.Value(); v == math.MinInt || !grow(uint64(max(v, -v))) || !grow(uint64(sw.Period())) {
 			return nil, &layout.ParseError{Input: s, Pos: parts[k+1].pos, Msg: "the composed layout is not representable: offsets plus cosize must fit in int64"}
 		}
-		f = ComposedLayout{sw: sw, off: off, inner: f}
+		f = newComposed(sw, off, 0, f)
 	}
 	return f, nil
 }

@@ -12,13 +12,12 @@ import (
 // column width comes from cosize(f), which for a composed layout is the
 // cosize of its inner layout.
 func PrintLayout(f Func) (string, error) {
-	c, ok := f.(ComposedLayout)
-	if !ok {
-		l, ok := f.(layout.Layout)
-		if !ok {
-			return "", layout.Errorf("print_layout", "want a Layout or a ComposedLayout", fmt.Sprintf("%T", f))
-		}
+	if l, ok := AsLayout(f); ok {
 		return layout.PrintLayout(l)
+	}
+	c, ok := AsComposed(f)
+	if !ok {
+		return "", layout.Errorf("print_layout", "want a Layout or a ComposedLayout", fmt.Sprintf("%T", f))
 	}
 	l := c.Layout()
 	if l.Rank() != 2 || !l.IsTuple() {

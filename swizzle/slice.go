@@ -32,7 +32,7 @@ import (
 // values that reach only some of the swizzle's bits, a MixedBits offset
 // (see [ComposedLayout.MixedBits]), printed M_0|(128&400)=128.
 func (c ComposedLayout) Slice(coord layout.Coord) (Func, layout.Int, error) {
-	lb, ok := c.inner.(layout.Layout)
+	lb, ok := AsLayout(c.inner)
 	if !ok {
 		return nil, layout.Int{}, layout.Errorf("slice", "slicing a nested composed layout is not supported", c)
 	}
@@ -72,7 +72,7 @@ func (c ComposedLayout) DomainOffset(coord layout.IntTuple) (ComposedLayout, lay
 	if err := raise.Try(func() { off = c.off.Add(v) }); err != nil {
 		return ComposedLayout{}, layout.Int{}, err
 	}
-	return ComposedLayout{sw: c.sw, off: off, inner: c.inner}, layout.S(0), nil
+	return newComposed(c.sw, off, 0, c.inner), layout.S(0), nil
 }
 
 // slice is Slice for a coordinate with an integer in it, given the sliced
@@ -85,7 +85,7 @@ func (c ComposedLayout) slice(sliced, diced layout.Layout, dcoord layout.IntTupl
 	onlyZY := layout.MustMake(shape, layout.Statics(0, 1<<M, 0, 1<<(M+S), 0))
 
 	// The swizzle bits the kept modes reach: P o sliced at its last index.
-	slicedZY := must(layout.Compose(onlyZY, sliced))
+	slicedZY := must(composeLayouts(onlyZY, sliced))
 	active := must(slicedZY.Offset(layout.I(slicedZY.Size().Sub(layout.S(1)))))
 	// Keep the swizzle where the kept modes hit a Z bit and its Y bit
 	// together. CuTe decides this at compile time and, for a dynamic
@@ -93,16 +93,16 @@ func (c ComposedLayout) slice(sliced, diced layout.Layout, dcoord layout.IntTupl
 	// decide on the value, which agrees with CuTe wherever CuTe is right.
 	collide := active.Value()&^sw.Apply(active.Value()) != 0
 
-	dicedAnti := must(layout.Compose(antiZY, diced))
-	dicedOnly := must(layout.Compose(onlyZY, diced))
+	dicedAnti := must(composeLayouts(antiZY, diced))
+	dicedOnly := must(composeLayouts(onlyZY, diced))
 	offZY := c.mixedOffset().xor(toMixedBits(dicedOnly, dcoord))
 	offAnti := must(dicedAnti.Offset(dcoord))
 
 	if collide {
 		if !offZY.all && offZY.dyn != 0 {
-			return ComposedLayout{sw: sw, off: offZY.int(), mixed: offZY.dyn, inner: sliced}, offAnti
+			return newComposed(sw, offZY.int(), offZY.dyn, sliced), offAnti
 		}
-		return Compose(sw, offZY.int(), sliced), offAnti
+		return compose(sw, offZY.int(), sliced), offAnti
 	}
 	// Decay: the swizzle restricted to the kept modes is the layout
 	// (2^M, (2..), 2^(S-B), (2..), 1) with strides that flip sign where the
@@ -130,7 +130,7 @@ func (c ComposedLayout) slice(sliced, diced layout.Layout, dcoord layout.IntTupl
 	sh = append(sh, layout.I(layout.S(1)))
 	st = append(st, layout.I(layout.S(1<<(M+B+S))))
 	swl := layout.MustMake(layout.Tup(sh...), layout.Tup(st...))
-	r := must(layout.Compose(swl, sliced))
+	r := must(composeLayouts(swl, sliced))
 	base := offZY.int()
 	sum := sw.ApplyInt(base).Add(offAnti)
 	return r, sum
@@ -220,4 +220,9 @@ func must[T any](v T, err error) T {
 		panic(err)
 	}
 	return v
+}
+
+// composeLayouts is layout composition a ∘ b of two plain layouts.
+func composeLayouts(a, b layout.Layout) (layout.Layout, error) {
+	return layout.Composition(a, layout.LayoutTiler(b))
 }

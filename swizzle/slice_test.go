@@ -70,7 +70,7 @@ func TestSliceProperty(t *testing.T) {
 		if rapid.Bool().Draw(t, "offset") {
 			off = layout.S(rapid.IntRange(0, 8).Draw(t, "off") << bits.Len(uint(l.Cosize().Value())))
 		}
-		c := MustMake(sw, off, l)
+		c := MustMakeComposed(sw, off, l)
 		r := l.Rank()
 		elems := make([]layout.Coord, r)
 		fixed := make([]int, r)

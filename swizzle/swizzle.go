@@ -13,26 +13,28 @@
 // CuTe's composition(Swizzle<0,M,S>, _0, L) is the plain layout L: a swizzle
 // with no bits is the identity and CuTe drops it. Every operation of this
 // package that CuTe routes through that overload therefore returns a [Func],
-// which is either a [layout.Layout] or a [ComposedLayout]; use a type switch
-// (or [AsComposed]) to tell them apart. Operations that never collapse
-// (make_composed_layout, upcast, downcast) return a ComposedLayout.
+// which is either a [layout.Layout] or a [ComposedLayout]. Callers need
+// not tell them apart: the Func methods and the functions of func.go
+// ([Mode], [Innermost], [SwizzlePortion], [IsComposed], [MapInner],
+// [SliceAndOffset], [DomainOffset], [Recast], ...) serve both. Operations
+// that never collapse (make_composed_layout, upcast, downcast) return a
+// ComposedLayout.
 //
 // # What is here
 //
 //   - [Swizzle]: the bit function (Apply, masks, FromMasks = make_swizzle,
-//     Compose, Upcast/Downcast), Parse/MustParse, New/Must with CuTe's
-//     parameter checks as errors.
-//   - [ComposedLayout]: Make (make_composed_layout), [Compose] (CuTe's
-//     three-argument composition, which collapses identity swizzles), Eval
-//     and Eval2 (no allocation), At, Mode, Slice (slice_and_offset, with
-//     CuTe's decay to a plain layout) and DomainOffset, ParseFunc /
-//     ParseComposed, String, [PrintLayout].
-//   - The algebra, each on a [Func]: [ComposeLayout] (Swizzle ∘ Layout),
-//     [LayoutCompose] (Layout ∘ Swizzle), [ComposeFunc] (any ∘ any),
-//     [Composition] (with a tiler), the divides, products and
-//     [TileToShape], [RightInverse] and [LeftInverse] (which return a
-//     [PreSwizzled] layout o offset o swizzle for a non-zero offset, as CuTe
-//     does), [Upcast], [Downcast] and [Recast].
+//     Composition of two swizzles, Upcast/Downcast), Parse/MustParse,
+//     New/Must with CuTe's parameter checks as errors.
+//   - [ComposedLayout]: [MakeComposed] (make_composed_layout), Eval and
+//     Eval2 (no allocation), Mode, Slice (slice_and_offset, with CuTe's
+//     decay to a plain layout) and DomainOffset, ParseFunc / ParseComposed,
+//     String, [PrintLayout].
+//   - The algebra, each on a [Func]: [Composition] (CuTe's composition for
+//     every overload: Swizzle ∘ Layout, Layout ∘ Swizzle, Func ∘ Func, Func ∘
+//     Tiler), the divides, products and [TileToShape], [RightInverse] and
+//     [LeftInverse] (which return a [PreSwizzled] layout o offset o swizzle
+//     for a non-zero offset, as CuTe does), [Upcast], [Downcast] and
+//     [Recast].
 //
 // Errors follow package layout's model: a *layout.Error names CuTe's
 // operation and the condition that failed (a static_assert, or a place
@@ -63,6 +65,10 @@ import (
 // identity.
 type Swizzle struct {
 	b, m, s int8
+	// Derived from b, m, s by New (so equality is still that of B, M, S),
+	// for Apply: the Y mask and the right and left shifts, one of them 0.
+	rs, ls uint8
+	ymsk   uint32
 }
 
 // maxBits bounds the highest bit a swizzle may touch. CuTe computes its masks
@@ -84,7 +90,14 @@ func New(b, m, s int) (Swizzle, error) {
 	case b+m+abs(s) > maxBits:
 		return Swizzle{}, layout.Errorf("Swizzle", "the swizzle masks must fit in 31 bits", b, m, s)
 	}
-	return Swizzle{int8(b), int8(m), int8(s)}, nil
+	sw := Swizzle{b: int8(b), m: int8(m), s: int8(s)}
+	sw.ymsk = uint32(sw.YMask())
+	if s >= 0 {
+		sw.rs = uint8(s)
+	} else {
+		sw.ls = uint8(-s)
+	}
+	return sw, nil
 }
 
 // Must is like New but panics on error.
@@ -130,11 +143,7 @@ func (sw Swizzle) Period() int { return 1 << (int(sw.b) + int(sw.m) + abs(int(sw
 // Apply returns sw(x) = x ^ shiftr(x & YMask, SShift), with C++ int
 // semantics for negative x (arithmetic shifts). It does not allocate.
 func (sw Swizzle) Apply(x int) int {
-	y := x & sw.YMask()
-	if sw.s >= 0 {
-		return x ^ y>>sw.s
-	}
-	return x ^ y<<-sw.s
+	return x ^ (x&int(sw.ymsk))>>(sw.rs&63)<<(sw.ls&63) // rs, ls < 32: &63 only spares Go's shift guard
 }
 
 // ApplyInt returns sw(x) typed as CuTe types it: static for a static x,
@@ -182,9 +191,10 @@ func FromMasks(y, z uint32) (Swizzle, error) {
 	return sw, nil
 }
 
-// Compose returns the swizzle sw∘t, CuTe's composition of two swizzles: it
-// exists only for swizzles of the same shift (the masks XOR together).
-func (sw Swizzle) Compose(t Swizzle) (Swizzle, error) {
+// Composition returns the swizzle sw∘t, CuTe's composition(Swizzle,
+// Swizzle): it exists only for swizzles of the same shift (the masks XOR
+// together).
+func (sw Swizzle) Composition(t Swizzle) (Swizzle, error) {
 	if sw.s != t.s {
 		return Swizzle{}, layout.Errorf("composition", "Can only merge swizzles of the same shift.", sw, t)
 	}

@@ -114,10 +114,10 @@ func TestSwizzleChecks(t *testing.T) {
 			t.Errorf("Parse(%q) succeeded", s)
 		}
 	}
-	if _, err := Must(1, 4, 3).Compose(Must(1, 4, 4)); err == nil {
+	if _, err := Must(1, 4, 3).Composition(Must(1, 4, 4)); err == nil {
 		t.Error("composing swizzles of different shifts succeeded")
 	}
-	if sw, err := Must(1, 4, 3).Compose(Must(1, 5, 3)); err != nil || sw != Must(2, 4, 3) {
+	if sw, err := Must(1, 4, 3).Composition(Must(1, 5, 3)); err != nil || sw != Must(2, 4, 3) {
 		t.Errorf("Sw<1,4,3> o Sw<1,5,3> = %v, %v; want Sw<2,4,3>", sw, err)
 	}
 }
@@ -127,7 +127,7 @@ func TestComposedEval(t *testing.T) {
 		sw := genSwizzle(t)
 		off := genInt(t, 0, 256, "off")
 		l := genLayout(t)
-		c := MustMake(sw, off, l)
+		c := MustMakeComposed(sw, off, l)
 		for i := 0; i < l.Size().Value(); i++ {
 			if got, want := c.Eval(i), sw.Apply(off.Value()+l.Eval(i)); got != want {
 				t.Fatalf("%v(%d) = %d, want %d", c, i, got, want)
@@ -143,7 +143,7 @@ func TestComposedEval(t *testing.T) {
 		}
 		// Nesting: an outer composed layout over c.
 		sw2 := genSwizzle(t)
-		d := MustMake(sw2, layout.S(0), c)
+		d := MustMakeComposed(sw2, layout.S(0), c)
 		back2, err := ParseFunc(d.String())
 		if err != nil || !Equal(back2, d) {
 			t.Fatalf("ParseFunc(%q) = %v, %v", d.String(), back2, err)
@@ -158,13 +158,13 @@ func TestComposedEval(t *testing.T) {
 
 func TestComposeCollapses(t *testing.T) {
 	l := layout.MustParse("(_8,_8):(_8,_1)")
-	if _, ok := Compose(Must(0, 4, 3), layout.S(0), l).(layout.Layout); !ok {
+	if _, ok := compose(Must(0, 4, 3), layout.S(0), l).(layout.Layout); !ok {
 		t.Error("Sw<0,4,3> o _0 o L did not collapse to L")
 	}
-	if _, ok := Compose(Must(0, 4, 3), layout.D(0), l).(ComposedLayout); !ok {
+	if _, ok := compose(Must(0, 4, 3), layout.D(0), l).(ComposedLayout); !ok {
 		t.Error("Sw<0,4,3> o 0 o L collapsed (only a static _0 offset does)")
 	}
-	if _, ok := Compose(Must(1, 4, 3), layout.S(0), l).(ComposedLayout); !ok {
+	if _, ok := compose(Must(1, 4, 3), layout.S(0), l).(ComposedLayout); !ok {
 		t.Error("Sw<1,4,3> o _0 o L collapsed")
 	}
 }
@@ -206,7 +206,7 @@ func TestPrintLayoutMatchesLayout(t *testing.T) {
 	// table is that of the plain layout, up to the first line.
 	l := layout.MustParse("(_4,_6):(_6,_1)")
 	want, _ := layout.PrintLayout(l)
-	got, err := PrintLayout(MustMake(Must(0, 4, 3), layout.D(0), l))
+	got, err := PrintLayout(MustMakeComposed(Must(0, 4, 3), layout.D(0), l))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,35 +215,4 @@ func TestPrintLayoutMatchesLayout(t *testing.T) {
 	if first != "Sw<0,4,3> o 0 o (_4,_6):(_6,_1)" || gotRest != wantRest {
 		t.Errorf("PrintLayout =\n%s\nwant the table of\n%s", got, want)
 	}
-}
-
-func BenchmarkComposedEval(b *testing.B) {
-	c := MustParseComposed("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)")
-	n := c.Size().Value()
-	b.ReportAllocs()
-	sum := 0
-	for i := 0; b.Loop(); i++ {
-		sum += c.Eval(i & (n - 1))
-	}
-	_ = sum
-}
-
-func BenchmarkComposedEval2(b *testing.B) {
-	c := MustParseComposed("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)")
-	b.ReportAllocs()
-	sum := 0
-	for i := 0; b.Loop(); i++ {
-		sum += c.Eval2(i&7, (i>>3)&63)
-	}
-	_ = sum
-}
-
-func BenchmarkSwizzleApply(b *testing.B) {
-	sw := Must(3, 4, 3)
-	b.ReportAllocs()
-	sum := 0
-	for i := 0; b.Loop(); i++ {
-		sum += sw.Apply(i)
-	}
-	_ = sum
 }

@@ -1,6 +1,9 @@
 package tensor
 
-import "github.com/gocute/cute/layout"
+import (
+	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/swizzle"
+)
 
 // This file is the one home of CuTe's element-wise algorithms over tensors
 // (algorithm/copy.hpp, copy_if, copy_vec, fill.hpp, clear.hpp, axpby.hpp,
@@ -201,7 +204,7 @@ func wholeVectors[T any](t Tensor[T], w, vecBits int) bool {
 // vectorLayout is recast<VecType>(t)'s layout: the plain layout of t
 // upcast by w elements, after checking the pointer's alignment.
 func vectorLayout[T any](t Tensor[T], w, vecBits int) (layout.Layout, error) {
-	l, ok := t.lay.(layout.Layout)
+	l, ok := swizzle.AsLayout(t.lay)
 	if !ok {
 		return layout.Layout{}, layout.Errorf("copy_vec", "a plain layout (recast of a swizzled layout is not modelled)", t.lay)
 	}

@@ -31,19 +31,11 @@ type flatLayout struct {
 // leaves, a zero extent, or nested composed layouts.
 func flatten(f swizzle.Func) *flatLayout {
 	var fl flatLayout
-	var l layout.Layout
-	switch g := f.(type) {
-	case layout.Layout:
-		l = g
-	case swizzle.ComposedLayout:
-		in, ok := g.Inner().(layout.Layout)
-		if !ok {
-			return nil
-		}
-		l, fl.sw, fl.off = in, g.Swizzle(), g.Offset().Value()
-	default:
+	sw, off, l, ok := swizzle.Split(f)
+	if !ok {
 		return nil
 	}
+	fl.sw, fl.off = sw, off.Value()
 	shape, stride := l.Shape(), l.Stride()
 	if !shape.IsTuple() {
 		shape, stride = layout.Tup(shape), layout.Tup(stride)

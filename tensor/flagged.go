@@ -161,7 +161,7 @@ func (f FlaggedLayout) PositionIndependent() (swizzle.Func, error) {
 	if err != nil {
 		return nil, err
 	}
-	return swizzle.Compose(sw, layout.S(0), f.l), nil
+	return swizzle.Composition(sw, f.l)
 }
 
 // recastSwizzleFromBytes is recast_layout<uint8_t, uint_bit_t<bits>>(sw).
@@ -222,7 +222,11 @@ func AsPositionIndependent[T any](t Tensor[T]) (Tensor[T], error) {
 	if err != nil {
 		return Tensor[T]{}, err
 	}
-	return mk(t.ptr.WithSwizzle(swizzle.Swizzle{}), t.mem, swizzle.Compose(esw, layout.S(0), t.lay)), nil
+	f, err := swizzle.Composition(esw, t.lay)
+	if err != nil {
+		return Tensor[T]{}, err
+	}
+	return mk(t.ptr.WithSwizzle(swizzle.Swizzle{}), t.mem, f), nil
 }
 
 // Recast returns CuTe's recast<U>(t) for a tensor whose elements are
@@ -234,29 +238,21 @@ func AsPositionIndependent[T any](t Tensor[T]) (Tensor[T], error) {
 // moves the pointer, is refused.
 func Recast[U, T any](t Tensor[T], mem Memory[U], newBits int) (Tensor[U], error) {
 	old := t.ptr.Bits()
-	var f swizzle.Func
-	switch l := t.lay.(type) {
-	case layout.Layout:
-		if newBits > old {
-			for _, d := range l.Stride().Leaves() {
-				if d.Value() < 0 {
-					return Tensor[U]{}, layout.Errorf("recast", "upcast of a layout with negative strides is not supported", l)
-				}
+	if t.lay == nil {
+		return Tensor[U]{}, layout.Errorf("recast", "unknown layout kind", t.lay)
+	}
+	// CuTe moves the pointer of an upcast plain layout with negative strides
+	// (not of a composed layout), which is not modelled.
+	if l, ok := swizzle.AsLayout(t.lay); ok && newBits > old {
+		for _, d := range l.Stride().Leaves() {
+			if d.Value() < 0 {
+				return Tensor[U]{}, layout.Errorf("recast", "upcast of a layout with negative strides is not supported", l)
 			}
 		}
-		r, err := layout.Recast(l, old, newBits)
-		if err != nil {
-			return Tensor[U]{}, err
-		}
-		f = r
-	case swizzle.ComposedLayout:
-		r, err := swizzle.Recast(l, old, newBits)
-		if err != nil {
-			return Tensor[U]{}, err
-		}
-		f = r
-	default:
-		return Tensor[U]{}, layout.Errorf("recast", "unknown layout kind", t.lay)
+	}
+	f, err := swizzle.Recast(t.lay, old, newBits)
+	if err != nil {
+		return Tensor[U]{}, err
 	}
 	return mk(t.ptr.Recast(newBits), mem, f), nil
 }

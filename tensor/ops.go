@@ -15,21 +15,7 @@ import (
 // or the swizzle decays into a plain layout with dynamic strides); they are
 // the swizzle package's to compute.
 func SliceFunc(c layout.Coord, f swizzle.Func) (swizzle.Func, layout.Int, error) {
-	switch l := f.(type) {
-	case layout.Layout:
-		s, off, err := layout.SliceAndOffset(c, l)
-		if err != nil {
-			return nil, layout.Int{}, err
-		}
-		return s, off, nil
-	case swizzle.ComposedLayout:
-		if c.AllUnderscore() {
-			in, err := mapInner(l, func(b layout.Layout) (swizzle.Func, error) { return layout.SliceLayout(c, b) })
-			return in, layout.S(0), err
-		}
-		return sliceComposed(c, l)
-	}
-	return nil, layout.Int{}, layout.Errorf("slice", "unknown layout kind", f)
+	return swizzle.SliceAndOffset(c, f)
 }
 
 // withPlainOp applies a layout op that cannot fail to t's layout (inside
@@ -100,16 +86,17 @@ func Take[T any](t Tensor[T], b, e int) (Tensor[T], error) {
 	return t.WithLayout(f), nil
 }
 
-// DomainOffset returns CuTe's domain_offset(c, t) for a plain layout: the
-// tensor of the same layout on the pointer moved to coordinate c.
+// DomainOffset returns CuTe's domain_offset(c, t): for a plain layout the
+// tensor of the same layout on the pointer moved to coordinate c; for a
+// composed layout the same pointer with the layout's offset moved (see
+// [swizzle.DomainOffset]).
 func DomainOffset[T any](c layout.IntTuple, t Tensor[T]) (Tensor[T], error) {
-	l, ok := t.lay.(layout.Layout)
-	if !ok {
-		return Tensor[T]{}, layout.Errorf("domain_offset", "needs a plain layout", t.lay)
+	if t.lay == nil {
+		return Tensor[T]{}, layout.Errorf("domain_offset", "unknown layout kind", t.lay)
 	}
-	off, err := l.Offset(c)
+	f, off, err := swizzle.DomainOffset(c, t.lay)
 	if err != nil {
 		return Tensor[T]{}, err
 	}
-	return t.WithPointer(t.ptr.Add(off.Value())), nil
+	return mk(t.ptr.Add(off.Value()), t.mem, f), nil
 }

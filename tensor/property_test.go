@@ -129,7 +129,7 @@ func TestRapidSliceThenIndex(t *testing.T) {
 		if composed {
 			// A position-independent swizzle on element offsets instead.
 			sw := swizzle.Must(rapid.IntRange(1, 2).Draw(t, "cB"), rapid.IntRange(0, 2).Draw(t, "cM"), 2)
-			full = View[uint16](full.Memory(), SmemPtr(16, 0x400), swizzle.MustMake(sw, layout.S(0), l))
+			full = View[uint16](full.Memory(), SmemPtr(16, 0x400), swizzle.MustMakeComposed(sw, layout.S(0), l))
 		}
 		c := genSliceCoord(t, shape)
 		s, err := full.Slice(c)

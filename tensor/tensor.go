@@ -144,8 +144,7 @@ func (t Tensor[T]) Layout() swizzle.Func { return t.lay }
 
 // Plain returns the tensor's layout if it is a plain layout.Layout.
 func (t Tensor[T]) Plain() (layout.Layout, bool) {
-	l, ok := t.lay.(layout.Layout)
-	return l, ok
+	return swizzle.AsLayout(t.lay)
 }
 
 // Shape returns the shape of the tensor's domain.

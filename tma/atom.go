@@ -74,11 +74,11 @@ type Smem struct {
 // swizzle.ComposedLayout (Sw<B,M,S> o off o L): get_swizzle_portion and
 // get_nonswizzle_portion of it.
 func SmemOf(f swizzle.Func) (Smem, error) {
-	switch v := f.(type) {
-	case layout.Layout:
-		return Smem{l: v}, nil
-	case swizzle.ComposedLayout:
-		return Smem{sw: v.Swizzle(), swizzled: true, l: v.Layout()}, nil
+	if l, ok := swizzle.AsLayout(f); ok {
+		return Smem{l: l}, nil
+	}
+	if swizzle.IsComposed(f) {
+		return Smem{sw: swizzle.SwizzlePortion(f), swizzled: true, l: swizzle.Innermost(f)}, nil
 	}
 	return Smem{}, layout.Errorf("make_tma_copy", "the smem layout must be a Layout or a swizzled ComposedLayout", f)
 }

@@ -186,7 +186,7 @@ func composeTree(a layout.Layout, b layout.Layout) layout.Layout {
 		}
 		return layout.Concat(out...)
 	}
-	return must(layout.Compose(a, b))
+	return must(layout.Composition(a, layout.LayoutTiler(b)))
 }
 
 // partitionFunc is tidfrg_S|D followed by the thread's slice, for an smem
@@ -197,7 +197,7 @@ func partitionSmem[T any](thr atom.ThrCopy, t tensor.Tensor[T], dst bool) (tenso
 		op = "partition_D"
 	}
 	tc := thr.Tiled()
-	if _, ok := t.Layout().(swizzle.ComposedLayout); ok {
+	if swizzle.IsComposed(t.Layout()) {
 		if tv := tc.LayoutTV(); tv.IsTuple() && tv.Rank() >= 2 && !tv.Mode(0).Size().IsStatic() {
 			return tensor.Tensor[T]{}, SwizzledDynamicError(op, tv)
 		}
@@ -220,18 +220,7 @@ func partitionSmem[T any](thr atom.ThrCopy, t tensor.Tensor[T], dst bool) (tenso
 			ms[0] = composeTree(ms[0], tv2mn)
 			return layout.Concat(ms...)
 		}
-		switch v := z.(type) {
-		case layout.Layout:
-			f = tile(v)
-		case swizzle.ComposedLayout:
-			inner, ok := v.Inner().(layout.Layout)
-			if !ok {
-				raise.Throw(layout.Errorf(op, "a nested composed layout is not supported", v))
-			}
-			f = must(swizzle.Make(v.Swizzle(), v.Offset(), tile(inner)))
-		default:
-			raise.Throw(layout.Errorf(op, "unsupported layout", z))
-		}
+		f = must(swizzle.MapInner(z, func(l layout.Layout) (swizzle.Func, error) { return tile(l), nil }))
 	})
 	if err != nil {
 		return tensor.Tensor[T]{}, layout.Errorf(op, "tile2thrfrg failed", t, err)
@@ -317,15 +306,9 @@ func Partition[T any](a Atom, ctaCoord int, ctaLayout layout.Layout, s tensor.Te
 		}
 		gc := offsetCoord(offI, gRank)
 		gr = must(gv.DomainOffset(gc))
-		st := s.WithLayout(sf)
-		if c, ok := sf.(swizzle.ComposedLayout); ok {
-			// domain_offset of a swizzle in the layout moves the layout's
-			// offset, not the pointer.
-			moved, _ := must2(c.DomainOffset(offsetCoord(offI, sRank)))
-			sr = st.WithLayout(moved)
-		} else {
-			sr = must(tensor.DomainOffset(offsetCoord(offI, sRank), st))
-		}
+		// domain_offset of a swizzle in the layout moves the layout's
+		// offset, not the pointer.
+		sr = must(tensor.DomainOffset(offsetCoord(offI, sRank), s.WithLayout(sf)))
 	})
 	return gr, sr, err
 }
@@ -341,15 +324,7 @@ func offsetCoord(off layout.Int, rank int) layout.IntTuple {
 
 // funcMode0 is get_nonswizzle_portion(layout<0>(stensor)).
 func funcMode0(f swizzle.Func) layout.Layout {
-	var l layout.Layout
-	switch v := f.(type) {
-	case layout.Layout:
-		l = v
-	case swizzle.ComposedLayout:
-		l = v.Layout()
-	default:
-		raise.Throw(layout.Errorf("tma_partition", "unsupported smem layout", f))
-	}
+	l := swizzle.Innermost(f)
 	if l.IsTuple() {
 		return l.Mode(0)
 	}
@@ -364,17 +339,7 @@ func coalesceMode0(l layout.Layout) (layout.Layout, error) {
 }
 
 func coalesceMode0Func(f swizzle.Func) (swizzle.Func, error) {
-	switch v := f.(type) {
-	case layout.Layout:
-		return coalesceMode0(v)
-	case swizzle.ComposedLayout:
-		l, err := coalesceMode0(v.Layout())
-		if err != nil {
-			return nil, err
-		}
-		return swizzle.Make(v.Swizzle(), v.Offset(), l)
-	}
-	return nil, layout.Errorf("tma_partition", "unsupported smem layout", f)
+	return swizzle.MapInner(f, func(l layout.Layout) (swizzle.Func, error) { return coalesceMode0(l) })
 }
 
 func coalesceMode0Coord(t tensor.CoordTensor) (tensor.CoordTensor, error) {
@@ -412,11 +377,4 @@ func MulticastMask(ctaLayout layout.Layout, ctaCoord []int, mode int) (uint16, e
 		mask |= uint16(1) << uint(sl.Eval(i))
 	}
 	return mask << uint(off.Value()), nil
-}
-
-func must2[A, B any](a A, b B, err error) (A, B) {
-	if err != nil {
-		must(0, err)
-	}
-	return a, b
 }

@@ -65,23 +65,17 @@ func LayoutLaTeX(w io.Writer, f swizzle.Func) error {
 // function (a composed layout appends to its inner layout); other ranks are
 // returned as they are.
 func append2(f swizzle.Func) swizzle.Func {
-	switch l := f.(type) {
-	case layout.Layout:
-		if l.IsTuple() && l.Rank() != 1 {
-			return l
-		}
-		if l.IsTuple() {
-			l = l.Mode(0)
-		}
-		return layout.Concat(l, layout.MustParse("_1:_0"))
-	case swizzle.ComposedLayout:
-		c, err := swizzle.Make(l.Swizzle(), l.Offset(), append2(l.Inner()))
-		if err != nil {
-			return l
-		}
-		return c
+	if _, plain := swizzle.AsLayout(f); !plain && !swizzle.IsComposed(f) {
+		return f
 	}
-	return f
+	l := swizzle.Innermost(f)
+	if l.IsTuple() && l.Rank() != 1 {
+		return f
+	}
+	if l.IsTuple() {
+		l = l.Mode(0)
+	}
+	return swizzle.WithInnermost(f, layout.Concat(l, layout.MustParse("_1:_0")))
 }
 
 // PositionIndependent returns the layout function CuTe's print_latex and
@@ -109,7 +103,7 @@ func PositionIndependent(s banks.Smem) (swizzle.Func, error) {
 	if err != nil {
 		return nil, err
 	}
-	return swizzle.Make(sw, layout.S(0), s.Func())
+	return swizzle.MakeComposed(sw, layout.S(0), s.Func())
 }
 
 // SmemLaTeX is LayoutLaTeX of a shared-memory tile: CuTe's print_latex of

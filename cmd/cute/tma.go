@@ -133,13 +133,9 @@ func tmaPartitionReport(w io.Writer, t tma.TiledCopy, g tma.Gmem, smemArg string
 		if err != nil {
 			return err
 		}
-		l, ok := f.(layout.Layout)
-		if !ok {
-			c, _ := swizzle.AsComposed(f)
-			l = c.Layout()
-			f = swizzle.Compose(c.Swizzle(), c.Offset(), l.Append(layout.MustParse("_1:_0")))
-		} else {
-			f = l.Append(layout.MustParse("_1:_0"))
+		f, err = swizzle.MapInner(f, func(l layout.Layout) (swizzle.Func, error) { return l.Append(layout.MustParse("_1:_0")), nil })
+		if err != nil {
+			return err
 		}
 		sA = tensor.View[byte](nil, p, f)
 	}

@@ -26,6 +26,7 @@ import (
 
 	"github.com/gocute/cute/examples/internal/sgemm"
 	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/swizzle"
 	"github.com/gocute/cute/tensor"
 )
 
@@ -138,7 +139,7 @@ func gemmDevice(print io.Writer, p *sgemm.Problem, cfg config, mA, mB, mC tensor
 			return err
 		}
 		// Allocate the accumulators -- same shape/layout as the partitioned data
-		th.tCrC = sgemm.Registers(layout.LayoutLike(th.tCgC.Layout().(layout.Layout))) // (THR_M,THR_N)
+		th.tCrC = sgemm.Registers(layout.LayoutLike(swizzle.Innermost(th.tCgC.Layout()))) // (THR_M,THR_N)
 		// Clear the accumulators
 		tensor.Clear(th.tCrC)
 	}

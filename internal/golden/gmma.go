@@ -546,7 +546,11 @@ func smemOperand(spec string, m atom.MMA, which string) (tensor.Tensor[byte], er
 		if err != nil {
 			return tensor.Tensor[byte]{}, err
 		}
-		f, err := swizzle.TileToShape(swizzle.ComposeLayout(sw, inner), trg, layout.ColMajor)
+		atom, err := swizzle.Composition(sw, inner)
+		if err != nil {
+			return tensor.Tensor[byte]{}, err
+		}
+		f, err := swizzle.TileToShape(atom, trg, layout.ColMajor)
 		if err != nil {
 			return tensor.Tensor[byte]{}, err
 		}

@@ -103,7 +103,7 @@ func swizzleOps(t *table) {
 		if err != nil {
 			return "", err
 		}
-		c, err := swizzle.Make(sw, off, in)
+		c, err := swizzle.MakeComposed(sw, off, in)
 		if err != nil {
 			return "", err
 		}
@@ -132,7 +132,11 @@ func swizzleOps(t *table) {
 			if err != nil {
 				return "", err
 			}
-			return swizzle.ComposeLayout(sw, l).String(), nil
+			r, err := swizzle.Composition(sw, l)
+			if err != nil {
+				return "", err
+			}
+			return r.String(), nil
 		}
 		return composeSwizzled(args[0], args[1])
 	})
@@ -238,7 +242,7 @@ func composeSwizzled(a, b string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		r, err = swizzle.ComposeFunc(fa, fb)
+		r, err = swizzle.Composition(fa, fb)
 		if err != nil {
 			return "", err
 		}

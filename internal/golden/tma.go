@@ -129,7 +129,7 @@ func tmaSmemTensor(sp tmaSpec) (tensor.Tensor[byte], error) {
 // an smem swizzle in the layout (Sw<B,M,S> o _0 o L) sliced at the
 // dynamic thread extent of a dynamic cluster size.
 func tmaCaseCompiles(sp tmaSpec, t tma.TiledCopy) error {
-	if _, composed := sp.sfunc.(swizzle.ComposedLayout); sp.cluster.IsStatic() || !composed {
+	if sp.cluster.IsStatic() || !swizzle.IsComposed(sp.sfunc) {
 		return nil
 	}
 	return tma.SwizzledDynamicError("make_tma_copy", t.Tiled().LayoutTV())

@@ -222,7 +222,7 @@ func Registers(l layout.Layout) tensor.Tensor[float32] {
 
 // FragmentLike is make_fragment_like(t) for a float tensor, at AddrRegs.
 func FragmentLike(t tensor.Tensor[float32]) (tensor.Tensor[float32], error) {
-	l, ok := t.Layout().(layout.Layout)
+	l, ok := t.Plain()
 	if !ok {
 		return tensor.Tensor[float32]{}, fmt.Errorf("make_fragment_like of %v: a plain layout is needed", t)
 	}
