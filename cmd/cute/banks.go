@@ -191,11 +191,11 @@ func banksTiledCopy(name, thr, val string) (atom.TiledCopy, error) {
 	}
 	tl, err := layout.Parse(thr)
 	if err != nil {
-		return atom.TiledCopy{}, fmt.Errorf("--thr: %v", err)
+		return atom.TiledCopy{}, layout.Newf(0, "", "--thr: %w", err)
 	}
 	vl, err := layout.Parse(val)
 	if err != nil {
-		return atom.TiledCopy{}, fmt.Errorf("--val: %v", err)
+		return atom.TiledCopy{}, layout.Newf(0, "", "--val: %w", err)
 	}
 	return atom.MakeTiledCopy(a, tl, vl)
 }

@@ -75,7 +75,7 @@ func copyFlags(fs *flag.FlagSet) runFunc {
 			if *perm != "" {
 				p, err := layout.ParseTiler(*perm)
 				if err != nil {
-					return fail(fmt.Errorf("--perm: %v (use CuTe print syntax, e.g. '<_32,_32,_16>')", err))
+					return fail(layout.Newf(0, "", "--perm: %w (use CuTe print syntax, e.g. '<_32,_32,_16>')", err))
 				}
 				opts = append(opts, atom.WithPermutation(p))
 			}
@@ -86,7 +86,7 @@ func copyFlags(fs *flag.FlagSet) runFunc {
 			var known bool
 			tc, known, err = copyspec.TiledCopyFor(a, mma, *operand)
 			if !known {
-				return fail(fmt.Errorf("--operand %q: want A, B, C or C_atom", *operand))
+				return fail(layout.Newf(layout.ErrInvalid, "", "--operand %q: want A, B, C or C_atom", *operand))
 			}
 			if err != nil {
 				return fail(err)

@@ -205,14 +205,14 @@ func svgTiledMMA(m atom.MMA, flags map[string]string) (atom.TiledMMA, error) {
 	if a, ok := flags["atoms"]; ok {
 		l, err := parseLayoutOrShape(a)
 		if err != nil {
-			return atom.TiledMMA{}, fmt.Errorf("--atoms: %v", err)
+			return atom.TiledMMA{}, layout.Newf(0, "", "--atoms: %w", err)
 		}
 		opts = append(opts, atom.WithAtomLayout(l))
 	}
 	if p := flags["perm"]; p != "" {
 		t, err := layout.ParseTiler(p)
 		if err != nil {
-			return atom.TiledMMA{}, fmt.Errorf("--perm: %v (use CuTe print syntax, e.g. '<_32,_32,_16>')", err)
+			return atom.TiledMMA{}, layout.Newf(0, "", "--perm: %w (use CuTe print syntax, e.g. '<_32,_32,_16>')", err)
 		}
 		opts = append(opts, atom.WithPermutation(t))
 	}
@@ -238,11 +238,11 @@ func svgTiledCopy(expr string, flags map[string]string) (tc atom.TiledCopy, ok b
 	case hasThr && hasVal && mma == "":
 		thr, err := parseLayoutOrShape(flags["thr"])
 		if err != nil {
-			return tc, true, fmt.Errorf("--thr: %v", err)
+			return tc, true, layout.Newf(0, "", "--thr: %w", err)
 		}
 		val, err := parseLayoutOrShape(flags["val"])
 		if err != nil {
-			return tc, true, fmt.Errorf("--val: %v", err)
+			return tc, true, layout.Newf(0, "", "--val: %w", err)
 		}
 		tc, err = atom.MakeTiledCopy(a, thr, val)
 		return tc, true, err
@@ -258,11 +258,11 @@ func svgTiledCopy(expr string, flags map[string]string) (tc atom.TiledCopy, ok b
 		o := flags["operand"]
 		tc, known, err := copyspec.TiledCopyFor(a, tm, copyspec.OperandName(o))
 		if !known {
-			return tc, true, fmt.Errorf("--operand %q: want A, B, C or C_atom", o)
+			return tc, true, layout.Newf(layout.ErrInvalid, "", "--operand %q: want A, B, C or C_atom", o)
 		}
 		return tc, true, err
 	}
-	return tc, true, fmt.Errorf("a TiledCopy needs --thr and --val, or --mma (not both)")
+	return tc, true, layout.Newf(layout.ErrInvalid, "", "a TiledCopy needs --thr and --val, or --mma (not both)")
 }
 
 // parseLayoutOrShape reads a layout (CuTe print syntax or C++

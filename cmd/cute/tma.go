@@ -104,7 +104,7 @@ func tmaFlags(fs *flag.FlagSet) runFunc {
 func parseGmemArg(s, typ, addr string) (tma.Gmem, error) {
 	a, err := strconv.ParseUint(strings.TrimPrefix(addr, "0x"), 16, 64)
 	if err != nil {
-		return tma.Gmem{}, fmt.Errorf("--addr %q: %v", addr, err)
+		return tma.Gmem{}, layout.Newf(0, "", "--addr %q: %w", addr, err)
 	}
 	return playground.ParseGmem(s, typ, "--type", a)
 }

@@ -16,7 +16,8 @@
 //	1  layout, layout/internal/trace,               IntTuple, Layout, the algebra;
 //	   internal/tensorcore, internal/jsonl,         the tensor cores' arithmetic; JSON Lines
 //	   internal/mmarec                              (and the mma.sync records read with it)
-//	0  numeric, internal/rapidseed                  element types; test support
+//	0  numeric, internal/errs, internal/raise,      element types; the one error type;
+//	   internal/rapidseed                           the raise plumbing; test support
 //
 // The rule binds library code; tests may reach up (gmma's tests compare the
 // sparse wgmma with mma.sp of atom/sparse). The wgmma executor still lives in gmma (floor 5) beside the CuTe API it
@@ -31,6 +32,7 @@ var Floors = map[string]int{
 	"internal/jsonl":        1,
 	"internal/mmarec":       1,
 	"internal/rapidseed":    0,
+	"internal/errs":         0,
 	"layout":                1,
 	"layout/internal/trace": 1,
 	"internal/tensorcore":   1,

@@ -87,7 +87,7 @@ func Render(r Request) (resp Response) {
 	case "tma":
 		err = renderTMA(r, &resp)
 	default:
-		err = fmt.Errorf("unknown view %q (want one of %s)", r.View, strings.Join(Views, ", "))
+		err = layout.Newf(layout.ErrInvalid, "", "unknown view %q (want one of %s)", r.View, strings.Join(Views, ", "))
 	}
 	if err != nil {
 		resp.Error = err.Error()
@@ -100,7 +100,7 @@ func (r Request) options() (viz.Options, error) {
 	var err error
 	opt.Cell = r.Cell
 	if opt.Cell != 0 && (opt.Cell < 8 || opt.Cell > 200) {
-		return opt, fmt.Errorf("cell must be in [8, 200], got %d", opt.Cell)
+		return opt, layout.Newf(layout.ErrInvalid, "", "cell must be in [8, 200], got %d", opt.Cell)
 	}
 	opt.By, err = viz.ParseColoring(r.Color)
 	return opt, err
@@ -125,7 +125,7 @@ func elemBits(s, expr string) (int, error) {
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil {
-		return 0, fmt.Errorf("element bits: %v", err)
+		return 0, layout.Newf(layout.ErrParse, "", "element bits: %w", err)
 	}
 	return n, nil
 }
@@ -202,14 +202,14 @@ func tiledMMA(m atom.MMA, atoms, perm string) (atom.TiledMMA, error) {
 	if atoms != "" {
 		l, err := layoutOrShape(atoms)
 		if err != nil {
-			return atom.TiledMMA{}, fmt.Errorf("atoms: %v", err)
+			return atom.TiledMMA{}, layout.Newf(0, "", "atoms: %w", err)
 		}
 		opts = append(opts, atom.WithAtomLayout(l))
 	}
 	if perm != "" {
 		t, err := layout.ParseTiler(perm)
 		if err != nil {
-			return atom.TiledMMA{}, fmt.Errorf("perm: %v (use CuTe print syntax, e.g. '<_32,_32,_16>')", err)
+			return atom.TiledMMA{}, layout.Newf(0, "", "perm: %w (use CuTe print syntax, e.g. '<_32,_32,_16>')", err)
 		}
 		opts = append(opts, atom.WithPermutation(t))
 	}
@@ -292,9 +292,9 @@ func copyAtomName(s string) (op, t string, err error) {
 		return op, t, nil
 	}
 	if !strings.HasPrefix(s, "Copy_Atom<") || !strings.HasSuffix(s, ">") {
-		return "", "", fmt.Errorf("want Copy_Atom<OP,T>, e.g. Copy_Atom<SM75_U32x4_LDSM_N,half_t>; got %q", layout.Clip(s))
+		return "", "", layout.Newf(layout.ErrParse, "", "want Copy_Atom<OP,T>, e.g. Copy_Atom<SM75_U32x4_LDSM_N,half_t>; got %q", layout.Clip(s))
 	}
-	return "", "", fmt.Errorf("want Copy_Atom<OP,T>: no value type in %q", layout.Clip(s))
+	return "", "", layout.Newf(layout.ErrParse, "", "want Copy_Atom<OP,T>: no value type in %q", layout.Clip(s))
 }
 
 // renderCopy prints a copy atom, or the TiledCopy make_tiled_copy(atom,
@@ -323,7 +323,7 @@ func renderCopy(r Request, resp *Response) error {
 		var known bool
 		tc, known, err = copyspec.TiledCopyFor(a, tm, copyspec.OperandName(r.Operand))
 		if !known {
-			return fmt.Errorf("operand %q: want A, B, C or C_atom", r.Operand)
+			return layout.Newf(layout.ErrInvalid, "", "operand %q: want A, B, C or C_atom", r.Operand)
 		}
 		if err != nil {
 			return err
@@ -331,11 +331,11 @@ func renderCopy(r Request, resp *Response) error {
 	case r.MMA == "" && r.Thr != "" && r.Val != "":
 		thr, err := layoutOrShape(r.Thr)
 		if err != nil {
-			return fmt.Errorf("thr: %v", err)
+			return layout.Newf(0, "", "thr: %w", err)
 		}
 		val, err := layoutOrShape(r.Val)
 		if err != nil {
-			return fmt.Errorf("val: %v", err)
+			return layout.Newf(0, "", "val: %w", err)
 		}
 		if tc, err = atom.MakeTiledCopy(a, thr, val); err != nil {
 			return err
@@ -344,7 +344,7 @@ func renderCopy(r Request, resp *Response) error {
 		resp.Result = a.String()
 		return nil
 	default:
-		return fmt.Errorf("a TiledCopy needs thr and val, or mma (not both)")
+		return layout.Newf(layout.ErrInvalid, "", "a TiledCopy needs thr and val, or mma (not both)")
 	}
 	opt, err := r.options()
 	if err != nil {
@@ -372,7 +372,7 @@ func renderGMMA(r Request, resp *Response) error {
 	kind := strings.TrimSpace(r.Expr)
 	typ := orDefault(r.Type, "half_t")
 	if strings.HasSuffix(kind, "_Bits") {
-		return fmt.Errorf("the gmma view wants an element-typed atom such as Layout_K_SW128_Atom (with a type), not %s", kind)
+		return layout.Newf(layout.ErrInvalid, "", "the gmma view wants an element-typed atom such as Layout_K_SW128_Atom (with a type), not %s", kind)
 	}
 	a, err := eval.Call("gmma_atom", []string{kind, typ})
 	if err != nil {
@@ -439,13 +439,13 @@ func renderBanks(r Request, resp *Response) error {
 		vec := 1
 		if i := strings.LastIndexByte(arg, ':'); i >= 0 && !strings.ContainsAny(arg[i:], "()") {
 			if vec, err = strconv.Atoi(arg[i+1:]); err != nil {
-				return fmt.Errorf("access tv: vector width: %v", err)
+				return layout.Newf(layout.ErrParse, "", "access tv: vector width: %w", err)
 			}
 			arg = arg[:i]
 		}
 		tv, err := layout.Parse(arg)
 		if err != nil {
-			return fmt.Errorf("access tv: %v", err)
+			return layout.Newf(0, "", "access tv: %w", err)
 		}
 		if reqs, err = banks.TVCopy(s, tv, vec); err != nil {
 			return err
@@ -453,7 +453,7 @@ func renderBanks(r Request, resp *Response) error {
 	case "ldsm":
 		x, err := strconv.Atoi(strings.TrimPrefix(arg, "x"))
 		if err != nil {
-			return fmt.Errorf("access ldsm wants x1, x2 or x4")
+			return layout.Newf(layout.ErrInvalid, "", "access ldsm wants x1, x2 or x4")
 		}
 		q, err := banks.LDMatrix(s, x)
 		if err != nil {
@@ -467,7 +467,7 @@ func renderBanks(r Request, resp *Response) error {
 		}
 		reqs = append(reqs, q)
 	default:
-		return fmt.Errorf("access %q: want tv:LAYOUT[:VEC], ldsm:x1|x2|x4 or wgmma", acc)
+		return layout.Newf(layout.ErrParse, "", "access %q: want tv:LAYOUT[:VEC], ldsm:x1|x2|x4 or wgmma", acc)
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "smem: %v\n", s)
@@ -504,7 +504,7 @@ func jsonField(obj, name string) (string, error) {
 	}
 	s, ok := m[name].(string)
 	if !ok {
-		return "", fmt.Errorf("no %q in %s", name, layout.Clip(obj))
+		return "", layout.Newf(layout.ErrParse, "", "no %q in %s", name, layout.Clip(obj))
 	}
 	return s, nil
 }

@@ -30,7 +30,7 @@ func ParseGmem(s, typ, typeName string, addr uint64) (tma.Gmem, error) {
 	if m := gmemPtrRE.FindStringSubmatch(s); m != nil {
 		bits, _ := strconv.Atoi(m[1])
 		if tb, err := atom.CopyTypeBits(typ); err == nil && tb != bits {
-			return tma.Gmem{}, fmt.Errorf("gmem pointer is %d bits but %s %s has %d", bits, typeName, typ, tb)
+			return tma.Gmem{}, layout.Newf(layout.ErrInvalid, "", "gmem pointer is %d bits but %s %s has %d", bits, typeName, typ, tb)
 		}
 		var err error
 		if addr, err = strconv.ParseUint(m[2][2:], 16, 64); err != nil {
