@@ -21,7 +21,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/gocute/cute/examples/internal/sgemm"
@@ -54,7 +53,7 @@ func configFor(c sgemm.Case) (config, error) {
 		cfg.tA = layout.Right(layout.Statics(32, 8))          // (m,k) -> thr_idx; k-major
 		cfg.tB = layout.Right(layout.Statics(32, 8))          // (n,k) -> thr_idx; k-major
 	default:
-		return config{}, fmt.Errorf("C = A^%c B^%c: not implemented (NT and TN are)", c.TransA, c.TransB)
+		return config{}, layout.Newf(layout.ErrUnsupported, "", "C = A^%c B^%c: not implemented (NT and TN are)", c.TransA, c.TransB)
 	}
 	return cfg, nil
 }
