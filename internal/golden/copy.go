@@ -2,7 +2,6 @@ package golden
 
 import (
 	"encoding/json"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -211,10 +210,6 @@ func tiledCopySpec(args []string) (atom.TiledCopy, int, error) {
 	return atom.TiledCopy{}, 0, layout.Newf(layout.ErrInvalid, "", "unknown TiledCopy builder %q", args[0])
 }
 
-// ptrRE matches CuTe's print of a data pointer: [Sw<B,M,S>_][gmem_|smem_|
-// rmem_]ptr[Nb](0xADDR).
-var ptrRE = regexp.MustCompile(`^(?:(Sw<\d+,\d+,\d+>)_)?(gmem_|smem_|rmem_)?ptr\[(\d+)b\]\((0x[0-9a-fA-F]+|\(nil\))\)$`)
-
 // parseTensorPrint reads CuTe's print of a tensor, ITER o LAYOUT, where
 // LAYOUT is a plain or composed layout, into a tensor with no memory.
 func parseTensorPrint(s string) (tensor.Tensor[byte], error) {
@@ -227,36 +222,11 @@ func parseTensorPrint(s string) (tensor.Tensor[byte], error) {
 	if strings.HasPrefix(it, "ArithTuple") {
 		return tensor.Tensor[byte]{}, layout.Newf(layout.ErrInvalid, "", "tensor %q: an ArithTuple tensor is not a tensor over memory (see partitionIdentity)", s)
 	}
-	m := ptrRE.FindStringSubmatch(it)
-	if m == nil {
-		return tensor.Tensor[byte]{}, layout.Newf(layout.ErrParse, "", "tensor %q: cannot read the pointer %q", s, it)
-	}
-	bits, _ := strconv.Atoi(m[3])
-	var addr uint64
-	if m[4] != "(nil)" {
-		v, err := strconv.ParseUint(m[4][2:], 16, 64)
-		if err != nil {
-			return tensor.Tensor[byte]{}, err
-		}
-		addr = v
-	}
-	var p tensor.Pointer
-	switch m[2] {
-	case "gmem_":
-		p = tensor.GmemPtr(bits, addr)
-	case "smem_":
-		p = tensor.SmemPtr(bits, addr)
-	case "rmem_":
-		p = tensor.RmemPtr(bits, addr)
-	default:
-		p = tensor.Ptr(bits, addr)
-	}
-	if m[1] != "" {
-		sw, err := swizzle.Parse(m[1])
-		if err != nil {
-			return tensor.Tensor[byte]{}, err
-		}
-		p = p.WithSwizzle(sw)
+	p, err := tensor.ParsePointer(it)
+	if err != nil {
+		e := layout.Newf(layout.ErrParse, "", "tensor %q: cannot read the pointer %q", s, it)
+		e.Err = err
+		return tensor.Tensor[byte]{}, e
 	}
 	f, err := swizzle.ParseFunc(rest)
 	if err != nil {
