@@ -1,10 +1,12 @@
 package golden
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/gocute/cute/internal/jsonl"
+	"github.com/gocute/cute/tma"
 )
 
 // tmaRejectedKey is the part of CuTe's reason a TMA error must carry: the
@@ -58,4 +60,20 @@ func TestTMARejected(t *testing.T) {
 		t.Fatal("no rejected tma lines found")
 	}
 	t.Logf("rejected tma lines: %d answered with an error, %d with CuTe's own reason", n, named)
+}
+
+// TestCppSwizzleCheck: the swizzle of a C++ smem argument is judged by
+// make_tma_copy's own get_tma_swizzle_bits (M must be 4, then B <= 3).
+func TestCppSwizzleCheck(t *testing.T) {
+	for src, want := range map[string]string{
+		"cpp: composition(Swizzle<3,3,3>{}, make_layout(make_shape(Int<64>{},Int<8>{})))": "get_tma_swizzle_bits: Unsupported layout swizzle. (got Swizzle<3,3,3>)",
+		"cpp: composition(Swizzle<4,4,4>{}, make_layout(make_shape(Int<64>{},Int<8>{})))": "get_tma_swizzle_bits: Expected B = 0,1,2, or 3 when M == 4. Unsupported layout swizzle. (got Swizzle<4,4,4>)",
+		"cpp: composition(Swizzle<3,4,3>{}, make_layout(make_shape(Int<64>{},Int<8>{})))": "",
+		"cpp: make_layout(make_shape(Int<64>{},Int<32>{}))":                                "",
+	} {
+		err := cppSwizzleCheck(tma.Load, "half_t", tma.Options{}, src)
+		if got := fmt.Sprint(err); (err == nil) != (want == "") || (err != nil && got != want) {
+			t.Errorf("cppSwizzleCheck(%q) = %v, want %q", src, err, want)
+		}
+	}
 }
