@@ -69,7 +69,7 @@ func TestCppSwizzleCheck(t *testing.T) {
 		"cpp: composition(Swizzle<3,3,3>{}, make_layout(make_shape(Int<64>{},Int<8>{})))": "get_tma_swizzle_bits: Unsupported layout swizzle. (got Swizzle<3,3,3>)",
 		"cpp: composition(Swizzle<4,4,4>{}, make_layout(make_shape(Int<64>{},Int<8>{})))": "get_tma_swizzle_bits: Expected B = 0,1,2, or 3 when M == 4. Unsupported layout swizzle. (got Swizzle<4,4,4>)",
 		"cpp: composition(Swizzle<3,4,3>{}, make_layout(make_shape(Int<64>{},Int<8>{})))": "",
-		"cpp: make_layout(make_shape(Int<64>{},Int<32>{}))":                                "",
+		"cpp: make_layout(make_shape(Int<64>{},Int<32>{}))":                               "",
 	} {
 		err := cppSwizzleCheck(tma.Load, "half_t", tma.Options{}, src)
 		if got := fmt.Sprint(err); (err == nil) != (want == "") || (err != nil && got != want) {
