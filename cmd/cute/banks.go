@@ -9,6 +9,7 @@ import (
 
 	"github.com/gocute/cute/atom"
 	"github.com/gocute/cute/banks"
+	"github.com/gocute/cute/internal/copyspec"
 	"github.com/gocute/cute/layout"
 )
 
@@ -189,13 +190,5 @@ func banksTiledCopy(name, thr, val string) (atom.TiledCopy, error) {
 	if err != nil {
 		return atom.TiledCopy{}, err
 	}
-	tl, err := layout.Parse(thr)
-	if err != nil {
-		return atom.TiledCopy{}, layout.Newf(0, "", "--thr: %w", err)
-	}
-	vl, err := layout.Parse(val)
-	if err != nil {
-		return atom.TiledCopy{}, layout.Newf(0, "", "--val: %w", err)
-	}
-	return atom.MakeTiledCopy(a, tl, vl)
+	return copyspec.Spec{Thr: thr, Val: val, Flag: "--"}.TiledCopy(a)
 }

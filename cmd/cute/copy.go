@@ -45,55 +45,19 @@ func copyFlags(fs *flag.FlagSet) runFunc {
 		if err != nil {
 			return fail(err)
 		}
-		var tc atom.TiledCopy
+		var spec copyspec.Spec
 		switch {
 		case len(pos) == 3:
-			thr, err := layout.Parse(pos[1])
-			if err != nil {
-				return fail(err)
-			}
-			val, err := layout.Parse(pos[2])
-			if err != nil {
-				return fail(err)
-			}
-			if tc, err = atom.MakeTiledCopy(a, thr, val); err != nil {
-				return fail(err)
-			}
+			spec = copyspec.Spec{Thr: pos[1], Val: pos[2]}
 		case *mmaName != "":
-			m, err := atom.Lookup(*mmaName)
-			if err != nil {
-				return fail(err)
-			}
-			var opts []atom.TiledOption
-			if *atomLayout != "" {
-				l, err := parseCppLayoutFlag(*atomLayout)
-				if err != nil {
-					return fail(err)
-				}
-				opts = append(opts, atom.WithAtomLayout(l))
-			}
-			if *perm != "" {
-				p, err := layout.ParseTiler(*perm)
-				if err != nil {
-					return fail(layout.Newf(0, "", "--perm: %w (use CuTe print syntax, e.g. '<_32,_32,_16>')", err))
-				}
-				opts = append(opts, atom.WithPermutation(p))
-			}
-			mma, err := atom.MakeTiledMMA(m, opts...)
-			if err != nil {
-				return fail(err)
-			}
-			var known bool
-			tc, known, err = copyspec.TiledCopyFor(a, mma, *operand)
-			if !known {
-				return fail(layout.Newf(layout.ErrInvalid, "", "--operand %q: want A, B, C or C_atom", *operand))
-			}
-			if err != nil {
-				return fail(err)
-			}
+			spec = copyspec.Spec{MMA: *mmaName, Operand: *operand, Atoms: *atomLayout, Perm: *perm, Flag: "--"}
 		default:
 			fmt.Fprint(stdout, a.String())
 			return 0
+		}
+		tc, err := spec.TiledCopy(a)
+		if err != nil {
+			return fail(err)
 		}
 		fmt.Fprint(stdout, tc.String())
 		if *noPic {
@@ -126,26 +90,6 @@ func copyAtomName(s, typ string) (op, t string) {
 		return s, arg
 	}
 	return s, "half_t"
-}
-
-// parseCppLayoutFlag reads Layout<Shape<...>[,Stride<...>]> or CuTe print
-// syntax.
-func parseCppLayoutFlag(s string) (layout.Layout, error) {
-	if !strings.HasPrefix(s, "Layout<") {
-		return layout.Parse(s)
-	}
-	r := strings.NewReplacer("Layout<", "", "Shape<", "(", "Stride<", "(", ">", ")")
-	body := r.Replace(s)
-	body = strings.TrimSuffix(body, ")")
-	// body is now "(a,b,c)" or "(a,b,c),(x,y,z)".
-	if i := strings.Index(body, "),("); i >= 0 {
-		return layout.Parse(body[:i+1] + ":" + body[i+2:])
-	}
-	sh, err := layout.ParseTuple(body)
-	if err != nil {
-		return layout.Layout{}, err
-	}
-	return layout.Left(sh), nil
 }
 
 // copyPicture draws get_layoutS_MN and get_layoutD_MN as tables: the cell

@@ -135,7 +135,7 @@ func runSVG(flags map[string]string, pos []string, stdout, stderr io.Writer) int
 
 	if m, err := atom.Lookup(expr); err == nil {
 		if _, ok := flags["atoms"]; ok || flags["perm"] != "" {
-			tm, err := svgTiledMMA(m, flags)
+			tm, err := svgSpec(flags).TiledMMA(m)
 			if err != nil {
 				return fail("%v", err)
 			}
@@ -199,24 +199,10 @@ func runSVG(flags map[string]string, pos []string, stdout, stderr io.Writer) int
 	return done(viz.SmemSVG(w, s, opt))
 }
 
-// svgTiledMMA is make_tiled_mma(m, --atoms, --perm).
-func svgTiledMMA(m atom.MMA, flags map[string]string) (atom.TiledMMA, error) {
-	var opts []atom.TiledOption
-	if a, ok := flags["atoms"]; ok {
-		l, err := parseLayoutOrShape(a)
-		if err != nil {
-			return atom.TiledMMA{}, layout.Newf(0, "", "--atoms: %w", err)
-		}
-		opts = append(opts, atom.WithAtomLayout(l))
-	}
-	if p := flags["perm"]; p != "" {
-		t, err := layout.ParseTiler(p)
-		if err != nil {
-			return atom.TiledMMA{}, layout.Newf(0, "", "--perm: %w (use CuTe print syntax, e.g. '<_32,_32,_16>')", err)
-		}
-		opts = append(opts, atom.WithPermutation(t))
-	}
-	return atom.MakeTiledMMA(m, opts...)
+// svgSpec is the TiledMMA and TiledCopy the svg/latex flags name.
+func svgSpec(flags map[string]string) copyspec.Spec {
+	return copyspec.Spec{Atoms: flags["atoms"], Perm: flags["perm"], Thr: flags["thr"], Val: flags["val"],
+		MMA: flags["mma"], Operand: flags["operand"], Flag: "--"}
 }
 
 // svgTiledCopy builds the TiledCopy an svg/latex command names: ok is
@@ -225,8 +211,7 @@ func svgTiledMMA(m atom.MMA, flags map[string]string) (atom.TiledMMA, error) {
 func svgTiledCopy(expr string, flags map[string]string) (tc atom.TiledCopy, ok bool, err error) {
 	_, hasThr := flags["thr"]
 	_, hasVal := flags["val"]
-	mma := flags["mma"]
-	if !strings.HasPrefix(strings.TrimSpace(expr), "Copy_Atom<") && !hasThr && !hasVal && mma == "" {
+	if !strings.HasPrefix(strings.TrimSpace(expr), "Copy_Atom<") && !hasThr && !hasVal && flags["mma"] == "" {
 		return tc, false, nil
 	}
 	op, typ := copyAtomName(expr, flags["type"])
@@ -234,46 +219,6 @@ func svgTiledCopy(expr string, flags map[string]string) (tc atom.TiledCopy, ok b
 	if err != nil {
 		return tc, true, err
 	}
-	switch {
-	case hasThr && hasVal && mma == "":
-		thr, err := parseLayoutOrShape(flags["thr"])
-		if err != nil {
-			return tc, true, layout.Newf(0, "", "--thr: %w", err)
-		}
-		val, err := parseLayoutOrShape(flags["val"])
-		if err != nil {
-			return tc, true, layout.Newf(0, "", "--val: %w", err)
-		}
-		tc, err = atom.MakeTiledCopy(a, thr, val)
-		return tc, true, err
-	case mma != "" && !hasThr && !hasVal:
-		m, err := atom.Lookup(mma)
-		if err != nil {
-			return tc, true, err
-		}
-		tm, err := svgTiledMMA(m, flags)
-		if err != nil {
-			return tc, true, err
-		}
-		o := flags["operand"]
-		tc, known, err := copyspec.TiledCopyFor(a, tm, copyspec.OperandName(o))
-		if !known {
-			return tc, true, layout.Newf(layout.ErrInvalid, "", "--operand %q: want A, B, C or C_atom", o)
-		}
-		return tc, true, err
-	}
-	return tc, true, layout.Newf(layout.ErrInvalid, "", "a TiledCopy needs --thr and --val, or --mma (not both)")
-}
-
-// parseLayoutOrShape reads a layout (CuTe print syntax or C++
-// Layout<Shape<...>,Stride<...>>) or a bare shape, which is column-major.
-func parseLayoutOrShape(s string) (layout.Layout, error) {
-	if strings.Contains(s, ":") || strings.HasPrefix(strings.TrimSpace(s), "Layout<") {
-		return parseCppLayoutFlag(s)
-	}
-	sh, err := layout.ParseTuple(s)
-	if err != nil {
-		return layout.Layout{}, err
-	}
-	return layout.Left(sh), nil
+	tc, err = svgSpec(flags).TiledCopy(a)
+	return tc, true, err
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gocute/cute/atom"
+	"github.com/gocute/cute/layout"
 )
 
 // SplitCopyAtom splits Copy_Atom<OP,T> (spaces ignored) into OP and T; ok
@@ -63,4 +64,107 @@ func OperandName(o string) string {
 		return "C"
 	}
 	return o
+}
+
+// A Spec names a TiledMMA and a TiledCopy by the strings a front end takes
+// for them: cute svg/copy/banks's flags, the playground's request. Empty
+// strings are CuTe's defaults.
+type Spec struct {
+	// Atoms and Perm are make_tiled_mma's AtomLayoutMNK (a layout or a
+	// bare shape, see LayoutOrShape) and PermutationMNK (a tiler in CuTe
+	// print syntax).
+	Atoms, Perm string
+	// Thr and Val are make_tiled_copy's thread and value layouts.
+	Thr, Val string
+	// MMA names the MMA atom of make_tiled_copy_A/B/C/C_atom, Operand the
+	// operand (see OperandName).
+	MMA, Operand string
+	// Flag goes before an argument's name in an error: "--" where the
+	// arguments are a command's flags.
+	Flag string
+}
+
+// TiledMMA returns make_tiled_mma(m, Atoms, Perm).
+func (s Spec) TiledMMA(m atom.MMA) (atom.TiledMMA, error) {
+	var opts []atom.TiledOption
+	if s.Atoms != "" {
+		l, err := LayoutOrShape(s.Atoms)
+		if err != nil {
+			return atom.TiledMMA{}, layout.Newf(0, "", "%satoms: %w", s.Flag, err)
+		}
+		opts = append(opts, atom.WithAtomLayout(l))
+	}
+	if s.Perm != "" {
+		t, err := layout.ParseTiler(s.Perm)
+		if err != nil {
+			return atom.TiledMMA{}, layout.Newf(0, "", "%sperm: %w (use CuTe print syntax, e.g. '<_32,_32,_16>')", s.Flag, err)
+		}
+		opts = append(opts, atom.WithPermutation(t))
+	}
+	return atom.MakeTiledMMA(m, opts...)
+}
+
+// TiledCopy returns make_tiled_copy(a, Thr, Val) when Thr and Val are
+// given, or make_tiled_copy_A/B/C/C_atom(a, TiledMMA of MMA) when MMA is;
+// one of the two, not both.
+func (s Spec) TiledCopy(a atom.Copy) (atom.TiledCopy, error) {
+	switch {
+	case s.Thr != "" && s.Val != "" && s.MMA == "":
+		thr, err := LayoutOrShape(s.Thr)
+		if err != nil {
+			return atom.TiledCopy{}, layout.Newf(0, "", "%sthr: %w", s.Flag, err)
+		}
+		val, err := LayoutOrShape(s.Val)
+		if err != nil {
+			return atom.TiledCopy{}, layout.Newf(0, "", "%sval: %w", s.Flag, err)
+		}
+		return atom.MakeTiledCopy(a, thr, val)
+	case s.MMA != "" && s.Thr == "" && s.Val == "":
+		m, err := atom.Lookup(s.MMA)
+		if err != nil {
+			return atom.TiledCopy{}, err
+		}
+		tm, err := s.TiledMMA(m)
+		if err != nil {
+			return atom.TiledCopy{}, err
+		}
+		tc, known, err := TiledCopyFor(a, tm, OperandName(s.Operand))
+		if !known {
+			return atom.TiledCopy{}, layout.Newf(layout.ErrInvalid, "", "%soperand %q: want A, B, C or C_atom", s.Flag, s.Operand)
+		}
+		return tc, err
+	}
+	return atom.TiledCopy{}, layout.Newf(layout.ErrInvalid, "", "a TiledCopy needs %[1]sthr and %[1]sval, or %[1]smma (not both)", s.Flag)
+}
+
+// LayoutOrShape reads a layout, in CuTe print syntax or as the C++ type
+// Layout<Shape<...>[,Stride<...>]>, or a bare shape (column-major).
+func LayoutOrShape(s string) (layout.Layout, error) {
+	if strings.HasPrefix(strings.TrimSpace(s), "Layout<") {
+		return cppLayoutFlag(strings.TrimSpace(s))
+	}
+	if strings.Contains(s, ":") {
+		return layout.Parse(s)
+	}
+	sh, err := layout.ParseTuple(s)
+	if err != nil {
+		return layout.Layout{}, err
+	}
+	return layout.Left(sh), nil
+}
+
+// cppLayoutFlag reads Layout<Shape<...>[,Stride<...>]>.
+func cppLayoutFlag(s string) (layout.Layout, error) {
+	r := strings.NewReplacer("Layout<", "", "Shape<", "(", "Stride<", "(", ">", ")")
+	body := r.Replace(s)
+	body = strings.TrimSuffix(body, ")")
+	// body is now "(a,b,c)" or "(a,b,c),(x,y,z)".
+	if i := strings.Index(body, "),("); i >= 0 {
+		return layout.Parse(body[:i+1] + ":" + body[i+2:])
+	}
+	sh, err := layout.ParseTuple(body)
+	if err != nil {
+		return layout.Layout{}, err
+	}
+	return layout.Left(sh), nil
 }

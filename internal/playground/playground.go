@@ -197,35 +197,9 @@ func tooBig(resp *Response, s banks.Smem) bool {
 	return false
 }
 
-func tiledMMA(m atom.MMA, atoms, perm string) (atom.TiledMMA, error) {
-	var opts []atom.TiledOption
-	if atoms != "" {
-		l, err := layoutOrShape(atoms)
-		if err != nil {
-			return atom.TiledMMA{}, layout.Newf(0, "", "atoms: %w", err)
-		}
-		opts = append(opts, atom.WithAtomLayout(l))
-	}
-	if perm != "" {
-		t, err := layout.ParseTiler(perm)
-		if err != nil {
-			return atom.TiledMMA{}, layout.Newf(0, "", "perm: %w (use CuTe print syntax, e.g. '<_32,_32,_16>')", err)
-		}
-		opts = append(opts, atom.WithPermutation(t))
-	}
-	return atom.MakeTiledMMA(m, opts...)
-}
-
-// layoutOrShape reads a layout or a bare shape (column-major).
-func layoutOrShape(s string) (layout.Layout, error) {
-	if strings.Contains(s, ":") {
-		return layout.Parse(s)
-	}
-	sh, err := layout.ParseTuple(s)
-	if err != nil {
-		return layout.Layout{}, err
-	}
-	return layout.Left(sh), nil
+// spec is the TiledMMA and TiledCopy r names.
+func (r Request) spec() copyspec.Spec {
+	return copyspec.Spec{Atoms: r.Atoms, Perm: r.Perm, Thr: r.Thr, Val: r.Val, MMA: r.MMA, Operand: r.Operand}
 }
 
 // renderMMA draws an MMA atom, or the TiledMMA of it with Atoms/Perm, as
@@ -261,7 +235,7 @@ func renderMMA(r Request, resp *Response) error {
 		svg = func(w io.Writer) error { return viz.MMASVG(w, m, opt) }
 		latex = func(w io.Writer) error { return viz.MMALaTeX(w, m) }
 	default:
-		tm, err := tiledMMA(m, r.Atoms, r.Perm)
+		tm, err := r.spec().TiledMMA(m)
 		if err != nil {
 			return err
 		}
@@ -309,42 +283,13 @@ func renderCopy(r Request, resp *Response) error {
 	if err != nil {
 		return err
 	}
-	var tc atom.TiledCopy
-	switch {
-	case r.MMA != "" && r.Thr == "" && r.Val == "":
-		m, err := atom.Lookup(r.MMA)
-		if err != nil {
-			return err
-		}
-		tm, err := tiledMMA(m, r.Atoms, r.Perm)
-		if err != nil {
-			return err
-		}
-		var known bool
-		tc, known, err = copyspec.TiledCopyFor(a, tm, copyspec.OperandName(r.Operand))
-		if !known {
-			return layout.Newf(layout.ErrInvalid, "", "operand %q: want A, B, C or C_atom", r.Operand)
-		}
-		if err != nil {
-			return err
-		}
-	case r.MMA == "" && r.Thr != "" && r.Val != "":
-		thr, err := layoutOrShape(r.Thr)
-		if err != nil {
-			return layout.Newf(0, "", "thr: %w", err)
-		}
-		val, err := layoutOrShape(r.Val)
-		if err != nil {
-			return layout.Newf(0, "", "val: %w", err)
-		}
-		if tc, err = atom.MakeTiledCopy(a, thr, val); err != nil {
-			return err
-		}
-	case r.MMA == "" && r.Thr == "" && r.Val == "":
+	if r.MMA == "" && r.Thr == "" && r.Val == "" {
 		resp.Result = a.String()
 		return nil
-	default:
-		return layout.Newf(layout.ErrInvalid, "", "a TiledCopy needs thr and val, or mma (not both)")
+	}
+	tc, err := r.spec().TiledCopy(a)
+	if err != nil {
+		return err
 	}
 	opt, err := r.options()
 	if err != nil {
