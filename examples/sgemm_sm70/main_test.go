@@ -1,9 +1,9 @@
 package main
 
 import (
-	"io"
 	"testing"
 
+	"github.com/gocute/cute/examples/internal/sgemm"
 	"github.com/gocute/cute/examples/internal/sgemmtest"
 )
 
@@ -12,7 +12,7 @@ import (
 // tAgA (CPY,CPY_M,CPY_K,k), tAsA and tArA (CPY,CPY_M,CPY_K),
 // tCsA and tCrA (MMA,MMA_M,MMA_K), tCgC and tCrC (MMA,MMA_M,MMA_N).
 func TestSgemmSM70(t *testing.T) {
-	sgemmtest.Check(t, "", func(w io.Writer) error { return run(w, nil, 128, 128, 16) }, `
+	sgemmtest.Check(t, "", sgemm.RunStaged(gemmDevice), 128, 128, 16, `
 		tAgA : gmem_ptr[32b](0x7f0000000000) o ((_4,_1),_1,_1,2):((_1,_0),_0,_0,1024)
 		tAsA : smem_ptr[32b](0x400) o ((_4,_1),_1,_1):((_1,_0),_0,_0)
 		tArA : ptr[32b](0x7fff00000000) o ((_4,_1),_1,_1):((_1,_0),_0,_0)

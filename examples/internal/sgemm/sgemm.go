@@ -16,6 +16,7 @@ import (
 	"math"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gocute/cute/layout"
@@ -45,10 +46,14 @@ type Case struct{ TransA, TransB byte }
 
 func (c Case) String() string { return string([]byte{c.TransA, c.TransB}) }
 
+// A Runner is a tutorial's main() body: the cases the positional
+// arguments args select (see Args; m, n, k are the defaults), printed to w.
+type Runner func(w io.Writer, args []string, m, n, k int) error
+
 // Main is the tutorials' main(): run on the command line's arguments with
 // the default problem M = N = 256, K = 64; an error is printed as
 // "name: error" and exits with status 1.
-func Main(name string, run func(w io.Writer, args []string, m, n, k int) error) {
+func Main(name string, run Runner) {
 	if err := run(os.Stdout, os.Args[1:], 256, 256, 64); err != nil {
 		fmt.Fprintln(os.Stderr, name+":", err)
 		os.Exit(1)
@@ -250,16 +255,16 @@ func Smem(data []float32, addr uint64, l layout.Layout) tensor.Tensor[float32] {
 	return tensor.View[float32](&tensor.SliceMemory[float32]{Base: addr * 8, Bits: 32, Data: data}, tensor.SmemPtr(32, addr), l)
 }
 
-// A Named is a tensor with the name the tutorial prints it under.
-type Named struct {
-	Name string
-	T    tensor.Tensor[float32]
-}
-
-// Print writes the tutorial's thread-0 print block: "name : tensor" lines.
-func Print(w io.Writer, ts ...Named) {
-	for _, t := range ts {
-		fmt.Fprintf(w, "%4s : %v\n", t.Name, t.T)
+// Print writes the tutorial's thread-0 print block: "name : tensor" lines,
+// names the space-separated names of ts in order.
+func Print(w io.Writer, names string, ts ...tensor.Tensor[float32]) {
+	ns := strings.Fields(names)
+	for i, t := range ts {
+		name := "?"
+		if i < len(ns) {
+			name = ns[i]
+		}
+		fmt.Fprintf(w, "%4s : %v\n", name, t)
 	}
 }
 

@@ -3,20 +3,22 @@ package sgemmtest
 
 import (
 	"bytes"
-	"io"
 	"strings"
 	"testing"
+
+	"github.com/gocute/cute/examples/internal/sgemm"
 )
 
-// Check calls run with a buffer and checks what the tutorial printed: no
+// Check runs the tutorial on an m x n x k problem (both transpose cases)
+// and checks what it printed: no
 // error, both transpose cases ending in "max error 0", and each line of
 // want (one per line; blank lines and leading tabs are passed over) as a
 // whole line of the output: the tensors of thread 0, whose shapes are the
 // tutorial's comments. Messages start with what, if not empty.
-func Check(t testing.TB, what string, run func(w io.Writer) error, want string) {
+func Check(t testing.TB, what string, run sgemm.Runner, m, n, k int, want string) {
 	t.Helper()
 	var out bytes.Buffer
-	if err := run(&out); err != nil {
+	if err := run(&out, nil, m, n, k); err != nil {
 		t.Fatalf("%s%v\n%s", what, err, out.String())
 	}
 	got := out.String()
