@@ -1,5 +1,6 @@
-// Package copyspec reads copy atoms and TiledCopy operands the way every
-// front end (cmd/cute, the playground, the golden op table) takes them.
+// Package copyspec reads the arguments every front end (cmd/cute, the
+// playground, the golden op table) takes for copy atoms, TiledMMAs and
+// TiledCopies, in CuTe's print syntax or the C++ spelling of the types.
 package copyspec
 
 import (
@@ -71,8 +72,7 @@ func OperandName(o string) string {
 // strings are CuTe's defaults.
 type Spec struct {
 	// Atoms and Perm are make_tiled_mma's AtomLayoutMNK (a layout or a
-	// bare shape, see LayoutOrShape) and PermutationMNK (a tiler in CuTe
-	// print syntax).
+	// bare shape, see LayoutOrShape) and PermutationMNK (see TileOf).
 	Atoms, Perm string
 	// Thr and Val are make_tiled_copy's thread and value layouts.
 	Thr, Val string
@@ -95,7 +95,7 @@ func (s Spec) TiledMMA(m atom.MMA) (atom.TiledMMA, error) {
 		opts = append(opts, atom.WithAtomLayout(l))
 	}
 	if s.Perm != "" {
-		t, err := layout.ParseTiler(s.Perm)
+		t, err := TileOf(s.Perm)
 		if err != nil {
 			return atom.TiledMMA{}, layout.Newf(0, "", "%sperm: %w (use CuTe print syntax, e.g. '<_32,_32,_16>')", s.Flag, err)
 		}
@@ -141,7 +141,7 @@ func (s Spec) TiledCopy(a atom.Copy) (atom.TiledCopy, error) {
 // Layout<Shape<...>[,Stride<...>]>, or a bare shape (column-major).
 func LayoutOrShape(s string) (layout.Layout, error) {
 	if strings.HasPrefix(strings.TrimSpace(s), "Layout<") {
-		return cppLayoutFlag(strings.TrimSpace(s))
+		return ParseCppLayout(strings.TrimSpace(s))
 	}
 	if strings.Contains(s, ":") {
 		return layout.Parse(s)
@@ -153,18 +153,10 @@ func LayoutOrShape(s string) (layout.Layout, error) {
 	return layout.Left(sh), nil
 }
 
-// cppLayoutFlag reads Layout<Shape<...>[,Stride<...>]>.
-func cppLayoutFlag(s string) (layout.Layout, error) {
-	r := strings.NewReplacer("Layout<", "", "Shape<", "(", "Stride<", "(", ">", ")")
-	body := r.Replace(s)
-	body = strings.TrimSuffix(body, ")")
-	// body is now "(a,b,c)" or "(a,b,c),(x,y,z)".
-	if i := strings.Index(body, "),("); i >= 0 {
-		return layout.Parse(body[:i+1] + ":" + body[i+2:])
+// TileOf reads a tiler: in CuTe print syntax, or as the C++ type Tile<...>.
+func TileOf(s string) (layout.Tiler, error) {
+	if t := strings.TrimSpace(s); strings.HasPrefix(t, "Tile<") {
+		return ParseCppTile(t)
 	}
-	sh, err := layout.ParseTuple(body)
-	if err != nil {
-		return layout.Layout{}, err
-	}
-	return layout.Left(sh), nil
+	return layout.ParseTiler(s)
 }
