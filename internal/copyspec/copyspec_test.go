@@ -2,37 +2,62 @@ package copyspec
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/gocute/cute/atom"
 	"github.com/gocute/cute/layout"
 )
 
-func TestLayoutOrShape(t *testing.T) {
-	for in, want := range map[string]string{
-		"Layout<Shape<_2,_2,_1>>":                   "(_2,_2,_1):(_1,_2,_0)",
-		" Layout<Shape<_2,_2>, Stride<_2,_1>> ":     "(_2,_2):(_2,_1)",
-		"Layout<Shape<Int<4>,8>,Stride<_1,Int<4>>>": "(_4,8):(_1,_4)",
-		"(_4,_8):(_8,_1)":                           "(_4,_8):(_8,_1)",
-		"(2,2,1)":                                   "(2,2,1):(_1,2,4)",
-	} {
-		l, err := LayoutOrShape(in)
-		if err != nil || l.String() != want {
-			t.Errorf("LayoutOrShape(%q) = %v, %v; want %s", in, l, err, want)
+// cppSpelling writes a layout in CuTe print syntax as the C++ type
+// Layout<Shape<...>,Stride<...>> (_N stays _N, N becomes a dynamic int).
+func cppSpelling(l layout.Layout) string {
+	var b strings.Builder
+	var write func(kw string, t layout.IntTuple)
+	write = func(kw string, t layout.IntTuple) {
+		if !t.IsTuple() {
+			b.WriteString(t.String())
+			return
 		}
+		b.WriteString(kw + "<")
+		for i := 0; i < t.Len(); i++ {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			write(kw, t.At(i))
+		}
+		b.WriteByte('>')
+	}
+	b.WriteString("Layout<")
+	write("Shape", l.Shape())
+	b.WriteByte(',')
+	write("Stride", l.Stride())
+	b.WriteByte('>')
+	return b.String()
+}
+
+// TestLayoutOrShape: the C++ spelling of a layout reads as the layout;
+// a bare shape is column-major.
+func TestLayoutOrShape(t *testing.T) {
+	for _, s := range []string{"(_2,_2,_1):(_1,_2,_0)", "(_4,8):(_1,_4)", "((_2,3),_4):((_1,_8),_2)", "(_4,_8):(_8,_1)"} {
+		want := layout.MustParse(s)
+		for _, in := range []string{s, cppSpelling(want), " " + cppSpelling(want) + " "} {
+			if l, err := LayoutOrShape(in); err != nil || !l.Equal(want) {
+				t.Errorf("LayoutOrShape(%q) = %v, %v; want %v", in, l, err, want)
+			}
+		}
+	}
+	if l, err := LayoutOrShape("(2,2,1)"); err != nil || l.String() != "(2,2,1):(_1,2,4)" {
+		t.Errorf("LayoutOrShape of a shape = %v, %v", l, err)
 	}
 	for _, in := range []string{"Layout<Shape<_2,_2>", "Layout<Shape<_2>>x", "(2,"} {
 		if _, err := LayoutOrShape(in); !errors.Is(err, layout.ErrParse) {
 			t.Errorf("LayoutOrShape(%q) = %v, want a parse error", in, err)
 		}
 	}
-	for in, want := range map[string]string{
-		"Tile<_32,_32,_16>": "(_32,_32,_16)",
-		"<_32,_32,_16>":     "(_32,_32,_16)",
-	} {
-		tl, err := TileOf(in)
-		if err != nil || tl.String() != want {
-			t.Errorf("TileOf(%q) = %v, %v; want %s", in, tl, err, want)
+	for _, in := range []string{"Tile<_32,_32,_16>", "<_32,_32,_16>"} {
+		if tl, err := TileOf(in); err != nil || tl.String() != "(_32,_32,_16)" {
+			t.Errorf("TileOf(%q) = %v, %v", in, tl, err)
 		}
 	}
 }
