@@ -11,6 +11,7 @@ import (
 	"github.com/gocute/cute/atom"
 	"github.com/gocute/cute/banks"
 	"github.com/gocute/cute/internal/copyspec"
+	"github.com/gocute/cute/internal/playground"
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/viz"
 )
@@ -118,14 +119,17 @@ func runSVG(flags map[string]string, pos []string, stdout, stderr io.Writer) int
 		return done(viz.TVSVG(w, g, "", opt))
 	}
 
+	show := func(p playground.Picture) int {
+		if latex {
+			return done(p.LaTeX(w))
+		}
+		return done(p.SVG(w, opt))
+	}
 	if tc, ok, err := svgTiledCopy(expr, flags); ok {
 		if err != nil {
 			return fail("%v", err)
 		}
-		if latex {
-			return done(viz.TiledCopyLaTeX(w, tc))
-		}
-		return done(viz.TiledCopySVG(w, tc, opt))
+		return show(playground.CopyPicture(tc))
 	}
 	for _, f := range []string{"thr", "val", "mma", "type"} {
 		if _, ok := flags[f]; ok {
@@ -134,48 +138,12 @@ func runSVG(flags map[string]string, pos []string, stdout, stderr io.Writer) int
 	}
 
 	if m, err := atom.Lookup(expr); err == nil {
-		if _, ok := flags["atoms"]; ok || flags["perm"] != "" {
-			tm, err := svgSpec(flags).TiledMMA(m)
-			if err != nil {
-				return fail("%v", err)
-			}
-			if o, ok := flags["operand"]; ok {
-				op, err := viz.ParseOperand(o)
-				if err != nil {
-					return fail("%v", err)
-				}
-				g, err := viz.TiledTV(tm, op)
-				if err != nil {
-					return done(err)
-				}
-				if latex {
-					return done(viz.TVLaTeX(w, g))
-				}
-				return done(viz.TVSVG(w, g, "TiledMMA of "+m.Name()+" "+op.String(), opt))
-			}
-			if latex {
-				return done(viz.TiledMMALaTeX(w, tm))
-			}
-			return done(viz.TiledMMASVG(w, tm, opt))
+		_, tiled := flags["atoms"]
+		p, err := playground.MMAPicture(m, svgSpec(flags), tiled || flags["perm"] != "", flags["operand"])
+		if err != nil {
+			return fail("%v", err)
 		}
-		if o, ok := flags["operand"]; ok {
-			op, err := viz.ParseOperand(o)
-			if err != nil {
-				return fail("%v", err)
-			}
-			g, err := viz.AtomTV(m, op)
-			if err != nil {
-				return done(err)
-			}
-			if latex {
-				return done(viz.TVLaTeX(w, g))
-			}
-			return done(viz.TVSVG(w, g, m.Name()+" "+op.String(), opt))
-		}
-		if latex {
-			return done(viz.MMALaTeX(w, m))
-		}
-		return done(viz.MMASVG(w, m, opt))
+		return show(p)
 	} else if _, ok := flags["operand"]; ok {
 		return fail("--operand needs an MMA atom name: %v", err)
 	}

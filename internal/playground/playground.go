@@ -213,50 +213,22 @@ func renderMMA(r Request, resp *Response) error {
 	if err != nil {
 		return err
 	}
-	var op viz.Operand
-	hasOp := r.Operand != ""
-	if hasOp {
-		if op, err = viz.ParseOperand(r.Operand); err != nil {
-			return err
-		}
+	p, err := MMAPicture(m, r.spec(), r.Atoms != "" || r.Perm != "", r.Operand)
+	if err != nil {
+		return err
 	}
-	var svg, latex func(w io.Writer) error
-	switch {
-	case r.Atoms == "" && r.Perm == "" && hasOp:
-		resp.Result = m.String()
-		g, err := viz.AtomTV(m, op)
-		if err != nil {
-			return err
-		}
-		svg = func(w io.Writer) error { return viz.TVSVG(w, g, m.Name()+" "+op.String(), opt) }
-		latex = func(w io.Writer) error { return viz.TVLaTeX(w, g) }
-	case r.Atoms == "" && r.Perm == "":
-		resp.Result = m.String()
-		svg = func(w io.Writer) error { return viz.MMASVG(w, m, opt) }
-		latex = func(w io.Writer) error { return viz.MMALaTeX(w, m) }
-	default:
-		tm, err := r.spec().TiledMMA(m)
-		if err != nil {
-			return err
-		}
-		resp.Result = tm.String()
-		if hasOp {
-			g, err := viz.TiledTV(tm, op)
-			if err != nil {
-				return err
-			}
-			svg = func(w io.Writer) error { return viz.TVSVG(w, g, "TiledMMA of "+m.Name()+" "+op.String(), opt) }
-			latex = func(w io.Writer) error { return viz.TVLaTeX(w, g) }
-		} else {
-			svg = func(w io.Writer) error { return viz.TiledMMASVG(w, tm, opt) }
-			latex = func(w io.Writer) error { return viz.TiledMMALaTeX(w, tm) }
-		}
-	}
-	resp.SVG = draw(resp, "svg", svg)
-	if r.LaTeXOut {
-		resp.LaTeX = draw(resp, "latex", latex)
-	}
+	resp.show(p, r.LaTeXOut, opt)
 	return nil
+}
+
+// show puts the picture p in resp: its result, its SVG and, with latex,
+// its LaTeX; a drawing error becomes a note.
+func (resp *Response) show(p Picture, latex bool, opt viz.Options) {
+	resp.Result = p.Result
+	resp.SVG = draw(resp, "svg", func(w io.Writer) error { return p.SVG(w, opt) })
+	if latex {
+		resp.LaTeX = draw(resp, "latex", p.LaTeX)
+	}
 }
 
 // copyAtomName splits Copy_Atom<OP,T> into OP and T.
@@ -295,11 +267,7 @@ func renderCopy(r Request, resp *Response) error {
 	if err != nil {
 		return err
 	}
-	resp.Result = tc.String()
-	resp.SVG = draw(resp, "svg", func(w io.Writer) error { return viz.TiledCopySVG(w, tc, opt) })
-	if r.LaTeXOut {
-		resp.LaTeX = draw(resp, "latex", func(w io.Writer) error { return viz.TiledCopyLaTeX(w, tc) })
-	}
+	resp.show(CopyPicture(tc), r.LaTeXOut, opt)
 	return nil
 }
 
