@@ -4,12 +4,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/gocute/cute/atom"
 	"github.com/gocute/cute/internal/copyspec"
-	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/internal/playground"
 )
 
 const copyHelp = `cute copy prints print(Copy_Atom) for ATOM, or, given thread and value
@@ -63,7 +62,7 @@ func copyFlags(fs *flag.FlagSet) runFunc {
 		if *noPic {
 			return 0
 		}
-		pic, err := copyPicture(tc)
+		pic, err := playground.CopyTable(tc)
 		if err != nil {
 			return fail(err)
 		}
@@ -90,56 +89,4 @@ func copyAtomName(s, typ string) (op, t string) {
 		return s, arg
 	}
 	return s, "half_t"
-}
-
-// copyPicture draws get_layoutS_MN and get_layoutD_MN as tables: the cell
-// (m,n) names the thread and value (T3V1) that reads it (S) or writes it
-// (D), as print_latex(tiled_copy) colours them.
-func copyPicture(tc atom.TiledCopy) (string, error) {
-	sh := tc.TilerShape()
-	if !sh.IsTuple() || sh.Len() != 2 {
-		return "(no picture: the tile is not rank 2)\n", nil
-	}
-	M, N := sh.At(0).Product().Value(), sh.At(1).Product().Value()
-	if M*N > 64*64 {
-		return fmt.Sprintf("(no picture: the %dx%d tile is larger than 64x64)\n", M, N), nil
-	}
-	var b strings.Builder
-	nthr := tc.NumThr()
-	for _, side := range []struct {
-		name string
-		mn   func() (layout.Layout, error)
-	}{{"S", tc.LayoutSMN}, {"D", tc.LayoutDMN}} {
-		l, err := side.mn()
-		if err != nil {
-			return "", err
-		}
-		cells := make([]string, M*N)
-		w := 1
-		for n := 0; n < N; n++ {
-			for m := 0; m < M; m++ {
-				x := l.Eval(m + M*n)
-				c := "T" + strconv.Itoa(x%nthr) + "V" + strconv.Itoa(x/nthr)
-				cells[m+M*n] = c
-				w = max(w, len(c))
-			}
-		}
-		fmt.Fprintf(&b, "%s: layout%s_MN %v\n", side.name, side.name, l)
-		b.WriteString("    ")
-		for n := 0; n < N; n++ {
-			fmt.Fprintf(&b, "  %*d ", w, n)
-		}
-		b.WriteByte('\n')
-		sep := "    " + strings.Repeat("+"+strings.Repeat("-", w+2), N) + "+\n"
-		for m := 0; m < M; m++ {
-			b.WriteString(sep)
-			fmt.Fprintf(&b, "%3d ", m)
-			for n := 0; n < N; n++ {
-				fmt.Fprintf(&b, "| %*s ", w, cells[m+M*n])
-			}
-			b.WriteString("|\n")
-		}
-		b.WriteString(sep)
-	}
-	return b.String(), nil
 }

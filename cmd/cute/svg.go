@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/gocute/cute/atom"
-	"github.com/gocute/cute/banks"
 	"github.com/gocute/cute/internal/copyspec"
 	"github.com/gocute/cute/internal/playground"
 	"github.com/gocute/cute/layout"
@@ -148,16 +147,7 @@ func runSVG(flags map[string]string, pos []string, stdout, stderr io.Writer) int
 		return fail("--operand needs an MMA atom name: %v", err)
 	}
 
-	bits := 0
-	if b, ok := flags["elem-bits"]; ok {
-		if bits, err = strconv.Atoi(b); err != nil {
-			return fail("--elem-bits: %v", err)
-		}
-	}
-	if bits == 0 && !strings.Contains(expr, "smem_ptr") {
-		bits = 16
-	}
-	s, err := banks.ParseSmem(expr, bits)
+	s, err := playground.ParseSmem(expr, flags["elem-bits"], "--elem-bits")
 	if err != nil {
 		return fail("%v", err)
 	}

@@ -1,10 +1,14 @@
 package playground
 
 import (
+	"fmt"
 	"io"
+	"strconv"
+	"strings"
 
 	"github.com/gocute/cute/atom"
 	"github.com/gocute/cute/internal/copyspec"
+	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/viz"
 )
 
@@ -82,4 +86,57 @@ func CopyPicture(tc atom.TiledCopy) Picture {
 		SVG:    func(w io.Writer, opt viz.Options) error { return viz.TiledCopySVG(w, tc, opt) },
 		LaTeX:  func(w io.Writer) error { return viz.TiledCopyLaTeX(w, tc) },
 	}
+}
+
+// CopyTable draws get_layoutS_MN and get_layoutD_MN of tc as text tables
+// (what `cute copy` prints): the cell
+// (m,n) names the thread and value (T3V1) that reads it (S) or writes it
+// (D), as print_latex(tiled_copy) colours them.
+func CopyTable(tc atom.TiledCopy) (string, error) {
+	sh := tc.TilerShape()
+	if !sh.IsTuple() || sh.Len() != 2 {
+		return "(no picture: the tile is not rank 2)\n", nil
+	}
+	M, N := sh.At(0).Product().Value(), sh.At(1).Product().Value()
+	if M*N > 64*64 {
+		return fmt.Sprintf("(no picture: the %dx%d tile is larger than 64x64)\n", M, N), nil
+	}
+	var b strings.Builder
+	nthr := tc.NumThr()
+	for _, side := range []struct {
+		name string
+		mn   func() (layout.Layout, error)
+	}{{"S", tc.LayoutSMN}, {"D", tc.LayoutDMN}} {
+		l, err := side.mn()
+		if err != nil {
+			return "", err
+		}
+		cells := make([]string, M*N)
+		w := 1
+		for n := 0; n < N; n++ {
+			for m := 0; m < M; m++ {
+				x := l.Eval(m + M*n)
+				c := "T" + strconv.Itoa(x%nthr) + "V" + strconv.Itoa(x/nthr)
+				cells[m+M*n] = c
+				w = max(w, len(c))
+			}
+		}
+		fmt.Fprintf(&b, "%s: layout%s_MN %v\n", side.name, side.name, l)
+		b.WriteString("    ")
+		for n := 0; n < N; n++ {
+			fmt.Fprintf(&b, "  %*d ", w, n)
+		}
+		b.WriteByte('\n')
+		sep := "    " + strings.Repeat("+"+strings.Repeat("-", w+2), N) + "+\n"
+		for m := 0; m < M; m++ {
+			b.WriteString(sep)
+			fmt.Fprintf(&b, "%3d ", m)
+			for n := 0; n < N; n++ {
+				fmt.Fprintf(&b, "| %*s ", w, cells[m+M*n])
+			}
+			b.WriteString("|\n")
+		}
+		b.WriteString(sep)
+	}
+	return b.String(), nil
 }

@@ -116,7 +116,11 @@ func draw(resp *Response, what string, f func(w io.Writer) error) string {
 	return b.String()
 }
 
-func elemBits(s, expr string) (int, error) {
+// ElemBits reads the element width option s (named name in an error) for
+// the smem tile expr: the number given, or by default 0 (smem_ptr[Nb]'s)
+// when expr has an smem_ptr and 16 (half_t) otherwise. cute svg, cute banks
+// and the page share it.
+func ElemBits(s, expr, name string) (int, error) {
 	if s == "" {
 		if strings.Contains(expr, "smem_ptr") {
 			return 0, nil
@@ -125,9 +129,18 @@ func elemBits(s, expr string) (int, error) {
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil {
-		return 0, layout.Newf(layout.ErrParse, "", "element bits: %w", err)
+		return 0, layout.Newf(layout.ErrParse, "", "%s: %w", name, err)
 	}
 	return n, nil
+}
+
+// ParseSmem is banks.ParseSmem(expr, ElemBits(elemBits, expr, name)).
+func ParseSmem(expr, elemBits, name string) (banks.Smem, error) {
+	bits, err := ElemBits(elemBits, expr, name)
+	if err != nil {
+		return banks.Smem{}, err
+	}
+	return banks.ParseSmem(expr, bits)
 }
 
 // explainable lists the ops explain.Explain traces.
@@ -157,7 +170,7 @@ func renderLayout(r Request, resp *Response) error {
 			resp.Notes = append(resp.Notes, "explain: "+err.Error())
 		}
 	}
-	bits, err := elemBits(r.ElemBits, out)
+	bits, err := ElemBits(r.ElemBits, out, "element bits")
 	if err != nil {
 		return err
 	}
@@ -336,11 +349,7 @@ func renderGMMA(r Request, resp *Response) error {
 // renderBanks analyses one access of a (swizzled) smem tile, as cute banks
 // does, and draws the tile coloured by bank.
 func renderBanks(r Request, resp *Response) error {
-	bits, err := elemBits(r.ElemBits, r.Expr)
-	if err != nil {
-		return err
-	}
-	s, err := banks.ParseSmem(r.Expr, bits)
+	s, err := ParseSmem(r.Expr, r.ElemBits, "element bits")
 	if err != nil {
 		return err
 	}
