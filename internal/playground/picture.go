@@ -5,6 +5,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gocute/cute/atom"
 	"github.com/gocute/cute/internal/copyspec"
@@ -57,8 +58,10 @@ func MMAPicture(m atom.MMA, spec copyspec.Spec, tiled bool, operand string) (Pic
 	return tvPicture(tm.String(), "TiledMMA of "+m.Name()+" "+op.String(), func() (viz.TVGrid, error) { return viz.TiledTV(tm, op) }), nil
 }
 
-// tvPicture draws the TV grid grid() computes, titled title.
-func tvPicture(result, title string, grid func() (viz.TVGrid, error)) Picture {
+// tvPicture draws the TV grid grid() computes (once, when first drawn),
+// titled title.
+func tvPicture(result, title string, compute func() (viz.TVGrid, error)) Picture {
+	grid := sync.OnceValues(compute)
 	return Picture{
 		Result: result,
 		SVG: func(w io.Writer, opt viz.Options) error {
