@@ -61,11 +61,7 @@ func banksFlags(fs *flag.FlagSet) runFunc {
 }
 
 func runBanks(flags map[string]string, pos []string, stdout, stderr io.Writer) int {
-	fail := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "cute banks: "+format+"\n", a...)
-		fmt.Fprintln(stderr, banksUsage)
-		return 2
-	}
+	fail := usageFail(stderr, "banks", banksUsage)
 	var err error
 	maxBanks := 4
 	if flags["all"] != "" {

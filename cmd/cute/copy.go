@@ -35,10 +35,7 @@ func copyFlags(fs *flag.FlagSet) runFunc {
 			fmt.Fprintln(stderr, "usage: cute copy ATOM [THR_LAYOUT VAL_LAYOUT] [--type T] [--mma NAME --operand A|B|C|C_atom]")
 			return 2
 		}
-		fail := func(err error) int {
-			fmt.Fprintf(stderr, "cute copy: %v\n", err)
-			return 2
-		}
+		fail := errFail(stderr, "copy")
 		op, t := copyAtomName(pos[0], *typ)
 		a, err := atom.LookupCopy(op, t)
 		if err != nil {

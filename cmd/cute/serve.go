@@ -38,10 +38,7 @@ func serveFlags(fs *flag.FlagSet) runFunc {
 			fmt.Fprintln(stderr, serveUsage)
 			return 2
 		}
-		fail := func(err error) int {
-			fmt.Fprintf(stderr, "cute serve: %v\n", err)
-			return 2
-		}
+		fail := errFail(stderr, "serve")
 		if *out == "" {
 			if err := checkLoopback(*addr); err != nil {
 				return fail(err)

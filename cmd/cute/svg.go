@@ -61,11 +61,7 @@ func latexFlags(fs *flag.FlagSet) runFunc {
 }
 
 func runSVG(flags map[string]string, pos []string, stdout, stderr io.Writer) int {
-	fail := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "cute svg: "+format+"\n", a...)
-		fmt.Fprintln(stderr, svgUsage)
-		return 2
-	}
+	fail := usageFail(stderr, "svg", svgUsage)
 	var err error
 	if len(pos) != 1 {
 		return fail("want one expression, got %d arguments (quote the expression)", len(pos))

@@ -41,10 +41,7 @@ func tmaFlags(fs *flag.FlagSet) runFunc {
 			fmt.Fprintln(stderr, "usage: cute tma [--type T] [--op OP] [--cluster N] [--svg FILE] GMEM SMEM [CTA_TILER]")
 			return 2
 		}
-		fail := func(err error) int {
-			fmt.Fprintf(stderr, "cute tma: %v\n", err)
-			return 2
-		}
+		fail := errFail(stderr, "tma")
 		op, err := tma.ParseOp(*opName)
 		if err != nil {
 			return fail(err)
