@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/gocute/cute/internal/errs"
 )
 
 // A Kind is an element type: the number format of a tensor element or an
@@ -156,7 +158,7 @@ func ParseKind(s string) (Kind, error) {
 			return k, nil
 		}
 	}
-	return KindInvalid, fmt.Errorf("numeric.ParseKind: unknown element type %q (want a C++ name such as half_t or a PTX name such as f16)", s)
+	return KindInvalid, errs.Newf(errs.ErrParse, "numeric.ParseKind", "unknown element type %q (want a C++ name such as half_t or a PTX name such as f16)", s)
 }
 
 // MustParseKind is like ParseKind but panics on error.
@@ -228,7 +230,7 @@ func (k Kind) EncodeExact(v float64) (uint32, error) {
 	var back float64
 	integer := func(lo, hi float64) (uint32, error) {
 		if v != math.Trunc(v) || v < lo || v > hi {
-			return 0, fmt.Errorf("numeric: %v is not a value of %s (an integer in [%v, %v])", v, k, lo, hi)
+			return 0, errs.Newf(errs.ErrInvalid, "numeric", "%v is not a value of %s (an integer in [%v, %v])", v, k, lo, hi)
 		}
 		return uint32(int64(v)) & uint32(uint64(1)<<k.Bits()-1), nil
 	}
@@ -269,10 +271,10 @@ func (k Kind) EncodeExact(v float64) (uint32, error) {
 	case KindU32:
 		return integer(0, math.MaxUint32)
 	default:
-		return 0, fmt.Errorf("numeric: cannot encode an element of %v in 32 bits", k)
+		return 0, errs.Newf(errs.ErrUnsupported, "numeric", "cannot encode an element of %v in 32 bits", k)
 	}
 	if math.IsNaN(v) || back == v {
 		return b, nil
 	}
-	return 0, fmt.Errorf("numeric: %v is not exactly representable as %s", v, k)
+	return 0, errs.Newf(errs.ErrInvalid, "numeric", "%v is not exactly representable as %s", v, k)
 }

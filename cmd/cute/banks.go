@@ -9,6 +9,8 @@ import (
 
 	"github.com/gocute/cute/atom"
 	"github.com/gocute/cute/banks"
+	"github.com/gocute/cute/internal/copyspec"
+	"github.com/gocute/cute/internal/playground"
 	"github.com/gocute/cute/layout"
 )
 
@@ -59,11 +61,7 @@ func banksFlags(fs *flag.FlagSet) runFunc {
 }
 
 func runBanks(flags map[string]string, pos []string, stdout, stderr io.Writer) int {
-	fail := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "cute banks: "+format+"\n", a...)
-		fmt.Fprintln(stderr, banksUsage)
-		return 2
-	}
+	fail := usageFail(stderr, "banks", banksUsage)
 	var err error
 	maxBanks := 4
 	if flags["all"] != "" {
@@ -97,23 +95,19 @@ func runBanks(flags map[string]string, pos []string, stdout, stderr io.Writer) i
 		if len(pos) != 1 {
 			return fail("want one SMEM expression, got %d arguments (quote it)", len(pos))
 		}
-		bits := 0
-		if b, ok := flags["elem-bits"]; ok {
-			if bits, err = strconv.Atoi(b); err != nil {
-				return fail("--elem-bits: %v", err)
-			}
-		}
 		var tc atom.TiledCopy
+		eb := flags["elem-bits"]
 		if c, ok := flags["copy"]; ok {
 			if tc, err = banksTiledCopy(c, flags["thr"], flags["val"]); err != nil {
 				return fail("--copy: %v", err)
 			}
-			if bits == 0 {
-				bits = tc.Atom().ValTypeBits()
+			if eb == "" {
+				eb = strconv.Itoa(tc.Atom().ValTypeBits())
 			}
 		}
-		if bits == 0 && !strings.Contains(pos[0], "smem_ptr") {
-			bits = 16
+		bits, err := playground.ElemBits(eb, pos[0], "--elem-bits")
+		if err != nil {
+			return fail("%v", err)
 		}
 		s, err := banks.ParseSmem(pos[0], bits)
 		if err != nil {
@@ -189,13 +183,5 @@ func banksTiledCopy(name, thr, val string) (atom.TiledCopy, error) {
 	if err != nil {
 		return atom.TiledCopy{}, err
 	}
-	tl, err := layout.Parse(thr)
-	if err != nil {
-		return atom.TiledCopy{}, fmt.Errorf("--thr: %v", err)
-	}
-	vl, err := layout.Parse(val)
-	if err != nil {
-		return atom.TiledCopy{}, fmt.Errorf("--val: %v", err)
-	}
-	return atom.MakeTiledCopy(a, tl, vl)
+	return copyspec.Spec{Thr: thr, Val: val, Flag: "--"}.TiledCopy(a)
 }

@@ -4,12 +4,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/gocute/cute/atom"
 	"github.com/gocute/cute/internal/copyspec"
-	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/internal/playground"
 )
 
 const copyHelp = `cute copy prints print(Copy_Atom) for ATOM, or, given thread and value
@@ -36,70 +35,31 @@ func copyFlags(fs *flag.FlagSet) runFunc {
 			fmt.Fprintln(stderr, "usage: cute copy ATOM [THR_LAYOUT VAL_LAYOUT] [--type T] [--mma NAME --operand A|B|C|C_atom]")
 			return 2
 		}
-		fail := func(err error) int {
-			fmt.Fprintf(stderr, "cute copy: %v\n", err)
-			return 2
-		}
+		fail := errFail(stderr, "copy")
 		op, t := copyAtomName(pos[0], *typ)
 		a, err := atom.LookupCopy(op, t)
 		if err != nil {
 			return fail(err)
 		}
-		var tc atom.TiledCopy
+		var spec copyspec.Spec
 		switch {
 		case len(pos) == 3:
-			thr, err := layout.Parse(pos[1])
-			if err != nil {
-				return fail(err)
-			}
-			val, err := layout.Parse(pos[2])
-			if err != nil {
-				return fail(err)
-			}
-			if tc, err = atom.MakeTiledCopy(a, thr, val); err != nil {
-				return fail(err)
-			}
+			spec = copyspec.Spec{Thr: pos[1], Val: pos[2]}
 		case *mmaName != "":
-			m, err := atom.Lookup(*mmaName)
-			if err != nil {
-				return fail(err)
-			}
-			var opts []atom.TiledOption
-			if *atomLayout != "" {
-				l, err := parseCppLayoutFlag(*atomLayout)
-				if err != nil {
-					return fail(err)
-				}
-				opts = append(opts, atom.WithAtomLayout(l))
-			}
-			if *perm != "" {
-				p, err := layout.ParseTiler(*perm)
-				if err != nil {
-					return fail(fmt.Errorf("--perm: %v (use CuTe print syntax, e.g. '<_32,_32,_16>')", err))
-				}
-				opts = append(opts, atom.WithPermutation(p))
-			}
-			mma, err := atom.MakeTiledMMA(m, opts...)
-			if err != nil {
-				return fail(err)
-			}
-			var known bool
-			tc, known, err = copyspec.TiledCopyFor(a, mma, *operand)
-			if !known {
-				return fail(fmt.Errorf("--operand %q: want A, B, C or C_atom", *operand))
-			}
-			if err != nil {
-				return fail(err)
-			}
+			spec = copyspec.Spec{MMA: *mmaName, Operand: *operand, Atoms: *atomLayout, Perm: *perm, Flag: "--"}
 		default:
 			fmt.Fprint(stdout, a.String())
 			return 0
+		}
+		tc, err := spec.TiledCopy(a)
+		if err != nil {
+			return fail(err)
 		}
 		fmt.Fprint(stdout, tc.String())
 		if *noPic {
 			return 0
 		}
-		pic, err := copyPicture(tc)
+		pic, err := playground.CopyTable(tc)
 		if err != nil {
 			return fail(err)
 		}
@@ -126,76 +86,4 @@ func copyAtomName(s, typ string) (op, t string) {
 		return s, arg
 	}
 	return s, "half_t"
-}
-
-// parseCppLayoutFlag reads Layout<Shape<...>[,Stride<...>]> or CuTe print
-// syntax.
-func parseCppLayoutFlag(s string) (layout.Layout, error) {
-	if !strings.HasPrefix(s, "Layout<") {
-		return layout.Parse(s)
-	}
-	r := strings.NewReplacer("Layout<", "", "Shape<", "(", "Stride<", "(", ">", ")")
-	body := r.Replace(s)
-	body = strings.TrimSuffix(body, ")")
-	// body is now "(a,b,c)" or "(a,b,c),(x,y,z)".
-	if i := strings.Index(body, "),("); i >= 0 {
-		return layout.Parse(body[:i+1] + ":" + body[i+2:])
-	}
-	sh, err := layout.ParseTuple(body)
-	if err != nil {
-		return layout.Layout{}, err
-	}
-	return layout.Left(sh), nil
-}
-
-// copyPicture draws get_layoutS_MN and get_layoutD_MN as tables: the cell
-// (m,n) names the thread and value (T3V1) that reads it (S) or writes it
-// (D), as print_latex(tiled_copy) colours them.
-func copyPicture(tc atom.TiledCopy) (string, error) {
-	sh := tc.TilerShape()
-	if !sh.IsTuple() || sh.Len() != 2 {
-		return "(no picture: the tile is not rank 2)\n", nil
-	}
-	M, N := sh.At(0).Product().Value(), sh.At(1).Product().Value()
-	if M*N > 64*64 {
-		return fmt.Sprintf("(no picture: the %dx%d tile is larger than 64x64)\n", M, N), nil
-	}
-	var b strings.Builder
-	nthr := tc.NumThr()
-	for _, side := range []struct {
-		name string
-		mn   func() (layout.Layout, error)
-	}{{"S", tc.LayoutSMN}, {"D", tc.LayoutDMN}} {
-		l, err := side.mn()
-		if err != nil {
-			return "", err
-		}
-		cells := make([]string, M*N)
-		w := 1
-		for n := 0; n < N; n++ {
-			for m := 0; m < M; m++ {
-				x := l.Eval(m + M*n)
-				c := "T" + strconv.Itoa(x%nthr) + "V" + strconv.Itoa(x/nthr)
-				cells[m+M*n] = c
-				w = max(w, len(c))
-			}
-		}
-		fmt.Fprintf(&b, "%s: layout%s_MN %v\n", side.name, side.name, l)
-		b.WriteString("    ")
-		for n := 0; n < N; n++ {
-			fmt.Fprintf(&b, "  %*d ", w, n)
-		}
-		b.WriteByte('\n')
-		sep := "    " + strings.Repeat("+"+strings.Repeat("-", w+2), N) + "+\n"
-		for m := 0; m < M; m++ {
-			b.WriteString(sep)
-			fmt.Fprintf(&b, "%3d ", m)
-			for n := 0; n < N; n++ {
-				fmt.Fprintf(&b, "| %*s ", w, cells[m+M*n])
-			}
-			b.WriteString("|\n")
-		}
-		b.WriteString(sep)
-	}
-	return b.String(), nil
 }

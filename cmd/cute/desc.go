@@ -27,11 +27,7 @@ func descFlags(fs *flag.FlagSet) runFunc {
 
 // runDesc decodes one descriptor.
 func runDesc(pos []string, major, typ, mn string, stdout, stderr io.Writer) int {
-	fail := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "cute desc: "+format+"\n", a...)
-		fmt.Fprintln(stderr, "usage: cute desc DESCRIPTOR [--major K|MN] [--type T] [--mn N] (cute help desc)")
-		return 2
-	}
+	fail := usageFail(stderr, "desc", "usage: cute desc DESCRIPTOR [--major K|MN] [--type T] [--mn N] (cute help desc)")
 	if len(pos) != 1 {
 		return fail("want exactly one descriptor, got %d arguments", len(pos))
 	}

@@ -191,6 +191,25 @@ func setFlags(fs *flag.FlagSet) map[string]string {
 	return m
 }
 
+// usageFail returns the failure of command name: it prints "cute NAME:
+// message" and, when usage is not empty, the usage line to stderr, and
+// returns exit status 2.
+func usageFail(stderr io.Writer, name, usage string) func(format string, a ...any) int {
+	return func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "cute "+name+": "+format+"\n", a...)
+		if usage != "" {
+			fmt.Fprintln(stderr, usage)
+		}
+		return 2
+	}
+}
+
+// errFail is usageFail for an error, with no usage line.
+func errFail(stderr io.Writer, name string) func(error) int {
+	fail := usageFail(stderr, name, "")
+	return func(err error) int { return fail("%v", err) }
+}
+
 // usage lists every command of the table.
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: cute COMMAND [arguments]")

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/playground/web"
 )
 
@@ -37,10 +38,7 @@ func serveFlags(fs *flag.FlagSet) runFunc {
 			fmt.Fprintln(stderr, serveUsage)
 			return 2
 		}
-		fail := func(err error) int {
-			fmt.Fprintf(stderr, "cute serve: %v\n", err)
-			return 2
-		}
+		fail := errFail(stderr, "serve")
 		if *out == "" {
 			if err := checkLoopback(*addr); err != nil {
 				return fail(err)
@@ -79,7 +77,7 @@ func serveFlags(fs *flag.FlagSet) runFunc {
 func checkLoopback(addr string) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return fmt.Errorf("-addr %q: %v", addr, err)
+		return layout.Newf(layout.ErrInvalid, "", "-addr %q: %w", addr, err)
 	}
 	if host == "localhost" {
 		return nil
@@ -87,7 +85,7 @@ func checkLoopback(addr string) error {
 	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
 		return nil
 	}
-	return fmt.Errorf("-addr %q: the playground listens on localhost only (use -out DIR for a public host)", addr)
+	return layout.Newf(layout.ErrInvalid, "", "-addr %q: the playground listens on localhost only (use -out DIR for a public host)", addr)
 }
 
 // siteHandler serves dir with the .wasm content type and no caching, so a
@@ -126,7 +124,7 @@ func writeSite(dir, wasm string) error {
 	}
 	goBin, err := exec.LookPath("go")
 	if wasm == "" && err != nil {
-		return fmt.Errorf("building cute.wasm needs the Go toolchain on PATH (or pass -wasm FILE): %v", err)
+		return layout.Newf(layout.ErrUnsupported, "", "building cute.wasm needs the Go toolchain on PATH (or pass -wasm FILE): %w", err)
 	}
 	if wasm != "" {
 		b, err := os.ReadFile(wasm)
@@ -142,15 +140,15 @@ func writeSite(dir, wasm string) error {
 		cmd := exec.CommandContext(ctx, goBin, "build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(dir, "cute.wasm"), "github.com/gocute/cute/playground/wasm")
 		cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 		if b, err := cmd.CombinedOutput(); err != nil {
-			return fmt.Errorf("building cute.wasm (run cute serve inside a checkout of github.com/gocute/cute, or pass -wasm FILE): %v\n%s", err, b)
+			return layout.Newf(layout.ErrUnsupported, "", "building cute.wasm (run cute serve inside a checkout of github.com/gocute/cute, or pass -wasm FILE): %w\n%s", err, b)
 		}
 	}
 	if goBin == "" {
-		return fmt.Errorf("wasm_exec.js comes from the Go toolchain, and go is not on PATH")
+		return layout.Newf(layout.ErrUnsupported, "", "wasm_exec.js comes from the Go toolchain, and go is not on PATH")
 	}
 	root, err := exec.Command(goBin, "env", "GOROOT").Output()
 	if err != nil {
-		return fmt.Errorf("go env GOROOT: %v", err)
+		return layout.Newf(layout.ErrUnsupported, "", "go env GOROOT: %w", err)
 	}
 	var js []byte
 	for _, p := range []string{"lib/wasm/wasm_exec.js", "misc/wasm/wasm_exec.js"} {
@@ -159,7 +157,7 @@ func writeSite(dir, wasm string) error {
 		}
 	}
 	if err != nil {
-		return fmt.Errorf("wasm_exec.js not found in the Go toolchain: %v", err)
+		return layout.Newf(layout.ErrUnsupported, "", "wasm_exec.js not found in the Go toolchain: %w", err)
 	}
 	return os.WriteFile(filepath.Join(dir, "wasm_exec.js"), js, 0o644)
 }

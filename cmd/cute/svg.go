@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/gocute/cute/atom"
-	"github.com/gocute/cute/banks"
 	"github.com/gocute/cute/internal/copyspec"
+	"github.com/gocute/cute/internal/playground"
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/viz"
 )
@@ -61,11 +61,7 @@ func latexFlags(fs *flag.FlagSet) runFunc {
 }
 
 func runSVG(flags map[string]string, pos []string, stdout, stderr io.Writer) int {
-	fail := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "cute svg: "+format+"\n", a...)
-		fmt.Fprintln(stderr, svgUsage)
-		return 2
-	}
+	fail := usageFail(stderr, "svg", svgUsage)
 	var err error
 	if len(pos) != 1 {
 		return fail("want one expression, got %d arguments (quote the expression)", len(pos))
@@ -118,14 +114,17 @@ func runSVG(flags map[string]string, pos []string, stdout, stderr io.Writer) int
 		return done(viz.TVSVG(w, g, "", opt))
 	}
 
+	show := func(p playground.Picture) int {
+		if latex {
+			return done(p.LaTeX(w))
+		}
+		return done(p.SVG(w, opt))
+	}
 	if tc, ok, err := svgTiledCopy(expr, flags); ok {
 		if err != nil {
 			return fail("%v", err)
 		}
-		if latex {
-			return done(viz.TiledCopyLaTeX(w, tc))
-		}
-		return done(viz.TiledCopySVG(w, tc, opt))
+		return show(playground.CopyPicture(tc))
 	}
 	for _, f := range []string{"thr", "val", "mma", "type"} {
 		if _, ok := flags[f]; ok {
@@ -134,62 +133,17 @@ func runSVG(flags map[string]string, pos []string, stdout, stderr io.Writer) int
 	}
 
 	if m, err := atom.Lookup(expr); err == nil {
-		if _, ok := flags["atoms"]; ok || flags["perm"] != "" {
-			tm, err := svgTiledMMA(m, flags)
-			if err != nil {
-				return fail("%v", err)
-			}
-			if o, ok := flags["operand"]; ok {
-				op, err := viz.ParseOperand(o)
-				if err != nil {
-					return fail("%v", err)
-				}
-				g, err := viz.TiledTV(tm, op)
-				if err != nil {
-					return done(err)
-				}
-				if latex {
-					return done(viz.TVLaTeX(w, g))
-				}
-				return done(viz.TVSVG(w, g, "TiledMMA of "+m.Name()+" "+op.String(), opt))
-			}
-			if latex {
-				return done(viz.TiledMMALaTeX(w, tm))
-			}
-			return done(viz.TiledMMASVG(w, tm, opt))
+		_, tiled := flags["atoms"]
+		p, err := playground.MMAPicture(m, svgSpec(flags), tiled || flags["perm"] != "", flags["operand"])
+		if err != nil {
+			return fail("%v", err)
 		}
-		if o, ok := flags["operand"]; ok {
-			op, err := viz.ParseOperand(o)
-			if err != nil {
-				return fail("%v", err)
-			}
-			g, err := viz.AtomTV(m, op)
-			if err != nil {
-				return done(err)
-			}
-			if latex {
-				return done(viz.TVLaTeX(w, g))
-			}
-			return done(viz.TVSVG(w, g, m.Name()+" "+op.String(), opt))
-		}
-		if latex {
-			return done(viz.MMALaTeX(w, m))
-		}
-		return done(viz.MMASVG(w, m, opt))
+		return show(p)
 	} else if _, ok := flags["operand"]; ok {
 		return fail("--operand needs an MMA atom name: %v", err)
 	}
 
-	bits := 0
-	if b, ok := flags["elem-bits"]; ok {
-		if bits, err = strconv.Atoi(b); err != nil {
-			return fail("--elem-bits: %v", err)
-		}
-	}
-	if bits == 0 && !strings.Contains(expr, "smem_ptr") {
-		bits = 16
-	}
-	s, err := banks.ParseSmem(expr, bits)
+	s, err := playground.ParseSmem(expr, flags["elem-bits"], "--elem-bits")
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -199,24 +153,10 @@ func runSVG(flags map[string]string, pos []string, stdout, stderr io.Writer) int
 	return done(viz.SmemSVG(w, s, opt))
 }
 
-// svgTiledMMA is make_tiled_mma(m, --atoms, --perm).
-func svgTiledMMA(m atom.MMA, flags map[string]string) (atom.TiledMMA, error) {
-	var opts []atom.TiledOption
-	if a, ok := flags["atoms"]; ok {
-		l, err := parseLayoutOrShape(a)
-		if err != nil {
-			return atom.TiledMMA{}, fmt.Errorf("--atoms: %v", err)
-		}
-		opts = append(opts, atom.WithAtomLayout(l))
-	}
-	if p := flags["perm"]; p != "" {
-		t, err := layout.ParseTiler(p)
-		if err != nil {
-			return atom.TiledMMA{}, fmt.Errorf("--perm: %v (use CuTe print syntax, e.g. '<_32,_32,_16>')", err)
-		}
-		opts = append(opts, atom.WithPermutation(t))
-	}
-	return atom.MakeTiledMMA(m, opts...)
+// svgSpec is the TiledMMA and TiledCopy the svg/latex flags name.
+func svgSpec(flags map[string]string) copyspec.Spec {
+	return copyspec.Spec{Atoms: flags["atoms"], Perm: flags["perm"], Thr: flags["thr"], Val: flags["val"],
+		MMA: flags["mma"], Operand: flags["operand"], Flag: "--"}
 }
 
 // svgTiledCopy builds the TiledCopy an svg/latex command names: ok is
@@ -225,8 +165,7 @@ func svgTiledMMA(m atom.MMA, flags map[string]string) (atom.TiledMMA, error) {
 func svgTiledCopy(expr string, flags map[string]string) (tc atom.TiledCopy, ok bool, err error) {
 	_, hasThr := flags["thr"]
 	_, hasVal := flags["val"]
-	mma := flags["mma"]
-	if !strings.HasPrefix(strings.TrimSpace(expr), "Copy_Atom<") && !hasThr && !hasVal && mma == "" {
+	if !strings.HasPrefix(strings.TrimSpace(expr), "Copy_Atom<") && !hasThr && !hasVal && flags["mma"] == "" {
 		return tc, false, nil
 	}
 	op, typ := copyAtomName(expr, flags["type"])
@@ -234,46 +173,6 @@ func svgTiledCopy(expr string, flags map[string]string) (tc atom.TiledCopy, ok b
 	if err != nil {
 		return tc, true, err
 	}
-	switch {
-	case hasThr && hasVal && mma == "":
-		thr, err := parseLayoutOrShape(flags["thr"])
-		if err != nil {
-			return tc, true, fmt.Errorf("--thr: %v", err)
-		}
-		val, err := parseLayoutOrShape(flags["val"])
-		if err != nil {
-			return tc, true, fmt.Errorf("--val: %v", err)
-		}
-		tc, err = atom.MakeTiledCopy(a, thr, val)
-		return tc, true, err
-	case mma != "" && !hasThr && !hasVal:
-		m, err := atom.Lookup(mma)
-		if err != nil {
-			return tc, true, err
-		}
-		tm, err := svgTiledMMA(m, flags)
-		if err != nil {
-			return tc, true, err
-		}
-		o := flags["operand"]
-		tc, known, err := copyspec.TiledCopyFor(a, tm, copyspec.OperandName(o))
-		if !known {
-			return tc, true, fmt.Errorf("--operand %q: want A, B, C or C_atom", o)
-		}
-		return tc, true, err
-	}
-	return tc, true, fmt.Errorf("a TiledCopy needs --thr and --val, or --mma (not both)")
-}
-
-// parseLayoutOrShape reads a layout (CuTe print syntax or C++
-// Layout<Shape<...>,Stride<...>>) or a bare shape, which is column-major.
-func parseLayoutOrShape(s string) (layout.Layout, error) {
-	if strings.Contains(s, ":") || strings.HasPrefix(strings.TrimSpace(s), "Layout<") {
-		return parseCppLayoutFlag(s)
-	}
-	sh, err := layout.ParseTuple(s)
-	if err != nil {
-		return layout.Layout{}, err
-	}
-	return layout.Left(sh), nil
+	tc, err = svgSpec(flags).TiledCopy(a)
+	return tc, true, err
 }

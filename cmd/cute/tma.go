@@ -41,10 +41,7 @@ func tmaFlags(fs *flag.FlagSet) runFunc {
 			fmt.Fprintln(stderr, "usage: cute tma [--type T] [--op OP] [--cluster N] [--svg FILE] GMEM SMEM [CTA_TILER]")
 			return 2
 		}
-		fail := func(err error) int {
-			fmt.Fprintf(stderr, "cute tma: %v\n", err)
-			return 2
-		}
+		fail := errFail(stderr, "tma")
 		op, err := tma.ParseOp(*opName)
 		if err != nil {
 			return fail(err)
@@ -104,7 +101,7 @@ func tmaFlags(fs *flag.FlagSet) runFunc {
 func parseGmemArg(s, typ, addr string) (tma.Gmem, error) {
 	a, err := strconv.ParseUint(strings.TrimPrefix(addr, "0x"), 16, 64)
 	if err != nil {
-		return tma.Gmem{}, fmt.Errorf("--addr %q: %v", addr, err)
+		return tma.Gmem{}, layout.Newf(0, "", "--addr %q: %w", addr, err)
 	}
 	return playground.ParseGmem(s, typ, "--type", a)
 }

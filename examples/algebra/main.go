@@ -32,7 +32,11 @@ func tour(w io.Writer) error {
 	var failure error
 	defer func() {
 		if r := recover(); r != nil {
-			failure = fmt.Errorf("%v", r)
+			e, ok := r.(error)
+			if !ok {
+				panic(r)
+			}
+			failure = e
 		}
 	}()
 

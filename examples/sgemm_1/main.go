@@ -21,7 +21,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/gocute/cute/examples/internal/sgemm"
@@ -55,7 +54,7 @@ func configFor(c sgemm.Case) (config, error) {
 		cfg.tA = layout.Right(layout.Statics(32, 8))          // (m,k) -> thr_idx; k-major
 		cfg.tB = layout.Right(layout.Statics(32, 8))          // (n,k) -> thr_idx; k-major
 	default:
-		return config{}, fmt.Errorf("C = A^%c B^%c: not implemented (NT and TN are)", c.TransA, c.TransB)
+		return config{}, layout.Newf(layout.ErrUnsupported, "", "C = A^%c B^%c: not implemented (NT and TN are)", c.TransA, c.TransB)
 	}
 	return cfg, nil
 }
@@ -145,14 +144,9 @@ func gemmDevice(print io.Writer, p *sgemm.Problem, cfg config, mA, mB, mC tensor
 	}
 	if print != nil {
 		t0 := thr[0]
-		sgemm.Print(print,
-			sgemm.Named{Name: "mA", T: mA}, sgemm.Named{Name: "gA", T: gA}, sgemm.Named{Name: "sA", T: sA},
-			sgemm.Named{Name: "tAgA", T: t0.tAgA}, sgemm.Named{Name: "tAsA", T: t0.tAsA},
-			sgemm.Named{Name: "mB", T: mB}, sgemm.Named{Name: "gB", T: gB}, sgemm.Named{Name: "sB", T: sB},
-			sgemm.Named{Name: "tBgB", T: t0.tBgB}, sgemm.Named{Name: "tBsB", T: t0.tBsB},
-			sgemm.Named{Name: "mC", T: mC}, sgemm.Named{Name: "gC", T: gC},
-			sgemm.Named{Name: "tCsA", T: t0.tCsA}, sgemm.Named{Name: "tCsB", T: t0.tCsB},
-			sgemm.Named{Name: "tCgC", T: t0.tCgC}, sgemm.Named{Name: "tCrC", T: t0.tCrC})
+		sgemm.Print(print, "mA gA sA tAgA tAsA mB gB sB tBgB tBsB mC gC tCsA tCsB tCgC tCrC",
+			mA, gA, sA, t0.tAgA, t0.tAsA, mB, gB, sB, t0.tBgB, t0.tBsB, mC, gC, t0.tCsA, t0.tCsB,
+			t0.tCgC, t0.tCrC)
 	}
 
 	kTileMax := thr[0].tAgA.Shape().At(2).Product().Value()

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"io"
 	"testing"
 
 	"github.com/gocute/cute/examples/internal/sgemmtest"
@@ -13,7 +12,7 @@ import (
 // tAgA (THR_M,THR_K,k), tAsA (THR_M,THR_K), tCsA (THR_M,BLK_K),
 // tCsB (THR_N,BLK_K), tCgC and tCrC (THR_M,THR_N).
 func TestSgemm1(t *testing.T) {
-	sgemmtest.Check(t, "", func(w io.Writer) error { return run(w, nil, 128, 256, 16) }, `
+	sgemmtest.Check(t, "", run, 128, 256, 16, `
 		C = A^N B^T
 		  gA : gmem_ptr[32b](0x7f0000000000) o (_128,_8,2):(_1,128,1024)
 		tAgA : gmem_ptr[32b](0x7f0000000000) o (_4,_1,2):(_32,_0,1024)

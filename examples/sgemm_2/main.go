@@ -29,13 +29,9 @@ import (
 	"github.com/gocute/cute/examples/internal/sgemm"
 )
 
-func main() { sgemm.Main("sgemm_2", run) }
-
-// run is the tutorial's main() for each transpose case: gemm_nt / gemm_tn
-// (sgemm.NewConfig) and the grid of gemm_device over CTAs.
-func run(w io.Writer, args []string, m, n, k int) error {
-	return sgemm.RunStaged(w, args, m, n, k, gemmDevice)
-}
+// main is the tutorial's main() for each transpose case: gemm_nt /
+// gemm_tn (sgemm.NewConfig) and the grid of gemmDevice over CTAs.
+func main() { sgemm.Main("sgemm_2", sgemm.RunStaged(gemmDevice)) }
 
 // gemmDevice is the tutorial's gemm_device for one CTA; thread 0 of CTA
 // (0,0) prints its tensors to print.
@@ -52,14 +48,9 @@ func gemmDevice(print io.Writer, p *sgemm.Problem, cfg sgemm.Config, cta sgemm.C
 	}
 	if print != nil {
 		t0 := thr[0]
-		sgemm.Print(print,
-			sgemm.Named{Name: "mA", T: cta.MA}, sgemm.Named{Name: "gA", T: cta.GA}, sgemm.Named{Name: "sA", T: cta.SA},
-			sgemm.Named{Name: "tAgA", T: t0.TAgA}, sgemm.Named{Name: "tAsA", T: t0.TAsA}, sgemm.Named{Name: "tArA", T: t0.TArA},
-			sgemm.Named{Name: "mB", T: cta.MB}, sgemm.Named{Name: "gB", T: cta.GB}, sgemm.Named{Name: "sB", T: cta.SB},
-			sgemm.Named{Name: "tBgB", T: t0.TBgB}, sgemm.Named{Name: "tBsB", T: t0.TBsB}, sgemm.Named{Name: "tBrB", T: t0.TBrB},
-			sgemm.Named{Name: "mC", T: cta.MC}, sgemm.Named{Name: "gC", T: cta.GC},
-			sgemm.Named{Name: "tCsA", T: t0.TCsA}, sgemm.Named{Name: "tCsB", T: t0.TCsB},
-			sgemm.Named{Name: "tCgC", T: t0.TCgC}, sgemm.Named{Name: "tCrC", T: t0.TCrC})
+		sgemm.Print(print, "mA gA sA tAgA tAsA tArA mB gB sB tBgB tBsB tBrB mC gC tCsA tCsB tCgC tCrC",
+			cta.MA, cta.GA, cta.SA, t0.TAgA, t0.TAsA, t0.TArA, cta.MB, cta.GB, cta.SB, t0.TBgB,
+			t0.TBsB, t0.TBrB, cta.MC, cta.GC, t0.TCsA, t0.TCsB, t0.TCgC, t0.TCrC)
 	}
 
 	// Data is read from global to registers, then to shared via the TiledCopy partitions;

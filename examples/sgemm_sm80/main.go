@@ -357,14 +357,9 @@ func gemmDevice(print io.Writer, p *sgemm.Problem, cfg config, mA, mB, mC tensor
 	}
 	if print != nil {
 		t0 := thr[0]
-		sgemm.Print(print,
-			sgemm.Named{Name: "mA", T: mA}, sgemm.Named{Name: "gA", T: gA}, sgemm.Named{Name: "sA", T: sA},
-			sgemm.Named{Name: "tAgA", T: t0.tAgA}, sgemm.Named{Name: "tAsA", T: t0.tAsA},
-			sgemm.Named{Name: "mB", T: mB}, sgemm.Named{Name: "gB", T: gB}, sgemm.Named{Name: "sB", T: sB},
-			sgemm.Named{Name: "tBgB", T: t0.tBgB}, sgemm.Named{Name: "tBsB", T: t0.tBsB},
-			sgemm.Named{Name: "mC", T: mC}, sgemm.Named{Name: "gC", T: gC},
-			sgemm.Named{Name: "tCsA", T: t0.tCsA}, sgemm.Named{Name: "tCsB", T: t0.tCsB}, sgemm.Named{Name: "tCgC", T: t0.tCgC},
-			sgemm.Named{Name: "tCrA", T: t0.tCrA}, sgemm.Named{Name: "tCrB", T: t0.tCrB}, sgemm.Named{Name: "tCrC", T: t0.tCrC})
+		sgemm.Print(print, "mA gA sA tAgA tAsA mB gB sB tBgB tBsB mC gC tCsA tCsB tCgC tCrA tCrB tCrC",
+			mA, gA, sA, t0.tAgA, t0.tAsA, mB, gB, sB, t0.tBgB, t0.tBsB, mC, gC, t0.tCsA, t0.tCsB,
+			t0.tCgC, t0.tCrA, t0.tCrB, t0.tCrC)
 	}
 
 	// Current pipe index in smem to read from

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"errors"
-	"io"
 	"strings"
 	"testing"
 
@@ -18,7 +17,7 @@ import (
 // (MMA,MMA_M,MMA_K,PIPE), tCrA (MMA,MMA_M,MMA_K), tCrC (MMA,MMA_M,MMA_N);
 // the TN smem is the padded atom tiled to three stages.
 func TestSgemmSM80(t *testing.T) {
-	sgemmtest.Check(t, "K=32: ", func(w io.Writer) error { return run(w, nil, 128, 128, 32) }, `
+	sgemmtest.Check(t, "K=32: ", run, 128, 128, 32, `
 		sA_layout : (_128,_8,_3):(_1,_128,_1024)
 		tAgA : gmem_ptr[32b](0x7f0000000000) o ((_4,_1),_1,_1,4):((_1,_0),_0,_0,1024)
 		tAsA : smem_ptr[32b](0x400) o ((_4,_1),_1,_1,_3):((_1,_0),_0,_0,_1024)
@@ -29,7 +28,7 @@ func TestSgemmSM80(t *testing.T) {
 		tAsA : smem_ptr[32b](0x400) o ((_1,_1),_4,_1,_3):((_0,_0),_32,_0,_1032)
 		tCsA : smem_ptr[32b](0x400) o (_1,_8,_8,_3):(_0,_16,_129,_1032)
 	`)
-	sgemmtest.Check(t, "K=8: ", func(w io.Writer) error { return run(w, nil, 128, 128, 8) }, "")
+	sgemmtest.Check(t, "K=8: ", run, 128, 128, 8, "")
 }
 
 // TestSgemmSM80SkipWait leaves out cp_async_wait: the first read of a stage

@@ -63,11 +63,11 @@ func run(w io.Writer, m, n int, simple, verbose bool) error {
 	// Define a statically sized block (M, N).
 	blockShape := layout.Statics(128, 64)
 	if m%128 != 0 || n%64 != 0 {
-		return fmt.Errorf("The tensor shape must be divisible by the block shape.")
+		return layout.Newf(layout.ErrDivisibility, "", "The tensor shape must be divisible by the block shape.")
 	}
 	// Equivalent check to the above
 	if ok, err := layout.WeaklyCompatible(blockShape, tensorShape); err != nil || ok.Value() == 0 {
-		return fmt.Errorf("Expected the tensors to be weakly compatible with the block_shape.")
+		return layout.Newf(layout.ErrRank, "", "Expected the tensors to be weakly compatible with the block_shape.")
 	}
 
 	// Tile the tensor (m, n) ==> ((M, N), m', n') where (M, N) is the static tile
@@ -116,12 +116,12 @@ func run(w io.Writer, m, n int, simple, verbose bool) error {
 		if hS[i] != hD[i] {
 			fmt.Fprintf(w, "Error. S[%d]: %v,   D[%d]: %v\n", i, hS[i], i, hD[i])
 			if errors++; errors >= 10 {
-				return fmt.Errorf("Aborting on 10nth error.")
+				return layout.Newf(layout.ErrInvalid, "", "Aborting on 10nth error.")
 			}
 		}
 	}
 	if errors > 0 {
-		return fmt.Errorf("%d errors", errors)
+		return layout.Newf(layout.ErrInvalid, "", "%d errors", errors)
 	}
 	fmt.Fprintln(w, "Success.")
 	return nil

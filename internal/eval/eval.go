@@ -9,7 +9,7 @@ package eval
 
 import (
 	"encoding/json"
-	"fmt"
+	"errors"
 	"strings"
 
 	"github.com/gocute/cute/internal/golden"
@@ -38,7 +38,7 @@ const MaxDepth = 64
 func expr(s string, depth int) (string, error) {
 	s = strings.TrimSpace(s)
 	if depth > MaxDepth {
-		return "", fmt.Errorf("expression nested too deeply")
+		return "", layout.Newf(layout.ErrOverflow, "", "expression nested too deeply")
 	}
 	name, inner, ok := splitCall(s)
 	if !ok {
@@ -46,7 +46,7 @@ func expr(s string, depth int) (string, error) {
 	}
 	parts, err := splitArgs(inner)
 	if err != nil {
-		return "", fmt.Errorf("%s: %v", layout.Clip(s), err)
+		return "", layout.Newf(0, "", "%s: %w", layout.Clip(s), err)
 	}
 	for i, p := range parts {
 		if _, _, call := splitCall(p); call {
@@ -63,12 +63,12 @@ func expr(s string, depth int) (string, error) {
 func bareValue(s string) (string, error) {
 	switch {
 	case s == "":
-		return "", fmt.Errorf("empty expression")
+		return "", layout.Newf(layout.ErrParse, "", "empty expression")
 	case strings.Contains(s, " o ") || strings.HasPrefix(s, "Sw<") || isIdent(s):
 		return s, nil
 	}
 	if i := strings.IndexByte(s, '('); i > 0 && isIdent(strings.TrimSpace(s[:i])) {
-		return "", fmt.Errorf("%s: malformed op call (unbalanced parentheses?)", layout.Clip(s))
+		return "", layout.Newf(layout.ErrParse, "", "%s: malformed op call (unbalanced parentheses?)", layout.Clip(s))
 	}
 	if _, err := layout.ParseTiler(s); err != nil {
 		return "", err
@@ -90,7 +90,7 @@ func Call(op string, args []string) (string, error) {
 		return "", &InternalError{ans.Error}
 	}
 	if ans.Error != "" {
-		return "", fmt.Errorf("%s", ans.Error)
+		return "", &layout.Error{Cond: ans.Error, Kind: kindOf(ans.Err), Err: ans.Err}
 	}
 	if s, ok := ans.Got.(string); ok {
 		return s, nil
@@ -153,7 +153,7 @@ func splitArgs(s string) ([]string, error) {
 			stack = append(stack, closer[c])
 		case ')', '>', ']':
 			if len(stack) == 0 || stack[len(stack)-1] != c {
-				return nil, fmt.Errorf("unbalanced %q at offset %d", c, i)
+				return nil, layout.Newf(layout.ErrParse, "", "unbalanced %q at offset %d", c, i)
 			}
 			stack = stack[:len(stack)-1]
 		case ',':
@@ -164,13 +164,23 @@ func splitArgs(s string) ([]string, error) {
 		}
 	}
 	if len(stack) != 0 {
-		return nil, fmt.Errorf("unclosed %q", stack[len(stack)-1])
+		return nil, layout.Newf(layout.ErrParse, "", "unclosed %q", stack[len(stack)-1])
 	}
 	out = append(out, strings.TrimSpace(s[start:]))
 	for _, a := range out {
 		if a == "" {
-			return nil, fmt.Errorf("empty argument")
+			return nil, layout.Newf(layout.ErrParse, "", "empty argument")
 		}
 	}
 	return out, nil
+}
+
+// kindOf is the kind of the *layout.Error err is or wraps; ErrInvalid when
+// there is none.
+func kindOf(err error) layout.Kind {
+	var e *layout.Error
+	if errors.As(err, &e) && e.Kind != 0 {
+		return e.Kind
+	}
+	return layout.ErrInvalid
 }

@@ -2,8 +2,6 @@ package golden
 
 import (
 	"encoding/json"
-	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -55,7 +53,7 @@ func copyOps(t *table) {
 				return nil, err
 			}
 			if n != len(args)+1 {
-				return nil, fmt.Errorf("%s: %d trailing args", b, len(args)+1-n)
+				return nil, layout.Newf(layout.ErrInvalid, "", "%s: %d trailing args", b, len(args)+1-n)
 			}
 			return map[string]any{
 				"Tiler_MN":       tc.TilerString(),
@@ -72,7 +70,7 @@ func copyOps(t *table) {
 			return nil, err
 		}
 		if n != len(args) {
-			return nil, fmt.Errorf("tiled_copy_layouts: %d trailing args", len(args)-n)
+			return nil, layout.Newf(layout.ErrInvalid, "", "tiled_copy_layouts: %d trailing args", len(args)-n)
 		}
 		out := map[string]any{}
 		for _, f := range []struct {
@@ -94,11 +92,11 @@ func copyOps(t *table) {
 				return nil, err
 			}
 			if len(args) != n+2 {
-				return nil, fmt.Errorf("%s: want the spec, a tensor and a thread index", op)
+				return nil, layout.Newf(layout.ErrInvalid, "", "%s: want the spec, a tensor and a thread index", op)
 			}
 			thrIdx, err := strconv.Atoi(strings.TrimSpace(args[n+1]))
 			if err != nil {
-				return nil, fmt.Errorf("%s: bad thread index %q", op, args[n+1])
+				return nil, layout.Newf(layout.ErrParse, "", "%s: bad thread index %q", op, args[n+1])
 			}
 			thr, err := tc.ThreadSlice(thrIdx)
 			if err != nil {
@@ -121,7 +119,7 @@ func copyOps(t *table) {
 				return nil, err
 			}
 			if len(args) != n+1 {
-				return nil, fmt.Errorf("%s: want the spec and a fragment layout", op)
+				return nil, layout.Newf(layout.ErrInvalid, "", "%s: want the spec and a fragment layout", op)
 			}
 			l, err := layout.Parse(args[n])
 			if err != nil {
@@ -165,7 +163,7 @@ func tiledCopyArgs(raw []json.RawMessage) ([]string, atom.TiledCopy, int, error)
 //	make_tiled_copy_S|_D, CopyOp, T, <inner spec...>
 func tiledCopySpec(args []string) (atom.TiledCopy, int, error) {
 	if len(args) < 3 {
-		return atom.TiledCopy{}, 0, fmt.Errorf("TiledCopy spec: too few args %q", args)
+		return atom.TiledCopy{}, 0, layout.Newf(layout.ErrInvalid, "", "TiledCopy spec: too few args %q", args)
 	}
 	a, err := atom.LookupCopy(args[1], args[2])
 	if err != nil {
@@ -174,7 +172,7 @@ func tiledCopySpec(args []string) (atom.TiledCopy, int, error) {
 	switch args[0] {
 	case "make_tiled_copy":
 		if len(args) < 5 {
-			return atom.TiledCopy{}, 0, fmt.Errorf("make_tiled_copy: want CopyOp, T, thr, val")
+			return atom.TiledCopy{}, 0, layout.Newf(layout.ErrInvalid, "", "make_tiled_copy: want CopyOp, T, thr, val")
 		}
 		thr, err := layout.Parse(args[3])
 		if err != nil {
@@ -188,7 +186,7 @@ func tiledCopySpec(args []string) (atom.TiledCopy, int, error) {
 		return tc, 5, err
 	case "make_tiled_copy_A", "make_tiled_copy_B", "make_tiled_copy_C", "make_tiled_copy_C_atom":
 		if len(args) < 6 {
-			return atom.TiledCopy{}, 0, fmt.Errorf("%s: want CopyOp, T, mma atom, atom layout, permutation", args[0])
+			return atom.TiledCopy{}, 0, layout.Newf(layout.ErrInvalid, "", "%s: want CopyOp, T, mma atom, atom layout, permutation", args[0])
 		}
 		mma, err := tiledMMAFromArgs(args[3], args[4], args[5])
 		if err != nil {
@@ -209,12 +207,8 @@ func tiledCopySpec(args []string) (atom.TiledCopy, int, error) {
 		}
 		return tc, 3 + n, err
 	}
-	return atom.TiledCopy{}, 0, fmt.Errorf("unknown TiledCopy builder %q", args[0])
+	return atom.TiledCopy{}, 0, layout.Newf(layout.ErrInvalid, "", "unknown TiledCopy builder %q", args[0])
 }
-
-// ptrRE matches CuTe's print of a data pointer: [Sw<B,M,S>_][gmem_|smem_|
-// rmem_]ptr[Nb](0xADDR).
-var ptrRE = regexp.MustCompile(`^(?:(Sw<\d+,\d+,\d+>)_)?(gmem_|smem_|rmem_)?ptr\[(\d+)b\]\((0x[0-9a-fA-F]+|\(nil\))\)$`)
 
 // parseTensorPrint reads CuTe's print of a tensor, ITER o LAYOUT, where
 // LAYOUT is a plain or composed layout, into a tensor with no memory.
@@ -222,42 +216,17 @@ func parseTensorPrint(s string) (tensor.Tensor[byte], error) {
 	s = strings.TrimSpace(s)
 	i := strings.Index(s, " o ")
 	if i < 0 {
-		return tensor.Tensor[byte]{}, fmt.Errorf("tensor %q: want ITER o LAYOUT", s)
+		return tensor.Tensor[byte]{}, layout.Newf(layout.ErrParse, "", "tensor %q: want ITER o LAYOUT", s)
 	}
 	it, rest := s[:i], s[i+3:]
 	if strings.HasPrefix(it, "ArithTuple") {
-		return tensor.Tensor[byte]{}, fmt.Errorf("tensor %q: an ArithTuple tensor is not a tensor over memory (see partitionIdentity)", s)
+		return tensor.Tensor[byte]{}, layout.Newf(layout.ErrInvalid, "", "tensor %q: an ArithTuple tensor is not a tensor over memory (see partitionIdentity)", s)
 	}
-	m := ptrRE.FindStringSubmatch(it)
-	if m == nil {
-		return tensor.Tensor[byte]{}, fmt.Errorf("tensor %q: cannot read the pointer %q", s, it)
-	}
-	bits, _ := strconv.Atoi(m[3])
-	var addr uint64
-	if m[4] != "(nil)" {
-		v, err := strconv.ParseUint(m[4][2:], 16, 64)
-		if err != nil {
-			return tensor.Tensor[byte]{}, err
-		}
-		addr = v
-	}
-	var p tensor.Pointer
-	switch m[2] {
-	case "gmem_":
-		p = tensor.GmemPtr(bits, addr)
-	case "smem_":
-		p = tensor.SmemPtr(bits, addr)
-	case "rmem_":
-		p = tensor.RmemPtr(bits, addr)
-	default:
-		p = tensor.Ptr(bits, addr)
-	}
-	if m[1] != "" {
-		sw, err := swizzle.Parse(m[1])
-		if err != nil {
-			return tensor.Tensor[byte]{}, err
-		}
-		p = p.WithSwizzle(sw)
+	p, err := tensor.ParsePointer(it)
+	if err != nil {
+		e := layout.Newf(layout.ErrParse, "", "tensor %q: cannot read the pointer %q", s, it)
+		e.Err = err
+		return tensor.Tensor[byte]{}, e
 	}
 	f, err := swizzle.ParseFunc(rest)
 	if err != nil {

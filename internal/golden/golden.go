@@ -120,6 +120,9 @@ type Answer struct {
 	Args  []json.RawMessage `json:"args"`
 	Got   any               `json:"got,omitempty"`
 	Error string            `json:"error,omitempty"`
+	// Err is the error behind Error (nil when there is none or the case
+	// met a bug), so that a caller can test its kind with errors.Is.
+	Err error `json:"-"`
 	// Internal is set when the case met a bug of this module (a panic); the
 	// Error then says so in one line, asking for a report.
 	Internal bool `json:"-"`
@@ -143,7 +146,8 @@ func Solve(in Case) (out Answer) {
 	}()
 	hs, ok := ops.byOp[in.Op]
 	if !ok {
-		out.Error = fmt.Sprintf("unknown op %q", layout.Clip(in.Op))
+		out.Err = layout.Newf(layout.ErrUnsupported, "", "unknown op %q", layout.Clip(in.Op))
+		out.Error = out.Err.Error()
 		return out
 	}
 	for _, h := range hs {
@@ -152,13 +156,14 @@ func Solve(in Case) (out Answer) {
 			continue
 		}
 		if err != nil {
-			out.Error = err.Error()
+			out.Error, out.Err = err.Error(), err
 			return out
 		}
 		out.Got = got
 		return out
 	}
-	out.Error = fmt.Sprintf("%s: no handler for these argument kinds", layout.Clip(in.Op))
+	out.Err = layout.Newf(layout.ErrUnsupported, "", "%s: no handler for these argument kinds", layout.Clip(in.Op))
+	out.Error = out.Err.Error()
 	return out
 }
 

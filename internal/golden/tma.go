@@ -2,7 +2,7 @@ package golden
 
 import (
 	"encoding/json"
-	"regexp"
+	"errors"
 	"strconv"
 	"strings"
 
@@ -31,8 +31,6 @@ type tmaSpec struct {
 	gmemBits int
 }
 
-var cppSwizzleRE = regexp.MustCompile(`Swizzle<(\d+),(\d+),(-?\d+)>`)
-
 // readTMASpec reads the seven args. CuTe's static checks that need only
 // the types come first, so that the cases whose C++ did not compile (their
 // args are "cpp: ..." sources) still get CuTe's reason.
@@ -55,8 +53,8 @@ func readTMASpec(args []string) (tmaSpec, error) {
 		return sp, err
 	}
 	if strings.HasPrefix(args[4], "cpp:") {
-		if m := cppSwizzleRE.FindStringSubmatch(args[4]); m != nil && m[2] != "4" {
-			return sp, layout.Errorf("get_tma_swizzle_bits", "Unsupported layout swizzle.", m[0])
+		if err := cppSwizzleCheck(op, sp.valType, sp.opt, args[4]); err != nil {
+			return sp, err
 		}
 	}
 	for _, a := range args[3:7] {
@@ -108,6 +106,46 @@ func readTMASpec(args []string) (tmaSpec, error) {
 		return sp, err
 	}
 	return sp, nil
+}
+
+// cppSwizzleCheck applies get_tma_swizzle_bits to the swizzle of an smem
+// argument given as C++ source (the cases whose C++ did not compile, e.g.
+// "cpp: composition(Swizzle<3,3,3>{}, make_layout(...))"), the one static
+// check of make_tma_copy that needs the smem layout's swizzle and nothing
+// else of it. CuTe's Swizzle<B,M,S> prints as Sw<B,M,S>, so the swizzle
+// parser reads it; tma.MakeAtom then judges it, on an smem layout carrying
+// that swizzle over a one-element tile, and only its get_tma_swizzle_bits
+// error is kept (quoting the swizzle as the C++ wrote it). A nil error
+// says nothing about the rest of the argument.
+func cppSwizzleCheck(op tma.Op, valType string, opt tma.Options, src string) error {
+	i := strings.Index(src, "Swizzle<")
+	if i < 0 {
+		return nil
+	}
+	j := strings.IndexByte(src[i:], '>')
+	if j < 0 {
+		return nil
+	}
+	text := src[i : i+j+1]
+	sw, err := swizzle.Parse("Sw<" + text[len("Swizzle<"):])
+	if err != nil {
+		return err
+	}
+	f, err := swizzle.ParseFunc(sw.String() + " o _0 o 1:1")
+	if err != nil {
+		return err
+	}
+	s, err := tma.SmemOf(f)
+	if err != nil {
+		return err
+	}
+	one := layout.MustParse("1:1")
+	_, err = tma.MakeAtom(op, tma.Gmem{Type: valType, Layout: one}, s, layout.LayoutTiler(one), layout.S(1), opt)
+	var e *layout.Error
+	if errors.As(err, &e) && e.Op == "get_tma_swizzle_bits" {
+		return layout.Errorf(e.Op, e.Cond, text).WithKind(e.Kind)
+	}
+	return nil
 }
 
 // tmaSmemTensor is make_tensor(make_smem_ptr((T*)0x400), smem).

@@ -1,10 +1,12 @@
 package golden
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/gocute/cute/internal/jsonl"
+	"github.com/gocute/cute/tma"
 )
 
 // tmaRejectedKey is the part of CuTe's reason a TMA error must carry: the
@@ -58,4 +60,24 @@ func TestTMARejected(t *testing.T) {
 		t.Fatal("no rejected tma lines found")
 	}
 	t.Logf("rejected tma lines: %d answered with an error, %d with CuTe's own reason", n, named)
+}
+
+// TestCppSwizzleCheck: the swizzle of a C++ smem argument is judged by
+// make_tma_copy's own get_tma_swizzle_bits: for every valid Swizzle<B,M,S>
+// the check fails exactly when M != 4 or B > 3, and quotes the C++ text.
+func TestCppSwizzleCheck(t *testing.T) {
+	for b := 1; b <= 4; b++ {
+		for m := 2; m <= 5; m++ {
+			for s := b; s <= b+1; s++ {
+				sw := fmt.Sprintf("Swizzle<%d,%d,%d>", b, m, s)
+				err := cppSwizzleCheck(tma.Load, "half_t", tma.Options{}, "cpp: composition("+sw+"{}, make_layout(make_shape(Int<64>{},Int<8>{})))")
+				if (err != nil) != (m != 4 || b > 3) || (err != nil && !strings.HasPrefix(err.Error(), "get_tma_swizzle_bits: ")) || (err != nil && !strings.HasSuffix(err.Error(), "(got "+sw+")")) {
+					t.Errorf("%s: %v", sw, err)
+				}
+			}
+		}
+	}
+	if err := cppSwizzleCheck(tma.Load, "half_t", tma.Options{}, "cpp: make_layout(make_shape(Int<64>{},Int<32>{}))"); err != nil {
+		t.Errorf("no swizzle: %v", err)
+	}
 }

@@ -18,7 +18,8 @@
 //	1  layout, layout/internal/trace,               IntTuple, Layout, the algebra;
 //	   internal/tensorcore, internal/jsonl,         the tensor cores' arithmetic; JSON Lines
 //	   internal/mmarec                              (and the mma.sync records read with it)
-//	0  numeric, internal/rapidseed                  element types; test support
+//	0  numeric, internal/errs, internal/raise,      element types; the one error type;
+//	   internal/rapidseed                           the raise plumbing; test support
 //
 // The rule binds library code; tests may reach up. The executors (wgmma,
 // mma.sync, mma.sp, WMMA) live in hw (floor 6), above the CuTe API (gmma,
@@ -34,6 +35,7 @@ var Floors = map[string]int{
 	"internal/jsonl":        1,
 	"internal/mmarec":       1,
 	"internal/rapidseed":    0,
+	"internal/errs":         0,
 	"layout":                1,
 	"layout/internal/trace": 1,
 	"internal/tensorcore":   1,

@@ -87,7 +87,7 @@ func Render(r Request) (resp Response) {
 	case "tma":
 		err = renderTMA(r, &resp)
 	default:
-		err = fmt.Errorf("unknown view %q (want one of %s)", r.View, strings.Join(Views, ", "))
+		err = layout.Newf(layout.ErrInvalid, "", "unknown view %q (want one of %s)", r.View, strings.Join(Views, ", "))
 	}
 	if err != nil {
 		resp.Error = err.Error()
@@ -100,7 +100,7 @@ func (r Request) options() (viz.Options, error) {
 	var err error
 	opt.Cell = r.Cell
 	if opt.Cell != 0 && (opt.Cell < 8 || opt.Cell > 200) {
-		return opt, fmt.Errorf("cell must be in [8, 200], got %d", opt.Cell)
+		return opt, layout.Newf(layout.ErrInvalid, "", "cell must be in [8, 200], got %d", opt.Cell)
 	}
 	opt.By, err = viz.ParseColoring(r.Color)
 	return opt, err
@@ -116,7 +116,11 @@ func draw(resp *Response, what string, f func(w io.Writer) error) string {
 	return b.String()
 }
 
-func elemBits(s, expr string) (int, error) {
+// ElemBits reads the element width option s (named name in an error) for
+// the smem tile expr: the number given, or by default 0 (smem_ptr[Nb]'s)
+// when expr has an smem_ptr and 16 (half_t) otherwise. cute svg, cute banks
+// and the page share it.
+func ElemBits(s, expr, name string) (int, error) {
 	if s == "" {
 		if strings.Contains(expr, "smem_ptr") {
 			return 0, nil
@@ -125,9 +129,18 @@ func elemBits(s, expr string) (int, error) {
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil {
-		return 0, fmt.Errorf("element bits: %v", err)
+		return 0, layout.Newf(layout.ErrParse, "", "%s: %w", name, err)
 	}
 	return n, nil
+}
+
+// ParseSmem is banks.ParseSmem(expr, ElemBits(elemBits, expr, name)).
+func ParseSmem(expr, elemBits, name string) (banks.Smem, error) {
+	bits, err := ElemBits(elemBits, expr, name)
+	if err != nil {
+		return banks.Smem{}, err
+	}
+	return banks.ParseSmem(expr, bits)
 }
 
 // explainable lists the ops explain.Explain traces.
@@ -157,7 +170,7 @@ func renderLayout(r Request, resp *Response) error {
 			resp.Notes = append(resp.Notes, "explain: "+err.Error())
 		}
 	}
-	bits, err := elemBits(r.ElemBits, out)
+	bits, err := ElemBits(r.ElemBits, out, "element bits")
 	if err != nil {
 		return err
 	}
@@ -197,35 +210,9 @@ func tooBig(resp *Response, s banks.Smem) bool {
 	return false
 }
 
-func tiledMMA(m atom.MMA, atoms, perm string) (atom.TiledMMA, error) {
-	var opts []atom.TiledOption
-	if atoms != "" {
-		l, err := layoutOrShape(atoms)
-		if err != nil {
-			return atom.TiledMMA{}, fmt.Errorf("atoms: %v", err)
-		}
-		opts = append(opts, atom.WithAtomLayout(l))
-	}
-	if perm != "" {
-		t, err := layout.ParseTiler(perm)
-		if err != nil {
-			return atom.TiledMMA{}, fmt.Errorf("perm: %v (use CuTe print syntax, e.g. '<_32,_32,_16>')", err)
-		}
-		opts = append(opts, atom.WithPermutation(t))
-	}
-	return atom.MakeTiledMMA(m, opts...)
-}
-
-// layoutOrShape reads a layout or a bare shape (column-major).
-func layoutOrShape(s string) (layout.Layout, error) {
-	if strings.Contains(s, ":") {
-		return layout.Parse(s)
-	}
-	sh, err := layout.ParseTuple(s)
-	if err != nil {
-		return layout.Layout{}, err
-	}
-	return layout.Left(sh), nil
+// spec is the TiledMMA and TiledCopy r names.
+func (r Request) spec() copyspec.Spec {
+	return copyspec.Spec{Atoms: r.Atoms, Perm: r.Perm, Thr: r.Thr, Val: r.Val, MMA: r.MMA, Operand: r.Operand}
 }
 
 // renderMMA draws an MMA atom, or the TiledMMA of it with Atoms/Perm, as
@@ -239,50 +226,22 @@ func renderMMA(r Request, resp *Response) error {
 	if err != nil {
 		return err
 	}
-	var op viz.Operand
-	hasOp := r.Operand != ""
-	if hasOp {
-		if op, err = viz.ParseOperand(r.Operand); err != nil {
-			return err
-		}
+	p, err := MMAPicture(m, r.spec(), r.Atoms != "" || r.Perm != "", r.Operand)
+	if err != nil {
+		return err
 	}
-	var svg, latex func(w io.Writer) error
-	switch {
-	case r.Atoms == "" && r.Perm == "" && hasOp:
-		resp.Result = m.String()
-		g, err := viz.AtomTV(m, op)
-		if err != nil {
-			return err
-		}
-		svg = func(w io.Writer) error { return viz.TVSVG(w, g, m.Name()+" "+op.String(), opt) }
-		latex = func(w io.Writer) error { return viz.TVLaTeX(w, g) }
-	case r.Atoms == "" && r.Perm == "":
-		resp.Result = m.String()
-		svg = func(w io.Writer) error { return viz.MMASVG(w, m, opt) }
-		latex = func(w io.Writer) error { return viz.MMALaTeX(w, m) }
-	default:
-		tm, err := tiledMMA(m, r.Atoms, r.Perm)
-		if err != nil {
-			return err
-		}
-		resp.Result = tm.String()
-		if hasOp {
-			g, err := viz.TiledTV(tm, op)
-			if err != nil {
-				return err
-			}
-			svg = func(w io.Writer) error { return viz.TVSVG(w, g, "TiledMMA of "+m.Name()+" "+op.String(), opt) }
-			latex = func(w io.Writer) error { return viz.TVLaTeX(w, g) }
-		} else {
-			svg = func(w io.Writer) error { return viz.TiledMMASVG(w, tm, opt) }
-			latex = func(w io.Writer) error { return viz.TiledMMALaTeX(w, tm) }
-		}
-	}
-	resp.SVG = draw(resp, "svg", svg)
-	if r.LaTeXOut {
-		resp.LaTeX = draw(resp, "latex", latex)
-	}
+	resp.show(p, r.LaTeXOut, opt)
 	return nil
+}
+
+// show puts the picture p in resp: its result, its SVG and, with latex,
+// its LaTeX; a drawing error becomes a note.
+func (resp *Response) show(p Picture, latex bool, opt viz.Options) {
+	resp.Result = p.Result
+	resp.SVG = draw(resp, "svg", func(w io.Writer) error { return p.SVG(w, opt) })
+	if latex {
+		resp.LaTeX = draw(resp, "latex", p.LaTeX)
+	}
 }
 
 // copyAtomName splits Copy_Atom<OP,T> into OP and T.
@@ -292,9 +251,9 @@ func copyAtomName(s string) (op, t string, err error) {
 		return op, t, nil
 	}
 	if !strings.HasPrefix(s, "Copy_Atom<") || !strings.HasSuffix(s, ">") {
-		return "", "", fmt.Errorf("want Copy_Atom<OP,T>, e.g. Copy_Atom<SM75_U32x4_LDSM_N,half_t>; got %q", layout.Clip(s))
+		return "", "", layout.Newf(layout.ErrParse, "", "want Copy_Atom<OP,T>, e.g. Copy_Atom<SM75_U32x4_LDSM_N,half_t>; got %q", layout.Clip(s))
 	}
-	return "", "", fmt.Errorf("want Copy_Atom<OP,T>: no value type in %q", layout.Clip(s))
+	return "", "", layout.Newf(layout.ErrParse, "", "want Copy_Atom<OP,T>: no value type in %q", layout.Clip(s))
 }
 
 // renderCopy prints a copy atom, or the TiledCopy make_tiled_copy(atom,
@@ -309,52 +268,19 @@ func renderCopy(r Request, resp *Response) error {
 	if err != nil {
 		return err
 	}
-	var tc atom.TiledCopy
-	switch {
-	case r.MMA != "" && r.Thr == "" && r.Val == "":
-		m, err := atom.Lookup(r.MMA)
-		if err != nil {
-			return err
-		}
-		tm, err := tiledMMA(m, r.Atoms, r.Perm)
-		if err != nil {
-			return err
-		}
-		var known bool
-		tc, known, err = copyspec.TiledCopyFor(a, tm, copyspec.OperandName(r.Operand))
-		if !known {
-			return fmt.Errorf("operand %q: want A, B, C or C_atom", r.Operand)
-		}
-		if err != nil {
-			return err
-		}
-	case r.MMA == "" && r.Thr != "" && r.Val != "":
-		thr, err := layoutOrShape(r.Thr)
-		if err != nil {
-			return fmt.Errorf("thr: %v", err)
-		}
-		val, err := layoutOrShape(r.Val)
-		if err != nil {
-			return fmt.Errorf("val: %v", err)
-		}
-		if tc, err = atom.MakeTiledCopy(a, thr, val); err != nil {
-			return err
-		}
-	case r.MMA == "" && r.Thr == "" && r.Val == "":
+	if r.MMA == "" && r.Thr == "" && r.Val == "" {
 		resp.Result = a.String()
 		return nil
-	default:
-		return fmt.Errorf("a TiledCopy needs thr and val, or mma (not both)")
+	}
+	tc, err := r.spec().TiledCopy(a)
+	if err != nil {
+		return err
 	}
 	opt, err := r.options()
 	if err != nil {
 		return err
 	}
-	resp.Result = tc.String()
-	resp.SVG = draw(resp, "svg", func(w io.Writer) error { return viz.TiledCopySVG(w, tc, opt) })
-	if r.LaTeXOut {
-		resp.LaTeX = draw(resp, "latex", func(w io.Writer) error { return viz.TiledCopyLaTeX(w, tc) })
-	}
+	resp.show(CopyPicture(tc), r.LaTeXOut, opt)
 	return nil
 }
 
@@ -372,7 +298,7 @@ func renderGMMA(r Request, resp *Response) error {
 	kind := strings.TrimSpace(r.Expr)
 	typ := orDefault(r.Type, "half_t")
 	if strings.HasSuffix(kind, "_Bits") {
-		return fmt.Errorf("the gmma view wants an element-typed atom such as Layout_K_SW128_Atom (with a type), not %s", kind)
+		return layout.Newf(layout.ErrInvalid, "", "the gmma view wants an element-typed atom such as Layout_K_SW128_Atom (with a type), not %s", kind)
 	}
 	a, err := eval.Call("gmma_atom", []string{kind, typ})
 	if err != nil {
@@ -423,11 +349,7 @@ func renderGMMA(r Request, resp *Response) error {
 // renderBanks analyses one access of a (swizzled) smem tile, as cute banks
 // does, and draws the tile coloured by bank.
 func renderBanks(r Request, resp *Response) error {
-	bits, err := elemBits(r.ElemBits, r.Expr)
-	if err != nil {
-		return err
-	}
-	s, err := banks.ParseSmem(r.Expr, bits)
+	s, err := ParseSmem(r.Expr, r.ElemBits, "element bits")
 	if err != nil {
 		return err
 	}
@@ -439,13 +361,13 @@ func renderBanks(r Request, resp *Response) error {
 		vec := 1
 		if i := strings.LastIndexByte(arg, ':'); i >= 0 && !strings.ContainsAny(arg[i:], "()") {
 			if vec, err = strconv.Atoi(arg[i+1:]); err != nil {
-				return fmt.Errorf("access tv: vector width: %v", err)
+				return layout.Newf(layout.ErrParse, "", "access tv: vector width: %w", err)
 			}
 			arg = arg[:i]
 		}
 		tv, err := layout.Parse(arg)
 		if err != nil {
-			return fmt.Errorf("access tv: %v", err)
+			return layout.Newf(0, "", "access tv: %w", err)
 		}
 		if reqs, err = banks.TVCopy(s, tv, vec); err != nil {
 			return err
@@ -453,7 +375,7 @@ func renderBanks(r Request, resp *Response) error {
 	case "ldsm":
 		x, err := strconv.Atoi(strings.TrimPrefix(arg, "x"))
 		if err != nil {
-			return fmt.Errorf("access ldsm wants x1, x2 or x4")
+			return layout.Newf(layout.ErrInvalid, "", "access ldsm wants x1, x2 or x4")
 		}
 		q, err := banks.LDMatrix(s, x)
 		if err != nil {
@@ -467,7 +389,7 @@ func renderBanks(r Request, resp *Response) error {
 		}
 		reqs = append(reqs, q)
 	default:
-		return fmt.Errorf("access %q: want tv:LAYOUT[:VEC], ldsm:x1|x2|x4 or wgmma", acc)
+		return layout.Newf(layout.ErrParse, "", "access %q: want tv:LAYOUT[:VEC], ldsm:x1|x2|x4 or wgmma", acc)
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "smem: %v\n", s)
@@ -504,7 +426,7 @@ func jsonField(obj, name string) (string, error) {
 	}
 	s, ok := m[name].(string)
 	if !ok {
-		return "", fmt.Errorf("no %q in %s", name, layout.Clip(obj))
+		return "", layout.Newf(layout.ErrParse, "", "no %q in %s", name, layout.Clip(obj))
 	}
 	return s, nil
 }

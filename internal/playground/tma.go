@@ -25,7 +25,7 @@ func renderTMA(r Request, resp *Response) error {
 	typ := orDefault(r.Type, "half_t")
 	g, err := ParseGmem(orDefault(r.Gmem, "(5120,4096):(_1,5120)"), typ, "type", 0x7f0000000000)
 	if err != nil {
-		return fmt.Errorf("gmem: %v", err)
+		return layout.Newf(0, "", "gmem: %w", err)
 	}
 	s, err := ParseTMASmem(r.Expr)
 	if err != nil {
@@ -34,7 +34,7 @@ func renderTMA(r Request, resp *Response) error {
 	var tiler layout.Tiler
 	if r.Tiler != "" {
 		if tiler, err = layout.ParseTiler(r.Tiler); err != nil {
-			return fmt.Errorf("tiler: %v", err)
+			return layout.Newf(0, "", "tiler: %w", err)
 		}
 	} else {
 		tiler = DefaultTMATiler(s)
@@ -45,7 +45,7 @@ func renderTMA(r Request, resp *Response) error {
 	fmt.Fprintf(&b, "make_tma_copy(%v, %v, %v, %v, %v)\n", op, g, s, tiler, cl)
 	t, err := tma.MakeCopy(op, g, s, tiler, cl, tma.Options{})
 	if err != nil {
-		return fmt.Errorf("CuTe rejects it: %v", err)
+		return layout.Newf(0, "", "CuTe rejects it: %w", err)
 	}
 	if err := TMAReport(&b, t, g); err != nil {
 		return err

@@ -3,8 +3,6 @@ package playground
 import (
 	"fmt"
 	"io"
-	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/gocute/cute/atom"
@@ -19,24 +17,21 @@ import (
 // view: both parse their arguments and print make_tma_copy's work with
 // these functions, so the browser tests can compare them byte for byte.
 
-var gmemPtrRE = regexp.MustCompile(`^gmem_ptr\[(\d+)b\]\((0x[0-9a-fA-F]+)\) o (.*)$`)
-
 // ParseGmem reads GMEM: CuTe's print of a gmem tensor
 // (gmem_ptr[16b](0x7f0000000000) o L), or a layout L at address addr.
 // typeName names the source of typ in the error for a pointer whose
 // width disagrees with typ (e.g. "--type").
 func ParseGmem(s, typ, typeName string, addr uint64) (tma.Gmem, error) {
 	s = strings.TrimSpace(s)
-	if m := gmemPtrRE.FindStringSubmatch(s); m != nil {
-		bits, _ := strconv.Atoi(m[1])
-		if tb, err := atom.CopyTypeBits(typ); err == nil && tb != bits {
-			return tma.Gmem{}, fmt.Errorf("gmem pointer is %d bits but %s %s has %d", bits, typeName, typ, tb)
-		}
-		var err error
-		if addr, err = strconv.ParseUint(m[2][2:], 16, 64); err != nil {
+	if it, rest, ok := strings.Cut(s, " o "); ok && strings.HasPrefix(it, "gmem_ptr[") {
+		p, err := tensor.ParsePointer(it)
+		if err != nil {
 			return tma.Gmem{}, err
 		}
-		s = m[3]
+		if tb, err := atom.CopyTypeBits(typ); err == nil && tb != p.Bits() {
+			return tma.Gmem{}, layout.Newf(layout.ErrInvalid, "", "gmem pointer is %d bits but %s %s has %d", p.Bits(), typeName, typ, tb)
+		}
+		addr, s = p.Addr(), rest
 	}
 	l, err := layout.Parse(s)
 	if err != nil {

@@ -9,9 +9,12 @@ import (
 	"github.com/gocute/cute/atom"
 	"github.com/gocute/cute/gmma"
 	"github.com/gocute/cute/hw"
+	"github.com/gocute/cute/internal/eval"
 	"github.com/gocute/cute/internal/jsonl"
+	"github.com/gocute/cute/internal/playground"
 	"github.com/gocute/cute/internal/raise"
 	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/numeric"
 	"github.com/gocute/cute/swizzle"
 	"github.com/gocute/cute/tensor"
 	"github.com/gocute/cute/tma"
@@ -45,6 +48,14 @@ func TestErrorKinds(t *testing.T) {
 		{"hw.SharedMemory.Read", smem.Read(4096, make([]byte, 4)), layout.ErrIllegalAddress},
 		{"layout.Int.Add", raise.Try(func() { layout.D(math.MaxInt).Add(layout.D(1)) }), layout.ErrOverflow},
 		{"layout.shape_div", raise.Try(func() { layout.S(4).ShapeDiv(layout.S(6)) }), layout.ErrDivisibility},
+		{"numeric.ParseKind", second(numeric.ParseKind("half")), layout.ErrParse},
+		{"numeric.Kind.EncodeExact", second(numeric.KindF16.EncodeExact(0.1)), layout.ErrInvalid},
+		{"eval.Expr", second(eval.Expr("composition((4,6):(1,4), 6:3)")), layout.ErrDivisibility},
+		{"eval.Expr/parse", second(eval.Expr("size(4:1")), layout.ErrParse},
+		{"eval.Expr/depth", second(eval.Expr(strings.Repeat("size(", 70) + "4:1" + strings.Repeat(")", 70))), layout.ErrOverflow},
+		{"eval.Call", second(eval.Call("no_such_op", nil)), layout.ErrUnsupported},
+		{"playground.ParseGmem", second(playground.ParseGmem("gmem_ptr[8b](0x0) o 4:1", "half_t", "type", 0)), layout.ErrInvalid},
+		{"playground.ParseTMASmem", second(playground.ParseTMASmem("Sw<3,4,3> o (8,")), layout.ErrParse},
 		{"jsonl.Decode", second(jsonl.Decode[int](strings.NewReader("{x\n"))), layout.ErrParse},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -246,10 +246,16 @@ type CTA struct {
 	SA, SB     tensor.Tensor[float32] // (BLK_M,BLK_K), (BLK_N,BLK_K)
 }
 
-// RunStaged is main() of sgemm_2 and sgemm_sm70: Run with their tile, the
-// configuration of each case (NewConfig), the grid (Grid) and, per CTA,
-// gemm_device on the CTA's tensors.
-func RunStaged(w io.Writer, args []string, m, n, k int, device func(print io.Writer, p *Problem, cfg Config, cta CTA) error) error {
+// RunStaged is main() of sgemm_2 and sgemm_sm70 around their gemm_device:
+// Run with their tile, the configuration of each case (NewConfig), the
+// grid (Grid) and, per CTA, device on the CTA's tensors.
+func RunStaged(device func(print io.Writer, p *Problem, cfg Config, cta CTA) error) Runner {
+	return func(w io.Writer, args []string, m, n, k int) error {
+		return runStaged(w, args, m, n, k, device)
+	}
+}
+
+func runStaged(w io.Writer, args []string, m, n, k int, device func(print io.Writer, p *Problem, cfg Config, cta CTA) error) error {
 	return Run(w, args, m, n, k, [3]int{BM, BN, BK}, func(w io.Writer, p *Problem) error {
 		cfg, err := NewConfig(Case{TransA: p.TransA, TransB: p.TransB})
 		if err != nil {

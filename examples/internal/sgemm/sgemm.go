@@ -16,6 +16,7 @@ import (
 	"math"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gocute/cute/layout"
@@ -45,10 +46,14 @@ type Case struct{ TransA, TransB byte }
 
 func (c Case) String() string { return string([]byte{c.TransA, c.TransB}) }
 
+// A Runner is a tutorial's main() body: the cases the positional
+// arguments args select (see Args; m, n, k are the defaults), printed to w.
+type Runner func(w io.Writer, args []string, m, n, k int) error
+
 // Main is the tutorials' main(): run on the command line's arguments with
 // the default problem M = N = 256, K = 64; an error is printed as
 // "name: error" and exits with status 1.
-func Main(name string, run func(w io.Writer, args []string, m, n, k int) error) {
+func Main(name string, run Runner) {
 	if err := run(os.Stdout, os.Args[1:], 256, 256, 64); err != nil {
 		fmt.Fprintln(os.Stderr, name+":", err)
 		os.Exit(1)
@@ -63,7 +68,7 @@ func Args(args []string, m, n, k int) (int, int, int, []Case, error) {
 	for i := 0; i < len(args) && i < 3; i++ {
 		v, err := strconv.Atoi(args[i])
 		if err != nil || v <= 0 {
-			return 0, 0, 0, nil, fmt.Errorf("argument %d: %q is not a positive integer", i+1, args[i])
+			return 0, 0, 0, nil, layout.Newf(layout.ErrParse, "", "argument %d: %q is not a positive integer", i+1, args[i])
 		}
 		*ints[i] = v
 	}
@@ -77,7 +82,7 @@ func Args(args []string, m, n, k int) (int, int, int, []Case, error) {
 		cases = []Case{c}
 	}
 	if len(args) > 5 {
-		return 0, 0, 0, nil, fmt.Errorf("too many arguments: m n k transA transB")
+		return 0, 0, 0, nil, layout.Newf(layout.ErrInvalid, "", "too many arguments: m n k transA transB")
 	}
 	return m, n, k, cases, nil
 }
@@ -118,7 +123,7 @@ func leading(name string, trans byte, ldN, ldT int) (int, error) {
 	case 'T':
 		return ldT, nil
 	}
-	return 0, fmt.Errorf("%s %q: want N or T", name, trans)
+	return 0, layout.Newf(layout.ErrParse, "", "%s %q: want N or T", name, trans)
 }
 
 // strides returns (dM, dK) of A or (dN, dK) of B: (_1, ld) for 'N' A and
@@ -224,7 +229,7 @@ func Registers(l layout.Layout) tensor.Tensor[float32] {
 func FragmentLike(t tensor.Tensor[float32]) (tensor.Tensor[float32], error) {
 	l, ok := t.Plain()
 	if !ok {
-		return tensor.Tensor[float32]{}, fmt.Errorf("make_fragment_like of %v: a plain layout is needed", t)
+		return tensor.Tensor[float32]{}, layout.Newf(layout.ErrUnsupported, "", "make_fragment_like of %v: a plain layout is needed", t)
 	}
 	f, err := layout.FragmentLike(l)
 	if err != nil {
@@ -250,16 +255,16 @@ func Smem(data []float32, addr uint64, l layout.Layout) tensor.Tensor[float32] {
 	return tensor.View[float32](&tensor.SliceMemory[float32]{Base: addr * 8, Bits: 32, Data: data}, tensor.SmemPtr(32, addr), l)
 }
 
-// A Named is a tensor with the name the tutorial prints it under.
-type Named struct {
-	Name string
-	T    tensor.Tensor[float32]
-}
-
-// Print writes the tutorial's thread-0 print block: "name : tensor" lines.
-func Print(w io.Writer, ts ...Named) {
-	for _, t := range ts {
-		fmt.Fprintf(w, "%4s : %v\n", t.Name, t.T)
+// Print writes the tutorial's thread-0 print block: "name : tensor" lines,
+// names the space-separated names of ts in order.
+func Print(w io.Writer, names string, ts ...tensor.Tensor[float32]) {
+	ns := strings.Fields(names)
+	for i, t := range ts {
+		name := "?"
+		if i < len(ns) {
+			name = ns[i]
+		}
+		fmt.Fprintf(w, "%4s : %v\n", name, t)
 	}
 }
 
@@ -274,11 +279,11 @@ func Run(w io.Writer, args []string, m, n, k int, tile [3]int, gemm func(w io.Wr
 		return err
 	}
 	if m%tile[0] != 0 || n%tile[1] != 0 || k%tile[2] != 0 {
-		return fmt.Errorf("M, N, K = %d, %d, %d: the tutorial has no predication; use multiples of %d, %d, %d", m, n, k, tile[0], tile[1], tile[2])
+		return layout.Newf(layout.ErrDivisibility, "", "M, N, K = %d, %d, %d: the tutorial has no predication; use multiples of %d, %d, %d", m, n, k, tile[0], tile[1], tile[2])
 	}
 	for _, c := range cases {
 		if c.String() != "NT" && c.String() != "TN" {
-			return fmt.Errorf("C = A^%c B^%c: not implemented (NT and TN are)", c.TransA, c.TransB)
+			return layout.Newf(layout.ErrUnsupported, "", "C = A^%c B^%c: not implemented (NT and TN are)", c.TransA, c.TransB)
 		}
 		p, err := New(m, n, k, c)
 		if err != nil {
@@ -290,7 +295,7 @@ func Run(w io.Writer, args []string, m, n, k int, tile [3]int, gemm func(w io.Wr
 			return err
 		}
 		if e := p.Report(w, time.Since(start)); e != 0 {
-			return fmt.Errorf("C = A^%c B^%c: max error %g", c.TransA, c.TransB, e)
+			return layout.Newf(layout.ErrInvalid, "", "C = A^%c B^%c: max error %g", c.TransA, c.TransB, e)
 		}
 	}
 	return nil

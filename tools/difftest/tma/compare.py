@@ -1,14 +1,10 @@
-import json,sys,subprocess,glob,re
+import re, sys
+from common import outputs, golden
 DTN=['UINT8','UINT16','UINT32','INT32','UINT64','INT64','FLOAT16','FLOAT32','FLOAT64','BFLOAT16','FLOAT32_FTZ','TFLOAT32','TFLOAT32_FTZ']
 SWN=['NONE','32B','64B','128B']
 seed=sys.argv[1]
-cases=json.load(open(f'rnd/r{seed}.json'))
 lines=[];exp=[]
-for i,c in enumerate(cases):
-    try: out=open(f'rnd/r{seed}.{i}.out').read().replace('\0','')
-    except FileNotFoundError: continue
-    rc=int(re.search(r'rc=(\d+)',out).group(1)); out=out[:out.rindex('rc=')]
-    sec=out.split('\n@@\n') if '\n@@\n' in out else [out]
+for i,c,rc,sec in outputs(seed):
     if len(sec)<2: continue
     g,s=sec[0],sec[1]
     args=[c['op'],c['T'],c.get('tt','default'),g,s,f"(_{c['bM']},_{c['bK']})",f"_{c['cl']}"]
@@ -23,8 +19,7 @@ for i,c in enumerate(cases):
     for k,sl in enumerate([0,c['cl']-1]):
         ps,pd=sec[5+2*k],sec[6+2*k]
         lines.append({'op':'tma_copy_partition','args':args+[str(sl)]}); exp.append(('OK',dict(partition_S=ps,partition_D=pd)))
-r=subprocess.run(['/tmp/cute','golden'],input='\n'.join(json.dumps(l) for l in lines),capture_output=True,text=True)
-got=[json.loads(l) for l in r.stdout.splitlines()]
+got=golden(lines)
 ok=bad=0
 for l,e,a in zip(lines,exp,got):
     if e[0]=='ERR':

@@ -1,4 +1,5 @@
-import random, subprocess, json, sys, os, re
+import random, sys
+from common import write_program
 seed=int(sys.argv[1]); N=int(sys.argv[2])
 random.seed(seed)
 TYPES={'int8_t':8,'uint8_t':8,'float_e4m3_t':8,'half_t':16,'bfloat16_t':16,'uint16_t':16,'float':32,'tfloat32_t':32,'int32_t':32,'uint32_t':32,'double':64,'uint64_t':64,'int64_t':64}
@@ -48,7 +49,7 @@ for i in range(N):
     if random.random()<0.25:
         tt=random.choice({8:['uint8_t'],16:['uint8_t','uint16_t','uint32_t'],32:['uint8_t','uint16_t','uint32_t','uint64_t'],64:['uint32_t','uint64_t']}[bits])
     cases.append(dict(T=T,gl=gl,smem=smem,bM=bM,bK=bK,op=op,cl=cl,tt=tt))
-src=['#include <cute/tensor.hpp>','#include <cute/atom/copy_traits_sm90_tma.hpp>','#include <cute/atom/mma_traits_sm90_gmma.hpp>','using namespace cute;']
+src=[]
 for i,c in enumerate(cases):
     load = c['op'] in ('SM90_TMA_LOAD','SM90_TMA_LOAD_MULTICAST')
     NL='printf("\\n@@\\n");'
@@ -70,8 +71,4 @@ for i,c in enumerate(cases):
     printf("\\n@@\\n");
   }}
 }}''')
-src.append('int main(int argc, char** argv) { int i = atoi(argv[1]); switch(i) {')
-for i in range(N): src.append(f'case {i}: case_{i}(); break;')
-src.append('} }')
-open(f'rnd/r{seed}.cpp','w').write('\n'.join(src))
-json.dump(cases, open(f'rnd/r{seed}.json','w'))
+write_program(seed, cases, src)

@@ -1,4 +1,5 @@
-import random, json, sys
+import random, sys
+from common import write_program
 seed=int(sys.argv[1]); N=int(sys.argv[2])
 random.seed(seed)
 TYPES={'int8_t':8,'half_t':16,'bfloat16_t':16,'float':32,'tfloat32_t':32,'double':64,'uint64_t':64}
@@ -21,7 +22,7 @@ for i in range(N):
     cl=random.choice([2,4]) if op=='SM90_TMA_LOAD_MULTICAST' else 1
     m=random.randrange(0,(M+bM-1)//bM)
     cases.append(dict(T=T,gl=gl,mj='K' if kmajor else 'MN',sw=sw,bM=bM,bK=bK,P=P,op=op,cl=cl,m=m))
-src=['#include <cute/tensor.hpp>','#include <cute/atom/copy_traits_sm90_tma.hpp>','#include <cute/atom/mma_traits_sm90_gmma.hpp>','using namespace cute;']
+src=[]
 for i,c in enumerate(cases):
     src.append(f'''void case_{i}() {{
   auto g = make_tensor(make_gmem_ptr(({c['T']}*)0x7f0000000000), {c['gl']});
@@ -39,8 +40,4 @@ for i,c in enumerate(cases):
     print(tAgA); printf("\\n@@\\n"); print(tAsA); printf("\\n@@\\n");
   }}
 }}''')
-src.append('int main(int argc, char** argv) { int i = atoi(argv[1]); switch(i) {')
-for i in range(N): src.append(f'case {i}: case_{i}(); break;')
-src.append('} }')
-open(f'rnd/r{seed}.cpp','w').write('\n'.join(src))
-json.dump(cases, open(f'rnd/r{seed}.json','w'))
+write_program(seed, cases, src)
