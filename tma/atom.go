@@ -196,14 +196,22 @@ func (a Atom) Tensor(shape layout.Shape) (tensor.CoordTensor, error) {
 // multicast size (static or dynamic).
 func MakeAtom(op Op, g Gmem, s Smem, ctaTiler layout.Tiler, cluster layout.Int, opt Options) (Atom, error) {
 	var a Atom
-	if cluster.Value() < 1 {
-		return a, layout.Errorf("make_tma_atom", "the cluster size must be positive", cluster)
-	}
-	err := raise.Try(func() {
-		vmap := must(layout.CompositionBasis(layout.IdentityLayout(g.Layout.Shape()), ctaTiler))
+	err := withVmap("make_tma_atom", g, ctaTiler, cluster, func(vmap layout.BasisLayout) {
 		a = makeAtom(op, g, s, vmap, cluster.Value(), opt, nil)
 	})
 	return a, err
+}
+
+// withVmap is the start make_tma_atom and make_tma_copy (named opn) share:
+// it checks the cluster size, then runs body with vmap, the CTA tile of
+// g's coordinates, and returns what body raises.
+func withVmap(opn string, g Gmem, ctaTiler layout.Tiler, cluster layout.Int, body func(vmap layout.BasisLayout)) error {
+	if cluster.Value() < 1 {
+		return layout.Errorf(opn, "the cluster size must be positive", cluster)
+	}
+	return raise.Try(func() {
+		body(must(layout.CompositionBasis(layout.IdentityLayout(g.Layout.Shape()), ctaTiler)))
+	})
 }
 
 // makeAtom is detail::make_tma_copy_atom.

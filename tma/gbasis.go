@@ -32,14 +32,11 @@ func must[T any](v T, err error) T {
 // integer stride composes the whole of A. The result has B's mode
 // structure.
 func composeByBasis(a layout.BasisLayout, b layout.BasisLayout) layout.BasisLayout {
-	if b.IsTuple() {
-		ms := b.Modes()
-		out := make([]layout.BasisLayout, len(ms))
-		for i, m := range ms {
-			out[i] = composeByBasis(a, m)
-		}
-		return layout.ConcatBasis(out...)
-	}
+	return byLeafMode(b, func(b layout.BasisLayout) layout.BasisLayout { return composeLeafByBasis(a, b) }, layout.ConcatBasis)
+}
+
+// composeLeafByBasis is composeByBasis for a leaf mode s:d of B.
+func composeLeafByBasis(a layout.BasisLayout, b layout.BasisLayout) layout.BasisLayout {
 	d := b.Stride().Basis()
 	sub := a
 	if p := d.Path(); len(p) > 0 {

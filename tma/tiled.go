@@ -29,11 +29,7 @@ func (t TiledCopy) String() string { return t.tc.String() }
 // thread extent that prints (and partitions) as 0.
 func MakeCopy(op Op, g Gmem, s Smem, ctaTiler layout.Tiler, cluster layout.Int, opt Options) (TiledCopy, error) {
 	var t TiledCopy
-	if cluster.Value() < 1 {
-		return t, layout.Errorf("make_tma_copy", "the cluster size must be positive", cluster)
-	}
-	err := raise.Try(func() {
-		vmap := must(layout.CompositionBasis(layout.IdentityLayout(g.Layout.Shape()), ctaTiler))
+	err := withVmap("make_tma_copy", g, ctaTiler, cluster, func(vmap layout.BasisLayout) {
 		tmap := layout.Left(layout.I(cluster))
 		cos := tmap.Cosize()
 		a := makeAtom(op, g, s, vmap, cos.Value(), opt, func(numBits int) {
@@ -165,28 +161,29 @@ func rankOf(s layout.Shape) int {
 // modes overlap (each CTA starts inside the box), so the whole b is not a
 // function CuTe's result agrees with pointwise; mode by mode it is.
 func composeTreeBasis(a layout.BasisLayout, b layout.Layout) layout.BasisLayout {
-	if b.IsTuple() {
-		ms := b.Modes()
-		out := make([]layout.BasisLayout, len(ms))
-		for i, m := range ms {
-			out[i] = composeTreeBasis(a, m)
-		}
-		return layout.ConcatBasis(out...)
-	}
-	return must(layout.ComposeBasis(a, b))
+	return byLeafMode(b, func(m layout.Layout) layout.BasisLayout { return must(layout.ComposeBasis(a, m)) }, layout.ConcatBasis)
 }
 
 // composeTree is composeTreeBasis for a plain layout.
 func composeTree(a layout.Layout, b layout.Layout) layout.Layout {
-	if b.IsTuple() {
-		ms := b.Modes()
-		out := make([]layout.Layout, len(ms))
-		for i, m := range ms {
-			out[i] = composeTree(a, m)
-		}
-		return layout.Concat(out...)
+	return byLeafMode(b, func(m layout.Layout) layout.Layout { return must(layout.Composition(a, layout.LayoutTiler(m))) }, layout.Concat)
+}
+
+// byLeafMode is leaf(b) for a leaf b; for a tuple b, byLeafMode of each
+// mode, concatenated: a result with b's mode structure.
+func byLeafMode[B interface {
+	IsTuple() bool
+	Modes() []B
+}, R any](b B, leaf func(B) R, concat func(...R) R) R {
+	if !b.IsTuple() {
+		return leaf(b)
 	}
-	return must(layout.Composition(a, layout.LayoutTiler(b)))
+	ms := b.Modes()
+	out := make([]R, len(ms))
+	for i, m := range ms {
+		out[i] = byLeafMode(m, leaf, concat)
+	}
+	return concat(out...)
 }
 
 // partitionFunc is tidfrg_S|D followed by the thread's slice, for an smem
