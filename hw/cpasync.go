@@ -176,20 +176,30 @@ func (w *Warp) WaitGroup(lane, n int) error {
 		return layout.Errorf(op, "n must be non-negative", n)
 	}
 	a := &w.async[lane]
-	if len(a.groups) <= n {
-		return nil
-	}
-	drop := len(a.groups) - n
-	ops := 0
-	for _, k := range a.groups[:drop] {
-		ops += k
-	}
-	for _, c := range a.copies[:ops] {
-		w.smem.mark(c.dst, c.size, -1)
-	}
-	a.copies = a.copies[:copy(a.copies, a.copies[ops:])]
-	a.groups = a.groups[:copy(a.groups, a.groups[drop:])]
+	retireGroups(&a.groups, &a.copies, n, func(c *pendingCopy) { w.smem.mark(c.dst, c.size, -1) })
 	return nil
+}
+
+// retireGroups is the bookkeeping of a wait_group n over a queue of
+// committed groups (each the number of its ops) and the ops in issue
+// order: while more than n groups are pending, the oldest group's ops are
+// retired and dropped. The queues shift down rather than reslice, so their
+// storage is reused.
+func retireGroups[T any](groups *[]int, ops *[]T, n int, retire func(*T)) {
+	g, o := *groups, *ops
+	if len(g) <= n {
+		return
+	}
+	drop := len(g) - n
+	nops := 0
+	for _, k := range g[:drop] {
+		nops += k
+	}
+	for i := range o[:nops] {
+		retire(&o[i])
+	}
+	*ops = o[:copy(o, o[nops:])]
+	*groups = g[:copy(g, g[drop:])]
 }
 
 // WaitAll executes cp.async.wait_all in lane: commit_group then

@@ -228,20 +228,7 @@ func (w *Warpgroup) WaitGroup(n int) error {
 	if n < 0 {
 		return layout.Newf(layout.ErrInvalid, "gmma.Warpgroup.WaitGroup", "n = %d is negative", n)
 	}
-	if len(w.groups) <= n {
-		return nil
-	}
-	drop := len(w.groups) - n
-	ops := 0
-	for _, k := range w.groups[:drop] {
-		ops += k
-	}
-	for _, op := range w.inflight[:ops] {
-		w.retire(op)
-	}
-	// Shift down rather than reslice, so the slices are reused.
-	w.inflight = w.inflight[:copy(w.inflight, w.inflight[ops:])]
-	w.groups = w.groups[:copy(w.groups, w.groups[drop:])]
+	retireGroups(&w.groups, &w.inflight, n, func(op **inflightOp) { w.retire(*op) })
 	return nil
 }
 

@@ -110,20 +110,13 @@ func (d Datapath) FinishF16Int(s int64, emax int32) uint16 {
 	if s == 0 {
 		return 0
 	}
-	var sg uint16
-	mag := uint64(s)
-	if s < 0 {
-		sg, mag = 0x8000, uint64(-s)
-	}
-	x := int(emax) - int(d.F) // value = mag·2^x
+	sign, mag, x := d.split(s, emax)
+	sg := uint16(sign) << 15
 	ev := x + bits.Len64(mag) - 1
 	lsb := max(ev-10, -24) // weight of the last f16 bit at this exponent
-	var q uint64
-	switch sh := lsb - x; {
-	case sh <= 0:
-		q = mag << uint(-sh)
-	case sh < 64:
-		q = mag >> uint(sh)
+	sh := lsb - x
+	q := shr(mag, sh)
+	if sh > 0 && sh < 64 { // round to nearest even
 		rem, half := mag&(1<<uint(sh)-1), uint64(1)<<uint(sh-1)
 		if rem > half || rem == half && q&1 == 1 {
 			q++
@@ -139,6 +132,28 @@ func (d Datapath) FinishF16Int(s int64, emax int32) uint16 {
 	return sg | uint16(b)
 }
 
+// split writes the aligned sum s (in units of 2^(emax−F)) as sign·mag·2^x:
+// sign is 1 for a negative s, else 0.
+func (d Datapath) split(s int64, emax int32) (sign, mag uint64, x int) {
+	mag = uint64(s)
+	if s < 0 {
+		sign, mag = 1, uint64(-s)
+	}
+	return sign, mag, int(emax) - int(d.F)
+}
+
+// shr is mag·2^−sh truncated toward zero (0 from sh = 64 on); sh may be
+// negative.
+func shr(mag uint64, sh int) uint64 {
+	switch {
+	case sh <= 0:
+		return mag << uint(-sh)
+	case sh < 64:
+		return mag >> uint(sh)
+	}
+	return 0
+}
+
 // FinishInt is Finish in integer arithmetic: the aligned sum s rounded
 // toward zero to d.Bits significant bits and to a multiple of 2^-149, as
 // f32 bits; ±Inf from 2^128. Same bits as Finish for |s| < 2^53.
@@ -146,12 +161,8 @@ func (d Datapath) FinishInt(s int64, emax int32) uint32 {
 	if s == 0 {
 		return 0
 	}
-	var sg uint32
-	mag := uint64(s)
-	if s < 0 {
-		sg, mag = 1<<31, uint64(-s)
-	}
-	x := int(emax) - int(d.F)
+	sign, mag, x := d.split(s, emax)
+	sg := uint32(sign) << 31
 	l := bits.Len64(mag)
 	ev := x + l - 1
 	if ev > 127 {
@@ -161,13 +172,7 @@ func (d Datapath) FinishInt(s int64, emax int32) uint32 {
 		mag &^= 1<<uint(l-d.Bits) - 1
 	}
 	lsb := max(ev-23, -149)
-	var q uint64
-	switch sh := lsb - x; {
-	case sh <= 0:
-		q = mag << uint(-sh)
-	case sh < 64:
-		q = mag >> uint(sh)
-	}
+	q := shr(mag, lsb-x)
 	if ev >= -126 {
 		return sg | uint32(ev+126)<<23 + uint32(q)
 	}
