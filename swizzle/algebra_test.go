@@ -190,13 +190,7 @@ func TestUpcastOffsetMustDivide(t *testing.T) {
 // checking every point.
 func TestInverseBasisCheck(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		b := rapid.IntRange(1, 3).Draw(t, "B")
-		m := rapid.IntRange(0, 3).Draw(t, "M")
-		sh := rapid.IntRange(b, 4).Draw(t, "S")
-		if rapid.Bool().Draw(t, "neg") {
-			sh = -sh
-		}
-		sw, err := New(b, m, sh)
+		sw, err := New(drawBMS(t, 1, 3, 3, 4))
 		if err != nil {
 			t.Skip()
 		}

@@ -14,78 +14,67 @@ import (
 
 var benchSink int
 
-// Each benchmark evaluates the whole domain (512 elements) per iteration,
-// amortizing the loop, and reports ns per element.
-func reportPerElem(b *testing.B, n, sum int) {
+// benchSweep runs sweep, an evaluation of the whole domain (n elements)
+// that returns the sum of the offsets, once per iteration, amortizing the
+// loop, and reports ns per element.
+func benchSweep(b *testing.B, n int, sweep func() int) {
+	b.ReportAllocs()
+	sum := 0
+	for b.Loop() {
+		sum += sweep()
+	}
 	benchSink = sum
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/elem")
+}
+
+// benchEval is benchSweep of f.Eval at every index of f's domain.
+func benchEval[F interface {
+	Eval(int) int
+	Size() layout.Int
+}](b *testing.B, f F) {
+	n := f.Size().Value()
+	benchSweep(b, n, func() (sum int) {
+		for i := 0; i < n; i++ {
+			sum += f.Eval(i)
+		}
+		return sum
+	})
 }
 
 const benchComposed = "Sw<3,4,3> o _0 o (_8,_64):(_64,_1)"
 
 func BenchmarkEvalInnerLayout(b *testing.B) {
-	l := layout.MustParse("(_8,_64):(_64,_1)")
-	n := l.Size().Value()
-	b.ReportAllocs()
-	sum := 0
-	for b.Loop() {
-		for i := 0; i < n; i++ {
-			sum += l.Eval(i)
-		}
-	}
-	reportPerElem(b, n, sum)
+	benchEval(b, layout.MustParse("(_8,_64):(_64,_1)"))
 }
 
 func BenchmarkEvalComposed(b *testing.B) {
-	c := MustParseComposed(benchComposed)
-	n := c.Size().Value()
-	b.ReportAllocs()
-	sum := 0
-	for b.Loop() {
-		for i := 0; i < n; i++ {
-			sum += c.Eval(i)
-		}
-	}
-	reportPerElem(b, n, sum)
+	benchEval(b, MustParseComposed(benchComposed))
 }
 
 func BenchmarkEvalFunc(b *testing.B) {
-	var f Func = MustParseComposed(benchComposed)
-	n := f.Size().Value()
-	b.ReportAllocs()
-	sum := 0
-	for b.Loop() {
-		for i := 0; i < n; i++ {
-			sum += f.Eval(i)
-		}
-	}
-	reportPerElem(b, n, sum)
+	benchEval[Func](b, MustParseComposed(benchComposed))
 }
 
 func BenchmarkEvalComposed2(b *testing.B) {
 	c := MustParseComposed(benchComposed)
-	b.ReportAllocs()
-	sum := 0
-	for b.Loop() {
+	benchSweep(b, 512, func() (sum int) {
 		for m := 0; m < 8; m++ {
 			for n := 0; n < 64; n++ {
 				sum += c.Eval2(m, n)
 			}
 		}
-	}
-	reportPerElem(b, 512, sum)
+		return sum
+	})
 }
 
 func BenchmarkEvalSwizzleApply(b *testing.B) {
 	sw := Must(3, 4, 3)
-	b.ReportAllocs()
-	sum := 0
-	for b.Loop() {
+	benchSweep(b, 512, func() (sum int) {
 		for i := 0; i < 512; i++ {
 			sum += sw.Apply(i)
 		}
-	}
-	reportPerElem(b, 512, sum)
+		return sum
+	})
 }
 
 // TestEvalNoAllocs: evaluating a composed layout does not allocate.
@@ -148,13 +137,7 @@ func TestFastEval(t *testing.T) {
 // Eval and Eval2 equal the code of record at every index of the domain.
 func TestFastEvalProperty(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
-		b := rapid.IntRange(0, 3).Draw(rt, "b")
-		m := rapid.IntRange(0, 4).Draw(rt, "m")
-		s := rapid.IntRange(b, 5).Draw(rt, "s")
-		if rapid.Bool().Draw(rt, "neg") {
-			s = -s
-		}
-		sw := Must(b, m, s)
+		sw := Must(drawBMS(rt, 0, 3, 4, 5))
 		leaves := func(label string) (layout.IntTuple, layout.IntTuple) {
 			n := rapid.IntRange(1, 3).Draw(rt, label)
 			var sh, st []layout.IntTuple

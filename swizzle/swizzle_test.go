@@ -11,13 +11,19 @@ import (
 
 // genSwizzle draws a valid swizzle with at most 16 bits in play.
 func genSwizzle(t *rapid.T) Swizzle {
-	b := rapid.IntRange(0, 4).Draw(t, "B")
-	m := rapid.IntRange(0, 5).Draw(t, "M")
-	s := rapid.IntRange(b, 7).Draw(t, "|S|")
+	return Must(drawBMS(t, 0, 4, 5, 7))
+}
+
+// drawBMS draws swizzle parameters B in [bLo, bHi], M in [0, mHi] and S
+// with B <= |S| <= sHi, of either sign.
+func drawBMS(t *rapid.T, bLo, bHi, mHi, sHi int) (b, m, s int) {
+	b = rapid.IntRange(bLo, bHi).Draw(t, "B")
+	m = rapid.IntRange(0, mHi).Draw(t, "M")
+	s = rapid.IntRange(b, sHi).Draw(t, "|S|")
 	if rapid.Bool().Draw(t, "negS") {
 		s = -s
 	}
-	return Must(b, m, s)
+	return b, m, s
 }
 
 func genInt(t *rapid.T, lo, hi int, label string) layout.Int {
