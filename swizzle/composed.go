@@ -2,7 +2,6 @@ package swizzle
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/gocute/cute/internal/raise"
 	"github.com/gocute/cute/layout"
@@ -174,28 +173,16 @@ func Equal(f, g Func) bool {
 
 // String formats c as CuTe prints it: Swizzle o Offset o Inner.
 func (c ComposedLayout) String() string {
-	var b strings.Builder
-	c.write(&b)
-	return b.String()
-}
-
-func (c ComposedLayout) write(b *strings.Builder) {
-	b.WriteString(c.sw.String())
-	b.WriteString(" o ")
+	off := c.off.String()
 	if c.mixed != 0 {
 		v := uint32(c.off.Value())
-		fmt.Fprintf(b, "M_%d|(%d&%d)=%d", v&^c.mixed, v&c.mixed, c.mixed, v)
-	} else {
-		b.WriteString(c.off.String())
+		off = fmt.Sprintf("M_%d|(%d&%d)=%d", v&^c.mixed, v&c.mixed, c.mixed, v)
 	}
-	b.WriteString(" o ")
-	if in, ok := c.inner.(ComposedLayout); ok {
-		in.write(b)
-		return
-	}
+	in := ""
 	if c.inner != nil {
-		b.WriteString(c.inner.String())
+		in = c.inner.String()
 	}
+	return c.sw.String() + " o " + off + " o " + in
 }
 
 // withInner returns c with its innermost layout replaced by f(innermost).
