@@ -346,52 +346,19 @@ func prettyCoord(b *strings.Builder, v layout.ArithTuple) {
 }
 
 func printCoords(b *strings.Builder, t CoordTensor) error {
-	switch t.Rank() {
-	case 1:
-		n := t.Len()
-		for m := 0; m < n; m++ {
-			v, err := t.Get(m)
-			if err != nil {
-				return err
-			}
+	return printRanked(b, t.Rank(), func(i int) int { return t.Mode(i).Len() }, func(idx ...int) error {
+		v, err := t.Elem(idx...)
+		if err == nil {
 			prettyCoord(b, v)
-			b.WriteByte('\n')
 		}
-	case 2:
-		M, N := t.Mode(0).Len(), t.Mode(1).Len()
-		for m := 0; m < M; m++ {
-			for n := 0; n < N; n++ {
-				v, err := t.Elem(m, n)
-				if err != nil {
-					return err
-				}
-				prettyCoord(b, v)
-			}
-			b.WriteByte('\n')
+		return err
+	}, func(c layout.Coord) error {
+		s, err := t.Slice(c)
+		if err != nil {
+			return err
 		}
-	case 3, 4:
-		r := t.Rank()
-		K, N := t.Mode(r-1).Len(), t.Mode(1).Len()
-		sep := "-"
-		if r == 4 {
-			sep = "="
-		}
-		for k := 0; k < K; k++ {
-			if k > 0 {
-				b.WriteString(strings.Repeat(sep, 5*N))
-				b.WriteByte('\n')
-			}
-			c := layout.Underscores(r - 1).Append(layout.Crd(k))
-			s, err := t.Slice(c)
-			if err != nil {
-				return err
-			}
-			if err := printCoords(b, s); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+		return printCoords(b, s)
+	})
 }
 
 // Plan returns the tensor's allocation-free evaluator: the flat integer

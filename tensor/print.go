@@ -35,40 +35,55 @@ func printValues[T any](b *strings.Builder, t Tensor[T]) {
 	if t.mem == nil {
 		raise.Throw(layout.Errorf("print_tensor", "the tensor has no memory", t.String()))
 	}
-	switch t.Rank() {
+	_ = printRanked(b, t.Rank(), func(i int) int { return t.Mode(i).Len() }, func(idx ...int) error {
+		PrettyPrint(b, t.Elem(idx...))
+		return nil
+	}, func(c layout.Coord) error {
+		printValues(b, mustSlice(t, c))
+		return nil
+	})
+}
+
+// printRanked writes print_tensor's arrangement of the values of a tensor
+// of rank r whose mode i has extent(i) elements: rank 1 one value per line,
+// rank 2 one row per line, rank 3 and 4 the slices t(_,...,_,k) along the
+// last mode, separated by a row of 5*extent(1) '-' (rank 3) or '=' (rank
+// 4). value writes the value at a natural coordinate, slice prints the
+// slice at a coordinate; their first error stops the printing.
+func printRanked(b *strings.Builder, r int, extent func(int) int, value func(idx ...int) error, slice func(layout.Coord) error) error {
+	switch r {
 	case 1:
-		n := t.Len()
-		for m := 0; m < n; m++ {
-			PrettyPrint(b, t.Get(m))
+		for m := range extent(0) {
+			if err := value(m); err != nil {
+				return err
+			}
 			b.WriteByte('\n')
 		}
 	case 2:
-		M, N := t.Mode(0).Len(), t.Mode(1).Len()
-		for m := 0; m < M; m++ {
-			for n := 0; n < N; n++ {
-				PrettyPrint(b, t.Elem(m, n))
+		for m := range extent(0) {
+			for n := range extent(1) {
+				if err := value(m, n); err != nil {
+					return err
+				}
 			}
 			b.WriteByte('\n')
 		}
 	case 3, 4:
-		// CuTe prints the rank-2 slices along the last mode, separated by
-		// a row of '-' (rank 3) or '=' (rank 4).
-		r := t.Rank()
-		P, N := t.Mode(r-1).Len(), t.Mode(1).Len()
 		sep := "-"
 		if r == 4 {
 			sep = "="
 		}
-		c := []layout.Coord{layout.U, layout.U, layout.U, layout.U}[:r]
-		for p := 0; p < P; p++ {
-			if p > 0 {
-				b.WriteString(strings.Repeat(sep, 5*N))
+		for k := range extent(r - 1) {
+			if k > 0 {
+				b.WriteString(strings.Repeat(sep, 5*extent(1)))
 				b.WriteByte('\n')
 			}
-			c[r-1] = layout.Crd(p)
-			printValues(b, mustSlice(t, layout.MakeCoord(c...)))
+			if err := slice(layout.Underscores(r - 1).Append(layout.Crd(k))); err != nil {
+				return err
+			}
 		}
 	}
+	return nil
 }
 
 func mustSlice[T any](t Tensor[T], c layout.Coord) Tensor[T] {
