@@ -1,6 +1,7 @@
 package tensor
 
 import (
+	"fmt"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -179,62 +180,53 @@ func TestRapidTilesAndPartitionsCover(t *testing.T) {
 		if rapid.Bool().Draw(t, "dynamic") {
 			shape = layout.Dyns(dims...)
 		}
-		var l layout.Layout
-		if rapid.Bool().Draw(t, "right") {
-			l = layout.Right(shape)
-		} else {
-			l = layout.Left(shape)
-		}
-		x := positions(l)
-		n := x.Len()
+		x := positions(drawCompact(t, shape, "right"))
 
 		// local_tile: every tile coordinate, every element of the tile.
-		seen := make([]int, n)
 		tiler := layout.ShapeTiler(layout.Statics(tile...))
 		nt := 1
 		for _, c := range count {
 			nt *= c
 		}
-		for b := 0; b < nt; b++ {
-			bc := layout.Idx2Crd(layout.I(layout.D(b)), layout.Dyns(count...))
-			tl, err := LocalTile(x, tiler, layout.CoordOf(bc))
-			if err != nil {
-				t.Fatalf("local_tile %v by %v at %v: %v", x, tiler, bc, err)
-			}
-			for _, v := range tl.All() {
-				seen[v]++
-			}
-		}
-		for v, k := range seen {
-			if k != 1 {
-				t.Fatalf("local_tile of %v by %v: element %d covered %d times", x, tiler, v, k)
-			}
-		}
+		coversOnce(t, fmt.Sprintf("local_tile of %v by %v", x, tiler), x.Len(), nt, func(b int) (Tensor[int], error) {
+			return LocalTile(x, tiler, layout.CoordOf(layout.Idx2Crd(layout.I(layout.D(b)), layout.Dyns(count...))))
+		})
 
 		// local_partition: every thread of a thread layout dividing the shape.
-		thrShape := layout.Statics(tile...)
-		var thr layout.Layout
-		if rapid.Bool().Draw(t, "thrRight") {
-			thr = layout.Right(thrShape)
-		} else {
-			thr = layout.Left(thrShape)
-		}
-		clear(seen)
-		for id := 0; id < thr.Size().Value(); id++ {
-			p, err := LocalPartition(x, thr, id)
-			if err != nil {
-				t.Fatalf("local_partition %v by %v, thread %d: %v", x, thr, id, err)
-			}
-			for _, v := range p.All() {
-				seen[v]++
-			}
-		}
-		for v, k := range seen {
-			if k != 1 {
-				t.Fatalf("local_partition of %v by %v: element %d covered %d times", x, thr, v, k)
-			}
-		}
+		thr := drawCompact(t, layout.Statics(tile...), "thrRight")
+		coversOnce(t, fmt.Sprintf("local_partition of %v by %v", x, thr), x.Len(), thr.Size().Value(), func(id int) (Tensor[int], error) {
+			return LocalPartition(x, thr, id)
+		})
 	})
+}
+
+// drawCompact draws the row-major (label true) or column-major compact
+// layout of shape.
+func drawCompact(t *rapid.T, shape layout.Shape, label string) layout.Layout {
+	if rapid.Bool().Draw(t, label) {
+		return layout.Right(shape)
+	}
+	return layout.Left(shape)
+}
+
+// coversOnce fails unless the parts part(0), ..., part(count-1) of a
+// positions tensor of n elements hold each position exactly once.
+func coversOnce(t *rapid.T, what string, n, count int, part func(i int) (Tensor[int], error)) {
+	seen := make([]int, n)
+	for i := range count {
+		p, err := part(i)
+		if err != nil {
+			t.Fatalf("%s, part %d: %v", what, i, err)
+		}
+		for _, v := range p.All() {
+			seen[v]++
+		}
+	}
+	for v, k := range seen {
+		if k != 1 {
+			t.Fatalf("%s: element %d covered %d times", what, v, k)
+		}
+	}
 }
 
 func TestRapidCopyPreservesValuesByCoordinate(t *testing.T) {
