@@ -41,19 +41,7 @@ func TestPartitionIdentityMatchesTV(t *testing.T) {
 		thrIdx := rapid.IntRange(0, tc.NumThr()-1).Draw(t, "thr")
 		thr := tc.MustThreadSlice(thrIdx)
 		for _, dst := range []bool{false, true} {
-			var p tensor.CoordTensor
-			var tv layout.Layout
-			var err error
-			if dst {
-				p, err = atom.PartitionD(thr, cA)
-				tv, _ = tc.LayoutDTV()
-			} else {
-				p, err = atom.PartitionS(thr, cA)
-				tv, _ = tc.LayoutSTV()
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			p, tv := partitionSD(t, tc, thr, cA, dst)
 			V, T := tv.Mode(1).Size().Value(), tv.Mode(0).Size().Value()
 			if p.Rank() != 3 || p.Shape().At(0).Product().Value() != V ||
 				p.Shape().At(1).Product().Value() != rm || p.Shape().At(2).Product().Value() != rn {

@@ -113,6 +113,21 @@ func drawShape2(t *rapid.T, label string, maxLog int) layout.Layout {
 }
 
 // drawTiledCopy draws a make_tiled_copy that CuTe accepts.
+// partitionSD is partition_S (dst false) or partition_D of x by thr, a
+// thread of tc, with tc's TV layout of that side.
+func partitionSD[X tensor.Tiling[X]](t *rapid.T, tc atom.TiledCopy, thr atom.ThrCopy, x X, dst bool) (X, layout.Layout) {
+	part, tvOf := atom.PartitionS[X], tc.LayoutSTV
+	if dst {
+		part, tvOf = atom.PartitionD[X], tc.LayoutDTV
+	}
+	p, err := part(thr, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tv, _ := tvOf()
+	return p, tv
+}
+
 func drawTiledCopy(t *rapid.T) atom.TiledCopy {
 	a := rapid.SampledFrom(copyAtomsForRapid).Draw(t, "atom")
 	c := atom.MustLookupCopy(a[0], a[1])
@@ -183,19 +198,7 @@ func TestPartitionMatchesTV(t *testing.T) {
 		thrIdx := rapid.IntRange(0, tc.NumThr()-1).Draw(t, "thr")
 		thr := tc.MustThreadSlice(thrIdx)
 		for _, dst := range []bool{false, true} {
-			var p tensor.Tensor[float32]
-			var tv layout.Layout
-			var err error
-			if dst {
-				p, err = atom.PartitionD(thr, g)
-				tv, _ = tc.LayoutDTV()
-			} else {
-				p, err = atom.PartitionS(thr, g)
-				tv, _ = tc.LayoutSTV()
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			p, tv := partitionSD(t, tc, thr, g, dst)
 			base := int(p.Pointer().Addr()-0x10000) / 4
 			pl, _ := p.Plain()
 			V := tv.Mode(1).Size().Value()
