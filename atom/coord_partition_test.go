@@ -30,11 +30,7 @@ func coordPair(t *rapid.T, c tensor.CoordTensor, i int) (int, int) {
 // same coordinates, each once.
 func TestPartitionIdentityMatchesTV(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		tc := drawTiledCopy(t)
-		ts := tc.TilerShape()
-		M, N := ts.At(0).Product().Value(), ts.At(1).Product().Value()
-		rm := rapid.IntRange(1, 3).Draw(t, "rest_m")
-		rn := rapid.IntRange(1, 2).Draw(t, "rest_n")
+		tc, M, N, rm, rn := drawCopyGrid(t)
 		dm := rapid.IntRange(0, M-1).Draw(t, "residue_m")
 		dn := rapid.IntRange(0, N-1).Draw(t, "residue_n")
 		cA := tensor.MakeIdentity(layout.Dyns(M*rm-dm, N*rn-dn))

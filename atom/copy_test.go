@@ -128,6 +128,16 @@ func partitionSD[X tensor.Tiling[X]](t *rapid.T, tc atom.TiledCopy, thr atom.Thr
 	return p, tv
 }
 
+// drawCopyGrid draws a TiledCopy of M×N tiles and a grid of rm×rn tiles.
+func drawCopyGrid(t *rapid.T) (tc atom.TiledCopy, M, N, rm, rn int) {
+	tc = drawTiledCopy(t)
+	ts := tc.TilerShape()
+	M, N = ts.At(0).Product().Value(), ts.At(1).Product().Value()
+	rm = rapid.IntRange(1, 3).Draw(t, "rest_m")
+	rn = rapid.IntRange(1, 2).Draw(t, "rest_n")
+	return tc, M, N, rm, rn
+}
+
 func drawTiledCopy(t *rapid.T) atom.TiledCopy {
 	a := rapid.SampledFrom(copyAtomsForRapid).Draw(t, "atom")
 	c := atom.MustLookupCopy(a[0], a[1])
@@ -186,11 +196,7 @@ func TestTiledCopyCoversTile(t *testing.T) {
 // elements.
 func TestPartitionMatchesTV(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		tc := drawTiledCopy(t)
-		ts := tc.TilerShape()
-		M, N := ts.At(0).Product().Value(), ts.At(1).Product().Value()
-		rm := rapid.IntRange(1, 3).Draw(t, "rest_m")
-		rn := rapid.IntRange(1, 2).Draw(t, "rest_n")
+		tc, M, N, rm, rn := drawCopyGrid(t)
 		pad := rapid.IntRange(0, 3).Draw(t, "pad")
 		ld := M*rm + pad
 		g := tensor.View[float32](nil, tensor.GmemPtr(32, 0x10000),
