@@ -11,17 +11,6 @@ import (
 	"github.com/gocute/cute/swizzle"
 )
 
-// TikZ colours: CuTe's print_latex palettes, in TikZ syntax.
-var (
-	texGrey8   = [8]string{"black!00", "black!40", "black!20", "black!60", "black!10", "black!50", "black!30", "black!70"}
-	texThread8 = [8]string{
-		"{rgb,255:red,175;green,175;blue,255}", "{rgb,255:red,175;green,255;blue,175}",
-		"{rgb,255:red,255;green,255;blue,175}", "{rgb,255:red,255;green,175;blue,175}",
-		"{rgb,255:red,210;green,210;blue,255}", "{rgb,255:red,210;green,255;blue,210}",
-		"{rgb,255:red,255;green,255;blue,210}", "{rgb,255:red,255;green,210;blue,210}",
-	}
-)
-
 // The headers and footer of CuTe 3.5.1's print_latex family, verbatim:
 // print_latex(layout) (boxes in \Large), print_latex(layout, thrid), and
 // print_latex_mma / print_latex_copy (which externalize the picture).

@@ -8,12 +8,29 @@ import (
 	"strings"
 )
 
-// Palettes. thread8 is CuTe's print_latex TV palette (colour = thread mod
-// 8); grey8 its black-and-white layout palette (colour = offset mod 8).
+// CuTe's print_latex palettes: the TV palette (colour = thread mod 8) as
+// RGB, and the black-and-white layout palette (colour = offset mod 8) as
+// percentages of black.
 var (
-	thread8 = [8]string{"#afafff", "#afffaf", "#ffffaf", "#ffafaf", "#d2d2ff", "#d2ffd2", "#ffffd2", "#ffd2d2"}
-	grey8   = [8]string{"#ffffff", "#999999", "#cccccc", "#666666", "#e6e6e6", "#808080", "#b3b3b3", "#4d4d4d"}
+	thread8RGB   = [8][3]int{{175, 175, 255}, {175, 255, 175}, {255, 255, 175}, {255, 175, 175}, {210, 210, 255}, {210, 255, 210}, {255, 255, 210}, {255, 210, 210}}
+	grey8Percent = [8]int{0, 40, 20, 60, 10, 50, 30, 70}
 )
+
+// The palettes as SVG colours (thread8, grey8) and in the TikZ syntax
+// CuTe's print_latex writes (texThread8, texGrey8).
+var thread8, grey8, texThread8, texGrey8 [8]string
+
+func init() {
+	for i, c := range thread8RGB {
+		thread8[i] = fmt.Sprintf("#%02x%02x%02x", c[0], c[1], c[2])
+		texThread8[i] = fmt.Sprintf("{rgb,255:red,%d;green,%d;blue,%d}", c[0], c[1], c[2])
+	}
+	for i, p := range grey8Percent {
+		v := (255*(100-p) + 50) / 100 // rounded to nearest
+		grey8[i] = fmt.Sprintf("#%02x%02x%02x", v, v, v)
+		texGrey8[i] = fmt.Sprintf("black!%02d", p)
+	}
+}
 
 // bankColor returns a colour for bank b of 32: hues around the wheel, with
 // alternating lightness so that neighbouring banks differ.
