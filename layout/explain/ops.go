@@ -152,18 +152,30 @@ func byMode(tr *tracer, a layout.Layout, t layout.Tiler, verb, op string, rec fu
 	}
 }
 
-func logicalDivide(tr *tracer, a layout.Layout, t layout.Tiler) layout.Layout {
+// byTilerKind traces the tilers op (which verb names) handles without its
+// layout rule: _ leaves a unchanged, and a by-mode tiler applies op mode by
+// mode (rec traces each); whole is the library's op. ok is false for an
+// integer or a layout tiler.
+func byTilerKind(tr *tracer, a layout.Layout, t layout.Tiler, verb, op string, rec func(*tracer, layout.Layout, layout.Tiler) layout.Layout, whole func(layout.Layout, layout.Tiler) (layout.Layout, error)) (r layout.Layout, ok bool) {
 	switch {
 	case t.IsUnderscore():
 		tr.add("tiler _: the layout is unchanged")
-		return a
-	case t.IsInt():
+		return a, true
+	case t.IsTuple():
+		byMode(tr, a, t, verb, op, rec)
+		return must(whole(a, t)), true
+	}
+	return layout.Layout{}, false
+}
+
+func logicalDivide(tr *tracer, a layout.Layout, t layout.Tiler) layout.Layout {
+	if r, ok := byTilerKind(tr, a, t, "divide", "logical_divide", logicalDivide, layout.LogicalDivide); ok {
+		return r
+	}
+	if t.IsInt() {
 		b := layout.Compact(layout.I(t.Int()))
 		tr.add("integer tiler: make_layout(%v) = %v", t.Int(), b)
 		return logicalDivide(tr, a, layout.LayoutTiler(b))
-	case t.IsTuple():
-		byMode(tr, a, t, "divide", "logical_divide", logicalDivide)
-		return must(layout.LogicalDivide(a, t))
 	}
 	b := t.Layout()
 	var c layout.Layout
@@ -281,15 +293,11 @@ func pad(l layout.Layout, R int) layout.Layout {
 }
 
 func logicalProduct(tr *tracer, a layout.Layout, t layout.Tiler) layout.Layout {
-	switch {
-	case t.IsUnderscore():
-		tr.add("tiler _: the layout is unchanged")
-		return a
-	case t.IsInt():
+	if r, ok := byTilerKind(tr, a, t, "multiply", "logical_product", logicalProduct, layout.LogicalProduct); ok {
+		return r
+	}
+	if t.IsInt() {
 		tr.add("integer tiler %v: multiply by make_layout(%v)", t.Int(), t.Int())
-		return must(layout.LogicalProduct(a, t))
-	case t.IsTuple():
-		byMode(tr, a, t, "multiply", "logical_product", logicalProduct)
 		return must(layout.LogicalProduct(a, t))
 	}
 	b := t.Layout()
