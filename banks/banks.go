@@ -257,6 +257,23 @@ func (r Report) Text(maxBanks int) string {
 	return b.String()
 }
 
+// TextAll analyses each request and prints its report's Text(maxBanks);
+// for more than one request a last line totals their wavefronts, the
+// ideal and the bank conflicts.
+func TextAll(reqs []Request, maxBanks int) string {
+	var b strings.Builder
+	total, ideal := 0, 0
+	for _, q := range reqs {
+		rep := Analyze(q)
+		rep.write(&b, maxBanks)
+		total, ideal = total+rep.Wavefronts(), ideal+rep.Ideal()
+	}
+	if len(reqs) > 1 {
+		fmt.Fprintf(&b, "all %d instructions: %d wavefront(s), ideal %d, %d bank conflict(s)\n", len(reqs), total, ideal, total-ideal)
+	}
+	return b.String()
+}
+
 func (r Report) write(b *strings.Builder, maxBanks int) {
 	fmt.Fprintf(b, "%s: %d phase(s)\n", r.Name, len(r.Phases))
 	for i, p := range r.Phases {

@@ -105,11 +105,7 @@ func runBanks(flags map[string]string, pos []string, stdout, stderr io.Writer) i
 				eb = strconv.Itoa(tc.Atom().ValTypeBits())
 			}
 		}
-		bits, err := playground.ElemBits(eb, pos[0], "--elem-bits")
-		if err != nil {
-			return fail("%v", err)
-		}
-		s, err := banks.ParseSmem(pos[0], bits)
+		s, err := playground.ParseSmem(pos[0], eb, "--elem-bits")
 		if err != nil {
 			return fail("%v", err)
 		}
@@ -164,15 +160,7 @@ func runBanks(flags map[string]string, pos []string, stdout, stderr io.Writer) i
 		}
 		fmt.Fprintf(stdout, "smem: %v\n", s)
 	}
-	total, ideal := 0, 0
-	for _, r := range reqs {
-		rep := banks.Analyze(r)
-		fmt.Fprint(stdout, rep.Text(maxBanks))
-		total, ideal = total+rep.Wavefronts(), ideal+rep.Ideal()
-	}
-	if len(reqs) > 1 {
-		fmt.Fprintf(stdout, "all %d instructions: %d wavefront(s), ideal %d, %d bank conflict(s)\n", len(reqs), total, ideal, total-ideal)
-	}
+	fmt.Fprint(stdout, banks.TextAll(reqs, maxBanks))
 	return 0
 }
 

@@ -391,19 +391,8 @@ func renderBanks(r Request, resp *Response) error {
 	default:
 		return layout.Newf(layout.ErrParse, "", "access %q: want tv:LAYOUT[:VEC], ldsm:x1|x2|x4 or wgmma", acc)
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "smem: %v\n", s)
-	total, ideal := 0, 0
-	for _, q := range reqs {
-		rep := banks.Analyze(q)
-		b.WriteString(rep.Text(4))
-		total, ideal = total+rep.Wavefronts(), ideal+rep.Ideal()
-	}
-	if len(reqs) > 1 {
-		fmt.Fprintf(&b, "all %d instructions: %d wavefront(s), ideal %d, %d bank conflict(s)\n", len(reqs), total, ideal, total-ideal)
-	}
 	resp.Result = s.String()
-	resp.Text = b.String()
+	resp.Text = fmt.Sprintf("smem: %v\n", s) + banks.TextAll(reqs, 4)
 	opt, err := r.options()
 	if err != nil {
 		return err
