@@ -26,14 +26,13 @@ func wmmaFlags(fs *flag.FlagSet) runFunc {
 	layS := fs.String("layout", "row", "row_major/col_major template argument of a and b: row or col (the maps do not depend on it)")
 	accS := fs.String("acc", "", "accumulator type: f32, f16 or s32 (default f32, s32 for 8-bit types)")
 	return func(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+		fail, failErr := usageFail(stderr, "wmma", ""), errFail(stderr, "wmma")
 		if len(args) > 0 {
-			fmt.Fprintf(stderr, "cute wmma: unexpected argument %q\n", args[0])
-			return 2
+			return fail("unexpected argument %q", args[0])
 		}
 		shape, err := atom.ParseWMMAShape(*shapeS)
 		if err != nil {
-			fmt.Fprintf(stderr, "cute wmma: %v\n", err)
-			return 2
+			return failErr(err)
 		}
 		ts := *typeS
 		if ts == "" {
@@ -44,8 +43,7 @@ func wmmaFlags(fs *flag.FlagSet) runFunc {
 		}
 		kind, err := numeric.ParseKind(ts)
 		if err != nil {
-			fmt.Fprintf(stderr, "cute wmma: %v\n", err)
-			return 2
+			return failErr(err)
 		}
 		as := *accS
 		if as == "" {
@@ -56,8 +54,7 @@ func wmmaFlags(fs *flag.FlagSet) runFunc {
 		}
 		acc, err := numeric.ParseKind(as)
 		if err != nil {
-			fmt.Fprintf(stderr, "cute wmma: %v\n", err)
-			return 2
+			return failErr(err)
 		}
 		var lay hw.WMMALayout
 		switch *layS {
@@ -66,8 +63,7 @@ func wmmaFlags(fs *flag.FlagSet) runFunc {
 		case "col":
 			lay = hw.WMMAColMajor
 		default:
-			fmt.Fprintf(stderr, "cute wmma: --layout must be row or col, not %q\n", *layS)
-			return 2
+			return fail("--layout must be row or col, not %q", *layS)
 		}
 		frags := []string{"a", "b", "c"}
 		if *fragS != "" {
@@ -87,8 +83,7 @@ func wmmaFlags(fs *flag.FlagSet) runFunc {
 				err = fmt.Errorf("--frag must be a, b or c, not %q", fr)
 			}
 			if err != nil {
-				fmt.Fprintf(stderr, "cute wmma: %v\n", err)
-				return 2
+				return failErr(err)
 			}
 			if n > 0 {
 				fmt.Fprintln(stdout)
