@@ -101,3 +101,13 @@ func ExampleViewStrided() {
 	// gmem_ptr[32b](0x1000) o (2,3):(_3,_1)
 	// 5
 }
+
+func ExampleParsePointer() {
+	p, err := tensor.ParsePointer("Sw<3,4,3>_smem_ptr[16b](0x400)")
+	if err != nil {
+		panic(err)
+	}
+	sw, _ := p.Swizzle()
+	fmt.Println(p.Space(), p.Bits(), fmt.Sprintf("%#x", p.Addr()), sw)
+	// Output: smem_ptr 16 0x400 Sw<3,4,3>
+}

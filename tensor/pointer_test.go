@@ -1,8 +1,7 @@
-package tensor_test
+package tensor
 
 import (
 	"errors"
-	"fmt"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -10,8 +9,22 @@ import (
 	"github.com/gocute/cute/internal/rapidseed"
 	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/swizzle"
-	"github.com/gocute/cute/tensor"
 )
+
+// Issue 20: a 64-bit address keeps its top bits.
+func TestPointerTopBits(t *testing.T) {
+	const a = 0xffff_ffff_ffff_fff0
+	p := GmemPtr(16, a)
+	if p.Addr() != a || p.String() != "gmem_ptr[16b](0xfffffffffffffff0)" {
+		t.Errorf("GmemPtr(16, %#x) = %v, Addr %#x", uint64(a), p, p.Addr())
+	}
+	if q := p.Add(8); !q.IsNil() || q.Add(-8).Addr() != a {
+		t.Errorf("pointer arithmetic across 2^64: %v, %v", q, q.Add(-8))
+	}
+	if q := SmemPtr(4, 1<<62).Add(3); q.String() != "smem_subptr[4b](0x4000000000000001.4)" {
+		t.Errorf("sub-byte pointer: %v", q)
+	}
+}
 
 // TestParsePointer: pointers as the golden vectors print them read back
 // to the same print; anything else is a parse error.
@@ -20,11 +33,11 @@ func TestParsePointer(t *testing.T) {
 		"gmem_ptr[16b](0x7f877a780000)", "smem_ptr[8b]((nil))", "Sw<3,4,3>_smem_ptr[16b](0x400)",
 		"Sw<1,4,3>_smem_ptr[32b](0x1400)", "rmem_ptr[32b](0x10)", "ptr[64b](0xffffffffffffffff)", "gmem_subptr[4b](0x100.4)",
 	} {
-		if p, err := tensor.ParsePointer(in); err != nil || p.String() != in {
+		if p, err := ParsePointer(in); err != nil || p.String() != in {
 			t.Errorf("ParsePointer(%q) = %v, %v", in, p, err)
 		}
 	}
-	if p := tensor.MustParsePointer("gmem_subptr[4b](0x100.4)"); p != tensor.GmemPtr(4, 0x100).Add(1) {
+	if p := MustParsePointer("gmem_subptr[4b](0x100.4)"); p != GmemPtr(4, 0x100).Add(1) {
 		t.Errorf("subptr: %v", p)
 	}
 	for _, in := range []string{
@@ -33,7 +46,7 @@ func TestParsePointer(t *testing.T) {
 		"ptr[-8b](0x1)", "ptr[99999999999b](0x1)", "Sw<3,4,3_ptr[8b](0x1)", "Sw<3,4>_ptr[8b](0x1)",
 		"tmem_ptr[8b](0x1)", "ptr[8b](0x1", "ptr[8b](0x+1)", "counting_iter(3)",
 	} {
-		if p, err := tensor.ParsePointer(in); err == nil || !errors.Is(err, layout.ErrParse) {
+		if p, err := ParsePointer(in); err == nil || !errors.Is(err, layout.ErrParse) {
 			t.Errorf("ParsePointer(%q) = %v, %v; want a parse error", in, p, err)
 		}
 	}
@@ -46,27 +59,17 @@ func TestParsePointerRoundTrip(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		bits := rapid.SampledFrom([]int{1, 2, 4, 6, 8, 16, 32, 64, 128}).Draw(t, "bits")
 		addr := rapid.Uint64().Draw(t, "addr")
-		p := []func(int, uint64) tensor.Pointer{tensor.Ptr, tensor.GmemPtr, tensor.SmemPtr, tensor.RmemPtr}[rapid.IntRange(0, 3).Draw(t, "space")](bits, addr)
+		p := []func(int, uint64) Pointer{Ptr, GmemPtr, SmemPtr, RmemPtr}[rapid.IntRange(0, 3).Draw(t, "space")](bits, addr)
 		p = p.Add(rapid.IntRange(-9, 9).Draw(t, "n"))
 		if rapid.Bool().Draw(t, "sw") {
 			p = p.WithSwizzle(swizzle.Must(rapid.IntRange(1, 3).Draw(t, "B"), 4, 3))
 		}
 		s := p.String()
-		got, err := tensor.ParsePointer(s)
+		got, err := ParsePointer(s)
 		if err != nil || got != p {
 			t.Fatalf("ParsePointer(%q) = %v, %v", s, got, err)
 		}
 		i := rapid.IntRange(0, len(s)-1).Draw(t, "cut")
-		_, _ = tensor.ParsePointer(s[:i] + rapid.StringN(0, 3, -1).Draw(t, "junk") + s[i+1:])
+		_, _ = ParsePointer(s[:i] + rapid.StringN(0, 3, -1).Draw(t, "junk") + s[i+1:])
 	})
-}
-
-func ExampleParsePointer() {
-	p, err := tensor.ParsePointer("Sw<3,4,3>_smem_ptr[16b](0x400)")
-	if err != nil {
-		panic(err)
-	}
-	sw, _ := p.Swizzle()
-	fmt.Println(p.Space(), p.Bits(), fmt.Sprintf("%#x", p.Addr()), sw)
-	// Output: smem_ptr 16 0x400 Sw<3,4,3>
 }
