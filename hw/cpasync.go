@@ -176,7 +176,7 @@ func (w *Warp) WaitGroup(lane, n int) error {
 		return layout.Errorf(op, "n must be non-negative", n)
 	}
 	a := &w.async[lane]
-	retireGroups(&a.groups, &a.copies, n, func(c *pendingCopy) { w.smem.mark(c.dst, c.size, -1) })
+	retireGroups(&a.groups, &a.copies, n, func(c pendingCopy) { w.smem.mark(c.dst, c.size, -1) })
 	return nil
 }
 
@@ -185,7 +185,7 @@ func (w *Warp) WaitGroup(lane, n int) error {
 // order: while more than n groups are pending, the oldest group's ops are
 // retired and dropped. The queues shift down rather than reslice, so their
 // storage is reused.
-func retireGroups[T any](groups *[]int, ops *[]T, n int, retire func(*T)) {
+func retireGroups[T any](groups *[]int, ops *[]T, n int, retire func(T)) {
 	g, o := *groups, *ops
 	if len(g) <= n {
 		return
@@ -195,8 +195,8 @@ func retireGroups[T any](groups *[]int, ops *[]T, n int, retire func(*T)) {
 	for _, k := range g[:drop] {
 		nops += k
 	}
-	for i := range o[:nops] {
-		retire(&o[i])
+	for _, op := range o[:nops] {
+		retire(op)
 	}
 	*ops = o[:copy(o, o[nops:])]
 	*groups = g[:copy(g, g[drop:])]

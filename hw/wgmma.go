@@ -228,7 +228,7 @@ func (w *Warpgroup) WaitGroup(n int) error {
 	if n < 0 {
 		return layout.Newf(layout.ErrInvalid, "gmma.Warpgroup.WaitGroup", "n = %d is negative", n)
 	}
-	retireGroups(&w.groups, &w.inflight, n, func(op **inflightOp) { w.retire(*op) })
+	retireGroups(&w.groups, &w.inflight, n, w.retire)
 	return nil
 }
 
