@@ -1,5 +1,19 @@
 #include "textflag.h"
 
+// ROWARGS loads the row kernels' arguments: av, ae, bv, be into SI, DI, R8,
+// R9, then the accumulators (ACC), out, e, k, n and p into R10-R14 and AX.
+#define ROWARGS(ACC, OUT, E, K, N, P) \
+	MOVQ av+0(FP), SI; \
+	MOVQ ae+8(FP), DI; \
+	MOVQ bv+16(FP), R8; \
+	MOVQ be+24(FP), R9; \
+	MOVQ ACC, R10; \
+	MOVQ OUT, R11; \
+	MOVQ E, R12; \
+	MOVQ K, R13; \
+	MOVQ N, R14; \
+	MOVQ P, AX
+
 // ZCONSTS loads the AVX-512 kernels' constants: 255, 127 and 0, then
 // the finishParams fields at AX into Z16-Z23.
 #define ZCONSTS \
@@ -125,16 +139,7 @@ TEXT ·xgetbv(SB), NOSPLIT, $0-8
 // bits for an f16 result), scaled by 2^(E-F) and converted to f32 (then
 // to f16, nearest even).
 TEXT ·rowFinishAVX2(SB), NOSPLIT, $0-80
-	MOVQ av+0(FP), SI
-	MOVQ ae+8(FP), DI
-	MOVQ bv+16(FP), R8
-	MOVQ be+24(FP), R9
-	MOVQ cb+32(FP), R10
-	MOVQ out+40(FP), R11
-	MOVQ e+48(FP), R12
-	MOVQ k+56(FP), R13
-	MOVQ n+64(FP), R14
-	MOVQ p+72(FP), AX
+	ROWARGS(cb+32(FP), out+40(FP), e+48(FP), k+56(FP), n+64(FP), p+72(FP))
 	MOVL $255, BX
 	MOVL BX, X12
 	VPBROADCASTD X12, Y12 // 255
@@ -262,16 +267,7 @@ fstore:
 //
 // rowFinishAVX2 with 16 columns per step (n a multiple of 16, k even).
 TEXT ·rowFinishAVX512(SB), NOSPLIT, $0-80
-	MOVQ av+0(FP), SI
-	MOVQ ae+8(FP), DI
-	MOVQ bv+16(FP), R8
-	MOVQ be+24(FP), R9
-	MOVQ cb+32(FP), R10
-	MOVQ out+40(FP), R11
-	MOVQ e+48(FP), R12
-	MOVQ k+56(FP), R13
-	MOVQ n+64(FP), R14
-	MOVQ p+72(FP), AX
+	ROWARGS(cb+32(FP), out+40(FP), e+48(FP), k+56(FP), n+64(FP), p+72(FP))
 	ZCONSTS
 	MOVQ 56(AX), AX          // f16 results
 	SHLQ $2, R14
@@ -300,16 +296,7 @@ zstore:
 // back there (masked scatter; an f16 pair only when both halves are fast),
 // counting the other columns in p.slow.
 TEXT ·rowRegsAVX512(SB), NOSPLIT, $0-88
-	MOVQ av+0(FP), SI
-	MOVQ ae+8(FP), DI
-	MOVQ bv+16(FP), R8
-	MOVQ be+24(FP), R9
-	MOVQ regs+32(FP), R10
-	MOVQ out+48(FP), R11
-	MOVQ e+56(FP), R12
-	MOVQ k+64(FP), R13
-	MOVQ n+72(FP), R14
-	MOVQ p+80(FP), AX
+	ROWARGS(regs+32(FP), out+48(FP), e+56(FP), k+64(FP), n+72(FP), p+80(FP))
 	ZCONSTS
 	VPBROADCASTD 8(AX), Z25  // FastMinExp
 	VPBROADCASTD 12(AX), Z26 // FastMaxExp-FastMinExp
