@@ -1,5 +1,43 @@
 #include "textflag.h"
 
+// EXPMAX sets each lane of V0 (holding ce) to max(V0, ae[k]+be[k][j])
+// over k, for the columns at DX; V1 is scratch.
+#define EXPMAX(V0, V1) \
+	MOVQ R9, BX; \
+	ADDQ DX, BX; \
+	XORQ CX, CX; \
+exp: \
+	VPBROADCASTD (DI)(CX*4), V1; \
+	VPADDD (BX), V1, V1; \
+	VPMAXSD V1, V0, V0; \
+	ADDQ R14, BX; \
+	INCQ CX; \
+	CMPQ CX, R13; \
+	JLT exp
+
+// TERM adds cvtt(av[k+OFF/4]*bv[k][j]*q) (q in VQ) to VACC for the columns
+// at BX and steps BX to the next row of bv; VT is scratch.
+#define TERM(OFF, VT, VACC, VQ) \
+	VBROADCASTSS OFF(SI)(CX*4), VT; \
+	VMULPS (BX), VT, VT; \
+	VMULPS VQ, VT, VT; \
+	VCVTTPS2DQ VT, VT; \
+	VPADDD VT, VACC, VACC; \
+	ADDQ R14, BX
+
+// SUMTERMS adds the k terms of the columns at DX, two at a time, into
+// VACC1 and VACC2 (q in VQ; VT1, VT2 scratch).
+#define SUMTERMS(VQ, VACC1, VT1, VACC2, VT2) \
+	MOVQ R8, BX; \
+	ADDQ DX, BX; \
+	XORQ CX, CX; \
+sum: \
+	TERM(0, VT1, VACC1, VQ); \
+	TERM(4, VT2, VACC2, VQ); \
+	ADDQ $2, CX; \
+	CMPQ CX, R13; \
+	JLT sum
+
 // ROWARGS loads the row kernels' arguments: av, ae, bv, be into SI, DI, R8,
 // R9, then the accumulators (ACC), out, e, k, n and p into R10-R14 and AX.
 #define ROWARGS(ACC, OUT, E, K, N, P) \
@@ -46,40 +84,12 @@
 	VPCMPEQD Z14, Z3, K1; \
 	VMOVDQA32 Z17, K1, Z1; \
 	VMOVDQA32 Z1, Z0; \
-	MOVQ R9, BX; \
-	ADDQ DX, BX; \
-	XORQ CX, CX; \
-exp: \
-	VPBROADCASTD (DI)(CX*4), Z1; \
-	VPADDD (BX), Z1, Z1; \
-	VPMAXSD Z1, Z0, Z0; \
-	ADDQ R14, BX; \
-	INCQ CX; \
-	CMPQ CX, R13; \
-	JLT exp; \
+	EXPMAX(Z0, Z1); \
 	VPSUBD Z0, Z18, Z2; \
 	VPSLLD $23, Z2, Z2; \
 	VPXORD Z3, Z3, Z3; \
 	VPXORD Z5, Z5, Z5; \
-	MOVQ R8, BX; \
-	ADDQ DX, BX; \
-	XORQ CX, CX; \
-sum: \
-	VBROADCASTSS (SI)(CX*4), Z4; \
-	VMULPS (BX), Z4, Z4; \
-	VMULPS Z2, Z4, Z4; \
-	VCVTTPS2DQ Z4, Z4; \
-	VPADDD Z4, Z3, Z3; \
-	ADDQ R14, BX; \
-	VBROADCASTSS 4(SI)(CX*4), Z6; \
-	VMULPS (BX), Z6, Z6; \
-	VMULPS Z2, Z6, Z6; \
-	VCVTTPS2DQ Z6, Z6; \
-	VPADDD Z6, Z5, Z5; \
-	ADDQ R14, BX; \
-	ADDQ $2, CX; \
-	CMPQ CX, R13; \
-	JLT sum; \
+	SUMTERMS(Z2, Z3, Z4, Z5, Z6); \
 	VPADDD Z5, Z3, Z3; \
 	VPABSD Z3, Z6; \
 	VPCMPGTD Z19, Z6, K1; \
@@ -165,44 +175,14 @@ fcol:
 	VPBROADCASTD 20(AX), Y4
 	VPBLENDVB Y3, Y4, Y1, Y0 // E = ce
 
-	MOVQ R9, BX
-	ADDQ DX, BX
-	XORQ CX, CX
-
-fexp:
-	VPBROADCASTD (DI)(CX*4), Y1
-	VPADDD (BX), Y1, Y1
-	VPMAXSD Y1, Y0, Y0
-	ADDQ R14, BX
-	INCQ CX
-	CMPQ CX, R13
-	JLT fexp
+	EXPMAX(Y0, Y1)
 
 	VPBROADCASTD 0(AX), Y2
 	VPSUBD Y0, Y2, Y2
 	VPSLLD $23, Y2, Y2    // q
 	VPXOR Y3, Y3, Y3
 	VPXOR Y5, Y5, Y5
-	MOVQ R8, BX
-	ADDQ DX, BX
-	XORQ CX, CX
-
-fsum:
-	VBROADCASTSS (SI)(CX*4), Y4
-	VMULPS (BX), Y4, Y4
-	VMULPS Y2, Y4, Y4
-	VCVTTPS2DQ Y4, Y4
-	VPADDD Y4, Y3, Y3
-	ADDQ R14, BX
-	VBROADCASTSS 4(SI)(CX*4), Y6
-	VMULPS (BX), Y6, Y6
-	VMULPS Y2, Y6, Y6
-	VCVTTPS2DQ Y6, Y6
-	VPADDD Y6, Y5, Y5
-	ADDQ R14, BX
-	ADDQ $2, CX
-	CMPQ CX, R13
-	JLT fsum
+	SUMTERMS(Y2, Y3, Y4, Y5, Y6)
 
 	VPADDD Y5, Y3, Y3     // P
 	// Lanes with |P| > 2^30 could overflow int32 with the accumulator.
