@@ -41,17 +41,6 @@ func (o CopyOp) BitLayoutDst() layout.Layout { return o.dst }
 // BitLayoutRef returns the traits' RefLayout: (thread, value) -> bit.
 func (o CopyOp) BitLayoutRef() layout.Layout { return o.ref }
 
-// CopyTypeBits returns sizeof_bits of the value type named as C++ spells it
-// ("half_t", "uint128_t", "complex<float>", with or without cute:: or
-// cutlass::), or an error for a type this package does not know.
-//
-// Deprecated: use numeric.ParseKind(name) and Kind.Bits; the element types
-// live in package numeric.
-func CopyTypeBits(name string) (int, error) {
-	k, err := copyValType(name)
-	return k.Bits(), err
-}
-
 // copyValType parses a Copy_Atom's value type.
 func copyValType(name string) (numeric.Kind, error) {
 	k, err := numeric.ParseKind(name)

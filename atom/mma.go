@@ -42,6 +42,7 @@ import (
 	"strings"
 
 	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/numeric"
 )
 
 // An MMA is CuTe's MMA_Atom<MMA_Traits<Op>>: one hardware (or universal) MMA
@@ -52,10 +53,10 @@ type MMA struct {
 	thrID    layout.Layout
 	shapeMNK layout.Shape
 	a, b, c  layout.Layout
-	valD     Type
-	valA     Type
-	valB     Type
-	valC     Type
+	valD     numeric.Kind
+	valA     numeric.Kind
+	valB     numeric.Kind
+	valC     numeric.Kind
 	gmma     *GMMA // nil for non-warpgroup atoms
 }
 
@@ -97,16 +98,16 @@ func (m MMA) LayoutBTV() layout.Layout { return m.b }
 func (m MMA) LayoutCTV() layout.Layout { return m.c }
 
 // ValTypeD returns the accumulator output element type.
-func (m MMA) ValTypeD() Type { return m.valD }
+func (m MMA) ValTypeD() numeric.Kind { return m.valD }
 
 // ValTypeA returns the A element type.
-func (m MMA) ValTypeA() Type { return m.valA }
+func (m MMA) ValTypeA() numeric.Kind { return m.valA }
 
 // ValTypeB returns the B element type.
-func (m MMA) ValTypeB() Type { return m.valB }
+func (m MMA) ValTypeB() numeric.Kind { return m.valB }
 
 // ValTypeC returns the accumulator input element type.
-func (m MMA) ValTypeC() Type { return m.valC }
+func (m MMA) ValTypeC() numeric.Kind { return m.valC }
 
 // FrgTypeA returns the type of A fragments: "GMMA::smem_desc<K|MN>" when A
 // is a shared-memory descriptor (GMMA SS), otherwise ValTypeA.

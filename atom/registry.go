@@ -84,7 +84,7 @@ func universalFMA(name string) (MMA, error) {
 	if len(args) < 1 || len(args) > 4 || args[0] == "" {
 		return MMA{}, layout.Newf(layout.ErrInvalid, "atom", "UniversalFMA takes 1 to 4 types: %q", name)
 	}
-	ts := make([]Type, 4)
+	ts := make([]numeric.Kind, 4)
 	for i, a := range args {
 		t, err := numeric.ParseKind(a)
 		if err != nil {
@@ -135,7 +135,7 @@ const (
 // ThrID and the A, B, C layouts in CuTe print syntax.
 type fixedSpec struct {
 	name       string
-	d, a, b, c Type
+	d, a, b, c numeric.Kind
 	mnk        [3]int
 	thr        string
 	la, lb, lc string
@@ -146,17 +146,17 @@ type fixedSpec struct {
 // combinations, plain and _SATURATE, all sharing the S8S8 layouts).
 func fixedSpecs() []fixedSpec {
 	s := []fixedSpec{
-		{"SM61_DP4A", Int32, Int8, Int8, Int32, [3]int{1, 1, 4}, "_1:_0", "(_1,_4):(_0,_1)", "(_1,_4):(_0,_1)", "(_1,_1):(_0,_0)"},
-		{"SM61_DP2A", Int32, Int16, Int16, Int32, [3]int{1, 1, 2}, "_1:_0", "(_1,_2):(_0,_1)", "(_1,_2):(_0,_1)", "(_1,_1):(_0,_0)"},
+		{"SM61_DP4A", numeric.KindS32, numeric.KindS8, numeric.KindS8, numeric.KindS32, [3]int{1, 1, 4}, "_1:_0", "(_1,_4):(_0,_1)", "(_1,_4):(_0,_1)", "(_1,_1):(_0,_0)"},
+		{"SM61_DP2A", numeric.KindS32, numeric.KindS16, numeric.KindS16, numeric.KindS32, [3]int{1, 1, 2}, "_1:_0", "(_1,_2):(_0,_1)", "(_1,_2):(_0,_1)", "(_1,_1):(_0,_0)"},
 	}
 	// SM70: the letters name A then B in BLAS terms. A is Row (M-contiguous
 	// values per thread along K) for T and Col for N; B, stored N×K, is the
 	// other way round: Row for N, Col for T.
 	for _, acc := range []struct {
-		d, c Type
+		d, c numeric.Kind
 		code string
 		lc   string
-	}{{Half, Half, "F16F16F16F16", sm70C16b}, {Float, Float, "F32F16F16F32", sm70C32b}} {
+	}{{numeric.KindF16, numeric.KindF16, "F16F16F16F16", sm70C16b}, {numeric.KindF32, numeric.KindF32, "F32F16F16F32", sm70C32b}} {
 		for _, ab := range []string{"TN", "NT", "NN", "TT"} {
 			rc := func(ch, row byte) string {
 				if ch == row {
@@ -164,14 +164,14 @@ func fixedSpecs() []fixedSpec {
 				}
 				return sm70Col8x4
 			}
-			s = append(s, fixedSpec{"SM70_8x8x4_" + acc.code + "_" + ab, acc.d, Half, Half, acc.c, [3]int{8, 8, 4},
+			s = append(s, fixedSpec{"SM70_8x8x4_" + acc.code + "_" + ab, acc.d, numeric.KindF16, numeric.KindF16, acc.c, [3]int{8, 8, 4},
 				sm70QuadPair, rc(ab[0], 'T'), rc(ab[1], 'N'), acc.lc})
 		}
 	}
 	s = append(s,
-		fixedSpec{"SM75_16x8x8_F32F16F16F32_TN", Float, Half, Half, Float, [3]int{16, 8, 8}, warp32,
+		fixedSpec{"SM75_16x8x8_F32F16F16F32_TN", numeric.KindF32, numeric.KindF16, numeric.KindF16, numeric.KindF32, [3]int{16, 8, 8}, warp32,
 			sm80Row168, "((_4,_8),_2):((_16,_1),_8)", sm80Row168},
-		fixedSpec{"SM75_8x8x16_S32S8S8S32_TN", Int32, Int8, Int8, Int32, [3]int{8, 8, 16}, warp32,
+		fixedSpec{"SM75_8x8x16_S32S8S8S32_TN", numeric.KindS32, numeric.KindS8, numeric.KindS8, numeric.KindS32, [3]int{8, 8, 16}, warp32,
 			"((_4,_8),_4):((_32,_1),_8)", "((_4,_8),_4):((_32,_1),_8)", "((_4,_8),_2):((_16,_1),_8)"},
 	)
 	const (
@@ -179,19 +179,19 @@ func fixedSpecs() []fixedSpec {
 		b16x8x16 = "((_4,_8),(_2,_2)):((_16,_1),(_8,_64))"
 	)
 	s = append(s,
-		fixedSpec{"SM80_16x8x8_F16F16F16F16_TN", Half, Half, Half, Half, [3]int{16, 8, 8}, warp32, sm80Row168, sm80Row8x8, sm80Row168},
-		fixedSpec{"SM80_16x8x16_F16F16F16F16_TN", Half, Half, Half, Half, [3]int{16, 8, 16}, warp32, a16x8x16, b16x8x16, sm80Row168},
-		fixedSpec{"SM80_16x8x8_F32F16F16F32_TN", Float, Half, Half, Float, [3]int{16, 8, 8}, warp32, sm80Row168, sm80Row8x8, sm80Row168},
-		fixedSpec{"SM80_16x8x16_F32F16F16F32_TN", Float, Half, Half, Float, [3]int{16, 8, 16}, warp32, a16x8x16, b16x8x16, sm80Row168},
-		fixedSpec{"SM80_16x8x8_F32BF16BF16F32_TN", Float, BFloat16, BFloat16, Float, [3]int{16, 8, 8}, warp32, sm80Row168, sm80Row8x8, sm80Row168},
-		fixedSpec{"SM80_16x8x16_F32BF16BF16F32_TN", Float, BFloat16, BFloat16, Float, [3]int{16, 8, 16}, warp32, a16x8x16, b16x8x16, sm80Row168},
-		fixedSpec{"SM80_16x8x4_F32TF32TF32F32_TN", Float, TFloat32, TFloat32, Float, [3]int{16, 8, 4}, warp32,
+		fixedSpec{"SM80_16x8x8_F16F16F16F16_TN", numeric.KindF16, numeric.KindF16, numeric.KindF16, numeric.KindF16, [3]int{16, 8, 8}, warp32, sm80Row168, sm80Row8x8, sm80Row168},
+		fixedSpec{"SM80_16x8x16_F16F16F16F16_TN", numeric.KindF16, numeric.KindF16, numeric.KindF16, numeric.KindF16, [3]int{16, 8, 16}, warp32, a16x8x16, b16x8x16, sm80Row168},
+		fixedSpec{"SM80_16x8x8_F32F16F16F32_TN", numeric.KindF32, numeric.KindF16, numeric.KindF16, numeric.KindF32, [3]int{16, 8, 8}, warp32, sm80Row168, sm80Row8x8, sm80Row168},
+		fixedSpec{"SM80_16x8x16_F32F16F16F32_TN", numeric.KindF32, numeric.KindF16, numeric.KindF16, numeric.KindF32, [3]int{16, 8, 16}, warp32, a16x8x16, b16x8x16, sm80Row168},
+		fixedSpec{"SM80_16x8x8_F32BF16BF16F32_TN", numeric.KindF32, numeric.KindBF16, numeric.KindBF16, numeric.KindF32, [3]int{16, 8, 8}, warp32, sm80Row168, sm80Row8x8, sm80Row168},
+		fixedSpec{"SM80_16x8x16_F32BF16BF16F32_TN", numeric.KindF32, numeric.KindBF16, numeric.KindBF16, numeric.KindF32, [3]int{16, 8, 16}, warp32, a16x8x16, b16x8x16, sm80Row168},
+		fixedSpec{"SM80_16x8x4_F32TF32TF32F32_TN", numeric.KindF32, numeric.KindTF32, numeric.KindTF32, numeric.KindF32, [3]int{16, 8, 4}, warp32,
 			"((_4,_8),_2):((_16,_1),_8)", sm80x8x4, sm80Row168},
-		fixedSpec{"SM80_16x8x8_F32TF32TF32F32_TN", Float, TFloat32, TFloat32, Float, [3]int{16, 8, 8}, warp32,
+		fixedSpec{"SM80_16x8x8_F32TF32TF32F32_TN", numeric.KindF32, numeric.KindTF32, numeric.KindTF32, numeric.KindF32, [3]int{16, 8, 8}, warp32,
 			"((_4,_8),(_2,_2)):((_16,_1),(_8,_64))", "((_4,_8),_2):((_8,_1),_32)", sm80Row168},
-		fixedSpec{"SM80_8x8x4_F64F64F64F64_TN", Double, Double, Double, Double, [3]int{8, 8, 4}, warp32, sm80x8x4, sm80x8x4, sm80Row8x8},
-		fixedSpec{"SM80_8x8x4_C64C64C64C64_TN", ComplexDouble, ComplexDouble, ComplexDouble, ComplexDouble, [3]int{8, 8, 4}, warp32, sm80x8x4, sm80x8x4, sm80Row8x8},
-		fixedSpec{"SM80_8x8x4_GC64C64C64GC64_TN", GaussComplex, ComplexDouble, ComplexDouble, GaussComplex, [3]int{8, 8, 4}, warp32, sm80x8x4, sm80x8x4, sm80Row8x8},
+		fixedSpec{"SM80_8x8x4_F64F64F64F64_TN", numeric.KindF64, numeric.KindF64, numeric.KindF64, numeric.KindF64, [3]int{8, 8, 4}, warp32, sm80x8x4, sm80x8x4, sm80Row8x8},
+		fixedSpec{"SM80_8x8x4_C64C64C64C64_TN", numeric.KindC128, numeric.KindC128, numeric.KindC128, numeric.KindC128, [3]int{8, 8, 4}, warp32, sm80x8x4, sm80x8x4, sm80Row8x8},
+		fixedSpec{"SM80_8x8x4_GC64C64C64GC64_TN", numeric.KindGaussComplex, numeric.KindC128, numeric.KindC128, numeric.KindGaussComplex, [3]int{8, 8, 4}, warp32, sm80x8x4, sm80x8x4, sm80Row8x8},
 	)
 	// SM80 integer MMAs: the layouts depend on the shape only.
 	intShapes := []struct {
@@ -205,20 +205,20 @@ func fixedSpecs() []fixedSpec {
 	}
 	signs := []struct {
 		code string
-		a, b Type
-	}{{"S8S8", Int8, Int8}, {"S8U8", Int8, UInt8}, {"U8S8", UInt8, Int8}, {"U8U8", UInt8, UInt8}}
+		a, b numeric.Kind
+	}{{"S8S8", numeric.KindS8, numeric.KindS8}, {"S8U8", numeric.KindS8, numeric.KindU8}, {"U8S8", numeric.KindU8, numeric.KindS8}, {"U8U8", numeric.KindU8, numeric.KindU8}}
 	for _, sg := range signs {
 		for _, sh := range intShapes {
 			for _, sat := range []string{"", "_SATURATE"} {
 				name := fmt.Sprintf("SM80_%dx%dx%d_S32%sS32_TN%s", sh.mnk[0], sh.mnk[1], sh.mnk[2], sg.code, sat)
-				s = append(s, fixedSpec{name, Int32, sg.a, sg.b, Int32, sh.mnk, warp32, sh.la, sh.lb, sh.lc})
+				s = append(s, fixedSpec{name, numeric.KindS32, sg.a, sg.b, numeric.KindS32, sh.mnk, warp32, sh.la, sh.lb, sh.lc})
 			}
 		}
 	}
 	s = append(s,
 		// 3.5.1's A layout for this op is not a bijection onto 16x256 (a
 		// header bug that 4.x fixed); CuTe 3.5.1 prints and uses it as is.
-		fixedSpec{"SM80_16x8x256_S32U1U1S32_TN_XORPOPC", Int32, UInt1, UInt1, Int32, [3]int{16, 8, 256}, warp32,
+		fixedSpec{"SM80_16x8x256_S32U1U1S32_TN_XORPOPC", numeric.KindS32, numeric.KindB1, numeric.KindB1, numeric.KindS32, [3]int{16, 8, 256}, warp32,
 			"(_32,(_8,_4,_2,_2)):(_64,(_64,_16,_8,_2048))", "(_32,(_32,_2)):(_32,(_1,_1024))", sm80Row168},
 	)
 	// SM90 mma.sync F64 and C64.
@@ -232,8 +232,8 @@ func fixedSpecs() []fixedSpec {
 	}
 	for _, t := range []struct {
 		code string
-		ty   Type
-	}{{"F64F64F64F64", Double}, {"C64C64C64C64", ComplexDouble}} {
+		ty   numeric.Kind
+	}{{"F64F64F64F64", numeric.KindF64}, {"C64C64C64C64", numeric.KindC128}} {
 		for _, x := range sm90 {
 			s = append(s, fixedSpec{fmt.Sprintf("SM90_16x8x%d_%s_TN", x.k, t.code), t.ty, t.ty, t.ty, t.ty,
 				[3]int{16, 8, x.k}, warp32, x.la, x.lb, sm80Row168})
@@ -276,7 +276,7 @@ func fixedAtoms() map[string]MMA {
 // gmmaFamily is one D/A/B type combination of wgmma.
 type gmmaFamily struct {
 	code    string // e.g. "F32F16F16"
-	d, a, b Type
+	d, a, b numeric.Kind
 	k       int
 	tn      bool // K-major only, written _TN
 	integer bool // S32 accumulate: N in {8,16,24} ∪ 16Z, _SATURATE variants
@@ -284,28 +284,28 @@ type gmmaFamily struct {
 
 var gmmaFamilies = func() []gmmaFamily {
 	fs := []gmmaFamily{
-		{code: "F16F16F16", d: Half, a: Half, b: Half, k: 16},
-		{code: "F32F16F16", d: Float, a: Half, b: Half, k: 16},
-		{code: "F32BF16BF16", d: Float, a: BFloat16, b: BFloat16, k: 16},
-		{code: "F32TF32TF32", d: Float, a: TFloat32, b: TFloat32, k: 8, tn: true},
+		{code: "F16F16F16", d: numeric.KindF16, a: numeric.KindF16, b: numeric.KindF16, k: 16},
+		{code: "F32F16F16", d: numeric.KindF32, a: numeric.KindF16, b: numeric.KindF16, k: 16},
+		{code: "F32BF16BF16", d: numeric.KindF32, a: numeric.KindBF16, b: numeric.KindBF16, k: 16},
+		{code: "F32TF32TF32", d: numeric.KindF32, a: numeric.KindTF32, b: numeric.KindTF32, k: 8, tn: true},
 	}
 	i8 := []struct {
 		c string
-		t Type
-	}{{"S8", Int8}, {"U8", UInt8}}
+		t numeric.Kind
+	}{{"S8", numeric.KindS8}, {"U8", numeric.KindU8}}
 	for _, x := range i8 {
 		for _, y := range i8 {
-			fs = append(fs, gmmaFamily{code: "S32" + x.c + y.c, d: Int32, a: x.t, b: y.t, k: 32, tn: true, integer: true})
+			fs = append(fs, gmmaFamily{code: "S32" + x.c + y.c, d: numeric.KindS32, a: x.t, b: y.t, k: 32, tn: true, integer: true})
 		}
 	}
 	f8 := []struct {
 		c string
-		t Type
-	}{{"E4M3", E4M3}, {"E5M2", E5M2}}
+		t numeric.Kind
+	}{{"E4M3", numeric.KindE4M3}, {"E5M2", numeric.KindE5M2}}
 	for _, d := range []struct {
 		c string
-		t Type
-	}{{"F16", Half}, {"F32", Float}} {
+		t numeric.Kind
+	}{{"F16", numeric.KindF16}, {"F32", numeric.KindF32}} {
 		for _, x := range f8 {
 			for _, y := range f8 {
 				fs = append(fs, gmmaFamily{code: d.c + x.c + y.c, d: d.t, a: x.t, b: y.t, k: 32, tn: true})

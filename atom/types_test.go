@@ -29,7 +29,7 @@ func TestAtomTypesAreKinds(t *testing.T) {
 		t.Errorf("types %v %v %v", m.ValTypeA(), m.ValTypeD(), m.FrgTypeC())
 	}
 	u, err := Lookup("UniversalFMA<cutlass::half_t,f16>")
-	if err != nil || u.ValTypeD() != Half || u.ValTypeA() != Half {
+	if err != nil || u.ValTypeD() != numeric.KindF16 || u.ValTypeA() != numeric.KindF16 {
 		t.Errorf("UniversalFMA by both spellings: %v %v", u.ValTypeD(), err)
 	}
 	c, err := MakeCopy(MustLookupCopyOp("UniversalCopy<uint128_t>"), "cute::uint128_t")

@@ -7,6 +7,7 @@ import (
 	"github.com/gocute/cute/atom"
 	"github.com/gocute/cute/internal/raise"
 	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/numeric"
 	"github.com/gocute/cute/swizzle"
 	"github.com/gocute/cute/tensor"
 )
@@ -56,7 +57,8 @@ type Gmem struct {
 
 // String prints the gmem tensor as CuTe does: gmem_ptr[16b](0x...) o L.
 func (g Gmem) String() string {
-	bits, _ := atom.CopyTypeBits(g.Type)
+	k, _ := numeric.ParseKind(g.Type)
+	bits := k.Bits()
 	return tensor.GmemPtr(bits, g.Addr).String() + " o " + g.Layout.String()
 }
 
@@ -220,12 +222,12 @@ func withVmap(opn string, g Gmem, ctaTiler layout.Tiler, cluster layout.Int, bod
 // a C++ compile error always wins over a run-time assert.
 func makeAtom(op Op, g Gmem, s Smem, vmap layout.BasisLayout, multicast int, opt Options, compileCheck func(numBits int)) Atom {
 	const opn = "make_tma_copy"
-	valBits := must(atom.CopyTypeBits(g.Type))
+	valBits := must(numeric.ParseKind(g.Type)).Bits()
 	tmaType := opt.TmaType
 	if tmaType == "" || tmaType == "default" {
 		tmaType = g.Type
 	}
-	tmaBits := must(atom.CopyTypeBits(tmaType))
+	tmaBits := must(numeric.ParseKind(tmaType)).Bits()
 	format := must(FormatOf(tmaType))
 	sw := s.Swizzle()
 	swz := must(swizzleBits(sw))

@@ -4,6 +4,7 @@ import (
 	"github.com/gocute/cute/atom"
 	"github.com/gocute/cute/internal/raise"
 	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/numeric"
 	"github.com/gocute/cute/swizzle"
 	"github.com/gocute/cute/tensor"
 )
@@ -33,7 +34,7 @@ func MakeCopy(op Op, g Gmem, s Smem, ctaTiler layout.Tiler, cluster layout.Int, 
 		tmap := layout.Left(layout.I(cluster))
 		cos := tmap.Cosize()
 		a := makeAtom(op, g, s, vmap, cos.Value(), opt, func(numBits int) {
-			bits := must(atom.CopyTypeBits(g.Type))
+			bits := must(numeric.ParseKind(g.Type)).Bits()
 			n := numBits / bits
 			if cos.IsStatic() && cos.Value() > 0 && n%cos.Value() != 0 && cos.Value()%n != 0 {
 				raise.Throw(layout.Errorf("make_tma_copy_tiled", "Static shape_div failure: shape_div(num_elems_per_tma, cosize(cta_t_map))", n, cos))

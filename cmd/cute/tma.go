@@ -8,9 +8,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gocute/cute/atom"
 	"github.com/gocute/cute/internal/playground"
 	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/numeric"
 	"github.com/gocute/cute/swizzle"
 	"github.com/gocute/cute/tensor"
 	"github.com/gocute/cute/tma"
@@ -110,10 +110,11 @@ func parseGmemArg(s, typ, addr string) (tma.Gmem, error) {
 // set-up: sA at smem 0x400 with one stage, gA = local_tile(mA, tile, 0))
 // and the coordinates and smem addresses of its first boxes.
 func tmaPartitionReport(w io.Writer, t tma.TiledCopy, g tma.Gmem, smemArg string, tiler layout.Tiler) error {
-	bits, err := atom.CopyTypeBits(g.Type)
+	k, err := numeric.ParseKind(g.Type)
 	if err != nil {
 		return err
 	}
+	bits := k.Bits()
 	p := tensor.SmemPtr(bits, 0x400)
 	var sA tensor.Tensor[byte]
 	if strings.Contains(smemArg, "smem_ptr[") {

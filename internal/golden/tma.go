@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gocute/cute/atom"
 	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/numeric"
 	"github.com/gocute/cute/swizzle"
 	"github.com/gocute/cute/tensor"
 	"github.com/gocute/cute/tma"
@@ -150,10 +150,11 @@ func cppSwizzleCheck(op tma.Op, valType string, opt tma.Options, src string) err
 
 // tmaSmemTensor is make_tensor(make_smem_ptr((T*)0x400), smem).
 func tmaSmemTensor(sp tmaSpec) (tensor.Tensor[byte], error) {
-	bits, err := atom.CopyTypeBits(sp.valType)
+	k, err := numeric.ParseKind(sp.valType)
 	if err != nil {
 		return tensor.Tensor[byte]{}, err
 	}
+	bits := k.Bits()
 	p := tensor.SmemPtr(bits, 0x400)
 	if sp.flagged != nil {
 		return tensor.FromFlagged[byte](nil, p, *sp.flagged)

@@ -5,9 +5,9 @@ import (
 	"io"
 	"strings"
 
-	"github.com/gocute/cute/atom"
 	"github.com/gocute/cute/hw"
 	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/numeric"
 	"github.com/gocute/cute/swizzle"
 	"github.com/gocute/cute/tensor"
 	"github.com/gocute/cute/tma"
@@ -28,8 +28,8 @@ func ParseGmem(s, typ, typeName string, addr uint64) (tma.Gmem, error) {
 		if err != nil {
 			return tma.Gmem{}, err
 		}
-		if tb, err := atom.CopyTypeBits(typ); err == nil && tb != p.Bits() {
-			return tma.Gmem{}, layout.Newf(layout.ErrInvalid, "", "gmem pointer is %d bits but %s %s has %d", p.Bits(), typeName, typ, tb)
+		if k, err := numeric.ParseKind(typ); err == nil && k.Bits() != p.Bits() {
+			return tma.Gmem{}, layout.Newf(layout.ErrInvalid, "", "gmem pointer is %d bits but %s %s has %d", p.Bits(), typeName, typ, k.Bits())
 		}
 		addr, s = p.Addr(), rest
 	}
