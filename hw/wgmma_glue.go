@@ -253,3 +253,117 @@ func AccumulatorRegs[T any](tCrC tensor.Tensor[T], in WGMMA, reg0 int, codec ten
 	}
 	return regs, nil
 }
+
+// A FragmentMap is where a register fragment's elements live in a thread's
+// registers, computed once from the fragment's layout: element i of the
+// fragment (tCrC(i), o = tCrC.Offset(i)) is bits [Bit(i), Bit(i)+b) of the
+// registers from reg0 on, Bit(i) = o·b, as [RegsToFragment] places it. A
+// TiledMMA gives every thread the same fragment layout (make_fragment_C of
+// any thread's tCgC), so one map serves every thread and every CTA tile:
+// with it the epilogue's reads ([StoreFragment]) and clear(tCrC)
+// ([FragmentMap.Clear]) evaluate no layout and allocate nothing. The zero
+// FragmentMap maps no element.
+type FragmentMap struct {
+	bits int
+	bit  []int32  // bit[i]: the register bit of element i
+	mask []uint32 // mask[r]: the bits of register reg0+r that elements hold
+}
+
+// MapFragment returns the register map of frag's layout (frag's memory is
+// not used; it may be nil). Errors are those of [RegsToFragment]: elements
+// of 8, 16 or 32 bits, and a fragment that fits in a thread's registers.
+func MapFragment[T any](frag tensor.Tensor[T], codec tensor.Codec[T]) (FragmentMap, error) {
+	n, err := fragmentRegs("hw.MapFragment", frag, codec, false)
+	if err != nil {
+		return FragmentMap{}, err
+	}
+	m := FragmentMap{bits: codec.Bits, bit: make([]int32, frag.Len()), mask: make([]uint32, n)}
+	em := elemMask(codec.Bits)
+	for i := range m.bit {
+		b := frag.Offset(i) * codec.Bits
+		m.bit[i] = int32(b)
+		m.mask[b/32] |= em << (b % 32)
+	}
+	return m, nil
+}
+
+// elemMask is the mask of a bits-wide element at bit 0 of a register.
+func elemMask(bits int) uint32 {
+	if bits >= 32 {
+		return ^uint32(0)
+	}
+	return uint32(1)<<bits - 1
+}
+
+// Len returns the number of elements of the fragment.
+func (m FragmentMap) Len() int { return len(m.bit) }
+
+// NumRegs returns the number of registers the fragment's elements span.
+func (m FragmentMap) NumRegs() int { return len(m.mask) }
+
+// Bit returns the register bit of element i: bits [Bit(i), Bit(i)+b) of
+// the registers from reg0 on hold it. 0 <= i < Len().
+func (m FragmentMap) Bit(i int) int { return int(m.bit[i]) }
+
+// Clear is clear(tCrC) on thread t's registers from reg0 on: every element
+// of the fragment becomes zero, the other bits of its registers are kept.
+// Registers an in-flight wgmma uses are an [ErrHazard]. It does not
+// allocate.
+func (m FragmentMap) Clear(w *Warpgroup, t, reg0 int) error {
+	if len(m.mask) == 0 {
+		return nil
+	}
+	regs := w.glueRegs[:len(m.mask)]
+	if err := w.Regs(t, reg0, regs); err != nil {
+		return err
+	}
+	for r, k := range m.mask {
+		regs[r] &^= k
+	}
+	return w.SetRegs(t, reg0, regs)
+}
+
+// StoreFragment is copy(tCrC, tCgC) for thread t, with tCgC given by the
+// indices of its elements: element i of the fragment (thread t's registers
+// from reg0 on, placed as m maps them) is stored to dst[off+idx[i]], in
+// index order; idx nil stores element i to dst[off+i]. This is the
+// epilogue's store of the accumulators after warpgroup_wait; registers an
+// in-flight wgmma writes are an [ErrHazard] ([Warpgroup.Regs]). codec must
+// be m's width, and every index in dst, else an error and nothing is
+// stored. It does not allocate.
+func StoreFragment[T any](w *Warpgroup, t, reg0 int, m FragmentMap, codec tensor.Codec[T], dst []T, off int, idx []int) error {
+	const op = "hw.StoreFragment"
+	if codec.Bits != m.bits && len(m.bit) > 0 {
+		return layout.Errorf(op, "the codec has the map's element width", fmt.Sprintf("%d-bit codec", codec.Bits), fmt.Sprintf("%d-bit map", m.bits))
+	}
+	if idx != nil && len(idx) != len(m.bit) {
+		return layout.Errorf(op, "one index per element", len(idx), len(m.bit))
+	}
+	if len(m.bit) == 0 {
+		return nil
+	}
+	lo, hi := 0, len(m.bit)-1
+	if idx != nil {
+		lo, hi = idx[0], idx[0]
+		for _, x := range idx {
+			lo, hi = min(lo, x), max(hi, x)
+		}
+	}
+	if off+lo < 0 || off+hi >= len(dst) {
+		return layout.Errorf(op, "every element's index is in dst", fmt.Sprintf("[%d, %d]", off+lo, off+hi), fmt.Sprintf("len %d", len(dst)))
+	}
+	regs := w.glueRegs[:len(m.mask)]
+	if err := w.Regs(t, reg0, regs); err != nil {
+		return err
+	}
+	b, n := w.glue[:4], m.bits/8 // scratch the codec may keep: a local would escape
+	for i, bit := range m.bit {
+		binary.LittleEndian.PutUint32(b, regs[bit/32]>>(bit%32))
+		j := off + i
+		if idx != nil {
+			j = off + idx[i]
+		}
+		dst[j] = codec.Decode(b[:n])
+	}
+	return nil
+}
