@@ -181,7 +181,7 @@ func wmma(rec json.RawMessage) (map[string]any, error) {
 	}
 	a0, b0, c0, err := r.fragments()
 	if err != nil {
-		return nil, err
+		return nil, layout.Newf(layout.ErrInvalid, "", "replay wmma: %w", err)
 	}
 	// Each matrix is laid out in memory in its layout, its leading
 	// dimension a row (column) rounded up to 16 elements (a multiple of 16
@@ -261,7 +261,7 @@ func wmmaRaw(rec json.RawMessage) (map[string]any, error) {
 	}
 	a0, b0, c0, err := r.fragments()
 	if err != nil {
-		return nil, err
+		return nil, layout.Newf(layout.ErrInvalid, "", "replay wmma_raw: %w", err)
 	}
 	a, err := rawFragment("a", a0, r.RA)
 	if err != nil {
