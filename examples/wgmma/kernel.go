@@ -533,8 +533,8 @@ func (k *kernel[TC]) smemTensors() (sA, sB tensor.Tensor[numeric.Float16], err e
 // fragmentC returns thread 0's accumulator fragment tCrC =
 // thr_mma.make_fragment_C(tCgC): the layout CuTe gives it, at the fake
 // address of the thread's register file (no memory: the registers are the
-// warpgroup's, read and written with hw.RegsToFragment and
-// hw.FragmentToRegs).
+// warpgroup's; the kernel maps the fragment's elements to them once, with
+// hw.MapFragment, and its clear and epilogue use that map).
 func (k *kernel[TC]) fragmentC(tCgC tensor.Tensor[TC]) (tensor.Tensor[TC], error) {
 	frag, err := atom.MakeFragmentC[TC](k.mma, tCgC)
 	if err != nil {
