@@ -329,41 +329,42 @@ func (m FragmentMap) Clear(w *Warpgroup, t, reg0 int) error {
 // index order; idx nil stores element i to dst[off+i]. This is the
 // epilogue's store of the accumulators after warpgroup_wait; registers an
 // in-flight wgmma writes are an [ErrHazard] ([Warpgroup.Regs]). codec must
-// be m's width, and every index in dst, else an error and nothing is
-// stored. It does not allocate.
+// have m's element width and idx one index per element, else an error and
+// nothing is stored; an index outside dst is an error, the elements before
+// it stored. It does not allocate.
 func StoreFragment[T any](w *Warpgroup, t, reg0 int, m FragmentMap, codec tensor.Codec[T], dst []T, off int, idx []int) error {
 	const op = "hw.StoreFragment"
-	if codec.Bits != m.bits && len(m.bit) > 0 {
+	if len(m.bit) == 0 {
+		return nil
+	}
+	if codec.Bits != m.bits {
 		return layout.Errorf(op, "the codec has the map's element width", fmt.Sprintf("%d-bit codec", codec.Bits), fmt.Sprintf("%d-bit map", m.bits))
 	}
 	if idx != nil && len(idx) != len(m.bit) {
 		return layout.Errorf(op, "one index per element", len(idx), len(m.bit))
 	}
-	if len(m.bit) == 0 {
-		return nil
-	}
-	lo, hi := 0, len(m.bit)-1
-	if idx != nil {
-		lo, hi = idx[0], idx[0]
-		for _, x := range idx {
-			lo, hi = min(lo, x), max(hi, x)
-		}
-	}
-	if off+lo < 0 || off+hi >= len(dst) {
-		return layout.Errorf(op, "every element's index is in dst", fmt.Sprintf("[%d, %d]", off+lo, off+hi), fmt.Sprintf("len %d", len(dst)))
-	}
 	regs := w.glueRegs[:len(m.mask)]
 	if err := w.Regs(t, reg0, regs); err != nil {
 		return err
 	}
-	b, n := w.glue[:4], m.bits/8 // scratch the codec may keep: a local would escape
-	for i, bit := range m.bit {
-		binary.LittleEndian.PutUint32(b, regs[bit/32]>>(bit%32))
-		j := off + i
-		if idx != nil {
-			j = off + idx[i]
+	b, n, dec := w.glue[:4], m.bits/8, codec.Decode // scratch the codec may keep: a local would escape
+	if idx == nil {
+		if off < 0 || off+len(m.bit) > len(dst) {
+			return layout.Errorf(op, "every element's index is in dst", fmt.Sprintf("[%d, %d)", off, off+len(m.bit)), fmt.Sprintf("len %d", len(dst)))
 		}
-		dst[j] = codec.Decode(b[:n])
+		for i, bit := range m.bit {
+			binary.LittleEndian.PutUint32(b, regs[bit>>5]>>(bit&31))
+			dst[off+i] = dec(b[:n])
+		}
+		return nil
+	}
+	for i, bit := range m.bit {
+		j := off + idx[i]
+		if uint(j) >= uint(len(dst)) {
+			return layout.Errorf(op, "every element's index is in dst", fmt.Sprintf("element %d at %d", i, j), fmt.Sprintf("len %d", len(dst)))
+		}
+		binary.LittleEndian.PutUint32(b, regs[bit>>5]>>(bit&31))
+		dst[j] = dec(b[:n])
 	}
 	return nil
 }
