@@ -277,8 +277,10 @@ func (s *SharedMemory) checkChunks(op string, addrs []uint32) error {
 			}
 			return s.checkRange(op, a, 16)
 		}
-		if err := s.checkPending("st.shared", a, 16); err != nil {
-			return err
+		if s.npend != 0 { // no cp.async in flight: nothing pending (the common case, kept off the call)
+			if err := s.checkPending("st.shared", a, 16); err != nil {
+				return err
+			}
 		}
 		if c := (a - s.base) / 16; s.nreads != 0 && s.reads[c] != 0 {
 			return layout.Newf(layout.ErrHazard, "gmma.SharedMemory."+op, "storing [%#x, %#x) while an in-flight wgmma reads it; wgmma.wait_group must retire it first", a, a+16)

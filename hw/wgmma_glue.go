@@ -3,9 +3,13 @@ package hw
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
+	"reflect"
+	"slices"
 
 	"github.com/gocute/cute/atom"
 	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/numeric"
 	"github.com/gocute/cute/tensor"
 )
 
@@ -267,6 +271,7 @@ type FragmentMap struct {
 	bits int
 	bit  []int32  // bit[i]: the register bit of element i
 	mask []uint32 // mask[r]: the bits of register reg0+r that elements hold
+	full bool     // every mask is all ones
 }
 
 // MapFragment returns the register map of frag's layout (frag's memory is
@@ -284,6 +289,7 @@ func MapFragment[T any](frag tensor.Tensor[T], codec tensor.Codec[T]) (FragmentM
 		m.bit[i] = int32(b)
 		m.mask[b/32] |= em << (b % 32)
 	}
+	m.full = !slices.ContainsFunc(m.mask, func(k uint32) bool { return k != ^uint32(0) })
 	return m, nil
 }
 
@@ -306,14 +312,19 @@ func (m FragmentMap) NumRegs() int { return len(m.mask) }
 func (m FragmentMap) Bit(i int) int { return int(m.bit[i]) }
 
 // Clear is clear(tCrC) on thread t's registers from reg0 on: every element
-// of the fragment becomes zero, the other bits of its registers are kept.
-// Registers an in-flight wgmma uses are an [ErrHazard]. It does not
-// allocate.
+// of the fragment becomes zero, the other bits of its registers are kept
+// (a fragment that fills its registers, as an accumulator does, zeroes
+// them without reading them). Registers an in-flight wgmma uses are an
+// [ErrHazard]. It does not allocate.
 func (m FragmentMap) Clear(w *Warpgroup, t, reg0 int) error {
 	if len(m.mask) == 0 {
 		return nil
 	}
 	regs := w.glueRegs[:len(m.mask)]
+	if m.full {
+		clear(regs)
+		return w.SetRegs(t, reg0, regs)
+	}
 	if err := w.Regs(t, reg0, regs); err != nil {
 		return err
 	}
@@ -329,9 +340,8 @@ func (m FragmentMap) Clear(w *Warpgroup, t, reg0 int) error {
 // index order; idx nil stores element i to dst[off+i]. This is the
 // epilogue's store of the accumulators after warpgroup_wait; registers an
 // in-flight wgmma writes are an [ErrHazard] ([Warpgroup.Regs]). codec must
-// have m's element width and idx one index per element, else an error and
-// nothing is stored; an index outside dst is an error, the elements before
-// it stored. It does not allocate.
+// have m's element width, idx one index per element and every index fall
+// in dst, else an error and nothing is stored. It does not allocate.
 func StoreFragment[T any](w *Warpgroup, t, reg0 int, m FragmentMap, codec tensor.Codec[T], dst []T, off int, idx []int) error {
 	const op = "hw.StoreFragment"
 	if len(m.bit) == 0 {
@@ -340,31 +350,74 @@ func StoreFragment[T any](w *Warpgroup, t, reg0 int, m FragmentMap, codec tensor
 	if codec.Bits != m.bits {
 		return layout.Errorf(op, "the codec has the map's element width", fmt.Sprintf("%d-bit codec", codec.Bits), fmt.Sprintf("%d-bit map", m.bits))
 	}
-	if idx != nil && len(idx) != len(m.bit) {
-		return layout.Errorf(op, "one index per element", len(idx), len(m.bit))
+	if idx == nil {
+		if off < 0 || off+len(m.bit) > len(dst) {
+			return layout.Errorf(op, "every element's index is in dst", fmt.Sprintf("[%d, %d)", off, off+len(m.bit)), fmt.Sprintf("len %d", len(dst)))
+		}
+	} else {
+		if len(idx) != len(m.bit) {
+			return layout.Errorf(op, "one index per element", len(idx), len(m.bit))
+		}
+		for i, x := range idx {
+			if j := off + x; uint(j) >= uint(len(dst)) {
+				return layout.Errorf(op, "every element's index is in dst", fmt.Sprintf("element %d at %d", i, j), fmt.Sprintf("len %d", len(dst)))
+			}
+		}
 	}
 	regs := w.glueRegs[:len(m.mask)]
 	if err := w.Regs(t, reg0, regs); err != nil {
 		return err
 	}
-	b, n, dec := w.glue[:4], m.bits/8, codec.Decode // scratch the codec may keep: a local would escape
 	if idx == nil {
-		if off < 0 || off+len(m.bit) > len(dst) {
-			return layout.Errorf(op, "every element's index is in dst", fmt.Sprintf("[%d, %d)", off, off+len(m.bit)), fmt.Sprintf("len %d", len(dst)))
-		}
-		for i, bit := range m.bit {
-			binary.LittleEndian.PutUint32(b, regs[bit>>5]>>(bit&31))
-			dst[off+i] = dec(b[:n])
-		}
-		return nil
+		dst = dst[off : off+len(m.bit)]
+	} else {
+		idx = idx[:len(m.bit)]
 	}
-	for i, bit := range m.bit {
-		j := off + idx[i]
-		if uint(j) >= uint(len(dst)) {
-			return layout.Errorf(op, "every element's index is in dst", fmt.Sprintf("element %d at %d", i, j), fmt.Sprintf("len %d", len(dst)))
+	// The standard codecs' elements are decoded inline: the epilogue's
+	// hot loop.
+	switch d := any(dst).(type) {
+	case []float32:
+		if sameFunc(codec.Decode, tensor.F32Codec.Decode) {
+			for i, b := range m.bit {
+				v := math.Float32frombits(regs[b>>5])
+				if idx == nil {
+					d[i] = v
+				} else {
+					d[off+idx[i]] = v
+				}
+			}
+			return nil
 		}
-		binary.LittleEndian.PutUint32(b, regs[bit>>5]>>(bit&31))
-		dst[j] = dec(b[:n])
+	case []numeric.Float16:
+		if sameFunc(codec.Decode, tensor.F16Codec.Decode) {
+			for i, b := range m.bit {
+				v := numeric.Float16FromBits(uint16(regs[b>>5] >> (b & 31)))
+				if idx == nil {
+					d[i] = v
+				} else {
+					d[off+idx[i]] = v
+				}
+			}
+			return nil
+		}
+	}
+	buf, n := w.glue[:4], m.bits/8 // scratch the codec may keep: a local would escape
+	for i, b := range m.bit {
+		binary.LittleEndian.PutUint32(buf, regs[b>>5]>>(b&31))
+		v := codec.Decode(buf[:n])
+		if idx == nil {
+			dst[i] = v
+		} else {
+			dst[off+idx[i]] = v
+		}
 	}
 	return nil
+}
+
+// sameFunc reports whether f and g are the same function (code pointer):
+// the epilogue decodes the standard codecs' elements inline. Only used
+// with tensor's codecs, whose functions capture nothing, so equal code
+// means equal behaviour.
+func sameFunc(f, g any) bool {
+	return reflect.ValueOf(f).Pointer() == reflect.ValueOf(g).Pointer()
 }

@@ -2,6 +2,8 @@ package hw
 
 import (
 	"errors"
+	"math"
+	"slices"
 	"testing"
 
 	"github.com/gocute/cute/atom"
@@ -190,7 +192,22 @@ func TestFragmentMap(t *testing.T) {
 			t.Fatalf("element %d: %v and %v, want %v", i, got[i], rev[3+m.Len()-1-i], frag.Get(i))
 		}
 	}
+	// A codec of the same elements that is not tensor's (the generic
+	// path) stores the same.
+	own := tensor.Codec[numeric.Float16]{Bits: 16, Decode: func(b []byte) numeric.Float16 { return tensor.F16Codec.Decode(b) }}
+	rev2 := make([]numeric.Float16, len(rev))
+	if err := StoreFragment(wg, 3, 4, m, own, rev2, 3, idx); err != nil {
+		t.Fatal(err)
+	}
+	got2 := make([]numeric.Float16, len(got))
+	if err := StoreFragment(wg, 3, 4, m, own, got2, 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(rev2, rev) || !slices.Equal(got2, got) {
+		t.Errorf("own codec: %v %v, want %v %v", got2, rev2, got, rev)
+	}
 	if n := testing.AllocsPerRun(10, func() {
+		_ = StoreFragment(wg, 3, 4, m, own, rev2, 3, idx)
 		_ = StoreFragment(wg, 3, 4, m, tensor.F16Codec, rev, 3, idx)
 		_ = m.Clear(wg, 3, 4)
 	}); n != 0 {
@@ -229,14 +246,42 @@ func TestFragmentMap(t *testing.T) {
 	if err := StoreFragment(wg, 3, 4, m, tensor.F16Codec, got, 0, idx[:5]); !errors.As(err, &e) {
 		t.Errorf("5 indices for 128 elements: %v", err)
 	}
-	if err := StoreFragment(wg, 3, 4, m, tensor.F16Codec, got, 4, idx); !errors.As(err, &e) {
-		t.Errorf("an index past dst: %v", err)
+	clear(got)
+	if err := StoreFragment(wg, 3, 4, m, tensor.F16Codec, got, 4, idx); !errors.As(err, &e) || slices.ContainsFunc(got, func(x numeric.Float16) bool { return x != numeric.Float16{} }) {
+		t.Errorf("an index past dst: %v, stored %v", err, got)
 	}
 	if err := StoreFragment(wg, 3, 4, m, tensor.F16Codec, got, -1, nil); !errors.As(err, &e) {
 		t.Errorf("an index before dst: %v", err)
 	}
 	if err := StoreFragment(wg, 3, 4, FragmentMap{}, tensor.F16Codec, nil, 0, nil); err != nil {
 		t.Errorf("the zero map: %v", err)
+	}
+}
+
+// TestStoreFragmentF32: 32-bit accumulators, one to a register, through
+// tensor's codec and through one of the caller's.
+func TestStoreFragmentF32(t *testing.T) {
+	wg, _ := setup(t, 8)
+	l := layout.MustParse("((_2,_2),_2):((_1,_2),_4)")
+	m, err := MapFragment(tensor.View[float32](nil, tensor.Ptr(32, 0), l), tensor.F32Codec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for r := range 8 {
+		_ = wg.SetReg(7, 20+r, math.Float32bits(float32(r)+0.5))
+	}
+	own := tensor.Codec[float32]{Bits: 32, Decode: func(b []byte) float32 { return tensor.F32Codec.Decode(b) }}
+	for _, c := range []tensor.Codec[float32]{tensor.F32Codec, own} {
+		dst := make([]float32, 10)
+		if err := StoreFragment(wg, 7, 20, m, c, dst, 1, []int{7, 6, 5, 4, 3, 2, 1, 0}); err != nil {
+			t.Fatal(err)
+		}
+		if want := []float32{0, 7.5, 6.5, 5.5, 4.5, 3.5, 2.5, 1.5, 0.5, 0}; !slices.Equal(dst, want) {
+			t.Errorf("%v, want %v", dst, want)
+		}
+	}
+	if !m.full {
+		t.Error("a fragment filling its registers is not marked full")
 	}
 }
 
