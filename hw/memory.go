@@ -277,8 +277,10 @@ func (s *SharedMemory) checkChunks(op string, addrs []uint32) error {
 			}
 			return s.checkRange(op, a, 16)
 		}
-		if err := s.checkPending("st.shared", a, 16); err != nil {
-			return err
+		if s.npend != 0 { // no cp.async in flight: nothing pending (the common case, kept off the call)
+			if err := s.checkPending("st.shared", a, 16); err != nil {
+				return err
+			}
 		}
 		if c := (a - s.base) / 16; s.nreads != 0 && s.reads[c] != 0 {
 			return layout.Newf(layout.ErrHazard, "gmma.SharedMemory."+op, "storing [%#x, %#x) while an in-flight wgmma reads it; wgmma.wait_group must retire it first", a, a+16)
@@ -292,7 +294,11 @@ func (s *SharedMemory) checkChunks(op string, addrs []uint32) error {
 func (s *SharedMemory) storeChunk(a uint32, p []byte) {
 	off := a - s.base
 	*(*[16]byte)(s.data[off:]) = *(*[16]byte)(p)
-	s.markDirty(off/16, off/16)
+	w, b := off/16/64, uint64(1)<<(off/16%64) // markDirty of the one chunk, inline: the hot path of chunk copies
+	if s.dirty[w]&b == 0 {
+		s.dirty[w] |= b
+		s.ndirty++
+	}
 }
 
 // fenceProxyAsync makes all generic stores visible to the async proxy.

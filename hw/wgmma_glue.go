@@ -3,9 +3,13 @@ package hw
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
+	"reflect"
+	"slices"
 
 	"github.com/gocute/cute/atom"
 	"github.com/gocute/cute/layout"
+	"github.com/gocute/cute/numeric"
 	"github.com/gocute/cute/tensor"
 )
 
@@ -252,4 +256,168 @@ func AccumulatorRegs[T any](tCrC tensor.Tensor[T], in WGMMA, reg0 int, codec ten
 		}
 	}
 	return regs, nil
+}
+
+// A FragmentMap is where a register fragment's elements live in a thread's
+// registers, computed once from the fragment's layout: element i of the
+// fragment (tCrC(i), o = tCrC.Offset(i)) is bits [Bit(i), Bit(i)+b) of the
+// registers from reg0 on, Bit(i) = o·b, as [RegsToFragment] places it. A
+// TiledMMA gives every thread the same fragment layout (make_fragment_C of
+// any thread's tCgC), so one map serves every thread and every CTA tile:
+// with it the epilogue's reads ([StoreFragment]) and clear(tCrC)
+// ([FragmentMap.Clear]) evaluate no layout and allocate nothing. The zero
+// FragmentMap maps no element.
+type FragmentMap struct {
+	bits int
+	bit  []int32  // bit[i]: the register bit of element i
+	mask []uint32 // mask[r]: the bits of register reg0+r that elements hold
+	full bool     // every mask is all ones
+}
+
+// MapFragment returns the register map of frag's layout (frag's memory is
+// not used; it may be nil). Errors are those of [RegsToFragment]: elements
+// of 8, 16 or 32 bits, and a fragment that fits in a thread's registers.
+func MapFragment[T any](frag tensor.Tensor[T], codec tensor.Codec[T]) (FragmentMap, error) {
+	n, err := fragmentRegs("hw.MapFragment", frag, codec, false)
+	if err != nil {
+		return FragmentMap{}, err
+	}
+	m := FragmentMap{bits: codec.Bits, bit: make([]int32, frag.Len()), mask: make([]uint32, n)}
+	em := elemMask(codec.Bits)
+	for i := range m.bit {
+		b := frag.Offset(i) * codec.Bits
+		m.bit[i] = int32(b)
+		m.mask[b/32] |= em << (b % 32)
+	}
+	m.full = !slices.ContainsFunc(m.mask, func(k uint32) bool { return k != ^uint32(0) })
+	return m, nil
+}
+
+// elemMask is the mask of a bits-wide element at bit 0 of a register.
+func elemMask(bits int) uint32 {
+	if bits >= 32 {
+		return ^uint32(0)
+	}
+	return uint32(1)<<bits - 1
+}
+
+// Len returns the number of elements of the fragment.
+func (m FragmentMap) Len() int { return len(m.bit) }
+
+// NumRegs returns the number of registers the fragment's elements span.
+func (m FragmentMap) NumRegs() int { return len(m.mask) }
+
+// Bit returns the register bit of element i: bits [Bit(i), Bit(i)+b) of
+// the registers from reg0 on hold it. 0 <= i < Len().
+func (m FragmentMap) Bit(i int) int { return int(m.bit[i]) }
+
+// Clear is clear(tCrC) on thread t's registers from reg0 on: every element
+// of the fragment becomes zero, the other bits of its registers are kept
+// (a fragment that fills its registers, as an accumulator does, zeroes
+// them without reading them). Registers an in-flight wgmma uses are an
+// [ErrHazard]. It does not allocate.
+func (m FragmentMap) Clear(w *Warpgroup, t, reg0 int) error {
+	if len(m.mask) == 0 {
+		return nil
+	}
+	regs := w.glueRegs[:len(m.mask)]
+	if m.full {
+		clear(regs)
+		return w.SetRegs(t, reg0, regs)
+	}
+	if err := w.Regs(t, reg0, regs); err != nil {
+		return err
+	}
+	for r, k := range m.mask {
+		regs[r] &^= k
+	}
+	return w.SetRegs(t, reg0, regs)
+}
+
+// StoreFragment is copy(tCrC, tCgC) for thread t, with tCgC given by the
+// indices of its elements: element i of the fragment (thread t's registers
+// from reg0 on, placed as m maps them) is stored to dst[off+idx[i]], in
+// index order; idx nil stores element i to dst[off+i]. This is the
+// epilogue's store of the accumulators after warpgroup_wait; registers an
+// in-flight wgmma writes are an [ErrHazard] ([Warpgroup.Regs]). codec must
+// have m's element width, idx one index per element and every index fall
+// in dst, else an error and nothing is stored. It does not allocate.
+func StoreFragment[T any](w *Warpgroup, t, reg0 int, m FragmentMap, codec tensor.Codec[T], dst []T, off int, idx []int) error {
+	const op = "hw.StoreFragment"
+	if len(m.bit) == 0 {
+		return nil
+	}
+	if codec.Bits != m.bits {
+		return layout.Errorf(op, "the codec has the map's element width", fmt.Sprintf("%d-bit codec", codec.Bits), fmt.Sprintf("%d-bit map", m.bits))
+	}
+	if idx == nil {
+		if off < 0 || off+len(m.bit) > len(dst) {
+			return layout.Errorf(op, "every element's index is in dst", fmt.Sprintf("[%d, %d)", off, off+len(m.bit)), fmt.Sprintf("len %d", len(dst)))
+		}
+	} else {
+		if len(idx) != len(m.bit) {
+			return layout.Errorf(op, "one index per element", len(idx), len(m.bit))
+		}
+		for i, x := range idx {
+			if j := off + x; uint(j) >= uint(len(dst)) {
+				return layout.Errorf(op, "every element's index is in dst", fmt.Sprintf("element %d at %d", i, j), fmt.Sprintf("len %d", len(dst)))
+			}
+		}
+	}
+	regs := w.glueRegs[:len(m.mask)]
+	if err := w.Regs(t, reg0, regs); err != nil {
+		return err
+	}
+	if idx == nil {
+		dst = dst[off : off+len(m.bit)]
+	} else {
+		idx = idx[:len(m.bit)]
+	}
+	// The standard codecs' elements are decoded inline: the epilogue's
+	// hot loop.
+	switch d := any(dst).(type) {
+	case []float32:
+		if sameFunc(codec.Decode, tensor.F32Codec.Decode) {
+			for i, b := range m.bit {
+				v := math.Float32frombits(regs[b>>5])
+				if idx == nil {
+					d[i] = v
+				} else {
+					d[off+idx[i]] = v
+				}
+			}
+			return nil
+		}
+	case []numeric.Float16:
+		if sameFunc(codec.Decode, tensor.F16Codec.Decode) {
+			for i, b := range m.bit {
+				v := numeric.Float16FromBits(uint16(regs[b>>5] >> (b & 31)))
+				if idx == nil {
+					d[i] = v
+				} else {
+					d[off+idx[i]] = v
+				}
+			}
+			return nil
+		}
+	}
+	buf, n := w.glue[:4], m.bits/8 // scratch the codec may keep: a local would escape
+	for i, b := range m.bit {
+		binary.LittleEndian.PutUint32(buf, regs[b>>5]>>(b&31))
+		v := codec.Decode(buf[:n])
+		if idx == nil {
+			dst[i] = v
+		} else {
+			dst[off+idx[i]] = v
+		}
+	}
+	return nil
+}
+
+// sameFunc reports whether f and g are the same function (code pointer):
+// the epilogue decodes the standard codecs' elements inline. Only used
+// with tensor's codecs, whose functions capture nothing, so equal code
+// means equal behaviour.
+func sameFunc(f, g any) bool {
+	return reflect.ValueOf(f).Pointer() == reflect.ValueOf(g).Pointer()
 }

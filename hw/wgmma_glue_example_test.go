@@ -111,3 +111,35 @@ func Example_gemmGlue() {
 	// wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {r0, ..., r31}, 0x0000000000000000, 0x0000000000000000, 1, 1, 1, 0, 0;
 	// C(0,0..3) = -32 0 -32 0 wrong elements: 0
 }
+
+// The epilogue with the fragment's register map computed once: thread
+// 0's accumulators (an f16 tCrC of layout ((2,2),2):((1,2),4), held from
+// register r0 on) stored to C at the indices of its tCgC.
+func ExampleStoreFragment() {
+	must := func(err error) {
+		if err != nil {
+			panic(err)
+		}
+	}
+	smem, err := hw.NewSharedMemory(hw.DefaultSharedBase, 1024)
+	must(err)
+	wg, err := hw.NewWarpgroup(smem)
+	must(err)
+	tCrC := tensor.View[numeric.Float16](nil, tensor.Ptr(16, 0), layout.MustParse("((_2,_2),_2):((_1,_2),_4)"))
+	frag, err := hw.MapFragment(tCrC, tensor.F16Codec) // once per kernel
+	must(err)
+	h := func(x float64) uint32 { return uint32(numeric.Float16FromFloat64(x).Bits()) }
+	must(wg.SetRegs(0, 0, []uint32{h(2)<<16 | h(1), h(4)<<16 | h(3), h(6)<<16 | h(5), h(8)<<16 | h(7)}))
+
+	c := make([]numeric.Float16, 16)
+	tCgC := []int{0, 1, 8, 9, 2, 3, 10, 11} // thread 0's elements of C
+	must(hw.StoreFragment(wg, 0, 0, frag, tensor.F16Codec, c, 4, tCgC))
+	fmt.Println(frag.Len(), "elements in", frag.NumRegs(), "registers; C =", c)
+	must(frag.Clear(wg, 0, 0)) // clear(tCrC)
+	r, err := wg.Reg(0, 3)
+	must(err)
+	fmt.Printf("r3 = %#x\n", r)
+	// Output:
+	// 8 elements in 4 registers; C = [0 0 0 0 1 2 5 6 0 0 0 0 3 4 7 8]
+	// r3 = 0x0
+}

@@ -77,7 +77,7 @@ var commands = []command{
 	{"wmma", "[flags]", "which lane holds which element of a WMMA fragment (measured on an H200)", wmmaHelp, wmmaFlags},
 	{"golden", "< cases.jsonl", "answer golden-vector JSON Lines on stdin, one JSON object per line on stdout", goldenHelp, noFlags(runGolden)},
 	{"wgmma", "< records.jsonl[.gz]", "run H200 wgmma records on stdin through the software executor", "", noFlags(runWGMMA)},
-	{"replay", "< records.jsonl[.gz]", "replay H200 records of any kind (hw/, hw-copy/) on stdin through the hardware model", "", noFlags(runReplay)},
+	{"replay", "< records.jsonl[.gz]", "replay H200 records of any kind (hw/, hw-copy/, sparse/, wmma/) on stdin through the hardware model", "", noFlags(runReplay)},
 	{"serve", "[-addr localhost:8080] [-out DIR] [-wasm FILE]", "the browser playground on localhost (-addr), or its files for a static host (-out DIR)", serveHelp, serveFlags},
 }
 

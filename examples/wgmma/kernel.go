@@ -289,47 +289,39 @@ type kernel[TC accum] struct {
 // not depend on the CTA: for a GMMA atom tCsA and tCsB are the whole smem
 // tensors re-laid out, the same for every thread and CTA, so the descriptor
 // fragments tCrA/tCrB of each stage are computed once; the 16-byte chunks
-// of the k-tile copies likewise; and each thread's C partition tCgC of CTA
-// (0,0) (another CTA's is it moved by the tile's origin) and the layout of
-// its accumulator fragment tCrC, the same for every thread.
+// of the k-tile copies likewise; and for the epilogue each thread's C
+// partition tCgC of CTA (0,0) as indices into C (another CTA's is it moved
+// by the tile's origin) and the register map of the accumulator fragment
+// tCrC, the same for every thread.
 type partitions[TC accum] struct {
 	tCrA, tCrB   [bP]gmma.DescTensor // tCrA(_,_,_,pipe), tCrB(_,_,_,pipe)
 	copyA, copyB chunkPlan
-	tCgC         []tensor.Tensor[TC] // per thread, CTA (0,0)
-	tCrC         tensor.Tensor[TC]   // thread 0's fragment: its layout, on registers from r0
-	acc          [][]int             // first accumulator register of atom (m, n)
+	tCrC         tensor.Tensor[TC] // thread 0's fragment: its layout, on registers from r0
+	frag         hw.FragmentMap    // tCrC's elements in a thread's registers
+	acc          [][]int           // first accumulator register of atom (m, n)
+	// fragC[t][i] is the index in C of element i of thread t's tCgC in
+	// CTA (0,0).
+	fragC [][]int
+	gC0   int // index in C of CTA (0,0)'s gC(0,0)
 }
 
 // clear is clear(tCrC) for every thread: its accumulator registers zero.
 func (k *kernel[TC]) clear(wg *hw.Warpgroup) error {
 	for t := range k.thr {
-		if err := hw.ClearFragment(wg, t, 0, k.part.tCrC, k.codec); err != nil {
+		if err := k.part.frag.Clear(wg, t, 0); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// fragment returns a fresh (zero) tCrC: thread 0's fragment layout on its
-// own memory, at the fake register-file address.
-func (k *kernel[TC]) fragment() tensor.Tensor[TC] {
-	l := k.part.tCrC.Layout()
-	mem := &tensor.SliceMemory[TC]{Base: addrRegs * 8, Bits: k.codec.Bits, Data: make([]TC, l.Cosize().Value())}
-	return tensor.View(mem, tensor.Ptr(k.codec.Bits, addrRegs), l)
-}
-
 // epilogue is axpby(alpha = 1, tCrC, beta = 0, tCgC), i.e. a copy, of each
 // thread's accumulator registers to its elements of C, for the CTA whose
 // tile of C lies shift elements after CTA (0,0)'s.
 func (k *kernel[TC]) epilogue(wg *hw.Warpgroup, shift int) error {
-	tCrC := k.fragment()
-	for t, gC0 := range k.part.tCgC {
-		if err := hw.RegsToFragment(wg, t, 0, tCrC, k.codec); err != nil {
+	for t, fc := range k.part.fragC {
+		if err := hw.StoreFragment(wg, t, 0, k.part.frag, k.codec, k.p.c, shift, fc); err != nil {
 			return fmt.Errorf("epilogue, thread %d: %w", t, err)
-		}
-		tCgC := tensor.View(gC0.Memory(), gC0.Pointer().Add(shift), gC0.Layout())
-		if err := tensor.Copy(tCrC, tCgC); err != nil {
-			return err
 		}
 	}
 	return nil
@@ -434,13 +426,25 @@ func (k *kernel[TC]) partition() error {
 		return err
 	}
 	// Every thread's slice of C, and the accumulator fragment.
-	pt.tCgC = make([]tensor.Tensor[TC], len(k.thr))
+	pt.gC0 = int(gC.Pointer().Addr()-addrC)*8/k.codec.Bits + gC.Offset(0)
+	pt.fragC = make([][]int, len(k.thr))
 	for t, thr := range k.thr {
-		if pt.tCgC[t], err = atom.PartitionC(thr, gC); err != nil { // (MMA,MMA_M,MMA_N)
+		tCgC, err := atom.PartitionC(thr, gC) // (MMA,MMA_M,MMA_N)
+		if err != nil {
 			return err
 		}
+		if t == 0 {
+			if pt.tCrC, err = k.fragmentC(tCgC); err != nil {
+				return err
+			}
+		}
+		origin := int(tCgC.Pointer().Addr()-addrC) * 8 / k.codec.Bits
+		pt.fragC[t] = make([]int, tCgC.Len())
+		for i := range pt.fragC[t] {
+			pt.fragC[t][i] = origin + tCgC.Offset(i)
+		}
 	}
-	if pt.tCrC, err = k.fragmentC(pt.tCgC[0]); err != nil {
+	if pt.frag, err = hw.MapFragment(pt.tCrC, k.codec); err != nil {
 		return err
 	}
 	pt.acc, err = hw.AccumulatorRegs(pt.tCrC, k.instr, 0, k.codec)
@@ -529,8 +533,8 @@ func (k *kernel[TC]) smemTensors() (sA, sB tensor.Tensor[numeric.Float16], err e
 // fragmentC returns thread 0's accumulator fragment tCrC =
 // thr_mma.make_fragment_C(tCgC): the layout CuTe gives it, at the fake
 // address of the thread's register file (no memory: the registers are the
-// warpgroup's, read and written with hw.RegsToFragment and
-// hw.FragmentToRegs).
+// warpgroup's; the kernel maps the fragment's elements to them once, with
+// hw.MapFragment, and its clear and epilogue use that map).
 func (k *kernel[TC]) fragmentC(tCgC tensor.Tensor[TC]) (tensor.Tensor[TC], error) {
 	frag, err := atom.MakeFragmentC[TC](k.mma, tCgC)
 	if err != nil {
@@ -608,7 +612,7 @@ func (k *kernel[TC]) cta(wg *hw.Warpgroup, bx, by int) (err error) {
 		}
 	}
 	// Epilogue: axpby(alpha = 1, tCrC, beta = 0, tCgC).
-	shift := gC.Offset(0) + int(gC.Pointer().Addr()-pt.tCgC[0].Pointer().Addr())*8/k.codec.Bits
+	shift := int(gC.Pointer().Addr()-addrC)*8/k.codec.Bits + gC.Offset(0) - pt.gC0
 	if err := k.epilogue(wg, shift); err != nil {
 		return fmt.Errorf("CTA (%d,%d), %w", bx, by, err)
 	}

@@ -349,5 +349,46 @@ func TestKLoopAllocatesNothing(t *testing.T) {
 	if short != long {
 		t.Errorf("a CTA allocates %v times with 4 k-tiles, %v with 12", short, long)
 	}
-	t.Logf("%v allocations per CTA (setup and epilogue), whatever the number of k-tiles", short)
+	t.Logf("%v allocations per CTA (its tiles of A, B and C; clear and epilogue allocate nothing), whatever the number of k-tiles", short)
+}
+
+// TestEpilogueAllocatesNothing: clear(tCrC) and the epilogue of a CTA (every
+// thread's accumulators to its elements of C) use the register map and the
+// C indices computed once per kernel: no layout evaluation, no allocation.
+func TestEpilogueAllocatesNothing(t *testing.T) {
+	for _, accum := range []string{"f16", "f32"} {
+		opt := Options{M: 256, N: 256, K: bK, Accum: accum, Workers: 1}
+		smem, err := hw.NewSharedMemory(hw.DefaultSharedBase, smemBytes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wg, err := hw.NewWarpgroup(smem)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var n float64
+		if accum == "f16" {
+			n = epilogueAllocs(t, opt, newProblem[numeric.Float16](256, 256, bK, 1), wg)
+		} else {
+			n = epilogueAllocs(t, opt, newProblem[float32](256, 256, bK, 1), wg)
+		}
+		if n != 0 {
+			t.Errorf("%s: clear and epilogue allocate %v times per CTA", accum, n)
+		}
+	}
+}
+
+func epilogueAllocs[TC accum](t *testing.T, opt Options, p *problem[TC], wg *hw.Warpgroup) float64 {
+	k, err := newKernel(opt, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return testing.AllocsPerRun(5, func() {
+		if err := k.clear(wg); err != nil {
+			t.Fatal(err)
+		}
+		if err := k.epilogue(wg, bM+bN*opt.M); err != nil { // CTA (1,1)
+			t.Fatal(err)
+		}
+	})
 }

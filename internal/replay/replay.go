@@ -5,10 +5,12 @@
 //
 // A record is one JSON object. Its kind is its "category" field (ldmatrix,
 // stmatrix, cpasync, tma_load, tma_encode, tma_store, tma_reduce,
-// tma_multicast); the wgmma records, which have none, are recognised by their
-// "ptx" (wgmma.mma_async: "wgmma"; wgmma.mma_async.sp or an "sp_meta"
-// field: "wgmma_sp"). The output fields are never read, so records with them
-// removed replay the same.
+// tma_multicast); the wgmma and warp-level MMA records, which have none, are
+// recognised by their "ptx" (wgmma.mma_async: "wgmma"; wgmma.mma_async.sp
+// or an "sp_meta" field: "wgmma_sp"; mma.sync: "mma_sync"; mma.sp:
+// "mma_sp"), and the WMMA records by their "kind" field (mma: "wmma",
+// rawmma: "wmma_raw", and the capture's "device" line). The output fields
+// are never read, so records with them removed replay the same.
 package replay
 
 import (
@@ -33,7 +35,16 @@ var handlers = map[string]func(rec json.RawMessage) (got map[string]any, err err
 	"tma_store":     tmaStore,
 	"tma_reduce":    tmaReduce,
 	"tma_multicast": tmaMulticast,
+	// warp-level MMA (mma.go)
+	"mma_sync": mmaSync,
+	"mma_sp":   mmaSp,
+	"wmma":     wmma,
+	"wmma_raw": wmmaRaw,
+	"device":   device,
 }
+
+// wmmaKinds maps the "kind" field of the WMMA records to their record kind.
+var wmmaKinds = map[string]string{"mma": "wmma", "rawmma": "wmma_raw", "device": "device"}
 
 // An Answer is the reply to one record: its case_id (copied as written,
 // null when absent) and either Got, the output fields, or Error, for a
@@ -53,10 +64,12 @@ type header struct {
 	Category string          `json:"category"`
 	PTX      string          `json:"ptx"`
 	SpMeta   json.RawMessage `json:"sp_meta"`
+	Kind     string          `json:"kind"`
 }
 
-// Kind returns the kind of record h: its category, or for the wgmma records
-// (which have none) "wgmma" or "wgmma_sp".
+// Kind returns the kind of record h: its category, or for the records
+// that have none "wgmma" or "wgmma_sp", "mma_sync" or "mma_sp" (by their
+// ptx), or "wmma", "wmma_raw" or "device" (by their kind field).
 func (h header) kind() string {
 	switch {
 	case h.Category != "":
@@ -65,6 +78,12 @@ func (h header) kind() string {
 		return "wgmma_sp"
 	case strings.HasPrefix(h.PTX, "wgmma.mma_async"):
 		return "wgmma"
+	case strings.HasPrefix(h.PTX, "mma.sp"):
+		return "mma_sp"
+	case strings.HasPrefix(h.PTX, "mma.sync"):
+		return "mma_sync"
+	case h.PTX == "":
+		return wmmaKinds[h.Kind]
 	}
 	return ""
 }

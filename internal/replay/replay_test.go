@@ -20,12 +20,17 @@ var outputFields = map[string][]string{
 	"cpasync":  {"after_wait_group_hex", "after_wait_all_hex"},
 	"wgmma":    {"acc_out", "acc_out_values"},
 	"wgmma_sp": {"acc_out", "acc_out_values"},
+	"mma_sync": {"d"},
+	"mma_sp":   {"d"},
+	"wmma":     {"D"},
+	"wmma_raw": {"d"},
+	"device":   {},
 }
 
 // removed are the fields a record given to cute replay lacks: the outputs
 // and the measurement-only fields.
 var removed = []string{"status", "status_name", "model_match", "snapshots_equal", "regs", "region_after_hex",
-	"after_wait_group_hex", "after_wait_all_hex", "acc_out", "acc_out_values"}
+	"after_wait_group_hex", "after_wait_all_hex", "acc_out", "acc_out_values", "d", "D", "host_mismatches"}
 
 // trimFill drops the trailing "ee" bytes (the 0xEE prefill) of a hex image,
 // as the replay check compares them.
@@ -95,9 +100,14 @@ func replayFile(t *testing.T, path string, every, most int) (pass, total int) {
 		a := Replay(b)
 		var h header
 		_ = json.Unmarshal(b, &h)
-		var status string
-		_ = json.Unmarshal(full["status"], &status)
+		status := "ok" // the warp-level MMA records have none: all ran
+		if raw, has := full["status"]; has {
+			_ = json.Unmarshal(raw, &status)
+		}
 		id := string(full["case_id"])
+		if id == "" {
+			id = "null" // the WMMA records have none
+		}
 		if string(a.CaseID) != id {
 			t.Errorf("%s: case_id %s answered as %s", path, id, a.CaseID)
 		}
@@ -113,8 +123,8 @@ func replayFile(t *testing.T, path string, every, most int) (pass, total int) {
 			t.Errorf("%s case %s: %s", path, id, a.Error)
 			continue
 		}
-		fields := outputFields[h.kind()]
-		if len(fields) == 0 {
+		fields, known := outputFields[h.kind()]
+		if !known {
 			t.Fatalf("%s case %s: no output fields for kind %q", path, id, h.kind())
 		}
 		ok := true
@@ -184,11 +194,35 @@ func TestReplayWGMMA(t *testing.T) {
 	}
 }
 
+// TestReplayWarpMMA replays every public H200 mma.sync, mma.sp and WMMA
+// record (the hw package's tests execute them the same way).
+func TestReplayWarpMMA(t *testing.T) {
+	for _, c := range []struct {
+		path  string
+		total int
+	}{
+		{"../../testdata/sparse/mma_hw.jsonl.gz", 388},
+		{"../../testdata/sparse/mma_float_hw.jsonl.gz", 996},
+		{"../../testdata/wmma/mma_hw.jsonl.gz", 321}, // the device line, 192 mma, 128 rawmma
+	} {
+		pass, total := replayFile(t, c.path, 1, -1)
+		t.Logf("%s: %d/%d", c.path, pass, total)
+		if total != c.total || pass != total {
+			t.Errorf("%s: %d/%d records replay, want %d", c.path, pass, total, c.total)
+		}
+	}
+}
+
 func TestReplayBadInput(t *testing.T) {
 	for _, tc := range []struct{ in, id, want string }{
 		{`[1,2]`, "null", "not a JSON object"},
 		{`{"case_id": 7, "category": "nope"}`, "7", "unknown kind"},
 		{`{"case_id": 8, "category": "ldmatrix", "num": 3, "lane_offsets": [0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0], "smem": {"fill_u16": 8}}`, "8", "unsupported instruction"},
+		{`{"case_id": 10, "ptx": "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32", "a": [["zz"]]}`, "10", "a: 1 lanes, want 32"},
+		{`{"case_id": 11, "ptx": "mma.sp.sync.nope"}`, "11", "no sparse MMA with that PTX"},
+		{`{"kind": "mma", "shape": "m16n16k16", "type": "f16", "acc": "f32", "a_layout": "row", "b_layout": "diag"}`, "null", "want row or col"},
+		{`{"kind": "mma", "shape": "m16n16k16", "type": "f16", "acc": "f32", "a_layout": "row", "b_layout": "row", "A": [1]}`, "null", "A has 1 values"},
+		{`{"kind": "rawmma", "shape": "m16n16k16", "type": "f16", "acc": "f32", "a_layout": "row", "b_layout": "row", "a": []}`, "null", "a: 0 lanes"},
 		{`{"case_id": 9, "category": "cpasync", "ops": [{"thread": 0, "group": 0, "cp_size": 2, "dst_off": 0, "src_off": 0}], "smem": {"region_bytes": 64}}`, "9", "cp-size must be 4, 8 or 16"},
 	} {
 		a := Replay([]byte(tc.in))
@@ -214,6 +248,15 @@ func FuzzReplay(f *testing.F) {
 			return nil
 		})
 		fh.Close()
+	}
+	for _, name := range []string{"sparse/mma_hw", "wmma/mma_hw"} {
+		recs, err := jsonl.Read[json.RawMessage]("../../testdata/" + name + ".jsonl.gz")
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, i := range []int{0, 1, len(recs) - 1} {
+			f.Add([]byte(recs[i]))
+		}
 	}
 	f.Add([]byte(`{"case_id": 1, "category": "cpasync", "ops": [{"thread": 40, "cp_size": 4, "form": "src_size", "src_size": 4000000000, "dst_off": 4, "src_off": 65532}], "smem": {"region_bytes": 16}}`))
 	f.Fuzz(func(t *testing.T, rec []byte) {
