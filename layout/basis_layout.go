@@ -400,20 +400,19 @@ func compTilerBasis(a BasisLayout, t Tiler) BasisLayout {
 	return ConcatBasis(ms...)
 }
 
-// ComposeBasis returns CuTe 3.5.1's composition(a, b) for a layout a with
-// basis strides and a plain layout b: the layout r compatible with b with
-// r(i) == a(b(i)), computed by CuTe's algorithm (see [Compose]); its strides
-// are a's bases scaled by integers.
-func ComposeBasis(a BasisLayout, b Layout) (r BasisLayout, err error) {
+// CompositionBasis returns CuTe 3.5.1's composition(a, b) for a layout a
+// with basis strides and a layout or tiler b (see [Composition]): for a
+// layout b, the layout r compatible with b with r(i) == a(b(i)), computed by
+// CuTe's algorithm; its strides are a's bases scaled by integers.
+func CompositionBasis[B LayoutOrTiler](a BasisLayout, b B) (r BasisLayout, err error) {
 	defer catchIn("composition", &err)
-	return composeBasis(a, b), nil
-}
-
-// CompositionBasis returns composition(a, t) for any tiler (see
-// [Composition]).
-func CompositionBasis(a BasisLayout, t Tiler) (r BasisLayout, err error) {
-	defer catchIn("composition", &err)
-	return compTilerBasis(a, t), nil
+	switch b := any(b).(type) {
+	case Layout:
+		return composeBasis(a, b), nil
+	case Tiler:
+		return compTilerBasis(a, b), nil
+	}
+	panic("unreachable") // B is Layout or Tiler
 }
 
 // logicalDivideBasis is logical_divide for basis strides; the tiler is a

@@ -112,7 +112,7 @@ func TestBasisAlgebraIdentities(t *testing.T) {
 		}
 		n := 1 << rapid.IntRange(0, 3).Draw(t, "tile")
 		b := mk(I(S(n)), I(S(1)))
-		r, err := ComposeBasis(a, b)
+		r, err := CompositionBasis(a, b)
 		if err == nil {
 			for i := 0; i < n; i++ {
 				want, e1 := a.Eval(i)

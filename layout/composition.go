@@ -409,31 +409,37 @@ func compTiler(a Layout, t Tiler) Layout {
 	return Concat(ms...)
 }
 
-// Compose returns the composition a ∘ b of two layouts, CuTe 3.5.1's
-// composition(a, b): the layout r compatible with b (same shape profile at
+// LayoutOrTiler is the right-hand side [Composition] accepts: a layout or
+// a tiler, as CuTe's composition overloads take either.
+type LayoutOrTiler interface{ Layout | Tiler }
+
+// Composition returns CuTe 3.5.1's composition(a, b), for a layout or a
+// tiler b.
+//
+// For a layout b it is the layout r compatible with b (same shape profile at
 // b's leaves) with r(i) == a(b(i)) for every i < size(b). a is evaluated as
 // a 1-D function, so b may index beyond size(a) (a's last mode extends).
+// For a tiler: a layout tiler is that layout; an integer n composes with
+// n:_1; the underscore returns a; a by-mode tuple composes mode i of a with
+// element i and drops the modes of a beyond the tiler's rank (as CuTe does).
+// A shape tiler such as (_4,_8) is the by-mode tuple <_4,_8>.
 //
 // It returns an error where CuTe's static shape_div assertion fails (a's
 // shapes and strides must divide, or be divided by, b's strides and shapes
 // along the way), and where CuTe, with dynamic values, would return a layout
 // that is not the composition (its divisibility checks are waived and
 // overlapping modes of b break the distribution over b's modes).
-func Compose(a, b Layout) (r Layout, err error) {
+func Composition[B LayoutOrTiler](a Layout, b B) (r Layout, err error) {
 	defer catchIn("composition", &err)
-	checkLeaves("composition", a.shape, b.shape)
-	return compose(a, b), nil
-}
-
-// Composition returns CuTe 3.5.1's composition(a, t) for any tiler: a layout
-// tiler is [Compose]; an integer n composes with n:_1; the underscore returns
-// a; a by-mode tuple composes mode i of a with element i and drops the modes
-// of a beyond the tiler's rank (as CuTe does). A shape tiler such as (_4,_8)
-// is the by-mode tuple <_4,_8>.
-func Composition(a Layout, t Tiler) (r Layout, err error) {
-	defer catchIn("composition", &err)
-	checkLeaves("composition", a.shape)
-	return compTiler(a, t), nil
+	switch b := any(b).(type) {
+	case Layout:
+		checkLeaves("composition", a.shape, b.shape)
+		return compose(a, b), nil
+	case Tiler:
+		checkLeaves("composition", a.shape)
+		return compTiler(a, b), nil
+	}
+	panic("unreachable") // B is Layout or Tiler
 }
 
 // copyInts returns a copy of xs, for a trace.Recorder.

@@ -123,7 +123,7 @@ func flatOf(z Layout) Layout {
 // by mode, keeping the modes of l beyond the tiler's rank.
 //
 // The tiler's sorted strides need not divide each other (CuTe's complement
-// fills what fits in each hole). Beyond the errors of [Compose] and the
+// fills what fits in each hole). Beyond the errors of [Composition] and the
 // structural ones of [ComplementTo] (the tiler's filtered strides positive,
 // the tiler injective, static strides for rank > 1), it reports a result
 // smaller than l (3.5.1 complements with respect to shape(l) mode by mode,

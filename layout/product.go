@@ -148,7 +148,7 @@ func rankProduct(op string, a, b Layout, raked bool) Layout {
 // the rank-2 product of (_128,_8):(_1,_129) by _3:_1 repeats the block at
 // stride 1032. It reports the structural errors of [ComplementTo] (the
 // strides of filter(a) positive, a injective, static strides for rank > 1
-// after filter), those of [Compose], and a product that is not injective
+// after filter), those of [Composition], and a product that is not injective
 // although a and b are (CuTe's complement leaves too little room above a
 // gapped a). The cosize bounds of ComplementTo's contract are not required:
 // CuTe's product only needs the complement to be disjoint from a.

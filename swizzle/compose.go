@@ -39,7 +39,7 @@ func LayoutCompose(a layout.Layout, sw Swizzle) (Func, error) {
 // ComposeFunc returns CuTe's composition(a, b) for two Funcs, each a plain
 // layout or a composed layout:
 //
-//   - Layout ∘ Layout is [layout.Compose];
+//   - Layout ∘ Layout is [layout.Composition];
 //   - ComposedLayout ∘ b applies to the inner layout:
 //     composition(Swizzle, Offset, composition(Inner, b));
 //   - Layout ∘ ComposedLayout moves the swizzle to the left,
@@ -55,7 +55,7 @@ func ComposeFunc(a, b Func) (Func, error) {
 	case layout.Layout:
 		switch b := b.(type) {
 		case layout.Layout:
-			r, err := layout.Compose(a, b)
+			r, err := layout.Composition(a, b)
 			if err != nil {
 				return nil, err
 			}

@@ -60,11 +60,11 @@ func tiledOf(a Atom, smem layout.Layout, vmap layout.BasisLayout, tmap layout.La
 	ctaTiler := productEach(vmap.Shape())
 	numElems := layout.S(a.copy.ValLayoutRef().Mode(1).Size().Value())
 	inv := must(layout.RightInverse(smem))
-	lv := must(layout.Compose(inv, layout.Left(layout.I(numElems))))
+	lv := must(layout.Composition(inv, layout.Left(layout.I(numElems))))
 	lV := must(layout.TileToShape(layout.Concat(lv), layout.I(vmap.Size()), layout.ColMajor))
 	cos := tmap.Cosize()
 	lt := layout.MustMake(layout.I(cos), layout.I(numElems.ShapeDiv(cos)))
-	lT := must(layout.Compose(inv, must(layout.Compose(lt, tmap))))
+	lT := must(layout.Composition(inv, must(layout.Composition(lt, tmap))))
 	tv := typeDefault(layout.Concat(lT, lV))
 	tiler := layout.ShapeTiler(typeDefaultTuple(ctaTiler))
 	return must(atom.MakeTiledCopyImpl(a.copy, tv, tiler))
@@ -173,7 +173,7 @@ func composeTreeBasis(a layout.BasisLayout, b layout.Layout) layout.BasisLayout 
 		}
 		return layout.ConcatBasis(out...)
 	}
-	return must(layout.ComposeBasis(a, b))
+	return must(layout.CompositionBasis(a, b))
 }
 
 // composeTree is composeTreeBasis for a plain layout.
@@ -186,7 +186,7 @@ func composeTree(a layout.Layout, b layout.Layout) layout.Layout {
 		}
 		return layout.Concat(out...)
 	}
-	return must(layout.Compose(a, b))
+	return must(layout.Composition(a, b))
 }
 
 // partitionFunc is tidfrg_S|D followed by the thread's slice, for an smem
