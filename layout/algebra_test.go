@@ -448,7 +448,7 @@ func TestTileToShapeProperty(t *testing.T) {
 			t.Fatalf("tile_to_shape(%v, %v) = %v has rank %d", block, target, r, r.Rank())
 		}
 		for i := range trg {
-			if r.Mode(i).Size().v != trg[i].leaf.v {
+			if r.Mode(i).Size().v != trg[i].lf().v {
 				t.Fatalf("tile_to_shape(%v, %v) = %v: mode %d has size %v", block, target, r, i, r.Mode(i).Size())
 			}
 		}
@@ -527,7 +527,7 @@ func TestGappedDivideAndTileProperties(t *testing.T) {
 			return
 		}
 		for i := range trg {
-			if r.Mode(i).Size().v != trg[i].leaf.v {
+			if r.Mode(i).Size().v != trg[i].lf().v {
 				t.Fatalf("tile_to_shape(%v, %v) = %v: mode %d has size %v", blk, tup(trg), r, i, r.Mode(i).Size())
 			}
 		}

@@ -7,34 +7,34 @@ import "github.com/gocute/cute/layout/internal/trace"
 // integer, and against the product of a tuple for an integer a.
 func ceilDivTuple(a, b IntTuple) IntTuple {
 	switch {
-	case a.isTup && b.isTup:
-		if len(b.elems) > len(a.elems) {
+	case a.IsTuple() && b.IsTuple():
+		if b.Len() > a.Len() {
 			throwKind(ErrRank, "ceil_div", "the divisor must not have more modes than the dividend", a, b)
 		}
-		e := make([]IntTuple, len(a.elems))
+		e := make([]IntTuple, a.Len())
 		for i := range e {
 			d := I(S(1))
-			if i < len(b.elems) {
-				d = b.elems[i]
+			if i < b.Len() {
+				d = b.At(i)
 			}
-			e[i] = ceilDivTuple(a.elems[i], d)
+			e[i] = ceilDivTuple(a.At(i), d)
 		}
 		return tup(e)
-	case a.isTup:
-		e := make([]IntTuple, len(a.elems))
+	case a.IsTuple():
+		e := make([]IntTuple, a.Len())
 		rest := b
-		for i, x := range a.elems {
+		for i, x := range a.kids() {
 			e[i] = ceilDivTuple(x, rest)
 			rest = ceilDivTuple(rest, x)
 		}
 		return tup(e)
-	case b.isTup:
+	case b.IsTuple():
 		return ceilDivTuple(a, I(b.Product()))
 	}
-	if b.leaf.v == 0 {
+	if b.lf().v == 0 {
 		throw("ceil_div", "division by zero", a, b)
 	}
-	return I(a.leaf.CeilDiv(b.leaf))
+	return I(a.lf().CeilDiv(b.lf()))
 }
 
 // filterFlat returns the flat modes of filter(l) = coalesce(filter_zeros(l)).

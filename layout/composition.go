@@ -102,27 +102,36 @@ func bwCoalesceModes[D any](os []Int, od []D, ns Int, nd D, rs []Int, rd []D, me
 }
 
 // flatLayout builds the layout of flat modes: integral for one mode, a flat
-// tuple otherwise (shape and stride elements share one allocation).
+// tuple otherwise.
 func flatLayout(rs, rd []Int) Layout {
-	n := len(rs)
-	if n == 1 {
+	if len(rs) == 1 {
 		return mk(I(rs[0]), I(rd[0]))
 	}
-	buf := make([]IntTuple, 2*n)
-	sh, st := buf[:n:n], buf[n:]
-	for i := range rs {
-		sh[i], st[i] = I(rs[i]), I(rd[i])
+	return mk(leavesTuple(rs), leavesTuple(rd))
+}
+
+// addModes appends the flat modes rs:rd to the layout being built in sh:st
+// as one element: an integer for one mode, a flat tuple otherwise.
+func addModes(sh, st *builder, rs, rd []Int) {
+	if len(rs) == 1 {
+		sh.leaf(rs[0])
+		st.leaf(rd[0])
+		return
 	}
-	return mk(tup(sh), tup(st))
+	sh.open()
+	st.open()
+	for i := range rs {
+		sh.leaf(rs[i])
+		st.leaf(rd[i])
+	}
+	sh.close()
+	st.close()
 }
 
 // flatLeaves appends the leaves of t to dst.
 func flatLeaves(dst []Int, t IntTuple) []Int {
-	if !t.isTup {
-		return append(dst, t.leaf)
-	}
-	for _, e := range t.elems {
-		dst = flatLeaves(dst, e)
+	for k := range t.numLeaves() {
+		dst = append(dst, t.leafAt(k))
 	}
 	return dst
 }
@@ -215,52 +224,6 @@ func composeLeaf(ls, ld []Int, s, d Int, c *compState, rs, rd []Int) ([]Int, []I
 	return rs, rd
 }
 
-// composeLeaves composes every leaf s:d of the right-hand side with ls:ld,
-// appending the flat modes of each result to rs, rd and their count to ns;
-// need accumulates the IntTuples the result's tuples will take.
-func composeLeaves(ls, ld []Int, s, d IntTuple, c *compState, rs, rd []Int, ns []int, need int) ([]Int, []Int, []int, int) {
-	if !s.isTup {
-		if c.rec != nil {
-			c.rec.Step("leaf", s.leaf, d.leaf)
-		}
-		b := len(rs)
-		rs, rd = composeLeaf(ls, ld, s.leaf, d.leaf, c, rs, rd)
-		n := len(rs) - b
-		if n > 1 {
-			need += 2 * n
-		}
-		return rs, rd, append(ns, n), need
-	}
-	need += 2 * len(s.elems)
-	for i := range s.elems {
-		rs, rd, ns, need = composeLeaves(ls, ld, s.elems[i], d.elems[i], c, rs, rd, ns, need)
-	}
-	return rs, rd, ns, need
-}
-
-// buildTree builds the result of composeLeaves in the shape of s, taking
-// its tuples from arena; leaf and off index the next leaf result.
-func buildTree(s IntTuple, rs, rd []Int, ns []int, arena []IntTuple, leaf, off int) (sh, st IntTuple, rest []IntTuple, nextLeaf, nextOff int) {
-	if !s.isTup {
-		n := ns[leaf]
-		if n == 1 {
-			return I(rs[off]), I(rd[off]), arena, leaf + 1, off + 1
-		}
-		es, ed := arena[:n:n], arena[n:2*n:2*n]
-		for i := range es {
-			es[i], ed[i] = I(rs[off+i]), I(rd[off+i])
-		}
-		return tup(es), tup(ed), arena[2*n:], leaf + 1, off + n
-	}
-	n := len(s.elems)
-	es, ed := arena[:n:n], arena[n:2*n:2*n]
-	arena = arena[2*n:]
-	for i := range s.elems {
-		es[i], ed[i], arena, leaf, off = buildTree(s.elems[i], rs, rd, ns, arena, leaf, off)
-	}
-	return tup(es), tup(ed), arena, leaf, off
-}
-
 // compose is composition(Layout, Layout); it raises an *Error.
 func compose(a, b Layout) Layout { return composeRec(a, b, nil) }
 
@@ -279,17 +242,42 @@ func composeRec(a, b Layout, rec trace.Recorder) Layout {
 func composeUnchecked(a, b Layout) (Layout, compState) { return composeUncheckedRec(a, b, nil) }
 
 // composeUncheckedRec is composeUnchecked reporting its steps to rec.
+// Composition distributes over the right-hand side: each leaf s:d of b is
+// composed with coalesce_x(a), and the results take b's nesting.
 func composeUncheckedRec(a, b Layout, rec trace.Recorder) (Layout, compState) {
 	var bufS, bufD, bufRS, bufRD [16]Int // more than 8 leaves move to the heap
-	var bufN [8]int
 	c := compState{rec: rec}
 	ls, ld := coalesceX(a, bufS[:], bufD[:])
 	if rec != nil {
 		rec.Step("coalesce_x", flatLayout(ls, ld))
 	}
-	rs, rd, ns, need := composeLeaves(ls, ld, b.shape, b.stride, &c, bufRS[:0], bufRD[:0], bufN[:0], 0)
-	sh, st, _, _, _ := buildTree(b.shape, rs, rd, ns, make([]IntTuple, need), 0, 0)
-	return mk(sh, st), c
+	leaf := func(k int) ([]Int, []Int) {
+		s, d := b.shape.leafAt(k), b.stride.leafAt(k)
+		if rec != nil {
+			rec.Step("leaf", s, d)
+		}
+		return composeLeaf(ls, ld, s, d, &c, bufRS[:0], bufRD[:0])
+	}
+	if !b.shape.IsTuple() {
+		return flatLayout(leaf(0)), c
+	}
+	var sh, st builder
+	k := 0
+	for j := range b.shape.numTok() {
+		switch b.shape.tok(j) {
+		case tOpen:
+			sh.open()
+			st.open()
+		case tClose:
+			sh.close()
+			st.close()
+		default:
+			rs, rd := leaf(k)
+			addModes(&sh, &st, rs, rd)
+			k++
+		}
+	}
+	return mk(sh.done(), st.done()), c
 }
 
 // composeInt is composition(Layout, n) for an integer tiler n: the layout
@@ -375,14 +363,14 @@ func verifyComposition(a, b, r Layout) {
 
 // sameSizes reports whether r has, at every leaf of b, a sub-shape of b's size.
 func sameSizes(b, r IntTuple) bool {
-	if !b.isTup {
-		return r.Product().v == b.leaf.v
+	if !b.IsTuple() {
+		return r.Product().v == b.lf().v
 	}
-	if !r.isTup || len(r.elems) != len(b.elems) {
+	if !r.IsTuple() || r.Len() != b.Len() {
 		return false
 	}
-	for i := range b.elems {
-		if !sameSizes(b.elems[i], r.elems[i]) {
+	for i := range b.Len() {
+		if !sameSizes(b.At(i), r.At(i)) {
 			return false
 		}
 	}

@@ -67,23 +67,23 @@ func checkPermutation(l, b, r Layout) {
 // second: ((A,a),((B,b),(C,c)),d) by (X,(X,X)) is ((A,(B,C)),(a,(b,c),d)).
 func zip2By(op string, t IntTuple, g Tiler) IntTuple {
 	if g.kind != tilerTuple {
-		if !t.isTup || len(t.elems) != 2 {
+		if !t.IsTuple() || t.Len() != 2 {
 			throw(op, "each tiled mode must be rank 2 (CuTe's zip2_by; an underscore works only where the mode happens to be rank 2)", t, g)
 		}
 		return t
 	}
-	if !t.isTup || len(t.elems) < len(g.elems) {
+	if !t.IsTuple() || t.Len() < len(g.elems) {
 		throw(op, "the tiler must not have more modes than the layout (zip2_by)", t, g)
 	}
-	gr, n := len(g.elems), len(t.elems)
+	gr, n := len(g.elems), t.Len()
 	buf := make([]IntTuple, 2+gr+n) // the pair, first and second in one allocation
 	pair, first, second := buf[:2:2], buf[2:2+gr:2+gr], buf[2+gr:2+gr:2+gr+n]
 	for i := range g.elems {
-		s := zip2By(op, t.elems[i], g.elems[i])
-		first[i] = s.elems[0]
-		second = append(second, s.elems[1])
+		s := zip2By(op, t.At(i), g.elems[i])
+		first[i] = s.At(0)
+		second = append(second, s.At(1))
 	}
-	second = append(second, t.elems[gr:]...)
+	second = append(second, t.kids()[gr:]...)
 	pair[0], pair[1] = tup(first), tup(second)
 	return tup(pair)
 }
@@ -96,23 +96,23 @@ func tileUnzip(op string, l Layout, t Tiler) Layout {
 // unpack returns the elements of a mode of rank > 1 as separate modes, and
 // the mode itself otherwise (the slice layout(_, repeat<R>(_))).
 func unpack(dst []IntTuple, m IntTuple) []IntTuple {
-	if m.isTup && len(m.elems) > 1 {
-		return append(dst, m.elems...)
+	if m.IsTuple() && m.Len() > 1 {
+		return append(dst, m.kids()...)
 	}
 	return append(dst, m)
 }
 
 // tiledOf turns a zipped ((tile),(rest)) layout into (tile, rest...).
 func tiledOf(z Layout) Layout {
-	sh := unpack([]IntTuple{z.shape.elems[0]}, z.shape.elems[1])
-	st := unpack([]IntTuple{z.stride.elems[0]}, z.stride.elems[1])
+	sh := unpack([]IntTuple{z.shape.At(0)}, z.shape.At(1))
+	st := unpack([]IntTuple{z.stride.At(0)}, z.stride.At(1))
 	return mk(tup(sh), tup(st))
 }
 
 // flatOf turns a zipped ((tile),(rest)) layout into (tile..., rest...).
 func flatOf(z Layout) Layout {
-	sh := unpack(unpack(nil, z.shape.elems[0]), z.shape.elems[1])
-	st := unpack(unpack(nil, z.stride.elems[0]), z.stride.elems[1])
+	sh := unpack(unpack(nil, z.shape.At(0)), z.shape.At(1))
+	st := unpack(unpack(nil, z.stride.At(0)), z.stride.At(1))
 	return mk(tup(sh), tup(st))
 }
 

@@ -99,22 +99,22 @@ func (c *compactor) next() Int {
 }
 
 func (c *compactor) walk(shape IntTuple) IntTuple {
-	if !shape.isTup {
-		if shape.leaf.Is(1) {
+	if !shape.IsTuple() {
+		if shape.lf().Is(1) {
 			return I(S(0))
 		}
 		d := c.next()
-		c.a, c.b, c.pending = d, shape.leaf, true
+		c.a, c.b, c.pending = d, shape.lf(), true
 		return I(d)
 	}
-	n := len(shape.elems)
+	n := shape.Len()
 	out := make([]IntTuple, n)
 	for k := 0; k < n; k++ {
 		i := k
 		if c.right {
 			i = n - 1 - k
 		}
-		out[i] = c.walk(shape.elems[i])
+		out[i] = c.walk(shape.At(i))
 	}
 	return tup(out)
 }
@@ -135,7 +135,7 @@ func (l Layout) Depth() int { return l.shape.Depth() }
 func (l Layout) Size() Int { return l.shape.Product() }
 
 // IsTuple reports whether the layout's shape is a tuple (rather than an integer).
-func (l Layout) IsTuple() bool { return l.shape.isTup }
+func (l Layout) IsTuple() bool { return l.shape.IsTuple() }
 
 // Mode returns the sublayout get<path...>(l): Mode(1, 0) is layout<1,0>(l).
 func (l Layout) Mode(path ...int) Layout {
@@ -202,81 +202,119 @@ func (l Layout) Cosize() Int {
 // panics with an *Error when a tuple coordinate meets an integer shape or
 // the ranks differ; use [Layout.Offset] for a checked call.
 func Crd2Idx(c IntTuple, shape Shape, stride Stride) Int {
-	if c.isTup {
-		if !shape.isTup {
+	if c.IsTuple() {
+		if !shape.IsTuple() {
 			throw("crd2idx", "a tuple coordinate needs a tuple shape", c, shape)
 		}
-		if len(c.elems) != len(shape.elems) {
+		n := c.Len()
+		if n != shape.Len() {
 			throw("crd2idx", "coordinate and shape must have equal rank", c, shape)
 		}
-		if len(c.elems) == 0 {
-			return S(0)
-		}
-		sum := Crd2Idx(c.elems[0], shape.elems[0], stride.elems[0])
-		for i := 1; i < len(c.elems); i++ {
-			sum = sum.Add(Crd2Idx(c.elems[i], shape.elems[i], stride.elems[i]))
+		sum := S(0)
+		for i := range n {
+			x := Crd2Idx(c.At(i), shape.At(i), stride.At(i))
+			if i == 0 {
+				sum = x
+			} else {
+				sum = sum.Add(x)
+			}
 		}
 		return sum
 	}
-	if !shape.isTup {
-		return c.leaf.Mul(stride.leaf)
-	}
-	return crd2idxInt(c.leaf, shape.elems, stride.elems)
+	return crd2idxSpan(c.lf(), &shape, &stride, 0, max(shape.numTok(), 1), 0)
 }
 
-func crd2idxInt(c Int, shape, stride []IntTuple) Int {
-	if len(shape) == 0 {
-		return S(0)
+// skipElem returns the token and leaf just after the element of t that
+// starts at token j and leaf l.
+func skipElem(t *IntTuple, j, l int) (int, int) {
+	for d := 0; ; {
+		switch t.tok(j) {
+		case tOpen:
+			d++
+		case tClose:
+			d--
+		default:
+			l++
+		}
+		j++
+		if d == 0 {
+			return j, l
+		}
 	}
-	if len(shape) == 1 {
-		return crd2idxMode(c, &shape[0], &stride[0])
-	}
-	if c.Is(0) {
-		return S(0)
-	}
-	p := shape[0].Product()
-	if p.v == 0 { // an extent-0 mode takes the whole coordinate (CuTe divides by zero)
-		return crd2idxMode(c, &shape[0], &stride[0]).Add(crd2idxInt(Int{0, both(c, p)}, shape[1:], stride[1:]))
-	}
-	div, mod := divMod(c, p)
-	return crd2idxMode(mod, &shape[0], &stride[0]).Add(crd2idxInt(div, shape[1:], stride[1:]))
 }
 
-// crd2idxMode is Crd2Idx(I(c), shape, stride), a leaf without the wrapping.
-func crd2idxMode(c Int, shape, stride *IntTuple) Int {
-	if !shape.isTup {
-		return c.Mul(stride.leaf)
+// crd2idxSpan is crd2idx(c, mode) for an integer c and the mode of shape
+// and stride at tokens [j0, j1), leaves from l0 (an integer shape is the
+// one-token range [0, 1)). A tuple mode distributes c over its elements,
+// each but the last taking c mod its size (an extent-0 element takes all
+// of it), with CuTe's typing.
+func crd2idxSpan(c Int, shape, stride *IntTuple, j0, j1, l0 int) Int {
+	if !shape.IsTuple() || j1-j0 == 1 {
+		return c.Mul(stride.leafAt(l0))
 	}
-	return crd2idxInt(c, shape.elems, stride.elems)
+	sum := S(0)
+	j, l := j0+1, l0
+	for j < j1-1 {
+		if c.Is(0) {
+			return sum
+		}
+		ej, el := j, l
+		j, l = skipElem(shape, j, l)
+		if j == j1-1 { // the last element takes the rest
+			return sum.Add(crd2idxSpan(c, shape, stride, ej, j, el))
+		}
+		p := leafProduct(shape, el, l)
+		var mod Int
+		if p.v == 0 { // an extent-0 mode takes the whole coordinate (CuTe divides by zero)
+			mod, c = c, Int{0, both(c, p)}
+		} else {
+			c, mod = divMod(c, p)
+		}
+		sum = sum.Add(crd2idxSpan(mod, shape, stride, ej, j, el))
+	}
+	return sum
+}
+
+// leafProduct is the product of the leaves [l0, l1) of t (CuTe's product of
+// the sub-tuple they form; _1 when empty).
+func leafProduct(t *IntTuple, l0, l1 int) Int {
+	if l0 == l1 {
+		return S(1)
+	}
+	p := t.leafAt(l0)
+	for k := l0 + 1; k < l1; k++ {
+		p = p.Mul(t.leafAt(k))
+	}
+	return p
 }
 
 // Idx2Crd is CuTe's idx2crd(idx, shape): the colexicographic coordinate of a
 // 1-D index within shape (the last mode takes what is left), with CuTe's
 // typing. A tuple index is applied mode by mode.
 func Idx2Crd(idx IntTuple, shape Shape) IntTuple {
-	if idx.isTup {
-		if !shape.isTup || len(idx.elems) != len(shape.elems) {
+	if idx.IsTuple() {
+		if !shape.IsTuple() || idx.Len() != shape.Len() {
 			throw("idx2crd", "a tuple index needs a shape of the same rank", idx, shape)
 		}
-		e := make([]IntTuple, len(idx.elems))
+		e := make([]IntTuple, idx.Len())
 		for i := range e {
-			e[i] = Idx2Crd(idx.elems[i], shape.elems[i])
+			e[i] = Idx2Crd(idx.At(i), shape.At(i))
 		}
 		return tup(e)
 	}
-	if !shape.isTup {
+	if !shape.IsTuple() {
 		return idx
 	}
-	out, _ := idx2crdInt(idx.leaf, shape)
+	out, _ := idx2crdInt(idx.lf(), shape)
 	return out
 }
 
 // idx2crdInt distributes c over a tuple shape as crd2idx does over a basis.
 func idx2crdInt(c Int, shape IntTuple) (IntTuple, Int) {
-	n := len(shape.elems)
+	n := shape.Len()
 	e := make([]IntTuple, n)
 	for i := 0; i < n; i++ {
-		s := shape.elems[i]
+		s := shape.At(i)
 		var part Int
 		if i == n-1 {
 			part = c
@@ -287,7 +325,7 @@ func idx2crdInt(c Int, shape IntTuple) (IntTuple, Int) {
 		} else {
 			part, c = c.Mod(p), c.Div(p)
 		}
-		if s.isTup {
+		if s.IsTuple() {
 			e[i], _ = idx2crdInt(part, s)
 		} else {
 			e[i] = I(part)
@@ -311,53 +349,48 @@ func (l Layout) EvalCoord(c IntTuple) (Int, error) { return l.Offset(c) }
 // Eval returns l(i) for a 1-D index i. It does not allocate. For i outside
 // [0, size) the last mode extends, as in CuTe.
 func (l Layout) Eval(i int) int {
-	off, _ := evalFlat(&l.shape, &l.stride, i, true)
-	return off
+	return evalLeaves(&l.shape, &l.stride, 0, l.shape.numLeaves(), i)
 }
 
-// evalFlat distributes i over the leaves of shape colexicographically; every
-// leaf but the final one takes i mod its extent. Leaf modes are handled in
-// the loop (no call per leaf); an index below the extent needs no division,
-// and once the index is 0 every remaining leaf contributes 0.
-func evalFlat(shape, stride *IntTuple, i int, last bool) (off, rest int) {
-	if !shape.isTup {
-		return evalLeaf(shape.leaf.v, stride.leaf.v, i, last)
+// evalLeaves distributes i over the leaves [k0, k1) of shape
+// colexicographically and returns the offset: every leaf but the last takes
+// i mod its extent (an extent-0 leaf takes all of it). An index below the
+// extent needs no division, and once it is 0 the remaining leaves add 0.
+func evalLeaves(shape, stride *IntTuple, k0, k1, i int) int {
+	if k1 <= k0 {
+		return 0
 	}
-	n := len(shape.elems)
-	st := stride.elems[:n]
-	for k := range shape.elems {
-		if i == 0 {
-			return off, 0
+	off := 0
+	if shape.big == nil && stride.big == nil {
+		sh, st := &shape.v, &stride.v
+		for k := k0; k < k1-1; k++ {
+			s := sh[k]
+			if uint(i) < uint(s) || s == 0 { // 0 <= i < s
+				return off + i*st[k]
+			}
+			off += (i % s) * st[k]
+			i /= s
 		}
-		e := &shape.elems[k]
-		var o int
-		if !e.isTup {
-			o, i = evalLeaf(e.leaf.v, st[k].leaf.v, i, last && k == n-1)
-		} else {
-			o, i = evalFlat(e, &st[k], i, last && k == n-1)
+		return off + i*st[k1-1]
+	}
+	for k := k0; k < k1-1; k++ {
+		s := shape.leafAt(k).v
+		d := stride.leafAt(k).v
+		if uint(i) < uint(s) || s == 0 {
+			return off + i*d
 		}
-		off += o
+		off += (i % s) * d
+		i /= s
 	}
-	return off, i
-}
-
-// evalLeaf is evalFlat on one leaf of extent s and stride d.
-func evalLeaf(s, d, i int, last bool) (off, rest int) {
-	switch {
-	case last || s == 0:
-		return i * d, 0
-	case uint(i) < uint(s): // 0 <= i < s
-		return i * d, 0
-	}
-	return (i % s) * d, i / s
+	return off + i*stride.leafAt(k1-1).v
 }
 
 // Eval2 returns l(m, n) for a rank-2 layout, each mode taking a 1-D index.
 // It does not allocate.
 func (l Layout) Eval2(m, n int) int {
-	a, _ := evalFlat(&l.shape.elems[0], &l.stride.elems[0], m, true)
-	b, _ := evalFlat(&l.shape.elems[1], &l.stride.elems[1], n, true)
-	return a + b
+	_, _, l0, l1 := l.shape.span(0)
+	_, _, _, l2 := l.shape.span(1)
+	return evalLeaves(&l.shape, &l.stride, l0, l1, m) + evalLeaves(&l.shape, &l.stride, l1, l2, n)
 }
 
 // All iterates over (i, l(i)) for i in [0, size) (nothing for a size <= 0).
@@ -436,14 +469,14 @@ func intsTuple(vs []Int) IntTuple {
 // profile recurses mode by mode (modes beyond its rank are kept as they are,
 // and the result is a tuple layout); an integer profile applies f to l.
 func byProfile(op string, l Layout, profile IntTuple, f func(Layout) Layout) Layout {
-	if !profile.isTup {
+	if !profile.IsTuple() {
 		return f(l)
 	}
 	if profile.Len() > l.Rank() {
 		throw(op, "the profile's rank must not exceed the layout's", profile, l)
 	}
-	return mapModes(l, len(profile.elems), func(i int, m Layout) Layout {
-		return byProfile(op, m, profile.elems[i], f)
+	return mapModes(l, profile.Len(), func(i int, m Layout) Layout {
+		return byProfile(op, m, profile.At(i), f)
 	})
 }
 
@@ -476,7 +509,7 @@ func CoalesceProfile(l Layout, profile IntTuple) (r Layout, err error) {
 // together; an integer when only one leaf remains.
 func CoalesceShape(shape IntTuple) IntTuple {
 	leaves := shape.Leaves()
-	if !shape.isTup {
+	if !shape.IsTuple() {
 		return shape
 	}
 	if len(leaves) == 0 {
@@ -502,14 +535,14 @@ func CoalesceShape(shape IntTuple) IntTuple {
 // FilterZerosShape is CuTe's filter_zeros(stride, shape): shape with _1 where
 // stride is a static _0.
 func FilterZerosShape(stride Stride, shape Shape) Shape {
-	if stride.isTup {
-		e := make([]IntTuple, len(stride.elems))
+	if stride.IsTuple() {
+		e := make([]IntTuple, stride.Len())
 		for i := range e {
-			e[i] = FilterZerosShape(stride.elems[i], shape.At(i))
+			e[i] = FilterZerosShape(stride.At(i), shape.At(i))
 		}
 		return tup(e)
 	}
-	if stride.leaf.Is(0) {
+	if stride.lf().Is(0) {
 		return I(S(1))
 	}
 	return shape
@@ -556,10 +589,10 @@ func CompactOrder(shape Shape, order IntTuple) (st Stride, err error) {
 	k := 0
 	var rec func(s, o IntTuple) IntTuple
 	rec = func(s, o IntTuple) IntTuple {
-		if o.isTup {
-			e := make([]IntTuple, len(o.elems))
+		if o.IsTuple() {
+			e := make([]IntTuple, o.Len())
 			for i := range e {
-				e[i] = rec(s.At(i), o.elems[i])
+				e[i] = rec(s.At(i), o.At(i))
 			}
 			return tup(e)
 		}
@@ -579,12 +612,12 @@ func CompactOrder(shape Shape, order IntTuple) (st Stride, err error) {
 // productLike is CuTe's product_like(tuple, guide): the products of the
 // sub-tuples of t at the leaves of guide.
 func productLike(t, guide IntTuple) IntTuple {
-	if !guide.isTup {
+	if !guide.IsTuple() {
 		return I(t.Product())
 	}
-	e := make([]IntTuple, len(guide.elems))
+	e := make([]IntTuple, guide.Len())
 	for i := range e {
-		e[i] = productLike(t.At(i), guide.elems[i])
+		e[i] = productLike(t.At(i), guide.At(i))
 	}
 	return tup(e)
 }

@@ -90,8 +90,8 @@ func appendModes(l Layout, n int) Layout {
 	}
 	buf := make([]IntTuple, 0, 2*n) // shape and stride elements share one allocation
 	sh, st := buf[:0:n], buf[n:n:2*n]
-	if l.shape.isTup {
-		sh, st = append(sh, l.shape.elems...), append(st, l.stride.elems...)
+	if l.shape.IsTuple() {
+		sh, st = append(sh, l.shape.kids()...), append(st, l.stride.kids()...)
 	} else {
 		sh, st = append(sh, l.shape), append(st, l.stride)
 	}
@@ -104,18 +104,18 @@ func appendModes(l Layout, n int) Layout {
 // zipTuples is CuTe's zip(x, y): ((x0,y0),(x1,y1),...) for tuples of equal
 // rank, ((x,y)) when x is an integer.
 func zipTuples(op string, x, y IntTuple) IntTuple {
-	if !x.isTup {
+	if !x.IsTuple() {
 		return Tup(Tup(x, y))
 	}
-	if !y.isTup || len(y.elems) != len(x.elems) {
+	if !y.IsTuple() || y.Len() != x.Len() {
 		throw(op, "zip needs modes of equal rank (both operands tuple-shaped when the larger rank is 1)", x, y)
 	}
-	n := len(x.elems)
+	n := x.Len()
 	buf := make([]IntTuple, 3*n) // the tuple and its pairs in one allocation
 	e, pairs := buf[:n:n], buf[n:]
 	for i := range e {
 		p := pairs[2*i : 2*i+2 : 2*i+2]
-		p[0], p[1] = x.elems[i], y.elems[i]
+		p[0], p[1] = x.At(i), y.At(i)
 		e[i] = tup(p)
 	}
 	return tup(e)

@@ -1,0 +1,259 @@
+package layout
+
+// The flat representation of an IntTuple. A tuple is a string of tokens,
+// ( and ) for its nesting and L for each leaf, with the leaves' values (and
+// static flags) in order beside it: ((4,_8),2) is the tokens ( ( L L ) L )
+// and the leaves 4, _8, 2. An integer has no tokens, its value in leaf 0.
+//
+// Up to inlLeaves leaves and inlTokens tokens the value is inline and
+// holds no pointer: building, copying and reading it never allocates. A
+// larger value lives in a bigTuple on the heap (up to MaxLeaves leaves for
+// a checked value). Every value has one form (inline whenever it fits), so
+// inline values compare with ==.
+
+const (
+	inlLeaves = 8
+	inlTokens = 32
+	tokBits   = 2
+
+	tOpen  = 1
+	tClose = 2
+	tLeaf  = 3
+)
+
+// bigTuple is a tuple too large for the inline form.
+type bigTuple struct {
+	v  []Int
+	tk []uint8
+}
+
+// bitMask returns the lowest n bits set.
+func bitMask(n int) uint64 {
+	if n >= 64 {
+		return ^uint64(0)
+	}
+	return 1<<uint(n) - 1
+}
+
+// numTok returns the number of tokens (0 for an integer).
+func (t IntTuple) numTok() int {
+	if t.big != nil {
+		return len(t.big.tk)
+	}
+	return int(t.nt)
+}
+
+// tok returns token j.
+func (t IntTuple) tok(j int) uint8 {
+	if t.big != nil {
+		return t.big.tk[j]
+	}
+	return uint8(t.tk>>(tokBits*uint(j))) & 3
+}
+
+// numLeaves returns the number of leaves (1 for an integer).
+func (t IntTuple) numLeaves() int {
+	switch {
+	case t.big != nil:
+		return len(t.big.v)
+	case t.nt == 0:
+		return 1
+	}
+	return int(t.nl)
+}
+
+// leafAt returns leaf k.
+func (t IntTuple) leafAt(k int) Int {
+	if t.big != nil {
+		return t.big.v[k]
+	}
+	return Int{t.v[k], t.st>>uint(k)&1 != 0}
+}
+
+// lf returns the integer of a leaf (the integer form's value).
+func (t IntTuple) lf() Int { return Int{t.v[0], t.st&1 != 0} }
+
+// A builder builds an IntTuple token by token, inline until it must spill
+// to the heap.
+type builder struct{ t IntTuple }
+
+func (b *builder) spill() {
+	t := &b.t
+	big := &bigTuple{v: make([]Int, 0, 2*inlLeaves), tk: make([]uint8, 0, 2*inlTokens)}
+	for j := 0; j < int(t.nt); j++ {
+		big.tk = append(big.tk, t.tok(j))
+	}
+	for k := 0; k < int(t.nl); k++ {
+		big.v = append(big.v, t.leafAt(k))
+	}
+	*t = IntTuple{big: big}
+}
+
+func (b *builder) tok(x uint8) {
+	t := &b.t
+	if t.big == nil && t.nt == inlTokens {
+		b.spill()
+	}
+	if t.big != nil {
+		t.big.tk = append(t.big.tk, x)
+		return
+	}
+	t.tk |= uint64(x) << (tokBits * uint(t.nt))
+	t.nt++
+}
+
+func (b *builder) open()  { b.tok(tOpen) }
+func (b *builder) close() { b.tok(tClose) }
+
+// leaf appends the integer a.
+func (b *builder) leaf(a Int) {
+	b.tok(tLeaf)
+	t := &b.t
+	if t.big == nil && t.nl == inlLeaves {
+		b.spill()
+	}
+	if t.big != nil {
+		t.big.v = append(t.big.v, a)
+		return
+	}
+	t.v[t.nl] = a.v
+	if a.static {
+		t.st |= 1 << t.nl
+	}
+	t.nl++
+}
+
+// add appends the value x (an integer or a tuple) as one element.
+func (b *builder) add(x IntTuple) {
+	if !x.IsTuple() {
+		b.leaf(x.lf())
+		return
+	}
+	t := &b.t
+	if x.big == nil && t.big == nil && int(t.nt)+int(x.nt) <= inlTokens && int(t.nl)+int(x.nl) <= inlLeaves {
+		t.tk |= x.tk << (tokBits * uint(t.nt))
+		t.nt += x.nt
+		copy(t.v[t.nl:], x.v[:x.nl])
+		t.st |= x.st << t.nl
+		t.nl += x.nl
+		return
+	}
+	b.addRange(x, 0, x.numTok(), 0)
+}
+
+// addRange appends the tokens [j0, j1) of x, whose first leaf is leaf l.
+func (b *builder) addRange(x IntTuple, j0, j1, l int) {
+	for j := j0; j < j1; j++ {
+		if k := x.tok(j); k == tLeaf {
+			b.leaf(x.leafAt(l))
+			l++
+		} else {
+			b.tok(k)
+		}
+	}
+}
+
+// done returns the built value.
+func (b *builder) done() IntTuple { return b.t }
+
+// span returns the tokens [j0, j1) and leaves [l0, l1) of element i of the
+// tuple t (i < t.Len()).
+func (t IntTuple) span(i int) (j0, j1, l0, l1 int) {
+	j, l := 1, 0
+	for e := 0; ; e++ {
+		j0, l0 = j, l
+		for d := 0; ; {
+			switch t.tok(j) {
+			case tOpen:
+				d++
+			case tClose:
+				d--
+			default:
+				l++
+			}
+			j++
+			if d == 0 {
+				break
+			}
+		}
+		if e == i {
+			return j0, j, l0, l
+		}
+	}
+}
+
+// sub returns the value of the tokens [j0, j1) and leaves [l0, l1) of t.
+func (t IntTuple) sub(j0, j1, l0, l1 int) IntTuple {
+	if j1-j0 == 1 { // a leaf
+		return I(t.leafAt(l0))
+	}
+	if t.big == nil {
+		r := IntTuple{
+			tk: t.tk >> (tokBits * uint(j0)) & bitMask(tokBits*(j1-j0)),
+			nt: uint8(j1 - j0),
+			nl: uint8(l1 - l0),
+			st: uint8(uint64(t.st) >> uint(l0) & bitMask(l1-l0)),
+		}
+		copy(r.v[:], t.v[l0:l1])
+		return r
+	}
+	var b builder
+	b.addRange(t, j0, j1, l0)
+	return b.done()
+}
+
+// kids returns the elements of a tuple in a new slice (nil for an integer).
+func (t IntTuple) kids() []IntTuple {
+	if !t.IsTuple() {
+		return nil
+	}
+	out := make([]IntTuple, 0, t.Len())
+	return t.appendKids(out)
+}
+
+// appendKids appends the elements of the tuple t to dst.
+func (t IntTuple) appendKids(dst []IntTuple) []IntTuple {
+	n := t.numTok() - 1
+	j, l := 1, 0
+	for j < n {
+		j0, l0 := j, l
+		for d := 0; ; {
+			switch t.tok(j) {
+			case tOpen:
+				d++
+			case tClose:
+				d--
+			default:
+				l++
+			}
+			j++
+			if d == 0 {
+				break
+			}
+		}
+		dst = append(dst, t.sub(j0, j, l0, l))
+	}
+	return dst
+}
+
+// tupOf returns the tuple of the elements es.
+func tupOf(es []IntTuple) IntTuple {
+	var b builder
+	b.open()
+	for _, e := range es {
+		b.add(e)
+	}
+	b.close()
+	return b.done()
+}
+
+// leavesTuple returns the flat tuple of the integers vs.
+func leavesTuple(vs []Int) IntTuple {
+	var b builder
+	b.open()
+	for _, v := range vs {
+		b.leaf(v)
+	}
+	b.close()
+	return b.done()
+}
