@@ -25,9 +25,7 @@ func logicalDivide(l Layout, t Tiler) Layout {
 	if info.bad != "" {
 		throw("complement", info.bad, b, l.shape)
 	}
-	buf := make([]IntTuple, 4)
-	buf[0], buf[1], buf[2], buf[3] = b.shape, c.shape, b.stride, c.stride
-	r := compose(l, mk(tup(buf[:2:2]), tup(buf[2:])))
+	r := compose(l, Concat(b, c))
 	if r.Size().v < l.Size().v {
 		throw("logical_divide", "size(result) >= size(layout) (the tiler's complement with respect to shape(layout) loses size in CuTe 3.5.1)", l, b)
 	}
@@ -66,26 +64,39 @@ func checkPermutation(l, b, r Layout) {
 // mode and the rests, followed by t's modes beyond the guide, into the
 // second: ((A,a),((B,b),(C,c)),d) by (X,(X,X)) is ((A,(B,C)),(a,(b,c),d)).
 func zip2By(op string, t IntTuple, g Tiler) IntTuple {
+	var first, second builder
+	zip2Into(op, t, g, &first, &second)
+	return Tup(first.done(), second.done())
+}
+
+// zip2Into is zip2By writing the first mode to first and the second to
+// second.
+func zip2Into(op string, t IntTuple, g Tiler, first, second *builder) {
 	if g.kind != tilerTuple {
 		if !t.IsTuple() || t.Len() != 2 {
 			throw(op, "each tiled mode must be rank 2 (CuTe's zip2_by; an underscore works only where the mode happens to be rank 2)", t, g)
 		}
-		return t
+		es := t.elems()
+		first.add(es.next())
+		second.add(es.next())
+		return
 	}
-	if !t.IsTuple() || t.Len() < len(g.elems) {
+	n := t.Len()
+	if !t.IsTuple() || n < len(g.elems) {
 		throw(op, "the tiler must not have more modes than the layout (zip2_by)", t, g)
 	}
-	gr, n := len(g.elems), t.Len()
-	buf := make([]IntTuple, 2+gr+n) // the pair, first and second in one allocation
-	pair, first, second := buf[:2:2], buf[2:2+gr:2+gr], buf[2+gr:2+gr:2+gr+n]
-	for i := range g.elems {
-		s := zip2By(op, t.At(i), g.elems[i])
-		first[i] = s.At(0)
-		second = append(second, s.At(1))
+	first.open()
+	second.open()
+	es := t.elems()
+	for i := range n {
+		if i < len(g.elems) {
+			zip2Into(op, es.next(), g.elems[i], first, second)
+		} else {
+			second.add(es.next())
+		}
 	}
-	second = append(second, t.kids()[gr:]...)
-	pair[0], pair[1] = tup(first), tup(second)
-	return tup(pair)
+	first.close()
+	second.close()
 }
 
 // tileUnzip is CuTe's tile_unzip(l, t).
@@ -102,18 +113,30 @@ func unpack(dst []IntTuple, m IntTuple) []IntTuple {
 	return append(dst, m)
 }
 
+// unpackMode appends mode m of rank > 1 to b as separate modes, and the mode
+// itself otherwise (the slice layout(_, repeat<R>(_))).
+func unpackMode(b *layoutBuilder, m Layout) {
+	if m.shape.IsTuple() && m.shape.Len() > 1 {
+		b.addModes(m)
+	} else {
+		b.add(m)
+	}
+}
+
 // tiledOf turns a zipped ((tile),(rest)) layout into (tile, rest...).
 func tiledOf(z Layout) Layout {
-	sh := unpack([]IntTuple{z.shape.At(0)}, z.shape.At(1))
-	st := unpack([]IntTuple{z.stride.At(0)}, z.stride.At(1))
-	return mk(tup(sh), tup(st))
+	b := tupleLayout()
+	b.add(z.Mode(0))
+	unpackMode(&b, z.Mode(1))
+	return b.done()
 }
 
 // flatOf turns a zipped ((tile),(rest)) layout into (tile..., rest...).
 func flatOf(z Layout) Layout {
-	sh := unpack(unpack(nil, z.shape.At(0)), z.shape.At(1))
-	st := unpack(unpack(nil, z.stride.At(0)), z.stride.At(1))
-	return mk(tup(sh), tup(st))
+	b := tupleLayout()
+	unpackMode(&b, z.Mode(0))
+	unpackMode(&b, z.Mode(1))
+	return b.done()
 }
 
 // LogicalDivide returns CuTe 3.5.1's logical_divide(l, t). For a layout tiler

@@ -157,13 +157,18 @@ func (b *builder) addRange(x IntTuple, j0, j1, l int) {
 func (b *builder) done() IntTuple { return b.t }
 
 // span returns the tokens [j0, j1) and leaves [l0, l1) of element i of the
-// tuple t (i < t.Len()).
-func (t IntTuple) span(i int) (j0, j1, l0, l1 int) {
-	j, l := 1, 0
-	for e := 0; ; e++ {
-		j0, l0 = j, l
-		for d := 0; ; {
-			switch t.tok(j) {
+// tuple t, and ok=false when t has no element i.
+func (t IntTuple) span(i int) (j0, j1, l0, l1 int, ok bool) {
+	if i < 0 {
+		return 0, 0, 0, 0, false
+	}
+	n := t.numTok() - 1 // the outer tuple's closing token
+	e, d, l := 0, 0, 0
+	j0 = 1
+	if t.big == nil {
+		tk := t.tk >> tokBits
+		for j := 1; j < n; j++ {
+			switch tk & 3 {
 			case tOpen:
 				d++
 			case tClose:
@@ -171,15 +176,67 @@ func (t IntTuple) span(i int) (j0, j1, l0, l1 int) {
 			default:
 				l++
 			}
-			j++
+			tk >>= tokBits
 			if d == 0 {
-				break
+				if e == i {
+					return j0, j + 1, l0, l, true
+				}
+				e, j0, l0 = e+1, j+1, l
 			}
 		}
-		if e == i {
-			return j0, j, l0, l
+		return 0, 0, 0, 0, false
+	}
+	for j := 1; j < n; j++ {
+		switch t.big.tk[j] {
+		case tOpen:
+			d++
+		case tClose:
+			d--
+		default:
+			l++
+		}
+		if d == 0 {
+			if e == i {
+				return j0, j + 1, l0, l, true
+			}
+			e, j0, l0 = e+1, j+1, l
 		}
 	}
+	return 0, 0, 0, 0, false
+}
+
+// rank returns the number of elements of the tuple t.
+func (t IntTuple) rank() int {
+	n := t.numTok() - 1
+	e, d := 0, 0
+	if t.big == nil {
+		tk := t.tk >> tokBits
+		for j := 1; j < n; j++ {
+			switch tk & 3 {
+			case tOpen:
+				d++
+			case tClose:
+				d--
+			}
+			tk >>= tokBits
+			if d == 0 {
+				e++
+			}
+		}
+		return e
+	}
+	for j := 1; j < n; j++ {
+		switch t.big.tk[j] {
+		case tOpen:
+			d++
+		case tClose:
+			d--
+		}
+		if d == 0 {
+			e++
+		}
+	}
+	return e
 }
 
 // sub returns the value of the tokens [j0, j1) and leaves [l0, l1) of t.
@@ -256,4 +313,80 @@ func leavesTuple(vs []Int) IntTuple {
 	}
 	b.close()
 	return b.done()
+}
+
+// addElems appends the elements of the tuple x (x itself for an integer).
+func (b *builder) addElems(x IntTuple) {
+	if !x.IsTuple() {
+		b.add(x)
+		return
+	}
+	b.addRange(x, 1, x.numTok()-1, 0)
+}
+
+// A layoutBuilder builds a tuple layout mode by mode, shape and stride side
+// by side (see [Concat]).
+type layoutBuilder struct{ sh, st builder }
+
+// tupleLayout starts a tuple layout.
+func tupleLayout() layoutBuilder {
+	var b layoutBuilder
+	b.sh.open()
+	b.st.open()
+	return b
+}
+
+// add appends the mode m.
+func (b *layoutBuilder) add(m Layout) {
+	b.sh.add(m.shape)
+	b.st.add(m.stride)
+}
+
+// addModes appends the modes of m (m itself when integral).
+func (b *layoutBuilder) addModes(m Layout) {
+	b.sh.addElems(m.shape)
+	b.st.addElems(m.stride)
+}
+
+// done closes the tuple and returns the layout.
+func (b *layoutBuilder) done() Layout {
+	b.sh.close()
+	b.st.close()
+	return mk(b.sh.done(), b.st.done())
+}
+
+// A cursor walks the elements of a tuple in order.
+type cursor struct {
+	t    *IntTuple
+	j, l int // the next element's first token and leaf
+}
+
+// elems returns a cursor over the elements of the tuple t.
+func (t *IntTuple) elems() cursor { return cursor{t, 1, 0} }
+
+// next returns the next element.
+func (c *cursor) next() IntTuple {
+	j0, l0 := c.j, c.l
+	c.j, c.l = skipElem(c.t, c.j, c.l)
+	return c.t.sub(j0, c.j, l0, c.l)
+}
+
+// A modeCursor walks the top-level modes of a layout in order (an integral
+// layout is its one mode).
+type modeCursor struct {
+	l    *Layout
+	j, k int // the next mode's first token and leaf
+}
+
+// modes returns a cursor over the modes of l.
+func (l *Layout) modes() modeCursor { return modeCursor{l, 1, 0} }
+
+// next returns the next mode.
+func (c *modeCursor) next() Layout {
+	if !c.l.shape.IsTuple() {
+		return *c.l
+	}
+	j0, k0 := c.j, c.k
+	c.j, c.k = skipElem(&c.l.shape, c.j, c.k)
+	return mk(c.l.shape.sub(j0, c.j, k0, c.k), c.l.stride.sub(j0, c.j, k0, c.k))
 }

@@ -54,13 +54,11 @@ func Right(shape Shape) Layout { return mk(shape, CompactRight(shape, S(1))) }
 // Concat returns make_layout(l0, l1, ...): the layout whose modes are the
 // given layouts. With one layout the result is the rank-1 layout (l0).
 func Concat(ls ...Layout) Layout {
-	n := len(ls)
-	buf := make([]IntTuple, 2*n) // shape and stride elements share one allocation
-	sh, st := buf[:n:n], buf[n:]
-	for i, l := range ls {
-		sh[i], st[i] = l.shape, l.stride
+	b := tupleLayout()
+	for _, l := range ls {
+		b.add(l)
 	}
-	return mk(tup(sh), tup(st))
+	return b.done()
 }
 
 // CompactLeft returns CuTe's compact_col_major(shape, current): strides that
@@ -139,7 +137,20 @@ func (l Layout) IsTuple() bool { return l.shape.IsTuple() }
 
 // Mode returns the sublayout get<path...>(l): Mode(1, 0) is layout<1,0>(l).
 func (l Layout) Mode(path ...int) Layout {
-	return mk(l.shape.Get(path...), l.stride.Get(path...))
+	for _, i := range path {
+		if !l.shape.IsTuple() {
+			if i != 0 {
+				panic("layout: IntTuple.At out of range")
+			}
+			continue
+		}
+		j0, j1, l0, l1, ok := l.shape.span(i)
+		if !ok {
+			panic("layout: IntTuple.At out of range")
+		}
+		l = mk(l.shape.sub(j0, j1, l0, l1), l.stride.sub(j0, j1, l0, l1))
+	}
+	return l
 }
 
 // Modes returns the top-level modes of l as layouts.
@@ -211,8 +222,9 @@ func Crd2Idx(c IntTuple, shape Shape, stride Stride) Int {
 			throw("crd2idx", "coordinate and shape must have equal rank", c, shape)
 		}
 		sum := S(0)
+		cs, ss, ds := c.elems(), shape.elems(), stride.elems()
 		for i := range n {
-			x := Crd2Idx(c.At(i), shape.At(i), stride.At(i))
+			x := Crd2Idx(cs.next(), ss.next(), ds.next())
 			if i == 0 {
 				sum = x
 			} else {
@@ -388,8 +400,8 @@ func evalLeaves(shape, stride *IntTuple, k0, k1, i int) int {
 // Eval2 returns l(m, n) for a rank-2 layout, each mode taking a 1-D index.
 // It does not allocate.
 func (l Layout) Eval2(m, n int) int {
-	_, _, l0, l1 := l.shape.span(0)
-	_, _, _, l2 := l.shape.span(1)
+	_, _, l0, l1, _ := l.shape.span(0)
+	_, _, _, l2, _ := l.shape.span(1)
 	return evalLeaves(&l.shape, &l.stride, l0, l1, m) + evalLeaves(&l.shape, &l.stride, l1, l2, n)
 }
 
@@ -484,17 +496,16 @@ func byProfile(op string, l Layout, profile IntTuple, f func(Layout) Layout) Lay
 // first n of them (Concat(f(l.Mode(0)), ..., l.Mode(n), ...) in one
 // allocation).
 func mapModes(l Layout, n int, f func(i int, m Layout) Layout) Layout {
-	r := l.Rank()
-	buf := make([]IntTuple, 2*r)
-	sh, st := buf[:r:r], buf[r:]
-	for i := range r {
-		m := mk(l.shape.At(i), l.stride.At(i))
+	b := tupleLayout()
+	ms := l.modes()
+	for i := range l.Rank() {
+		m := ms.next()
 		if i < n {
 			m = f(i, m)
 		}
-		sh[i], st[i] = m.shape, m.stride
+		b.add(m)
 	}
-	return mk(tup(sh), tup(st))
+	return b.done()
 }
 
 // CoalesceProfile returns coalesce(l, profile): coalesce applied at the leaves

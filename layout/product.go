@@ -88,17 +88,12 @@ func appendModes(l Layout, n int) Layout {
 	if r >= n {
 		return l
 	}
-	buf := make([]IntTuple, 0, 2*n) // shape and stride elements share one allocation
-	sh, st := buf[:0:n], buf[n:n:2*n]
-	if l.shape.IsTuple() {
-		sh, st = append(sh, l.shape.kids()...), append(st, l.stride.kids()...)
-	} else {
-		sh, st = append(sh, l.shape), append(st, l.stride)
+	b := tupleLayout()
+	b.addModes(l)
+	for range n - r {
+		b.add(mk(I(S(1)), I(S(0))))
 	}
-	for len(sh) < n {
-		sh, st = append(sh, I(S(1))), append(st, I(S(0)))
-	}
-	return mk(tup(sh), tup(st))
+	return b.done()
 }
 
 // zipTuples is CuTe's zip(x, y): ((x0,y0),(x1,y1),...) for tuples of equal
@@ -110,15 +105,13 @@ func zipTuples(op string, x, y IntTuple) IntTuple {
 	if !y.IsTuple() || y.Len() != x.Len() {
 		throw(op, "zip needs modes of equal rank (both operands tuple-shaped when the larger rank is 1)", x, y)
 	}
-	n := x.Len()
-	buf := make([]IntTuple, 3*n) // the tuple and its pairs in one allocation
-	e, pairs := buf[:n:n], buf[n:]
-	for i := range e {
-		p := pairs[2*i : 2*i+2 : 2*i+2]
-		p[0], p[1] = x.At(i), y.At(i)
-		e[i] = tup(p)
+	var b builder
+	b.open()
+	for i := range x.Len() {
+		b.add(Tup(x.At(i), y.At(i)))
 	}
-	return tup(e)
+	b.close()
+	return b.done()
 }
 
 // rankProduct is the common part of blocked_product and raked_product:

@@ -84,23 +84,7 @@ func (t IntTuple) Len() int {
 	if !t.IsTuple() {
 		return 1
 	}
-	n, d := 0, 0
-	for j, e := 1, t.numTok()-1; j < e; j++ {
-		switch t.tok(j) {
-		case tOpen:
-			if d == 0 {
-				n++
-			}
-			d++
-		case tClose:
-			d--
-		default:
-			if d == 0 {
-				n++
-			}
-		}
-	}
-	return n
+	return t.rank()
 }
 
 // At returns element i of a tuple; for an integer, At(0) is the integer itself
@@ -112,10 +96,11 @@ func (t IntTuple) At(i int) IntTuple {
 		}
 		return t
 	}
-	if i < 0 || i >= t.Len() {
+	j0, j1, l0, l1, ok := t.span(i)
+	if !ok {
 		panic("layout: IntTuple.At out of range")
 	}
-	return t.sub(t.span(i))
+	return t.sub(j0, j1, l0, l1)
 }
 
 // Get follows a path of indices into t: Get(1, 0) is get<1,0>(t).
@@ -339,8 +324,8 @@ func (t IntTuple) Take(b, e int) IntTuple {
 			bu.add(t)
 		}
 	} else if b < e {
-		j0, _, l0, _ := t.span(b)
-		_, j1, _, _ := t.span(e - 1)
+		j0, _, l0, _, _ := t.span(b)
+		_, j1, _, _, _ := t.span(e - 1)
 		bu.addRange(t, j0, j1, l0)
 	}
 	bu.close()
@@ -352,12 +337,11 @@ func (t IntTuple) Replace(i int, x IntTuple) IntTuple {
 	if !t.IsTuple() {
 		return x
 	}
-	j0, j1, l0, l1 := t.span(i)
+	j0, j1, _, l1, _ := t.span(i)
 	var b builder
 	b.addRange(t, 0, j0, 0)
 	b.add(x)
 	b.addRange(t, j1, t.numTok(), l1)
-	_ = l0
 	return b.done()
 }
 
