@@ -11,23 +11,21 @@ func ceilDivTuple(a, b IntTuple) IntTuple {
 		if b.Len() > a.Len() {
 			throwKind(ErrRank, "ceil_div", "the divisor must not have more modes than the dividend", a, b)
 		}
-		e := make([]IntTuple, a.Len())
-		for i := range e {
+		nb, bs := b.Len(), b.elems()
+		return mapElems(a, func(i int, x IntTuple) IntTuple {
 			d := I(S(1))
-			if i < b.Len() {
-				d = b.At(i)
+			if i < nb {
+				d = bs.next()
 			}
-			e[i] = ceilDivTuple(a.At(i), d)
-		}
-		return tup(e)
+			return ceilDivTuple(x, d)
+		})
 	case a.IsTuple():
-		e := make([]IntTuple, a.Len())
 		rest := b
-		for i, x := range a.kids() {
-			e[i] = ceilDivTuple(x, rest)
+		return mapElems(a, func(_ int, x IntTuple) IntTuple {
+			q := ceilDivTuple(x, rest)
 			rest = ceilDivTuple(rest, x)
-		}
-		return tup(e)
+			return q
+		})
 	case b.IsTuple():
 		return ceilDivTuple(a, I(b.Product()))
 	}

@@ -390,3 +390,41 @@ func (c *modeCursor) next() Layout {
 	c.j, c.k = skipElem(&c.l.shape, c.j, c.k)
 	return mk(c.l.shape.sub(j0, c.j, k0, c.k), c.l.stride.sub(j0, c.j, k0, c.k))
 }
+
+// mapElems returns the tuple of f(i, x) over the elements x of the tuple t.
+func mapElems(t IntTuple, f func(i int, x IntTuple) IntTuple) IntTuple {
+	var b builder
+	b.open()
+	es := t.elems()
+	for i := range t.Len() {
+		b.add(f(i, es.next()))
+	}
+	b.close()
+	return b.done()
+}
+
+// withLeaves returns t with its leaves replaced by vs (len(vs) leaves).
+func (t IntTuple) withLeaves(vs []Int) IntTuple {
+	if t.big == nil {
+		r := t
+		r.st = 0
+		for k, a := range vs {
+			r.v[k] = a.v
+			if a.static {
+				r.st |= 1 << k
+			}
+		}
+		return r
+	}
+	var b builder
+	l := 0
+	for j := range t.numTok() {
+		if k := t.tok(j); k == tLeaf {
+			b.leaf(vs[l])
+			l++
+		} else {
+			b.tok(k)
+		}
+	}
+	return b.done()
+}

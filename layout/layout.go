@@ -64,57 +64,43 @@ func Concat(ls ...Layout) Layout {
 // CompactLeft returns CuTe's compact_col_major(shape, current): strides that
 // enumerate shape column-major starting at current. Static _1 modes get a
 // static _0 stride.
-func CompactLeft(shape Shape, current Int) Stride {
-	c := compactor{cur: current}
-	st := c.walk(shape)
-	return st
-}
+func CompactLeft(shape Shape, current Int) Stride { return compact(shape, current, false) }
 
 // CompactRight returns CuTe's compact_row_major(shape, current).
-func CompactRight(shape Shape, current Int) Stride {
-	c := compactor{cur: current, right: true}
-	st := c.walk(shape)
-	return st
-}
+func CompactRight(shape Shape, current Int) Stride { return compact(shape, current, true) }
 
-// compactor walks a shape assigning compact strides from cur on. Each mode
+// compact assigns compact strides from current on to the leaves of shape,
+// first to last (column-major) or last to first (row-major). Each leaf
 // multiplies the running stride by its extent; that product is taken only
-// when a later mode needs it, because CuTe discards the last one (an
+// when a later leaf needs it, because CuTe discards the last one (an
 // overflow there is no error: make_layout((2,2^62)) is (2,2^62):(_1,2)).
-// pending holds the product (a, b) not yet taken.
-type compactor struct {
-	cur     Int
-	a, b    Int
-	pending bool
-	right   bool
-}
-
-func (c *compactor) next() Int {
-	if c.pending {
-		c.cur, c.pending = c.a.Mul(c.b), false
+func compact(shape Shape, current Int, right bool) Stride {
+	var buf [inlLeaves]Int
+	n := shape.numLeaves()
+	ds := buf[:0]
+	if n > len(buf) {
+		ds = make([]Int, n)
+	} else {
+		ds = buf[:n]
 	}
-	return c.cur
-}
-
-func (c *compactor) walk(shape IntTuple) IntTuple {
-	if !shape.IsTuple() {
-		if shape.lf().Is(1) {
-			return I(S(0))
+	cur, pendA, pendB, pending := current, Int{}, Int{}, false
+	for i := range n {
+		k := i
+		if right {
+			k = n - 1 - i
 		}
-		d := c.next()
-		c.a, c.b, c.pending = d, shape.lf(), true
-		return I(d)
-	}
-	n := shape.Len()
-	out := make([]IntTuple, n)
-	for k := 0; k < n; k++ {
-		i := k
-		if c.right {
-			i = n - 1 - k
+		s := shape.leafAt(k)
+		if s.Is(1) {
+			ds[k] = S(0)
+			continue
 		}
-		out[i] = c.walk(shape.At(i))
+		if pending {
+			cur, pending = pendA.Mul(pendB), false
+		}
+		ds[k] = cur
+		pendA, pendB, pending = cur, s, true
 	}
-	return tup(out)
+	return shape.withLeaves(ds)
 }
 
 // Shape returns the layout's shape.
@@ -168,11 +154,12 @@ func (l Layout) Take(b, e int) Layout { return mk(l.shape.Take(b, e), l.stride.T
 // Append returns l with the modes ms appended (CuTe's append); an integral
 // layout first becomes the first mode.
 func (l Layout) Append(ms ...Layout) Layout {
-	sh, st := make([]IntTuple, len(ms)), make([]IntTuple, len(ms))
-	for i, m := range ms {
-		sh[i], st[i] = m.shape, m.stride
+	b := tupleLayout()
+	b.addModes(l)
+	for _, m := range ms {
+		b.add(m)
 	}
-	return mk(l.shape.Append(sh...), l.stride.Append(st...))
+	return b.done()
 }
 
 // Equal reports whether two layouts are identical, static flags included.
@@ -308,11 +295,8 @@ func Idx2Crd(idx IntTuple, shape Shape) IntTuple {
 		if !shape.IsTuple() || idx.Len() != shape.Len() {
 			throw("idx2crd", "a tuple index needs a shape of the same rank", idx, shape)
 		}
-		e := make([]IntTuple, idx.Len())
-		for i := range e {
-			e[i] = Idx2Crd(idx.At(i), shape.At(i))
-		}
-		return tup(e)
+		ss := shape.elems()
+		return mapElems(idx, func(_ int, x IntTuple) IntTuple { return Idx2Crd(x, ss.next()) })
 	}
 	if !shape.IsTuple() {
 		return idx
@@ -324,9 +308,7 @@ func Idx2Crd(idx IntTuple, shape Shape) IntTuple {
 // idx2crdInt distributes c over a tuple shape as crd2idx does over a basis.
 func idx2crdInt(c Int, shape IntTuple) (IntTuple, Int) {
 	n := shape.Len()
-	e := make([]IntTuple, n)
-	for i := 0; i < n; i++ {
-		s := shape.At(i)
+	r := mapElems(shape, func(i int, s IntTuple) IntTuple {
 		var part Int
 		if i == n-1 {
 			part = c
@@ -338,12 +320,12 @@ func idx2crdInt(c Int, shape IntTuple) (IntTuple, Int) {
 			part, c = c.Mod(p), c.Div(p)
 		}
 		if s.IsTuple() {
-			e[i], _ = idx2crdInt(part, s)
-		} else {
-			e[i] = I(part)
+			e, _ := idx2crdInt(part, s)
+			return e
 		}
-	}
-	return tup(e), c
+		return I(part)
+	})
+	return r, c
 }
 
 // Offset returns l(c) for a coordinate c (integer, hierarchical or partially
@@ -469,13 +451,7 @@ func Coalesce(l Layout) Layout {
 // staticEq is CuTe's is_constant<true, decltype(a == b)>.
 func staticEq(a, b Int) bool { return a.static && b.static && a.v == b.v }
 
-func intsTuple(vs []Int) IntTuple {
-	e := make([]IntTuple, len(vs))
-	for i, v := range vs {
-		e[i] = I(v)
-	}
-	return tup(e)
-}
+func intsTuple(vs []Int) IntTuple { return leavesTuple(vs) }
 
 // byProfile applies f to the modes of l selected by the profile: a tuple
 // profile recurses mode by mode (modes beyond its rank are kept as they are,
@@ -547,11 +523,8 @@ func CoalesceShape(shape IntTuple) IntTuple {
 // stride is a static _0.
 func FilterZerosShape(stride Stride, shape Shape) Shape {
 	if stride.IsTuple() {
-		e := make([]IntTuple, stride.Len())
-		for i := range e {
-			e[i] = FilterZerosShape(stride.At(i), shape.At(i))
-		}
-		return tup(e)
+		ss := shape.elems()
+		return mapElems(stride, func(_ int, d IntTuple) IntTuple { return FilterZerosShape(d, ss.next()) })
 	}
 	if stride.lf().Is(0) {
 		return I(S(1))
@@ -601,11 +574,7 @@ func CompactOrder(shape Shape, order IntTuple) (st Stride, err error) {
 	var rec func(s, o IntTuple) IntTuple
 	rec = func(s, o IntTuple) IntTuple {
 		if o.IsTuple() {
-			e := make([]IntTuple, o.Len())
-			for i := range e {
-				e[i] = rec(s.At(i), o.At(i))
-			}
-			return tup(e)
+			return mapElems(o, func(i int, x IntTuple) IntTuple { return rec(s.At(i), x) })
 		}
 		mine := ref[k]
 		k++
@@ -626,11 +595,7 @@ func productLike(t, guide IntTuple) IntTuple {
 	if !guide.IsTuple() {
 		return I(t.Product())
 	}
-	e := make([]IntTuple, guide.Len())
-	for i := range e {
-		e[i] = productLike(t.At(i), guide.At(i))
-	}
-	return tup(e)
+	return mapElems(guide, func(i int, g IntTuple) IntTuple { return productLike(t.At(i), g) })
 }
 
 // OrderedLayout returns make_ordered_layout(shape, order).

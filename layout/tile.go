@@ -52,11 +52,7 @@ func productEach(t IntTuple) IntTuple {
 	if !t.IsTuple() {
 		return Tup(t)
 	}
-	e := make([]IntTuple, t.Len())
-	for i, x := range t.kids() {
-		e[i] = I(x.Product())
-	}
-	return tup(e)
+	return mapElems(t, func(_ int, x IntTuple) IntTuple { return I(x.Product()) })
 }
 
 // TileToShape returns CuTe 3.5.1's tile_to_shape(block, target, order): the
@@ -77,7 +73,7 @@ func TileToShape(block Layout, target Shape, order ModeOrder) (r Layout, err err
 		throw("tile_to_shape", "a static target needs a static block shape", block, target)
 	}
 	for i := range ts.Len() {
-		b, t := bs.At(i).lf(), ts.At(i).lf()
+		b, t := bs.leafAt(i), ts.leafAt(i) // product_each is flat
 		if b.v <= 0 || t.v <= 0 {
 			throw("tile_to_shape", "the block's and the target's mode sizes must be positive", block, target)
 		}
