@@ -36,7 +36,7 @@ func bitMask(n int) uint64 {
 }
 
 // numTok returns the number of tokens (0 for an integer).
-func (t IntTuple) numTok() int {
+func (t *IntTuple) numTok() int {
 	if t.big != nil {
 		return len(t.big.tk)
 	}
@@ -44,7 +44,7 @@ func (t IntTuple) numTok() int {
 }
 
 // tok returns token j.
-func (t IntTuple) tok(j int) uint8 {
+func (t *IntTuple) tok(j int) uint8 {
 	if t.big != nil {
 		return t.big.tk[j]
 	}
@@ -52,7 +52,7 @@ func (t IntTuple) tok(j int) uint8 {
 }
 
 // numLeaves returns the number of leaves (1 for an integer).
-func (t IntTuple) numLeaves() int {
+func (t *IntTuple) numLeaves() int {
 	switch {
 	case t.big != nil:
 		return len(t.big.v)
@@ -63,7 +63,7 @@ func (t IntTuple) numLeaves() int {
 }
 
 // leafAt returns leaf k.
-func (t IntTuple) leafAt(k int) Int {
+func (t *IntTuple) leafAt(k int) Int {
 	if t.big != nil {
 		return t.big.v[k]
 	}
@@ -71,7 +71,7 @@ func (t IntTuple) leafAt(k int) Int {
 }
 
 // lf returns the integer of a leaf (the integer form's value).
-func (t IntTuple) lf() Int { return Int{t.v[0], t.st&1 != 0} }
+func (t *IntTuple) lf() Int { return Int{t.v[0], t.st&1 != 0} }
 
 // A builder builds an IntTuple token by token, inline until it must spill
 // to the heap.
@@ -158,7 +158,7 @@ func (b *builder) done() IntTuple { return b.t }
 
 // span returns the tokens [j0, j1) and leaves [l0, l1) of element i of the
 // tuple t, and ok=false when t has no element i.
-func (t IntTuple) span(i int) (j0, j1, l0, l1 int, ok bool) {
+func (t *IntTuple) span(i int) (j0, j1, l0, l1 int, ok bool) {
 	if i < 0 {
 		return 0, 0, 0, 0, false
 	}
@@ -206,7 +206,7 @@ func (t IntTuple) span(i int) (j0, j1, l0, l1 int, ok bool) {
 }
 
 // rank returns the number of elements of the tuple t.
-func (t IntTuple) rank() int {
+func (t *IntTuple) rank() int {
 	n := t.numTok() - 1
 	e, d := 0, 0
 	if t.big == nil {
@@ -240,7 +240,7 @@ func (t IntTuple) rank() int {
 }
 
 // sub returns the value of the tokens [j0, j1) and leaves [l0, l1) of t.
-func (t IntTuple) sub(j0, j1, l0, l1 int) IntTuple {
+func (t *IntTuple) sub(j0, j1, l0, l1 int) IntTuple {
 	if j1-j0 == 1 { // a leaf
 		return I(t.leafAt(l0))
 	}
@@ -255,7 +255,7 @@ func (t IntTuple) sub(j0, j1, l0, l1 int) IntTuple {
 		return r
 	}
 	var b builder
-	b.addRange(t, j0, j1, l0)
+	b.addRange(*t, j0, j1, l0)
 	return b.done()
 }
 
@@ -428,3 +428,6 @@ func (t IntTuple) withLeaves(vs []Int) IntTuple {
 	}
 	return b.done()
 }
+
+// isTup is IsTuple without copying t.
+func (t *IntTuple) isTup() bool { return t.big != nil || t.nt != 0 }

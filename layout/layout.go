@@ -248,7 +248,7 @@ func skipElem(t *IntTuple, j, l int) (int, int) {
 // each but the last taking c mod its size (an extent-0 element takes all
 // of it), with CuTe's typing.
 func crd2idxSpan(c Int, shape, stride *IntTuple, j0, j1, l0 int) Int {
-	if !shape.IsTuple() || j1-j0 == 1 {
+	if !shape.isTup() || j1-j0 == 1 {
 		return c.Mul(stride.leafAt(l0))
 	}
 	sum := S(0)
@@ -259,17 +259,23 @@ func crd2idxSpan(c Int, shape, stride *IntTuple, j0, j1, l0 int) Int {
 		}
 		ej, el := j, l
 		j, l = skipElem(shape, j, l)
-		if j == j1-1 { // the last element takes the rest
-			return sum.Add(crd2idxSpan(c, shape, stride, ej, j, el))
+		part := c
+		if j < j1-1 { // every element but the last takes c mod its size
+			p := shape.leafAt(el)
+			if l-el != 1 {
+				p = leafProduct(shape, el, l)
+			}
+			if p.v == 0 { // an extent-0 mode takes the whole coordinate (CuTe divides by zero)
+				c = Int{0, both(c, p)}
+			} else {
+				c, part = divMod(c, p)
+			}
 		}
-		p := leafProduct(shape, el, l)
-		var mod Int
-		if p.v == 0 { // an extent-0 mode takes the whole coordinate (CuTe divides by zero)
-			mod, c = c, Int{0, both(c, p)}
+		if j-ej == 1 { // a leaf
+			sum = sum.Add(part.Mul(stride.leafAt(el)))
 		} else {
-			c, mod = divMod(c, p)
+			sum = sum.Add(crd2idxSpan(part, shape, stride, ej, j, el))
 		}
-		sum = sum.Add(crd2idxSpan(mod, shape, stride, ej, j, el))
 	}
 	return sum
 }
@@ -394,8 +400,9 @@ func (l Layout) All() iter.Seq2[int, int] {
 	return func(yield func(int, int) bool) {
 		var shBuf, stBuf, ctBuf [16]int
 		sh, st := shBuf[:0], stBuf[:0]
-		l.shape.walkLeaves(func(a Int) { sh = append(sh, a.v) })
-		l.stride.walkLeaves(func(a Int) { st = append(st, a.v) })
+		for k := range l.shape.numLeaves() {
+			sh, st = append(sh, l.shape.leafAt(k).v), append(st, l.stride.leafAt(k).v)
+		}
 		cnt := ctBuf[:0]
 		for range sh {
 			cnt = append(cnt, 0)
