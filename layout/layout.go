@@ -168,6 +168,7 @@ func (l Layout) Equal(m Layout) bool { return l.shape.Equal(m.shape) && l.stride
 // String prints l as CuTe does: shape:stride, e.g. (_4,(2,_3)):(_1,(4,_8)).
 func (l Layout) String() string {
 	var b strings.Builder
+	b.Grow(l.shape.textSize() + 1 + l.stride.textSize())
 	l.shape.write(&b)
 	b.WriteByte(':')
 	l.stride.write(&b)

@@ -1,6 +1,9 @@
 package layout
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // An IntTuple is CuTe's hierarchical integer tuple: either an integer leaf
 // ([Int]) or a tuple of IntTuples, nested to any depth. Shapes, strides and
@@ -348,6 +351,7 @@ func (t IntTuple) Replace(i int, x IntTuple) IntTuple {
 // String formats t as CuTe prints it: (_4,(2,_3)).
 func (t IntTuple) String() string {
 	var b strings.Builder
+	b.Grow(t.textSize())
 	t.write(&b)
 	return b.String()
 }
@@ -364,6 +368,20 @@ func writeTuple[E any](b *strings.Builder, elems []E, write func(E, *strings.Bui
 	b.WriteByte(')')
 }
 
+// writeInt writes a as [Int.String] does, without allocating.
+func writeInt(b *strings.Builder, a Int) {
+	var buf [24]byte
+	d := buf[:0]
+	if a.static {
+		d = append(d, '_')
+	}
+	b.Write(strconv.AppendInt(d, int64(a.v), 10))
+}
+
+// textSize estimates the length of t's text: a byte per token and comma,
+// and room for short integers.
+func (t IntTuple) textSize() int { return 2*t.numTok() + 5*t.numLeaves() }
+
 func (t IntTuple) write(b *strings.Builder) {
 	l := 0
 	for j := range t.numTok() {
@@ -379,11 +397,11 @@ func (t IntTuple) write(b *strings.Builder) {
 			if j > 0 && t.tok(j-1) != tOpen {
 				b.WriteByte(',')
 			}
-			b.WriteString(t.leafAt(l).String())
+			writeInt(b, t.leafAt(l))
 			l++
 		}
 	}
 	if !t.IsTuple() {
-		b.WriteString(t.lf().String())
+		writeInt(b, t.lf())
 	}
 }
