@@ -159,47 +159,12 @@ func (b *builder) done() IntTuple { return b.t }
 // span returns the tokens [j0, j1) and leaves [l0, l1) of element i of the
 // tuple t, and ok=false when t has no element i.
 func (t *IntTuple) span(i int) (j0, j1, l0, l1 int, ok bool) {
-	if i < 0 {
-		return 0, 0, 0, 0, false
-	}
-	n := t.numTok() - 1 // the outer tuple's closing token
-	e, d, l := 0, 0, 0
-	j0 = 1
-	if t.big == nil {
-		tk := t.tk >> tokBits
-		for j := 1; j < n; j++ {
-			switch tk & 3 {
-			case tOpen:
-				d++
-			case tClose:
-				d--
-			default:
-				l++
-			}
-			tk >>= tokBits
-			if d == 0 {
-				if e == i {
-					return j0, j + 1, l0, l, true
-				}
-				e, j0, l0 = e+1, j+1, l
-			}
-		}
-		return 0, 0, 0, 0, false
-	}
-	for j := 1; j < n; j++ {
-		switch t.big.tk[j] {
-		case tOpen:
-			d++
-		case tClose:
-			d--
-		default:
-			l++
-		}
-		if d == 0 {
-			if e == i {
-				return j0, j + 1, l0, l, true
-			}
-			e, j0, l0 = e+1, j+1, l
+	j, l, n := 1, 0, t.numTok()-1 // after the outer ( and before its )
+	for e := 0; j < n && e <= i; e++ {
+		j0, l0 = j, l
+		j, l = skipElem(t, j, l)
+		if e == i {
+			return j0, j, l0, l, true
 		}
 	}
 	return 0, 0, 0, 0, false
@@ -207,36 +172,31 @@ func (t *IntTuple) span(i int) (j0, j1, l0, l1 int, ok bool) {
 
 // rank returns the number of elements of the tuple t.
 func (t *IntTuple) rank() int {
-	n := t.numTok() - 1
-	e, d := 0, 0
-	if t.big == nil {
-		tk := t.tk >> tokBits
-		for j := 1; j < n; j++ {
-			switch tk & 3 {
-			case tOpen:
-				d++
-			case tClose:
-				d--
-			}
-			tk >>= tokBits
-			if d == 0 {
-				e++
-			}
-		}
-		return e
+	j, l, n := 1, 0, t.numTok()-1
+	e := 0
+	for ; j < n; e++ {
+		j, l = skipElem(t, j, l)
 	}
-	for j := 1; j < n; j++ {
-		switch t.big.tk[j] {
+	return e
+}
+
+// skipElem returns the token and leaf just after the element of t that
+// starts at token j and leaf l.
+func skipElem(t *IntTuple, j, l int) (int, int) {
+	for d := 0; ; {
+		switch t.tok(j) {
 		case tOpen:
 			d++
 		case tClose:
 			d--
+		default:
+			l++
 		}
+		j++
 		if d == 0 {
-			e++
+			return j, l
 		}
 	}
-	return e
 }
 
 // sub returns the value of the tokens [j0, j1) and leaves [l0, l1) of t.
@@ -270,46 +230,35 @@ func (t IntTuple) kids() []IntTuple {
 
 // appendKids appends the elements of the tuple t to dst.
 func (t IntTuple) appendKids(dst []IntTuple) []IntTuple {
-	n := t.numTok() - 1
-	j, l := 1, 0
+	j, l, n := 1, 0, t.numTok()-1
 	for j < n {
 		j0, l0 := j, l
-		for d := 0; ; {
-			switch t.tok(j) {
-			case tOpen:
-				d++
-			case tClose:
-				d--
-			default:
-				l++
-			}
-			j++
-			if d == 0 {
-				break
-			}
-		}
+		j, l = skipElem(&t, j, l)
 		dst = append(dst, t.sub(j0, j, l0, l))
 	}
 	return dst
 }
 
 // tupOf returns the tuple of the elements es.
-func tupOf(es []IntTuple) IntTuple {
+func tupOf(es []IntTuple) IntTuple { return tupleOf(es) }
+
+// leavesTuple returns the flat tuple of the integers vs.
+func leavesTuple(vs []Int) IntTuple { return tupleOf(vs) }
+
+// tupleOf returns the tuple of the elements es: integers, tuples (or
+// integers) as IntTuples, or the dynamic integers of ints.
+func tupleOf[E Int | IntTuple | int](es []E) IntTuple {
 	var b builder
 	b.open()
 	for _, e := range es {
-		b.add(e)
-	}
-	b.close()
-	return b.done()
-}
-
-// leavesTuple returns the flat tuple of the integers vs.
-func leavesTuple(vs []Int) IntTuple {
-	var b builder
-	b.open()
-	for _, v := range vs {
-		b.leaf(v)
+		switch e := any(e).(type) {
+		case Int:
+			b.leaf(e)
+		case IntTuple:
+			b.add(e)
+		case int:
+			b.leaf(D(e))
+		}
 	}
 	b.close()
 	return b.done()

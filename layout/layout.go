@@ -224,25 +224,6 @@ func Crd2Idx(c IntTuple, shape Shape, stride Stride) Int {
 	return crd2idxSpan(c.lf(), &shape, &stride, 0, max(shape.numTok(), 1), 0)
 }
 
-// skipElem returns the token and leaf just after the element of t that
-// starts at token j and leaf l.
-func skipElem(t *IntTuple, j, l int) (int, int) {
-	for d := 0; ; {
-		switch t.tok(j) {
-		case tOpen:
-			d++
-		case tClose:
-			d--
-		default:
-			l++
-		}
-		j++
-		if d == 0 {
-			return j, l
-		}
-	}
-}
-
 // crd2idxSpan is crd2idx(c, mode) for an integer c and the mode of shape
 // and stride at tokens [j0, j1), leaves from l0 (an integer shape is the
 // one-token range [0, 1)). A tuple mode distributes c over its elements,

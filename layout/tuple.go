@@ -49,26 +49,10 @@ func Tup(elems ...IntTuple) IntTuple { return tupOf(elems) }
 func tup(elems []IntTuple) IntTuple { return tupOf(elems) }
 
 // Statics returns the flat tuple of static integers (_v0,_v1,...).
-func Statics(vs ...int) IntTuple {
-	var b builder
-	b.open()
-	for _, v := range vs {
-		b.leaf(S(v))
-	}
-	b.close()
-	return b.done()
-}
+func Statics(vs ...int) IntTuple { return Dyns(vs...).Map(func(a Int) Int { return S(a.v) }) }
 
 // Dyns returns the flat tuple of dynamic integers (v0,v1,...).
-func Dyns(vs ...int) IntTuple {
-	var b builder
-	b.open()
-	for _, v := range vs {
-		b.leaf(D(v))
-	}
-	b.close()
-	return b.done()
-}
+func Dyns(vs ...int) IntTuple { return tupleOf(vs) }
 
 // IsTuple reports whether t is a tuple rather than an integer.
 func (t IntTuple) IsTuple() bool { return t.big != nil || t.nt != 0 }
