@@ -184,7 +184,8 @@ func crd2idxBasis(c IntTuple, shape Shape, stride ArithTuple) ArithTuple {
 	if !shape.IsTuple() {
 		return Leaf(stride.leaf.Mul(c.lf()))
 	}
-	return crd2idxBasisInt(c.lf(), shape.kids(), stride.elems)
+	var buf [inlLeaves]IntTuple // more elements move to the heap
+	return crd2idxBasisInt(c.lf(), shape.appendKids(buf[:0]), stride.elems)
 }
 
 func crd2idxBasisInt(c Int, shape []IntTuple, stride []ArithTuple) ArithTuple {

@@ -221,7 +221,55 @@ func Crd2Idx(c IntTuple, shape Shape, stride Stride) Int {
 		}
 		return sum
 	}
+	if r, ok := crd2idxDyn(c.lf(), &shape, &stride); ok {
+		return r
+	}
 	return crd2idxSpan(c.lf(), &shape, &stride, 0, max(shape.numTok(), 1), 0)
+}
+
+// crd2idxDyn is crd2idxSpan over the whole shape, faster, in the common case
+// it covers, and ok=false elsewhere: a dynamic coordinate c >= 0, shape and
+// stride inline, no empty tuple, and no static extent in {-1, 0, 1}. Then no
+// mode's size is a static ±1 or 0, so every part of c CuTe computes is
+// dynamic and the distribution over the modes is the one over the leaves
+// (truncated division nests), and the result is static exactly when every
+// stride is a static _0. An overflow, which crd2idxSpan reports, gives
+// ok=false. TestCrd2IdxDyn checks it against crd2idxSpan.
+func crd2idxDyn(c Int, shape, stride *IntTuple) (r Int, ok bool) {
+	if c.static || c.v < 0 || shape.big != nil || stride.big != nil {
+		return Int{}, false
+	}
+	const low = 0x5555555555555555 // the low bit of every token
+	tk := shape.tk
+	opens, closes := tk&^(tk>>1)&low, (tk>>1)&^tk&low
+	if opens&(closes>>tokBits) != 0 { // ( followed by ): an empty tuple
+		return Int{}, false
+	}
+	n := shape.numLeaves()
+	for k := range n {
+		if shape.st>>k&1 != 0 && uint(shape.v[k]+1) <= 2 {
+			return Int{}, false
+		}
+	}
+	i, off, static := c.v, 0, true
+	for k := range n {
+		s, d := shape.v[k], stride.v[k]
+		part := i
+		if k < n-1 {
+			if s == 0 { // an extent-0 mode takes the whole coordinate
+				i = 0
+			} else {
+				part, i = i%s, i/s
+			}
+		}
+		x, okMul := mulInt(part, d)
+		off, ok = addInt(off, x)
+		if !okMul || !ok {
+			return Int{}, false
+		}
+		static = static && stride.st>>k&1 != 0 && d == 0
+	}
+	return Int{off, static}, true
 }
 
 // crd2idxSpan is crd2idx(c, mode) for an integer c and the mode of shape
@@ -243,10 +291,7 @@ func crd2idxSpan(c Int, shape, stride *IntTuple, j0, j1, l0 int) Int {
 		j, l = skipElem(shape, j, l)
 		part := c
 		if j < j1-1 { // every element but the last takes c mod its size
-			p := shape.leafAt(el)
-			if l-el != 1 {
-				p = leafProduct(shape, el, l)
-			}
+			p := leafProduct(shape, el, l)
 			if p.v == 0 { // an extent-0 mode takes the whole coordinate (CuTe divides by zero)
 				c = Int{0, both(c, p)}
 			} else {
@@ -265,8 +310,11 @@ func crd2idxSpan(c Int, shape, stride *IntTuple, j0, j1, l0 int) Int {
 // leafProduct is the product of the leaves [l0, l1) of t (CuTe's product of
 // the sub-tuple they form; _1 when empty).
 func leafProduct(t *IntTuple, l0, l1 int) Int {
-	if l0 == l1 {
+	switch l1 - l0 {
+	case 0:
 		return S(1)
+	case 1:
+		return t.leafAt(l0)
 	}
 	p := t.leafAt(l0)
 	for k := l0 + 1; k < l1; k++ {

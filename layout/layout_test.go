@@ -2,6 +2,7 @@ package layout
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"testing"
 
@@ -173,4 +174,37 @@ func TestErrorsNameOpAndValues(t *testing.T) {
 		t.Fatalf("error %v is not a full *Error", err)
 	}
 	_ = fmt.Sprint(err)
+}
+
+// TestCrd2IdxDyn checks the fast path of Crd2Idx against CuTe's
+// mode-by-mode distribution, value and static flag, on shapes with extents
+// in [-3, 6] (static or dynamic, with empty tuples) and coordinates up to
+// far beyond the size.
+func TestCrd2IdxDyn(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var gen func(depth int) (IntTuple, IntTuple)
+		gen = func(depth int) (IntTuple, IntTuple) {
+			if depth == 0 || rapid.IntRange(0, 2).Draw(t, "leaf") == 0 {
+				return I(genInt(t, -3, 6, "s")), I(genInt(t, -4, 8, "d"))
+			}
+			n := rapid.IntRange(0, 3).Draw(t, "rank")
+			sh, st := make([]IntTuple, n), make([]IntTuple, n)
+			for i := range sh {
+				sh[i], st[i] = gen(depth - 1)
+			}
+			return tup(sh), tup(st)
+		}
+		sh, st := gen(3)
+		c := D(rapid.OneOf(rapid.IntRange(0, 300), rapid.IntRange(0, math.MaxInt)).Draw(t, "c"))
+		got, ok := crd2idxDyn(c, &sh, &st)
+		var want Int
+		var err error
+		func() {
+			defer catch(&err)
+			want = crd2idxSpan(c, &sh, &st, 0, max(sh.numTok(), 1), 0)
+		}()
+		if ok && (err != nil || got != want) {
+			t.Fatalf("crd2idx(%v, %v, %v) = %v, want %v (err %v)", c, sh, st, got, want, err)
+		}
+	})
 }

@@ -176,3 +176,21 @@ func checkLeaves(op string, ts ...IntTuple) {
 		}
 	}
 }
+
+// mulInt returns a*b, or ok=false when it overflows an int.
+func mulInt(a, b int) (int, bool) {
+	if a == math.MinInt || b == math.MinInt {
+		return 0, a == 0 || b == 0
+	}
+	p, ok := mulCap(absMag(a), absMag(b))
+	if (a < 0) != (b < 0) {
+		return -int(p), ok
+	}
+	return int(p), ok
+}
+
+// addInt returns a+b, or ok=false when it overflows an int.
+func addInt(a, b int) (int, bool) {
+	s := a + b
+	return s, (a >= 0) != (b >= 0) || (s >= 0) == (a >= 0)
+}
