@@ -25,6 +25,7 @@ const (
 type bigTuple struct {
 	v  []Int
 	tk []uint8
+	rk int // the rank
 }
 
 // bitMask returns the lowest n bits set.
@@ -75,7 +76,10 @@ func (t *IntTuple) lf() Int { return Int{t.v[0], t.st&1 != 0} }
 
 // A builder builds an IntTuple token by token, inline until it must spill
 // to the heap.
-type builder struct{ t IntTuple }
+type builder struct {
+	t     IntTuple
+	d, rk int // the depth of the next token, the elements of the root so far
+}
 
 func (b *builder) spill() {
 	t := &b.t
@@ -90,6 +94,19 @@ func (b *builder) spill() {
 }
 
 func (b *builder) tok(x uint8) {
+	switch x {
+	case tOpen:
+		if b.d == 1 {
+			b.rk++
+		}
+		b.d++
+	case tClose:
+		b.d--
+	default:
+		if b.d == 1 {
+			b.rk++
+		}
+	}
 	t := &b.t
 	if t.big == nil && t.nt == inlTokens {
 		b.spill()
@@ -131,6 +148,12 @@ func (b *builder) add(x IntTuple) {
 	}
 	t := &b.t
 	if x.big == nil && t.big == nil && int(t.nt)+int(x.nt) <= inlTokens && int(t.nl)+int(x.nl) <= inlLeaves {
+		switch b.d {
+		case 0: // x is the root
+			b.rk = int(x.rk)
+		case 1:
+			b.rk++
+		}
 		t.tk |= x.tk << (tokBits * uint(t.nt))
 		t.nt += x.nt
 		copy(t.v[t.nl:], x.v[:x.nl])
@@ -154,7 +177,15 @@ func (b *builder) addRange(x IntTuple, j0, j1, l int) {
 }
 
 // done returns the built value.
-func (b *builder) done() IntTuple { return b.t }
+func (b *builder) done() IntTuple {
+	switch {
+	case b.t.big != nil:
+		b.t.big.rk = b.rk
+	case b.t.nt > 0:
+		b.t.rk = uint8(b.rk)
+	}
+	return b.t
+}
 
 // span returns the tokens [j0, j1) and leaves [l0, l1) of element i of the
 // tuple t, and ok=false when t has no element i.
@@ -172,6 +203,14 @@ func (t *IntTuple) span(i int) (j0, j1, l0, l1 int, ok bool) {
 
 // rank returns the number of elements of the tuple t.
 func (t *IntTuple) rank() int {
+	if t.big != nil {
+		return t.big.rk
+	}
+	return int(t.rk)
+}
+
+// scanRank counts the elements of the tuple t.
+func (t *IntTuple) scanRank() int {
 	j, l, n := 1, 0, t.numTok()-1
 	e := 0
 	for ; j < n; e++ {
@@ -212,6 +251,7 @@ func (t *IntTuple) sub(j0, j1, l0, l1 int) IntTuple {
 			st: uint8(uint64(t.st) >> uint(l0) & bitMask(l1-l0)),
 		}
 		copy(r.v[:], t.v[l0:l1])
+		r.rk = uint8(r.scanRank())
 		return r
 	}
 	var b builder

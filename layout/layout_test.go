@@ -208,3 +208,31 @@ func TestCrd2IdxDyn(t *testing.T) {
 		}
 	})
 }
+
+// TestFlatInvariants checks the flat IntTuple's derived fields: the cached
+// rank of every element (built, parsed or extracted) is its counted rank,
+// and a value equals its parsed text (one form per value).
+func TestFlatInvariants(t *testing.T) {
+	var check func(t *rapid.T, x IntTuple)
+	check = func(t *rapid.T, x IntTuple) {
+		if !x.IsTuple() {
+			return
+		}
+		if x.rank() != x.scanRank() {
+			t.Fatalf("%v: rank %d, counted %d", x, x.rank(), x.scanRank())
+		}
+		back, err := ParseTuple(x.String()) // strides may be unrepresentable as shapes
+		if err == nil && (!back.Equal(x) || x.big == nil && back != x) {
+			t.Fatalf("%v: parsed back as %v (%v)", x, back, err)
+		}
+		for i := range x.Len() {
+			check(t, x.At(i))
+		}
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		l := genLayout(t)
+		check(t, l.shape)
+		check(t, Concat(l, l, l).stride)
+		check(t, l.shape.Append(l.stride).Prepend(I(D(3))).Replace(1, l.shape))
+	})
+}

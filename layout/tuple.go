@@ -21,6 +21,7 @@ type IntTuple struct {
 	nt  uint8          // the number of tokens; 0 for an integer
 	nl  uint8          // the number of leaves of a tuple (inline form)
 	st  uint8          // the static flags of the leaves, bit k for leaf k
+	rk  uint8          // the rank of a tuple (inline form)
 	big *bigTuple      // the whole value, when it does not fit inline
 }
 
