@@ -283,17 +283,23 @@ func (t IntTuple) appendKids(dst []IntTuple) []IntTuple {
 func tupOf(es []IntTuple) IntTuple { return tupleOf(es) }
 
 // leavesTuple returns the flat tuple of the integers vs.
-func leavesTuple(vs []Int) IntTuple { return tupleOf(vs) }
+func leavesTuple(vs []Int) IntTuple {
+	var b builder
+	b.open()
+	for _, v := range vs {
+		b.leaf(v)
+	}
+	b.close()
+	return b.done()
+}
 
-// tupleOf returns the tuple of the elements es: integers, tuples (or
-// integers) as IntTuples, or the dynamic integers of ints.
-func tupleOf[E Int | IntTuple | int](es []E) IntTuple {
+// tupleOf returns the tuple of the elements es: IntTuples, or the dynamic
+// integers of ints.
+func tupleOf[E IntTuple | int](es []E) IntTuple {
 	var b builder
 	b.open()
 	for _, e := range es {
 		switch e := any(e).(type) {
-		case Int:
-			b.leaf(e)
 		case IntTuple:
 			b.add(e)
 		case int:

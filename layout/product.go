@@ -107,8 +107,12 @@ func zipTuples(op string, x, y IntTuple) IntTuple {
 	}
 	var b builder
 	b.open()
-	for i := range x.Len() {
-		b.add(Tup(x.At(i), y.At(i)))
+	xs, ys := x.elems(), y.elems()
+	for range x.Len() {
+		b.open()
+		b.add(xs.next())
+		b.add(ys.next())
+		b.close()
 	}
 	b.close()
 	return b.done()
