@@ -259,7 +259,8 @@ func crd2idxDyn(c Int, shape, stride *IntTuple) (r Int, ok bool) {
 			if s == 0 { // an extent-0 mode takes the whole coordinate
 				i = 0
 			} else {
-				part, i = i%s, i/s
+				q := i / s
+				part, i = i-q*s, q
 			}
 		}
 		x, okMul := mulInt(part, d)
@@ -398,8 +399,9 @@ func evalLeaves(shape, stride *IntTuple, k0, k1, i int) int {
 			if uint(i) < uint(s) || s == 0 { // 0 <= i < s
 				return off + i*st[k]
 			}
-			off += (i % s) * st[k]
-			i /= s
+			q := i / s // one division for the quotient and the remainder
+			off += (i - q*s) * st[k]
+			i = q
 		}
 		return off + i*st[k1-1]
 	}
@@ -409,8 +411,9 @@ func evalLeaves(shape, stride *IntTuple, k0, k1, i int) int {
 		if uint(i) < uint(s) || s == 0 {
 			return off + i*d
 		}
-		off += (i % s) * d
-		i /= s
+		q := i / s
+		off += (i - q*s) * d
+		i = q
 	}
 	return off + i*stride.leafAt(k1-1).v
 }
