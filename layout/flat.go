@@ -426,3 +426,25 @@ func (t IntTuple) withLeaves(vs []Int) IntTuple {
 
 // isTup is IsTuple without copying t.
 func (t *IntTuple) isTup() bool { return t.big != nil || t.nt != 0 }
+
+// elemAt returns the element of t that starts at token j and leaf l (t
+// itself for an integer).
+func (t *IntTuple) elemAt(j, l int) IntTuple {
+	if !t.isTup() {
+		return *t
+	}
+	j1, l1 := skipElem(t, j, l)
+	return t.sub(j, j1, l, l1)
+}
+
+// rankAt counts the elements of the tuple at tokens [j0, j1) of t.
+func (t *IntTuple) rankAt(j0, j1 int) int {
+	if j0 == 0 && j1 == t.numTok() {
+		return t.rank()
+	}
+	n, l := 0, 0
+	for j := j0 + 1; j < j1-1; n++ {
+		j, l = skipElem(t, j, l)
+	}
+	return n
+}

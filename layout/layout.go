@@ -201,30 +201,43 @@ func (l Layout) Cosize() Int {
 // panics with an *Error when a tuple coordinate meets an integer shape or
 // the ranks differ; use [Layout.Offset] for a checked call.
 func Crd2Idx(c IntTuple, shape Shape, stride Stride) Int {
-	if c.IsTuple() {
-		if !shape.IsTuple() {
-			throw("crd2idx", "a tuple coordinate needs a tuple shape", c, shape)
+	if !c.IsTuple() {
+		if r, ok := crd2idxDyn(c.lf(), &shape, &stride); ok {
+			return r
 		}
-		n := c.Len()
-		if n != shape.Len() {
-			throw("crd2idx", "coordinate and shape must have equal rank", c, shape)
-		}
-		sum := S(0)
-		cs, ss, ds := c.elems(), shape.elems(), stride.elems()
-		for i := range n {
-			x := Crd2Idx(cs.next(), ss.next(), ds.next())
-			if i == 0 {
-				sum = x
-			} else {
-				sum = sum.Add(x)
-			}
-		}
-		return sum
 	}
-	if r, ok := crd2idxDyn(c.lf(), &shape, &stride); ok {
-		return r
+	return crd2idxCoord(&c, 0, max(c.numTok(), 1), 0, &shape, &stride, 0, max(shape.numTok(), 1), 0)
+}
+
+// crd2idxCoord is Crd2Idx for the coordinate of c at tokens [cj0, cj1),
+// leaves from cl, and the mode of shape and stride at tokens [j0, j1),
+// leaves from l0 (an integer is the one-token range [0, 1)): a tuple
+// coordinate sums the modes left to right, an integer one is distributed
+// over the mode.
+func crd2idxCoord(c *IntTuple, cj0, cj1, cl int, shape, stride *IntTuple, j0, j1, l0 int) Int {
+	if !c.isTup() || cj1-cj0 == 1 {
+		return crd2idxSpan(c.leafAt(cl), shape, stride, j0, j1, l0)
 	}
-	return crd2idxSpan(c.lf(), &shape, &stride, 0, max(shape.numTok(), 1), 0)
+	if !shape.isTup() || j1-j0 == 1 {
+		throw("crd2idx", "a tuple coordinate needs a tuple shape", c.elemAt(cj0, cl), shape.elemAt(j0, l0))
+	}
+	if c.rankAt(cj0, cj1) != shape.rankAt(j0, j1) {
+		throw("crd2idx", "coordinate and shape must have equal rank", c.elemAt(cj0, cl), shape.elemAt(j0, l0))
+	}
+	sum := S(0)
+	cj, ck, j, l := cj0+1, cl, j0+1, l0
+	for i := 0; cj < cj1-1; i++ {
+		ej, ek, fj, fl := cj, ck, j, l
+		cj, ck = skipElem(c, cj, ck)
+		j, l = skipElem(shape, j, l)
+		x := crd2idxCoord(c, ej, cj, ek, shape, stride, fj, j, fl)
+		if i == 0 {
+			sum = x
+		} else {
+			sum = sum.Add(x)
+		}
+	}
+	return sum
 }
 
 // crd2idxDyn is crd2idxSpan over the whole shape, faster, in the common case

@@ -236,3 +236,23 @@ func TestFlatInvariants(t *testing.T) {
 		check(t, l.shape.Append(l.stride).Prepend(I(D(3))).Replace(1, l.shape))
 	})
 }
+
+// TestCrd2IdxCoordErrors pins the errors of a hierarchical coordinate: the
+// rank is compared before the elements are.
+func TestCrd2IdxCoordErrors(t *testing.T) {
+	for _, c := range []struct{ crd, shape, want string }{
+		{"((1,2),3)", "(4)", "crd2idx: coordinate and shape must have equal rank (got ((1,2),3), (4))"},
+		{"(1,(2,3))", "(4,5)", "crd2idx: a tuple coordinate needs a tuple shape (got (2,3), 5)"},
+		{"((1,5),(1,2))", "((4,8),(2,3))", ""},
+	} {
+		sh := MustParseTuple(c.shape)
+		_, err := Left(sh).Offset(MustParseTuple(c.crd))
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != c.want {
+			t.Errorf("crd2idx(%s, %s): %q, want %q", c.crd, c.shape, got, c.want)
+		}
+	}
+}
