@@ -205,6 +205,8 @@ func Crd2Idx(c IntTuple, shape Shape, stride Stride) Int {
 		if r, ok := crd2idxDyn(c.lf(), &shape, &stride); ok {
 			return r
 		}
+	} else if r, ok := crd2idxCongruent(&c, &shape, &stride); ok {
+		return r
 	}
 	return crd2idxCoord(&c, 0, max(c.numTok(), 1), 0, &shape, &stride, 0, max(shape.numTok(), 1), 0)
 }
@@ -216,6 +218,9 @@ func Crd2Idx(c IntTuple, shape Shape, stride Stride) Int {
 // over the mode.
 func crd2idxCoord(c *IntTuple, cj0, cj1, cl int, shape, stride *IntTuple, j0, j1, l0 int) Int {
 	if !c.isTup() || cj1-cj0 == 1 {
+		if j1-j0 == 1 { // an integer coordinate into a leaf mode
+			return c.leafAt(cl).Mul(stride.leafAt(l0))
+		}
 		return crd2idxSpan(c.leafAt(cl), shape, stride, j0, j1, l0)
 	}
 	if !shape.isTup() || j1-j0 == 1 {
@@ -238,6 +243,33 @@ func crd2idxCoord(c *IntTuple, cj0, cj1, cl int, shape, stride *IntTuple, j0, j1
 		}
 	}
 	return sum
+}
+
+// crd2idxCongruent is crd2idxCoord, faster, for a coordinate congruent
+// with the shape (the same nesting), and ok=false elsewhere: the sum of
+// c_k*d_k over the leaves, static when every term is, where no term and no
+// grouping of the sum can overflow (crd2idxCoord, which sums mode by mode,
+// reports an overflow). TestCrd2IdxCongruent checks it against
+// crd2idxCoord.
+func crd2idxCongruent(c, shape, stride *IntTuple) (r Int, ok bool) {
+	if c.big != nil || shape.big != nil || stride.big != nil || c.tk != shape.tk || c.nt != shape.nt {
+		return Int{}, false
+	}
+	sum, static, mag := 0, true, uint64(0)
+	for k := range c.numLeaves() {
+		a, d := c.leafAt(k), stride.leafAt(k)
+		if a.Is(0) || d.Is(0) { // a static _0 term
+			continue
+		}
+		x, okMul := mulInt(a.v, d.v)
+		mag, ok = addCap(mag, absMag(x))
+		if !okMul || !ok || x == math.MinInt {
+			return Int{}, false
+		}
+		sum += x
+		static = static && a.static && d.static
+	}
+	return Int{sum, static}, true
 }
 
 // crd2idxDyn is crd2idxSpan over the whole shape, faster, in the common case

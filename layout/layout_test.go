@@ -256,3 +256,31 @@ func TestCrd2IdxCoordErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestCrd2IdxCongruent checks the fast path of Crd2Idx for a coordinate
+// congruent with the shape against the mode-by-mode sum, value and static
+// flag, with coordinates and strides up to overflowing ones.
+func TestCrd2IdxCongruent(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		l := genLayout(t)
+		big := rapid.Bool().Draw(t, "big")
+		leaf := func(a Int) Int {
+			v := genInt(t, -6, 6, "c")
+			if big {
+				v = genInt(t, math.MinInt+1, math.MaxInt, "c")
+			}
+			return v
+		}
+		c := l.shape.Map(leaf)
+		got, ok := crd2idxCongruent(&c, &l.shape, &l.stride)
+		var want Int
+		var err error
+		func() {
+			defer catch(&err)
+			want = crd2idxCoord(&c, 0, max(c.numTok(), 1), 0, &l.shape, &l.stride, 0, max(l.shape.numTok(), 1), 0)
+		}()
+		if ok && (err != nil || got != want) {
+			t.Fatalf("crd2idx(%v, %v) = %v, want %v (err %v)", c, l, got, want, err)
+		}
+	})
+}
