@@ -11,6 +11,19 @@ func ceilDivTuple(a, b IntTuple) IntTuple {
 		if b.Len() > a.Len() {
 			throwKind(ErrRank, "ceil_div", "the divisor must not have more modes than the dividend", a, b)
 		}
+		if a.isFlat() && b.isFlat() { // the leaves pair up: no sub-tuples
+			var r builder
+			r.open()
+			for k := range a.numLeaves() {
+				d := S(1)
+				if k < b.numLeaves() {
+					d = b.leafAt(k)
+				}
+				r.leaf(ceilDivInt(a.leafAt(k), d))
+			}
+			r.close()
+			return r.done()
+		}
 		nb, bs := b.Len(), b.elems()
 		return mapElems(a, func(i int, x IntTuple) IntTuple {
 			d := I(S(1))
@@ -29,10 +42,15 @@ func ceilDivTuple(a, b IntTuple) IntTuple {
 	case b.IsTuple():
 		return ceilDivTuple(a, I(b.Product()))
 	}
-	if b.lf().v == 0 {
-		throw("ceil_div", "division by zero", a, b)
+	return I(ceilDivInt(a.lf(), b.lf()))
+}
+
+// ceilDivInt is ceil_div(x, y) on integers.
+func ceilDivInt(x, y Int) Int {
+	if y.v == 0 {
+		throw("ceil_div", "division by zero", I(x), I(y))
 	}
-	return I(a.lf().CeilDiv(b.lf()))
+	return x.CeilDiv(y)
 }
 
 // filterFlat returns the flat modes of filter(l) = coalesce(filter_zeros(l)).

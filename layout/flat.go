@@ -448,3 +448,6 @@ func (t *IntTuple) rankAt(j0, j1 int) int {
 	}
 	return n
 }
+
+// isFlat reports whether t is a tuple whose elements are all integers.
+func (t *IntTuple) isFlat() bool { return t.isTup() && t.numTok() == t.numLeaves()+2 }

@@ -52,7 +52,15 @@ func productEach(t IntTuple) IntTuple {
 	if !t.IsTuple() {
 		return Tup(t)
 	}
-	return mapElems(t, func(_ int, x IntTuple) IntTuple { return I(x.Product()) })
+	var b builder
+	b.open()
+	for j, l, n := 1, 0, t.numTok()-1; j < n; {
+		l0 := l
+		j, l = skipElem(&t, j, l)
+		b.leaf(leafProduct(&t, l0, l))
+	}
+	b.close()
+	return b.done()
 }
 
 // TileToShape returns CuTe 3.5.1's tile_to_shape(block, target, order): the
