@@ -77,8 +77,8 @@ func zip2Into(op string, t IntTuple, g Tiler, first, second *builder) {
 			throw(op, "each tiled mode must be rank 2 (CuTe's zip2_by; an underscore works only where the mode happens to be rank 2)", t, g)
 		}
 		es := t.elems()
-		first.add(es.next())
-		second.add(es.next())
+		es.addNextTo(first)
+		es.addNextTo(second)
 		return
 	}
 	n := t.Len()
@@ -92,7 +92,7 @@ func zip2Into(op string, t IntTuple, g Tiler, first, second *builder) {
 		if i < len(g.elems) {
 			zip2Into(op, es.next(), g.elems[i], first, second)
 		} else {
-			second.add(es.next())
+			es.addNextTo(second)
 		}
 	}
 	first.close()

@@ -451,3 +451,28 @@ func (t *IntTuple) rankAt(j0, j1 int) int {
 
 // isFlat reports whether t is a tuple whose elements are all integers.
 func (t *IntTuple) isFlat() bool { return t.isTup() && t.numTok() == t.numLeaves()+2 }
+
+// addSpan appends the element of x at tokens [j0, j1), leaves [l0, l1),
+// as add(x.sub(j0, j1, l0, l1)) does, without extracting it.
+func (b *builder) addSpan(x *IntTuple, j0, j1, l0, l1 int) {
+	t := &b.t
+	if !x.isTup() || x.big != nil || t.big != nil || b.d != 1 ||
+		int(t.nt)+j1-j0 > inlTokens || int(t.nl)+l1-l0 > inlLeaves {
+		b.add(x.sub(j0, j1, l0, l1))
+		return
+	}
+	b.rk++
+	n := j1 - j0
+	t.tk |= (x.tk >> (tokBits * uint(j0)) & bitMask(tokBits*n)) << (tokBits * uint(t.nt))
+	t.nt += uint8(n)
+	copy(t.v[t.nl:], x.v[l0:l1])
+	t.st |= uint8(uint64(x.st)>>uint(l0)&bitMask(l1-l0)) << t.nl
+	t.nl += uint8(l1 - l0)
+}
+
+// addNextTo appends the next element to b (see addSpan).
+func (c *cursor) addNextTo(b *builder) {
+	j0, l0 := c.j, c.l
+	c.j, c.l = skipElem(c.t, c.j, c.l)
+	b.addSpan(c.t, j0, c.j, l0, c.l)
+}

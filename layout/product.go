@@ -110,8 +110,8 @@ func zipTuples(op string, x, y IntTuple) IntTuple {
 	xs, ys := x.elems(), y.elems()
 	for range x.Len() {
 		b.open()
-		b.add(xs.next())
-		b.add(ys.next())
+		xs.addNextTo(&b)
+		ys.addNextTo(&b)
 		b.close()
 	}
 	b.close()
