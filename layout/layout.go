@@ -607,6 +607,16 @@ func CoalesceShape(shape IntTuple) IntTuple {
 // FilterZerosShape is CuTe's filter_zeros(stride, shape): shape with _1 where
 // stride is a static _0.
 func FilterZerosShape(stride Stride, shape Shape) Shape {
+	if Congruent(stride, shape) { // leaf by leaf
+		var buf [inlLeaves]Int // more leaves move to the heap
+		ls := flatLeaves(buf[:0], shape)
+		for k := range ls {
+			if stride.leafAt(k).Is(0) {
+				ls[k] = S(1)
+			}
+		}
+		return shape.withLeaves(ls)
+	}
 	if stride.IsTuple() {
 		ss := shape.elems()
 		return mapElems(stride, func(_ int, d IntTuple) IntTuple { return FilterZerosShape(d, ss.next()) })
