@@ -456,12 +456,14 @@ func (t *IntTuple) isFlat() bool { return t.isTup() && t.numTok() == t.numLeaves
 // as add(x.sub(j0, j1, l0, l1)) does, without extracting it.
 func (b *builder) addSpan(x *IntTuple, j0, j1, l0, l1 int) {
 	t := &b.t
-	if !x.isTup() || x.big != nil || t.big != nil || b.d != 1 ||
+	if !x.isTup() || x.big != nil || t.big != nil || b.d == 0 ||
 		int(t.nt)+j1-j0 > inlTokens || int(t.nl)+l1-l0 > inlLeaves {
 		b.add(x.sub(j0, j1, l0, l1))
 		return
 	}
-	b.rk++
+	if b.d == 1 {
+		b.rk++
+	}
 	n := j1 - j0
 	t.tk |= (x.tk >> (tokBits * uint(j0)) & bitMask(tokBits*n)) << (tokBits * uint(t.nt))
 	t.nt += uint8(n)
