@@ -96,28 +96,6 @@ func appendModes(l Layout, n int) Layout {
 	return b.done()
 }
 
-// zipTuples is CuTe's zip(x, y): ((x0,y0),(x1,y1),...) for tuples of equal
-// rank, ((x,y)) when x is an integer.
-func zipTuples(op string, x, y IntTuple) IntTuple {
-	if !x.IsTuple() {
-		return Tup(Tup(x, y))
-	}
-	if !y.IsTuple() || y.Len() != x.Len() {
-		throw(op, "zip needs modes of equal rank (both operands tuple-shaped when the larger rank is 1)", x, y)
-	}
-	var b builder
-	b.open()
-	xs, ys := x.elems(), y.elems()
-	for range x.Len() {
-		b.open()
-		xs.addNextTo(&b)
-		ys.addNextTo(&b)
-		b.close()
-	}
-	b.close()
-	return b.done()
-}
-
 // rankProduct is the common part of blocked_product and raked_product:
 // logical_product of a and b padded to their common rank R, its two modes
 // zipped (block first for blocked, tile first for raked) and every mode
@@ -129,8 +107,34 @@ func rankProduct(op string, a, b Layout, raked bool) Layout {
 	if raked {
 		m0, m1 = m1, m0
 	}
-	z := mk(zipTuples(op, m0.shape, m1.shape), zipTuples(op, m0.stride, m1.stride))
-	return mapModes(z, z.Rank(), func(_ int, m Layout) Layout { return Coalesce(m) })
+	return zipCoalesce(op, m0, m1)
+}
+
+// zipCoalesce is coalesce applied to every mode of CuTe's zip(x, y): mode i
+// is (x_i, y_i) for layouts of equal rank, and the one mode (x, y) when x
+// is integral.
+func zipCoalesce(op string, x, y Layout) Layout {
+	if !x.IsTuple() {
+		return Concat(Coalesce(Concat(x, y)))
+	}
+	if !y.IsTuple() || y.Rank() != x.Rank() {
+		throw(op, "zip needs modes of equal rank (both operands tuple-shaped when the larger rank is 1)", x.shape, y.shape)
+	}
+	r := tupleLayout()
+	xs, ys := x.modes(), y.modes()
+	for range x.Rank() {
+		xi, yi := xs.next(), ys.next()
+		var bufS, bufD [16]Int // the leaves of (x_i, y_i); more move to the heap
+		sh := flatLeaves(flatLeaves(bufS[:0], xi.shape), yi.shape)
+		st := flatLeaves(flatLeaves(bufD[:0], xi.stride), yi.stride)
+		if k := len(sh); k > 0 {
+			rs, rd := bwCoalesceFlat(sh[:k-1], st[:k-1], sh[k-1], st[k-1], sh[k:], st[k:])
+			addModes(&r.sh, &r.st, rs, rd)
+		} else {
+			r.add(Concat(xi, yi)) // coalesce leaves a layout without leaves as it is
+		}
+	}
+	return r.done()
 }
 
 // LogicalProduct returns CuTe 3.5.1's logical_product(a, t). For a layout
