@@ -182,19 +182,12 @@ func TestErrorsNameOpAndValues(t *testing.T) {
 // far beyond the size.
 func TestCrd2IdxDyn(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		var gen func(depth int) (IntTuple, IntTuple)
-		gen = func(depth int) (IntTuple, IntTuple) {
-			if depth == 0 || rapid.IntRange(0, 2).Draw(t, "leaf") == 0 {
-				return I(genInt(t, -3, 6, "s")), I(genInt(t, -4, 8, "d"))
-			}
-			n := rapid.IntRange(0, 3).Draw(t, "rank")
-			sh, st := make([]IntTuple, n), make([]IntTuple, n)
-			for i := range sh {
-				sh[i], st[i] = gen(depth - 1)
-			}
-			return tup(sh), tup(st)
+		l := genLayout(t) // its nesting, with other extents and strides
+		sh := l.shape.Map(func(Int) Int { return genInt(t, -3, 6, "s") })
+		st := l.stride.Map(func(Int) Int { return genInt(t, -4, 8, "d") })
+		if rapid.Bool().Draw(t, "empty") { // an empty mode
+			sh, st = sh.Prepend(Tup()), st.Prepend(Tup())
 		}
-		sh, st := gen(3)
 		c := D(rapid.OneOf(rapid.IntRange(0, 300), rapid.IntRange(0, math.MaxInt)).Draw(t, "c"))
 		got, ok := crd2idxDyn(c, &sh, &st)
 		var want Int
