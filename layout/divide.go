@@ -65,34 +65,37 @@ func checkPermutation(l, b, r Layout) {
 // second: ((A,a),((B,b),(C,c)),d) by (X,(X,X)) is ((A,(B,C)),(a,(b,c),d)).
 func zip2By(op string, t IntTuple, g Tiler) IntTuple {
 	var first, second builder
-	zip2Into(op, t, g, &first, &second)
+	zip2Into(op, &t, 0, max(t.numTok(), 1), 0, g, &first, &second)
 	return Tup(first.done(), second.done())
 }
 
-// zip2Into is zip2By writing the first mode to first and the second to
-// second.
-func zip2Into(op string, t IntTuple, g Tiler, first, second *builder) {
+// zip2Into is zip2By for the element of t at tokens [j0, j1), leaves from
+// l0 (an integer is the range [0, 1)), writing the first mode to first and
+// the second to second.
+func zip2Into(op string, t *IntTuple, j0, j1, l0 int, g Tiler, first, second *builder) {
+	isTuple := t.isTup() && t.tok(j0) == tOpen
 	if g.kind != tilerTuple {
-		if !t.IsTuple() || t.Len() != 2 {
-			throw(op, "each tiled mode must be rank 2 (CuTe's zip2_by; an underscore works only where the mode happens to be rank 2)", t, g)
+		if !isTuple || t.rankAt(j0, j1) != 2 {
+			throw(op, "each tiled mode must be rank 2 (CuTe's zip2_by; an underscore works only where the mode happens to be rank 2)", t.elemAt(j0, l0), g)
 		}
-		es := t.elems()
-		es.addNextTo(first)
-		es.addNextTo(second)
+		a, la := skipElem(t, j0+1, l0)
+		first.addSpan(t, j0+1, a, l0, la)
+		b, lb := skipElem(t, a, la)
+		second.addSpan(t, a, b, la, lb)
 		return
 	}
-	n := t.Len()
-	if !t.IsTuple() || n < len(g.elems) {
-		throw(op, "the tiler must not have more modes than the layout (zip2_by)", t, g)
+	if !isTuple || t.rankAt(j0, j1) < len(g.elems) {
+		throw(op, "the tiler must not have more modes than the layout (zip2_by)", t.elemAt(j0, l0), g)
 	}
 	first.open()
 	second.open()
-	es := t.elems()
-	for i := range n {
+	for i, j, l := 0, j0+1, l0; j < j1-1; i++ {
+		ej, el := j, l
+		j, l = skipElem(t, j, l)
 		if i < len(g.elems) {
-			zip2Into(op, es.next(), g.elems[i], first, second)
+			zip2Into(op, t, ej, j, el, g.elems[i], first, second)
 		} else {
-			es.addNextTo(second)
+			second.addSpan(t, ej, j, el, l)
 		}
 	}
 	first.close()
