@@ -119,11 +119,44 @@ func (b *builder) tok(x uint8) {
 	t.nt++
 }
 
-func (b *builder) open()  { b.tok(tOpen) }
-func (b *builder) close() { b.tok(tClose) }
+func (b *builder) open() {
+	if t := &b.t; t.big == nil && t.nt < inlTokens { // inline
+		if b.d == 1 {
+			b.rk++
+		}
+		b.d++
+		t.tk |= tOpen << (tokBits * uint(t.nt))
+		t.nt++
+		return
+	}
+	b.tok(tOpen)
+}
+
+func (b *builder) close() {
+	if t := &b.t; t.big == nil && t.nt < inlTokens { // inline
+		b.d--
+		t.tk |= tClose << (tokBits * uint(t.nt))
+		t.nt++
+		return
+	}
+	b.tok(tClose)
+}
 
 // leaf appends the integer a.
 func (b *builder) leaf(a Int) {
+	if t := &b.t; t.big == nil && t.nt < inlTokens && t.nl < inlLeaves { // inline
+		if b.d == 1 {
+			b.rk++
+		}
+		t.tk |= tLeaf << (tokBits * uint(t.nt))
+		t.nt++
+		t.v[t.nl] = a.v
+		if a.static {
+			t.st |= 1 << t.nl
+		}
+		t.nl++
+		return
+	}
 	b.tok(tLeaf)
 	t := &b.t
 	if t.big == nil && t.nl == inlLeaves {
