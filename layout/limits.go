@@ -175,10 +175,8 @@ func CheckElements(op string, n int) error {
 // MaxLeaves leaves: checked before work quadratic in the rank (operands
 // assembled with Concat or Append are not checked at construction).
 func checkLeaves(op string, ts ...IntTuple) {
-	for _, t := range ts {
-		n := 0
-		t.walkLeaves(func(Int) { n++ })
-		if n > MaxLeaves {
+	for i := range ts {
+		if n := ts[i].numLeaves(); n > MaxLeaves {
 			throw(op, "an operand has at most MaxLeaves (256) leaves", n)
 		}
 	}
