@@ -87,7 +87,7 @@ func MakeTiledCopy(a Copy, thr, val layout.Layout) (TiledCopy, error) {
 	if err != nil {
 		return TiledCopy{}, layout.Errorf(op, "right_inverse(layout_mn) failed", mn, err)
 	}
-	tv, err := layout.Compose(inv, layout.Left(layout.Tup(layout.I(thr.Size()), layout.I(val.Size()))))
+	tv, err := layout.Composition(inv, layout.Left(layout.Tup(layout.I(thr.Size()), layout.I(val.Size()))))
 	if err != nil {
 		return TiledCopy{}, layout.Errorf(op, "with_shape(size(thr), size(val)) failed", inv, err)
 	}
@@ -181,7 +181,7 @@ func MakeTiledCopyCAtom(a Copy, mma TiledMMA) (tc TiledCopy, err error) {
 	var tiler layout.Tiler
 	err = raise.Try(func() {
 		must := throwAs(op)
-		layoutTV := must(layout.Compose(cTV, layout.Left(layout.Tup(layout.I(cTV.Mode(0).Size()), layout.I(layout.S(copyV))))))
+		layoutTV := must(layout.Composition(cTV, layout.Left(layout.Tup(layout.I(cTV.Mode(0).Size()), layout.I(layout.S(copyV))))))
 		mmaTiler := layout.Tup(layout.I(mma.TileSize(0)), layout.I(mma.TileSize(1)))
 		tiler, tv = byModeTiler(mmaTiler, layoutTV, must)
 	})
@@ -214,8 +214,8 @@ func MakeCotiledCopy(a Copy, atomTV, data layout.Layout) (tc TiledCopy, err erro
 		must := throwAs(op)
 		// data addr -> data coord; off-the-ends get stride 0.
 		inv := layout.Concat(must(layout.LeftInverse(data)), layout.MustParse("_1:_0"))
-		tvData := must(layout.Compose(inv, atomTV))
-		back := layout.Coalesce(must(layout.Compose(data, tvData.Mode(1))))
+		tvData := must(layout.Composition(inv, atomTV))
+		back := layout.Coalesce(must(layout.Composition(data, tvData.Mode(1))))
 		if !back.Equal(layout.Coalesce(atomTV.Mode(1))) {
 			raise.Throw(layout.Errorf(op, "The memory pointed to by AtomTVLayout does not exist in the DataLayout.", atomTV, data))
 		}
@@ -250,12 +250,12 @@ func byModeTiler(shape layout.Shape, layoutTV layout.Layout,
 		zeros := make([]int, n)
 		st := layout.Statics(zeros...).Replace(i, layout.I(layout.S(1)))
 		proj := layout.MustMake(shape, st)
-		modes[i] = layout.LayoutTiler(layout.Filter(must(layout.Compose(proj, layoutTV))))
+		modes[i] = layout.LayoutTiler(layout.Filter(must(layout.Composition(proj, layoutTV))))
 	}
 	tiler := layout.TupleTiler(modes...)
 	tile2data := must(layout.Composition(layout.Left(shape), tiler))
 	inv := must(layout.LeftInverse(tile2data))
-	return tiler, must(layout.Compose(inv, layoutTV))
+	return tiler, must(layout.Composition(inv, layoutTV))
 }
 
 // MakeTiledCopyS returns make_tiled_copy_S(atom, tc): a TiledCopy of atom
@@ -384,7 +384,7 @@ func (t TiledCopy) ref2trg(dst bool) (layout.Layout, error) {
 	if dst {
 		trg = t.atom.dst
 	}
-	return layout.Compose(inv, trg)
+	return layout.Composition(inv, trg)
 }
 
 // thrval2mn is the layout tile2thrfrg composes the tile mode with: the
@@ -532,7 +532,7 @@ func (t TiledCopy) layoutMN(dst bool) (layout.Layout, error) {
 	if err != nil {
 		return layout.Layout{}, err
 	}
-	return layout.Compose(inv, layout.Left(t.TilerShape()))
+	return layout.Composition(inv, layout.Left(t.TilerShape()))
 }
 
 // LayoutSMN returns the layout of get_layoutS_MN(): (m,n) -> (thread,
@@ -593,7 +593,7 @@ func (t TiledCopy) retilePlan(sh layout.Shape) (p retile, err error) {
 	err = raise.Try(func() {
 		must := throwAs(op, sh)
 		inv := must(layout.RightInverse(t.tv))
-		mn := must(layout.Compose(inv, layout.Left(t.TilerShape())))
+		mn := must(layout.Composition(inv, layout.Left(t.TilerShape())))
 		frgMN := must(layout.Upcast(mn, t.NumThr()*v.Value()))
 		p.frgV = must(layout.ZippedDivide(
 			must(layout.LogicalProduct(layout.Left(layout.I(v)), layout.LayoutTiler(must(layout.RightInverse(frgMN))))),

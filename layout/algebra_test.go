@@ -109,9 +109,9 @@ func TestCompositionProperty(t *testing.T) {
 		// power-of-two disjoint modes on the right.
 		a := genPow2Layout(t, "a")
 		b := genPermuted(t, "b", true, false)
-		r, err := Compose(a, b)
+		r, err := Composition(a, b)
 		if err != nil {
-			t.Fatalf("Compose(%v, %v): %v", a, b, err)
+			t.Fatalf("Composition(%v, %v): %v", a, b, err)
 		}
 		checkComposition(t, a, b, r)
 	})
@@ -129,7 +129,7 @@ func TestCompositionNeverWrong(t *testing.T) {
 				return // CuTe divides by it; we report an error, checked elsewhere
 			}
 		}
-		r, err := Compose(a, b)
+		r, err := Composition(a, b)
 		if err != nil {
 			return
 		}
@@ -228,7 +228,7 @@ func TestDivideProperties(t *testing.T) {
 		if err != nil {
 			t.Fatalf("ComplementTo(%v, %v): %v", b, a.Size(), err)
 		}
-		want, err := Compose(a, Concat(b, c))
+		want, err := Composition(a, Concat(b, c))
 		if err != nil {
 			t.Fatalf("Compose: %v", err)
 		}
@@ -323,7 +323,7 @@ func checkProductProperty(t *rapid.T, a, b, r Layout) {
 	if err := raise.Try(func() { c, _ = complementOf(a, I(a.Size().Mul(b.Cosize()))) }); err != nil {
 		t.Fatalf("complement(%v) raised %v, but the product %v succeeded", a, err, r)
 	}
-	cb, err := Compose(c, b)
+	cb, err := Composition(c, b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -448,7 +448,7 @@ func TestTileToShapeProperty(t *testing.T) {
 			t.Fatalf("tile_to_shape(%v, %v) = %v has rank %d", block, target, r, r.Rank())
 		}
 		for i := range trg {
-			if r.Mode(i).Size().v != trg[i].leaf.v {
+			if r.Mode(i).Size().v != trg[i].lf().v {
 				t.Fatalf("tile_to_shape(%v, %v) = %v: mode %d has size %v", block, target, r, i, r.Mode(i).Size())
 			}
 		}
@@ -467,7 +467,7 @@ func TestAlgebraErrors(t *testing.T) {
 		name string
 		f    func() error
 	}{
-		{"static shape_div", func() error { _, err := Compose(MustParse("(_8,_8):(_8,_1)"), MustParse("_2:_3")); return err }},
+		{"static shape_div", func() error { _, err := Composition(MustParse("(_8,_8):(_8,_1)"), MustParse("_2:_3")); return err }},
 		{"tiler rank", func() error {
 			_, err := Composition(MustParse("_8:_1"), MustParseTiler("<_2,_2>"))
 			return err
@@ -475,7 +475,7 @@ func TestAlgebraErrors(t *testing.T) {
 		{"dynamic rank-2 complement", func() error { _, err := Complement(MustParse("(2,2):(1,4)")); return err }},
 		{"non-injective complement", func() error { _, err := ComplementTo(MustParse("(_2,_2):(_1,_1)"), I(S(8))); return err }},
 		{"overlapping dynamic composition", func() error {
-			_, err := Compose(MustParse("(((4),4,8)):(((32),8,1))"), MustParse("(8,4,4):(4,1,4)"))
+			_, err := Composition(MustParse("(((4),4,8)):(((32),8,1))"), MustParse("(8,4,4):(4,1,4)"))
 			return err
 		}},
 		{"left_inverse of a non-injective layout", func() error { _, err := LeftInverse(MustParse("(2,_3,(1,1,2,_2)):(_24,_8,(_4,_1,_2,_0))")); return err }},
@@ -527,7 +527,7 @@ func TestGappedDivideAndTileProperties(t *testing.T) {
 			return
 		}
 		for i := range trg {
-			if r.Mode(i).Size().v != trg[i].leaf.v {
+			if r.Mode(i).Size().v != trg[i].lf().v {
 				t.Fatalf("tile_to_shape(%v, %v) = %v: mode %d has size %v", blk, tup(trg), r, i, r.Mode(i).Size())
 			}
 		}

@@ -236,11 +236,11 @@ func atup(elems []ArithTuple) ArithTuple { return ArithTuple{elems: elems, isTup
 
 // FromIntTuple returns t as an ArithTuple with integer leaves.
 func FromIntTuple(t IntTuple) ArithTuple {
-	if !t.isTup {
-		return ArithTuple{leaf: Basis{v: t.leaf}}
+	if !t.IsTuple() {
+		return ArithTuple{leaf: Basis{v: t.lf()}}
 	}
-	e := make([]ArithTuple, len(t.elems))
-	for i, x := range t.elems {
+	e := make([]ArithTuple, t.Len())
+	for i, x := range t.kids() {
 		e[i] = FromIntTuple(x)
 	}
 	return atup(e)
@@ -523,11 +523,11 @@ func addScalar(a, b Basis) Basis {
 // integer _1, for a tuple the tuple of bases E<i,...> of its leaves, each
 // mode i's bases with i put in front of their paths.
 func BasisLike(shape Shape) ArithTuple {
-	if !shape.isTup {
+	if !shape.IsTuple() {
 		return Leaf(BasisOf(S(1)))
 	}
-	e := make([]ArithTuple, len(shape.elems))
-	for i, s := range shape.elems {
+	e := make([]ArithTuple, shape.Len())
+	for i, s := range shape.kids() {
 		pre := appendPath(nil, []int{i})
 		e[i] = BasisLike(s).Map(func(b Basis) Basis {
 			b.path = pre + b.path

@@ -40,17 +40,17 @@ func MustMakeBasisLayout(shape Shape, stride ArithTuple) BasisLayout {
 }
 
 func congruentA(s IntTuple, d ArithTuple) bool {
-	if s.isTup != d.isTup {
+	if s.IsTuple() != d.isTup {
 		return false
 	}
-	if !s.isTup {
+	if !s.IsTuple() {
 		return true
 	}
-	if len(s.elems) != len(d.elems) {
+	if s.Len() != len(d.elems) {
 		return false
 	}
-	for i := range s.elems {
-		if !congruentA(s.elems[i], d.elems[i]) {
+	for i := range s.Len() {
+		if !congruentA(s.At(i), d.elems[i]) {
 			return false
 		}
 	}
@@ -91,7 +91,7 @@ func (l BasisLayout) Depth() int { return l.shape.Depth() }
 func (l BasisLayout) Size() Int { return l.shape.Product() }
 
 // IsTuple reports whether the layout's shape is a tuple.
-func (l BasisLayout) IsTuple() bool { return l.shape.isTup }
+func (l BasisLayout) IsTuple() bool { return l.shape.IsTuple() }
 
 // Mode returns the sublayout at a mode path: Mode(1, 0) is layout<1,0>(l).
 func (l BasisLayout) Mode(path ...int) BasisLayout {
@@ -165,26 +165,27 @@ func (l BasisLayout) Eval(i int) (ArithTuple, error) { return l.At(I(D(i))) }
 // over the modes (the last takes the rest) and summed right-nested; a static
 // _0 coordinate sums crd2idx(_0, mode) over the modes.
 func crd2idxBasis(c IntTuple, shape Shape, stride ArithTuple) ArithTuple {
-	if c.isTup {
-		if !shape.isTup {
+	if c.IsTuple() {
+		if !shape.IsTuple() {
 			throw("crd2idx", "a tuple coordinate needs a tuple shape", c, shape)
 		}
-		if len(c.elems) != len(shape.elems) {
+		if c.Len() != shape.Len() {
 			throw("crd2idx", "coordinate and shape must have equal rank", c, shape)
 		}
-		if len(c.elems) == 0 {
+		if c.Len() == 0 {
 			return Leaf(BasisOf(S(0)))
 		}
-		sum := crd2idxBasis(c.elems[0], shape.elems[0], stride.elems[0])
-		for i := 1; i < len(c.elems); i++ {
-			sum = addArith(sum, crd2idxBasis(c.elems[i], shape.elems[i], stride.elems[i]))
+		sum := crd2idxBasis(c.At(0), shape.At(0), stride.elems[0])
+		for i := 1; i < c.Len(); i++ {
+			sum = addArith(sum, crd2idxBasis(c.At(i), shape.At(i), stride.elems[i]))
 		}
 		return sum
 	}
-	if !shape.isTup {
-		return Leaf(stride.leaf.Mul(c.leaf))
+	if !shape.IsTuple() {
+		return Leaf(stride.leaf.Mul(c.lf()))
 	}
-	return crd2idxBasisInt(c.leaf, shape.elems, stride.elems)
+	var buf [inlLeaves]IntTuple // more elements move to the heap
+	return crd2idxBasisInt(c.lf(), shape.appendKids(buf[:0]), stride.elems)
 }
 
 func crd2idxBasisInt(c Int, shape []IntTuple, stride []ArithTuple) ArithTuple {
@@ -303,12 +304,12 @@ func composeLeafBasis(ls []Int, ld []Basis, s, d Int, c *compState) BasisLayout 
 
 // composeTreeBasis composes every leaf of b's shape with ls:ld.
 func composeTreeBasis(ls []Int, ld []Basis, s, d IntTuple, c *compState) BasisLayout {
-	if !s.isTup {
-		return composeLeafBasis(ls, ld, s.leaf, d.leaf, c)
+	if !s.IsTuple() {
+		return composeLeafBasis(ls, ld, s.lf(), d.lf(), c)
 	}
-	ms := make([]BasisLayout, len(s.elems))
-	for i := range s.elems {
-		ms[i] = composeTreeBasis(ls, ld, s.elems[i], d.elems[i], c)
+	ms := make([]BasisLayout, s.Len())
+	for i := range s.Len() {
+		ms[i] = composeTreeBasis(ls, ld, s.At(i), d.At(i), c)
 	}
 	return ConcatBasis(ms...)
 }
@@ -400,20 +401,19 @@ func compTilerBasis(a BasisLayout, t Tiler) BasisLayout {
 	return ConcatBasis(ms...)
 }
 
-// ComposeBasis returns CuTe 3.5.1's composition(a, b) for a layout a with
-// basis strides and a plain layout b: the layout r compatible with b with
-// r(i) == a(b(i)), computed by CuTe's algorithm (see [Compose]); its strides
-// are a's bases scaled by integers.
-func ComposeBasis(a BasisLayout, b Layout) (r BasisLayout, err error) {
+// CompositionBasis returns CuTe 3.5.1's composition(a, b) for a layout a
+// with basis strides and a layout or tiler b (see [Composition]): for a
+// layout b, the layout r compatible with b with r(i) == a(b(i)), computed by
+// CuTe's algorithm; its strides are a's bases scaled by integers.
+func CompositionBasis[B LayoutOrTiler](a BasisLayout, b B) (r BasisLayout, err error) {
 	defer catchIn("composition", &err)
-	return composeBasis(a, b), nil
-}
-
-// CompositionBasis returns composition(a, t) for any tiler (see
-// [Composition]).
-func CompositionBasis(a BasisLayout, t Tiler) (r BasisLayout, err error) {
-	defer catchIn("composition", &err)
-	return compTilerBasis(a, t), nil
+	switch b := any(b).(type) {
+	case Layout:
+		return composeBasis(a, b), nil
+	case Tiler:
+		return compTilerBasis(a, b), nil
+	}
+	panic("unreachable") // B is Layout or Tiler
 }
 
 // logicalDivideBasis is logical_divide for basis strides; the tiler is a
@@ -499,7 +499,7 @@ func ZippedDivideBasis(l BasisLayout, t Tiler) (r BasisLayout, err error) {
 func TiledDivideBasis(l BasisLayout, t Tiler) (r BasisLayout, err error) {
 	defer catchIn("tiled_divide", &err)
 	z := tileUnzipBasis("tiled_divide", logicalDivideBasis(l, t), t)
-	sh := unpack([]IntTuple{z.shape.elems[0]}, z.shape.elems[1])
+	sh := unpack([]IntTuple{z.shape.At(0)}, z.shape.At(1))
 	st := unpackBasis([]ArithTuple{z.stride.elems[0]}, z.stride.elems[1])
 	return BasisLayout{tup(sh), atup(st)}, nil
 }
@@ -509,7 +509,7 @@ func TiledDivideBasis(l BasisLayout, t Tiler) (r BasisLayout, err error) {
 func FlatDivideBasis(l BasisLayout, t Tiler) (r BasisLayout, err error) {
 	defer catchIn("flat_divide", &err)
 	z := tileUnzipBasis("flat_divide", logicalDivideBasis(l, t), t)
-	sh := unpack(unpack(nil, z.shape.elems[0]), z.shape.elems[1])
+	sh := unpack(unpack(nil, z.shape.At(0)), z.shape.At(1))
 	st := unpackBasis(unpackBasis(nil, z.stride.elems[0]), z.stride.elems[1])
 	return BasisLayout{tup(sh), atup(st)}, nil
 }
@@ -528,7 +528,7 @@ func ProductOfBasis(op string, l BasisLayout, t Tiler) (BasisLayout, error) {
 // strides when the shape is static and of rank > 1, which bases do not
 // support (no operator<): that is an error here.
 func FragmentLikeBasis(l BasisLayout) (Layout, error) {
-	if l.Rank() > 1 && l.shape.isTup && l.shape.IsStatic() && l.stride.HasBasis() {
+	if l.Rank() > 1 && l.shape.IsTuple() && l.shape.IsStatic() && l.stride.HasBasis() {
 		return Layout{}, Errorf("make_fragment_like", "a static shape orders its modes by stride, which scaled bases cannot (CuTe 3.5.1 does not compile it)", l)
 	}
 	if p, ok := l.Plain(); ok {

@@ -28,12 +28,12 @@ func genBasisShape(t *rapid.T) Shape {
 // genBasisStride draws flat-depth-1 bases congruent with shape, all on
 // paths of depth 1 (so every sum compiles).
 func genBasisStride(t *rapid.T, shape Shape) ArithTuple {
-	if !shape.isTup {
+	if !shape.IsTuple() {
 		m := rapid.IntRange(0, 2).Draw(t, "mode")
 		return Leaf(ScaledBasis(kindOf(t, 1<<rapid.IntRange(0, 3).Draw(t, "slog"), false, "ss"), m))
 	}
-	e := make([]ArithTuple, len(shape.elems))
-	for i, s := range shape.elems {
+	e := make([]ArithTuple, shape.Len())
+	for i, s := range shape.kids() {
 		e[i] = genBasisStride(t, s)
 	}
 	return atup(e)
@@ -112,7 +112,7 @@ func TestBasisAlgebraIdentities(t *testing.T) {
 		}
 		n := 1 << rapid.IntRange(0, 3).Draw(t, "tile")
 		b := mk(I(S(n)), I(S(1)))
-		r, err := ComposeBasis(a, b)
+		r, err := CompositionBasis(a, b)
 		if err == nil {
 			for i := 0; i < n; i++ {
 				want, e1 := a.Eval(i)

@@ -38,17 +38,17 @@ func eqInt(a, b Int) Int { return boolInt(a.v == b.v, a.static && b.static) }
 // against any b is leaf(a, b).
 func compat(op string, a, b IntTuple, leaf func(a Int, b IntTuple) Int) Int {
 	switch {
-	case a.isTup && b.isTup:
-		if len(a.elems) != len(b.elems) {
+	case a.IsTuple() && b.IsTuple():
+		if a.Len() != b.Len() {
 			return S(0)
 		}
-		zs := make([]Int, len(a.elems))
+		zs := make([]Int, a.Len())
 		for i := range zs {
-			zs[i] = compat(op, a.elems[i], b.elems[i], leaf)
+			zs[i] = compat(op, a.At(i), b.At(i), leaf)
 		}
 		return andAll(zs)
-	case !a.isTup:
-		return leaf(a.leaf, b)
+	case !a.IsTuple():
+		return leaf(a.lf(), b)
 	}
 	return S(0)
 }
@@ -100,18 +100,18 @@ func ElemLess(a, b IntTuple) (r Int, err error) {
 
 func elemLess(a, b IntTuple) Int {
 	switch {
-	case a.isTup && b.isTup:
-		zs := make([]Int, 0, len(a.elems)+1)
-		for i := range a.elems {
-			if i >= len(b.elems) {
+	case a.IsTuple() && b.IsTuple():
+		zs := make([]Int, 0, a.Len()+1)
+		for i := range a.Len() {
+			if i >= b.Len() {
 				zs = append(zs, S(0))
 				break
 			}
-			zs = append(zs, elemLess(a.elems[i], b.elems[i]))
+			zs = append(zs, elemLess(a.At(i), b.At(i)))
 		}
 		return andAll(zs)
-	case !a.isTup && !b.isTup:
-		return boolInt(a.leaf.v < b.leaf.v, a.leaf.static && b.leaf.static)
+	case !a.IsTuple() && !b.IsTuple():
+		return boolInt(a.lf().v < b.lf().v, a.lf().static && b.lf().static)
 	}
 	throw("elem_less", "a tuple and an integer do not compare", a, b)
 	return Int{}

@@ -7,34 +7,50 @@ import "github.com/gocute/cute/layout/internal/trace"
 // integer, and against the product of a tuple for an integer a.
 func ceilDivTuple(a, b IntTuple) IntTuple {
 	switch {
-	case a.isTup && b.isTup:
-		if len(b.elems) > len(a.elems) {
+	case a.IsTuple() && b.IsTuple():
+		if b.Len() > a.Len() {
 			throwKind(ErrRank, "ceil_div", "the divisor must not have more modes than the dividend", a, b)
 		}
-		e := make([]IntTuple, len(a.elems))
-		for i := range e {
-			d := I(S(1))
-			if i < len(b.elems) {
-				d = b.elems[i]
+		if a.isFlat() && b.isFlat() { // the leaves pair up: no sub-tuples
+			var r builder
+			r.open()
+			for k := range a.numLeaves() {
+				d := S(1)
+				if k < b.numLeaves() {
+					d = b.leafAt(k)
+				}
+				r.leaf(ceilDivInt(a.leafAt(k), d))
 			}
-			e[i] = ceilDivTuple(a.elems[i], d)
+			r.close()
+			return r.done()
 		}
-		return tup(e)
-	case a.isTup:
-		e := make([]IntTuple, len(a.elems))
+		nb, bs := b.Len(), b.elems()
+		return mapElems(a, func(i int, x IntTuple) IntTuple {
+			d := I(S(1))
+			if i < nb {
+				d = bs.next()
+			}
+			return ceilDivTuple(x, d)
+		})
+	case a.IsTuple():
 		rest := b
-		for i, x := range a.elems {
-			e[i] = ceilDivTuple(x, rest)
+		return mapElems(a, func(_ int, x IntTuple) IntTuple {
+			q := ceilDivTuple(x, rest)
 			rest = ceilDivTuple(rest, x)
-		}
-		return tup(e)
-	case b.isTup:
+			return q
+		})
+	case b.IsTuple():
 		return ceilDivTuple(a, I(b.Product()))
 	}
-	if b.leaf.v == 0 {
-		throw("ceil_div", "division by zero", a, b)
+	return I(ceilDivInt(a.lf(), b.lf()))
+}
+
+// ceilDivInt is ceil_div(x, y) on integers.
+func ceilDivInt(x, y Int) Int {
+	if y.v == 0 {
+		throw("ceil_div", "division by zero", I(x), I(y))
 	}
-	return I(a.leaf.CeilDiv(b.leaf))
+	return x.CeilDiv(y)
 }
 
 // filterFlat returns the flat modes of filter(l) = coalesce(filter_zeros(l)).

@@ -25,9 +25,7 @@ func logicalDivide(l Layout, t Tiler) Layout {
 	if info.bad != "" {
 		throw("complement", info.bad, b, l.shape)
 	}
-	buf := make([]IntTuple, 4)
-	buf[0], buf[1], buf[2], buf[3] = b.shape, c.shape, b.stride, c.stride
-	r := compose(l, mk(tup(buf[:2:2]), tup(buf[2:])))
+	r := compose(l, Concat(b, c))
 	if r.Size().v < l.Size().v {
 		throw("logical_divide", "size(result) >= size(layout) (the tiler's complement with respect to shape(layout) loses size in CuTe 3.5.1)", l, b)
 	}
@@ -66,26 +64,42 @@ func checkPermutation(l, b, r Layout) {
 // mode and the rests, followed by t's modes beyond the guide, into the
 // second: ((A,a),((B,b),(C,c)),d) by (X,(X,X)) is ((A,(B,C)),(a,(b,c),d)).
 func zip2By(op string, t IntTuple, g Tiler) IntTuple {
+	var first, second builder
+	zip2Into(op, &t, 0, max(t.numTok(), 1), 0, g, &first, &second)
+	return Tup(first.done(), second.done())
+}
+
+// zip2Into is zip2By for the element of t at tokens [j0, j1), leaves from
+// l0 (an integer is the range [0, 1)), writing the first mode to first and
+// the second to second.
+func zip2Into(op string, t *IntTuple, j0, j1, l0 int, g Tiler, first, second *builder) {
+	isTuple := t.isTup() && t.tok(j0) == tOpen
 	if g.kind != tilerTuple {
-		if !t.isTup || len(t.elems) != 2 {
-			throw(op, "each tiled mode must be rank 2 (CuTe's zip2_by; an underscore works only where the mode happens to be rank 2)", t, g)
+		if !isTuple || t.rankAt(j0, j1) != 2 {
+			throw(op, "each tiled mode must be rank 2 (CuTe's zip2_by; an underscore works only where the mode happens to be rank 2)", t.elemAt(j0, l0), g)
 		}
-		return t
+		a, la := skipElem(t, j0+1, l0)
+		first.addSpan(t, j0+1, a, l0, la)
+		b, lb := skipElem(t, a, la)
+		second.addSpan(t, a, b, la, lb)
+		return
 	}
-	if !t.isTup || len(t.elems) < len(g.elems) {
-		throw(op, "the tiler must not have more modes than the layout (zip2_by)", t, g)
+	if !isTuple || t.rankAt(j0, j1) < len(g.elems) {
+		throw(op, "the tiler must not have more modes than the layout (zip2_by)", t.elemAt(j0, l0), g)
 	}
-	gr, n := len(g.elems), len(t.elems)
-	buf := make([]IntTuple, 2+gr+n) // the pair, first and second in one allocation
-	pair, first, second := buf[:2:2], buf[2:2+gr:2+gr], buf[2+gr:2+gr:2+gr+n]
-	for i := range g.elems {
-		s := zip2By(op, t.elems[i], g.elems[i])
-		first[i] = s.elems[0]
-		second = append(second, s.elems[1])
+	first.open()
+	second.open()
+	for i, j, l := 0, j0+1, l0; j < j1-1; i++ {
+		ej, el := j, l
+		j, l = skipElem(t, j, l)
+		if i < len(g.elems) {
+			zip2Into(op, t, ej, j, el, g.elems[i], first, second)
+		} else {
+			second.addSpan(t, ej, j, el, l)
+		}
 	}
-	second = append(second, t.elems[gr:]...)
-	pair[0], pair[1] = tup(first), tup(second)
-	return tup(pair)
+	first.close()
+	second.close()
 }
 
 // tileUnzip is CuTe's tile_unzip(l, t).
@@ -96,24 +110,36 @@ func tileUnzip(op string, l Layout, t Tiler) Layout {
 // unpack returns the elements of a mode of rank > 1 as separate modes, and
 // the mode itself otherwise (the slice layout(_, repeat<R>(_))).
 func unpack(dst []IntTuple, m IntTuple) []IntTuple {
-	if m.isTup && len(m.elems) > 1 {
-		return append(dst, m.elems...)
+	if m.IsTuple() && m.Len() > 1 {
+		return append(dst, m.kids()...)
 	}
 	return append(dst, m)
 }
 
+// unpackMode appends mode m of rank > 1 to b as separate modes, and the mode
+// itself otherwise (the slice layout(_, repeat<R>(_))).
+func unpackMode(b *layoutBuilder, m Layout) {
+	if m.shape.IsTuple() && m.shape.Len() > 1 {
+		b.addModes(m)
+	} else {
+		b.add(m)
+	}
+}
+
 // tiledOf turns a zipped ((tile),(rest)) layout into (tile, rest...).
 func tiledOf(z Layout) Layout {
-	sh := unpack([]IntTuple{z.shape.elems[0]}, z.shape.elems[1])
-	st := unpack([]IntTuple{z.stride.elems[0]}, z.stride.elems[1])
-	return mk(tup(sh), tup(st))
+	b := tupleLayout()
+	b.add(z.Mode(0))
+	unpackMode(&b, z.Mode(1))
+	return b.done()
 }
 
 // flatOf turns a zipped ((tile),(rest)) layout into (tile..., rest...).
 func flatOf(z Layout) Layout {
-	sh := unpack(unpack(nil, z.shape.elems[0]), z.shape.elems[1])
-	st := unpack(unpack(nil, z.stride.elems[0]), z.stride.elems[1])
-	return mk(tup(sh), tup(st))
+	b := tupleLayout()
+	unpackMode(&b, z.Mode(0))
+	unpackMode(&b, z.Mode(1))
+	return b.done()
 }
 
 // LogicalDivide returns CuTe 3.5.1's logical_divide(l, t). For a layout tiler
@@ -123,7 +149,7 @@ func flatOf(z Layout) Layout {
 // by mode, keeping the modes of l beyond the tiler's rank.
 //
 // The tiler's sorted strides need not divide each other (CuTe's complement
-// fills what fits in each hole). Beyond the errors of [Compose] and the
+// fills what fits in each hole). Beyond the errors of [Composition] and the
 // structural ones of [ComplementTo] (the tiler's filtered strides positive,
 // the tiler injective, static strides for rank > 1), it reports a result
 // smaller than l (3.5.1 complements with respect to shape(l) mode by mode,

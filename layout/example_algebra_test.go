@@ -6,19 +6,19 @@ import (
 	"github.com/gocute/cute/layout"
 )
 
-func ExampleCompose() {
+func ExampleComposition_layout() {
 	a := layout.MustParse("(_4,_3):(_3,_1)")
 	b := layout.MustParse("(_6,_2):(_2,_1)")
-	r, err := layout.Compose(a, b)
+	r, err := layout.Composition(a, b)
 	fmt.Println(r, err)
 	// Output: ((_2,_3),_2):((_6,_1),_3) <nil>
 }
 
-func ExampleComposition() {
+func ExampleComposition_tiler() {
 	a := layout.MustParse("(12,(4,8)):(59,(13,1))")
 	r, _ := layout.Composition(a, layout.MustParseTiler("<_3:_4,_8:_2>"))
 	fmt.Println(r)
-	_, err := layout.Compose(layout.MustParse("(_8,_8):(_8,_1)"), layout.MustParse("_2:_3"))
+	_, err := layout.Composition(layout.MustParse("(_8,_8):(_8,_1)"), layout.MustParse("_2:_3"))
 	fmt.Println(err)
 	// Output:
 	// (_3,(2,4)):(236,(26,1))

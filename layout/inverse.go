@@ -54,11 +54,12 @@ func rightInverseSigned(l Layout) (Layout, bool) {
 		k := seq[0]
 		return mk(I(sh[k]), I(st[k].Signum().Mul(rst[k]))), pos
 	}
-	rs, rd := make([]IntTuple, len(seq)), make([]IntTuple, len(seq))
-	for i, k := range seq {
-		rs[i], rd[i] = I(sh[k]), I(st[k].Signum().Mul(rst[k]))
+	var rsBuf, rdBuf [16]Int
+	rs, rd := rsBuf[:0], rdBuf[:0]
+	for _, k := range seq {
+		rs, rd = append(rs, sh[k]), append(rd, st[k].Signum().Mul(rst[k]))
 	}
-	return mk(tup(rs), tup(rd)), pos
+	return flatLayout(rs, rd), pos
 }
 
 // RightInverse returns CuTe 3.5.1's right_inverse(l): the layout r with

@@ -54,69 +54,53 @@ func Right(shape Shape) Layout { return mk(shape, CompactRight(shape, S(1))) }
 // Concat returns make_layout(l0, l1, ...): the layout whose modes are the
 // given layouts. With one layout the result is the rank-1 layout (l0).
 func Concat(ls ...Layout) Layout {
-	n := len(ls)
-	buf := make([]IntTuple, 2*n) // shape and stride elements share one allocation
-	sh, st := buf[:n:n], buf[n:]
-	for i, l := range ls {
-		sh[i], st[i] = l.shape, l.stride
+	b := tupleLayout()
+	for _, l := range ls {
+		b.add(l)
 	}
-	return mk(tup(sh), tup(st))
+	return b.done()
 }
 
 // CompactLeft returns CuTe's compact_col_major(shape, current): strides that
 // enumerate shape column-major starting at current. Static _1 modes get a
 // static _0 stride.
-func CompactLeft(shape Shape, current Int) Stride {
-	c := compactor{cur: current}
-	st := c.walk(shape)
-	return st
-}
+func CompactLeft(shape Shape, current Int) Stride { return compact(shape, current, false) }
 
 // CompactRight returns CuTe's compact_row_major(shape, current).
-func CompactRight(shape Shape, current Int) Stride {
-	c := compactor{cur: current, right: true}
-	st := c.walk(shape)
-	return st
-}
+func CompactRight(shape Shape, current Int) Stride { return compact(shape, current, true) }
 
-// compactor walks a shape assigning compact strides from cur on. Each mode
+// compact assigns compact strides from current on to the leaves of shape,
+// first to last (column-major) or last to first (row-major). Each leaf
 // multiplies the running stride by its extent; that product is taken only
-// when a later mode needs it, because CuTe discards the last one (an
+// when a later leaf needs it, because CuTe discards the last one (an
 // overflow there is no error: make_layout((2,2^62)) is (2,2^62):(_1,2)).
-// pending holds the product (a, b) not yet taken.
-type compactor struct {
-	cur     Int
-	a, b    Int
-	pending bool
-	right   bool
-}
-
-func (c *compactor) next() Int {
-	if c.pending {
-		c.cur, c.pending = c.a.Mul(c.b), false
+func compact(shape Shape, current Int, right bool) Stride {
+	var buf [inlLeaves]Int
+	n := shape.numLeaves()
+	ds := buf[:0]
+	if n > len(buf) {
+		ds = make([]Int, n)
+	} else {
+		ds = buf[:n]
 	}
-	return c.cur
-}
-
-func (c *compactor) walk(shape IntTuple) IntTuple {
-	if !shape.isTup {
-		if shape.leaf.Is(1) {
-			return I(S(0))
+	cur, pendA, pendB, pending := current, Int{}, Int{}, false
+	for i := range n {
+		k := i
+		if right {
+			k = n - 1 - i
 		}
-		d := c.next()
-		c.a, c.b, c.pending = d, shape.leaf, true
-		return I(d)
-	}
-	n := len(shape.elems)
-	out := make([]IntTuple, n)
-	for k := 0; k < n; k++ {
-		i := k
-		if c.right {
-			i = n - 1 - k
+		s := shape.leafAt(k)
+		if s.Is(1) {
+			ds[k] = S(0)
+			continue
 		}
-		out[i] = c.walk(shape.elems[i])
+		if pending {
+			cur, pending = pendA.Mul(pendB), false
+		}
+		ds[k] = cur
+		pendA, pendB, pending = cur, s, true
 	}
-	return tup(out)
+	return shape.withLeaves(ds)
 }
 
 // Shape returns the layout's shape.
@@ -135,11 +119,24 @@ func (l Layout) Depth() int { return l.shape.Depth() }
 func (l Layout) Size() Int { return l.shape.Product() }
 
 // IsTuple reports whether the layout's shape is a tuple (rather than an integer).
-func (l Layout) IsTuple() bool { return l.shape.isTup }
+func (l Layout) IsTuple() bool { return l.shape.IsTuple() }
 
 // Mode returns the sublayout get<path...>(l): Mode(1, 0) is layout<1,0>(l).
 func (l Layout) Mode(path ...int) Layout {
-	return mk(l.shape.Get(path...), l.stride.Get(path...))
+	for _, i := range path {
+		if !l.shape.IsTuple() {
+			if i != 0 {
+				panic("layout: IntTuple.At out of range")
+			}
+			continue
+		}
+		j0, j1, l0, l1, ok := l.shape.span(i)
+		if !ok {
+			panic("layout: IntTuple.At out of range")
+		}
+		l = mk(l.shape.sub(j0, j1, l0, l1), l.stride.sub(j0, j1, l0, l1))
+	}
+	return l
 }
 
 // Modes returns the top-level modes of l as layouts.
@@ -157,11 +154,12 @@ func (l Layout) Take(b, e int) Layout { return mk(l.shape.Take(b, e), l.stride.T
 // Append returns l with the modes ms appended (CuTe's append); an integral
 // layout first becomes the first mode.
 func (l Layout) Append(ms ...Layout) Layout {
-	sh, st := make([]IntTuple, len(ms)), make([]IntTuple, len(ms))
-	for i, m := range ms {
-		sh[i], st[i] = m.shape, m.stride
+	b := tupleLayout()
+	b.addModes(l)
+	for _, m := range ms {
+		b.add(m)
 	}
-	return mk(l.shape.Append(sh...), l.stride.Append(st...))
+	return b.done()
 }
 
 // Equal reports whether two layouts are identical, static flags included.
@@ -170,6 +168,7 @@ func (l Layout) Equal(m Layout) bool { return l.shape.Equal(m.shape) && l.stride
 // String prints l as CuTe does: shape:stride, e.g. (_4,(2,_3)):(_1,(4,_8)).
 func (l Layout) String() string {
 	var b strings.Builder
+	b.Grow(l.shape.textSize() + 1 + l.stride.textSize())
 	l.shape.write(&b)
 	b.WriteByte(':')
 	l.stride.write(&b)
@@ -202,81 +201,196 @@ func (l Layout) Cosize() Int {
 // panics with an *Error when a tuple coordinate meets an integer shape or
 // the ranks differ; use [Layout.Offset] for a checked call.
 func Crd2Idx(c IntTuple, shape Shape, stride Stride) Int {
-	if c.isTup {
-		if !shape.isTup {
-			throw("crd2idx", "a tuple coordinate needs a tuple shape", c, shape)
+	if !c.IsTuple() {
+		if r, ok := crd2idxDyn(c.lf(), &shape, &stride); ok {
+			return r
 		}
-		if len(c.elems) != len(shape.elems) {
-			throw("crd2idx", "coordinate and shape must have equal rank", c, shape)
-		}
-		if len(c.elems) == 0 {
-			return S(0)
-		}
-		sum := Crd2Idx(c.elems[0], shape.elems[0], stride.elems[0])
-		for i := 1; i < len(c.elems); i++ {
-			sum = sum.Add(Crd2Idx(c.elems[i], shape.elems[i], stride.elems[i]))
-		}
-		return sum
+	} else if r, ok := crd2idxCongruent(&c, &shape, &stride); ok {
+		return r
 	}
-	if !shape.isTup {
-		return c.leaf.Mul(stride.leaf)
-	}
-	return crd2idxInt(c.leaf, shape.elems, stride.elems)
+	return crd2idxCoord(&c, 0, max(c.numTok(), 1), 0, &shape, &stride, 0, max(shape.numTok(), 1), 0)
 }
 
-func crd2idxInt(c Int, shape, stride []IntTuple) Int {
-	if len(shape) == 0 {
-		return S(0)
+// crd2idxCoord is Crd2Idx for the coordinate of c at tokens [cj0, cj1),
+// leaves from cl, and the mode of shape and stride at tokens [j0, j1),
+// leaves from l0 (an integer is the one-token range [0, 1)): a tuple
+// coordinate sums the modes left to right, an integer one is distributed
+// over the mode.
+func crd2idxCoord(c *IntTuple, cj0, cj1, cl int, shape, stride *IntTuple, j0, j1, l0 int) Int {
+	if !c.isTup() || cj1-cj0 == 1 {
+		if j1-j0 == 1 { // an integer coordinate into a leaf mode
+			return c.leafAt(cl).Mul(stride.leafAt(l0))
+		}
+		return crd2idxSpan(c.leafAt(cl), shape, stride, j0, j1, l0)
 	}
-	if len(shape) == 1 {
-		return crd2idxMode(c, &shape[0], &stride[0])
+	if !shape.isTup() || j1-j0 == 1 {
+		throw("crd2idx", "a tuple coordinate needs a tuple shape", c.elemAt(cj0, cl), shape.elemAt(j0, l0))
 	}
-	if c.Is(0) {
-		return S(0)
+	if c.rankAt(cj0, cj1) != shape.rankAt(j0, j1) {
+		throw("crd2idx", "coordinate and shape must have equal rank", c.elemAt(cj0, cl), shape.elemAt(j0, l0))
 	}
-	p := shape[0].Product()
-	if p.v == 0 { // an extent-0 mode takes the whole coordinate (CuTe divides by zero)
-		return crd2idxMode(c, &shape[0], &stride[0]).Add(crd2idxInt(Int{0, both(c, p)}, shape[1:], stride[1:]))
+	sum := S(0)
+	cj, ck, j, l := cj0+1, cl, j0+1, l0
+	for i := 0; cj < cj1-1; i++ {
+		ej, ek, fj, fl := cj, ck, j, l
+		cj, ck = skipElem(c, cj, ck)
+		j, l = skipElem(shape, j, l)
+		x := crd2idxCoord(c, ej, cj, ek, shape, stride, fj, j, fl)
+		if i == 0 {
+			sum = x
+		} else {
+			sum = sum.Add(x)
+		}
 	}
-	div, mod := divMod(c, p)
-	return crd2idxMode(mod, &shape[0], &stride[0]).Add(crd2idxInt(div, shape[1:], stride[1:]))
+	return sum
 }
 
-// crd2idxMode is Crd2Idx(I(c), shape, stride), a leaf without the wrapping.
-func crd2idxMode(c Int, shape, stride *IntTuple) Int {
-	if !shape.isTup {
-		return c.Mul(stride.leaf)
+// crd2idxCongruent is crd2idxCoord, faster, for a coordinate congruent
+// with the shape (the same nesting), and ok=false elsewhere: the sum of
+// c_k*d_k over the leaves, static when every term is, where no term and no
+// grouping of the sum can overflow (crd2idxCoord, which sums mode by mode,
+// reports an overflow). TestCrd2IdxCongruent checks it against
+// crd2idxCoord.
+func crd2idxCongruent(c, shape, stride *IntTuple) (r Int, ok bool) {
+	if c.big != nil || shape.big != nil || stride.big != nil || c.tk != shape.tk || c.nt != shape.nt {
+		return Int{}, false
 	}
-	return crd2idxInt(c, shape.elems, stride.elems)
+	sum, static, mag := 0, true, uint64(0)
+	for k := range c.numLeaves() {
+		a, d := c.leafAt(k), stride.leafAt(k)
+		if a.Is(0) || d.Is(0) { // a static _0 term
+			continue
+		}
+		x, okMul := mulInt(a.v, d.v)
+		mag, ok = addCap(mag, absMag(x))
+		if !okMul || !ok || x == math.MinInt {
+			return Int{}, false
+		}
+		sum += x
+		static = static && a.static && d.static
+	}
+	return Int{sum, static}, true
+}
+
+// crd2idxDyn is crd2idxSpan over the whole shape, faster, in the common case
+// it covers, and ok=false elsewhere: a dynamic coordinate c >= 0, shape and
+// stride inline, no empty tuple, and no static extent in {-1, 0, 1}. Then no
+// mode's size is a static ±1 or 0, so every part of c CuTe computes is
+// dynamic and the distribution over the modes is the one over the leaves
+// (truncated division nests), and the result is static exactly when every
+// stride is a static _0. An overflow, which crd2idxSpan reports, gives
+// ok=false. TestCrd2IdxDyn checks it against crd2idxSpan.
+func crd2idxDyn(c Int, shape, stride *IntTuple) (r Int, ok bool) {
+	if c.static || c.v < 0 || shape.big != nil || stride.big != nil {
+		return Int{}, false
+	}
+	const low = 0x5555555555555555 // the low bit of every token
+	tk := shape.tk
+	opens, closes := tk&^(tk>>1)&low, (tk>>1)&^tk&low
+	if opens&(closes>>tokBits) != 0 { // ( followed by ): an empty tuple
+		return Int{}, false
+	}
+	n := shape.numLeaves()
+	for k := range n {
+		if shape.st>>k&1 != 0 && uint(shape.v[k]+1) <= 2 {
+			return Int{}, false
+		}
+	}
+	i, off, static := c.v, 0, true
+	for k := range n {
+		s, d := shape.v[k], stride.v[k]
+		part := i
+		if k < n-1 {
+			if s == 0 { // an extent-0 mode takes the whole coordinate
+				i = 0
+			} else {
+				q := i / s
+				part, i = i-q*s, q
+			}
+		}
+		x, okMul := mulInt(part, d)
+		off, ok = addInt(off, x)
+		if !okMul || !ok {
+			return Int{}, false
+		}
+		static = static && stride.st>>k&1 != 0 && d == 0
+	}
+	return Int{off, static}, true
+}
+
+// crd2idxSpan is crd2idx(c, mode) for an integer c and the mode of shape
+// and stride at tokens [j0, j1), leaves from l0 (an integer shape is the
+// one-token range [0, 1)). A tuple mode distributes c over its elements,
+// each but the last taking c mod its size (an extent-0 element takes all
+// of it), with CuTe's typing.
+func crd2idxSpan(c Int, shape, stride *IntTuple, j0, j1, l0 int) Int {
+	if !shape.isTup() || j1-j0 == 1 {
+		return c.Mul(stride.leafAt(l0))
+	}
+	sum := S(0)
+	j, l := j0+1, l0
+	for j < j1-1 {
+		if c.Is(0) {
+			return sum
+		}
+		ej, el := j, l
+		j, l = skipElem(shape, j, l)
+		part := c
+		if j < j1-1 { // every element but the last takes c mod its size
+			p := leafProduct(shape, el, l)
+			if p.v == 0 { // an extent-0 mode takes the whole coordinate (CuTe divides by zero)
+				c = Int{0, both(c, p)}
+			} else {
+				c, part = divMod(c, p)
+			}
+		}
+		if j-ej == 1 { // a leaf
+			sum = sum.Add(part.Mul(stride.leafAt(el)))
+		} else {
+			sum = sum.Add(crd2idxSpan(part, shape, stride, ej, j, el))
+		}
+	}
+	return sum
+}
+
+// leafProduct is the product of the leaves [l0, l1) of t (CuTe's product of
+// the sub-tuple they form; _1 when empty).
+func leafProduct(t *IntTuple, l0, l1 int) Int {
+	switch l1 - l0 {
+	case 0:
+		return S(1)
+	case 1:
+		return t.leafAt(l0)
+	}
+	p := t.leafAt(l0)
+	for k := l0 + 1; k < l1; k++ {
+		p = p.Mul(t.leafAt(k))
+	}
+	return p
 }
 
 // Idx2Crd is CuTe's idx2crd(idx, shape): the colexicographic coordinate of a
 // 1-D index within shape (the last mode takes what is left), with CuTe's
 // typing. A tuple index is applied mode by mode.
 func Idx2Crd(idx IntTuple, shape Shape) IntTuple {
-	if idx.isTup {
-		if !shape.isTup || len(idx.elems) != len(shape.elems) {
+	if idx.IsTuple() {
+		if !shape.IsTuple() || idx.Len() != shape.Len() {
 			throw("idx2crd", "a tuple index needs a shape of the same rank", idx, shape)
 		}
-		e := make([]IntTuple, len(idx.elems))
-		for i := range e {
-			e[i] = Idx2Crd(idx.elems[i], shape.elems[i])
-		}
-		return tup(e)
+		ss := shape.elems()
+		return mapElems(idx, func(_ int, x IntTuple) IntTuple { return Idx2Crd(x, ss.next()) })
 	}
-	if !shape.isTup {
+	if !shape.IsTuple() {
 		return idx
 	}
-	out, _ := idx2crdInt(idx.leaf, shape)
+	out, _ := idx2crdInt(idx.lf(), shape)
 	return out
 }
 
 // idx2crdInt distributes c over a tuple shape as crd2idx does over a basis.
 func idx2crdInt(c Int, shape IntTuple) (IntTuple, Int) {
-	n := len(shape.elems)
-	e := make([]IntTuple, n)
-	for i := 0; i < n; i++ {
-		s := shape.elems[i]
+	n := shape.Len()
+	r := mapElems(shape, func(i int, s IntTuple) IntTuple {
 		var part Int
 		if i == n-1 {
 			part = c
@@ -287,13 +401,13 @@ func idx2crdInt(c Int, shape IntTuple) (IntTuple, Int) {
 		} else {
 			part, c = c.Mod(p), c.Div(p)
 		}
-		if s.isTup {
-			e[i], _ = idx2crdInt(part, s)
-		} else {
-			e[i] = I(part)
+		if s.IsTuple() {
+			e, _ := idx2crdInt(part, s)
+			return e
 		}
-	}
-	return tup(e), c
+		return I(part)
+	})
+	return r, c
 }
 
 // Offset returns l(c) for a coordinate c (integer, hierarchical or partially
@@ -311,53 +425,50 @@ func (l Layout) EvalCoord(c IntTuple) (Int, error) { return l.Offset(c) }
 // Eval returns l(i) for a 1-D index i. It does not allocate. For i outside
 // [0, size) the last mode extends, as in CuTe.
 func (l Layout) Eval(i int) int {
-	off, _ := evalFlat(&l.shape, &l.stride, i, true)
-	return off
+	return evalLeaves(&l.shape, &l.stride, 0, l.shape.numLeaves(), i)
 }
 
-// evalFlat distributes i over the leaves of shape colexicographically; every
-// leaf but the final one takes i mod its extent. Leaf modes are handled in
-// the loop (no call per leaf); an index below the extent needs no division,
-// and once the index is 0 every remaining leaf contributes 0.
-func evalFlat(shape, stride *IntTuple, i int, last bool) (off, rest int) {
-	if !shape.isTup {
-		return evalLeaf(shape.leaf.v, stride.leaf.v, i, last)
+// evalLeaves distributes i over the leaves [k0, k1) of shape
+// colexicographically and returns the offset: every leaf but the last takes
+// i mod its extent (an extent-0 leaf takes all of it). An index below the
+// extent needs no division, and once it is 0 the remaining leaves add 0.
+func evalLeaves(shape, stride *IntTuple, k0, k1, i int) int {
+	if k1 <= k0 {
+		return 0
 	}
-	n := len(shape.elems)
-	st := stride.elems[:n]
-	for k := range shape.elems {
-		if i == 0 {
-			return off, 0
+	off := 0
+	if shape.big == nil && stride.big == nil {
+		sh, st := &shape.v, &stride.v
+		for k := k0; k < k1-1; k++ {
+			s := sh[k]
+			if uint(i) < uint(s) || s == 0 { // 0 <= i < s
+				return off + i*st[k]
+			}
+			q := i / s // one division for the quotient and the remainder
+			off += (i - q*s) * st[k]
+			i = q
 		}
-		e := &shape.elems[k]
-		var o int
-		if !e.isTup {
-			o, i = evalLeaf(e.leaf.v, st[k].leaf.v, i, last && k == n-1)
-		} else {
-			o, i = evalFlat(e, &st[k], i, last && k == n-1)
+		return off + i*st[k1-1]
+	}
+	for k := k0; k < k1-1; k++ {
+		s := shape.leafAt(k).v
+		d := stride.leafAt(k).v
+		if uint(i) < uint(s) || s == 0 {
+			return off + i*d
 		}
-		off += o
+		q := i / s
+		off += (i - q*s) * d
+		i = q
 	}
-	return off, i
-}
-
-// evalLeaf is evalFlat on one leaf of extent s and stride d.
-func evalLeaf(s, d, i int, last bool) (off, rest int) {
-	switch {
-	case last || s == 0:
-		return i * d, 0
-	case uint(i) < uint(s): // 0 <= i < s
-		return i * d, 0
-	}
-	return (i % s) * d, i / s
+	return off + i*stride.leafAt(k1-1).v
 }
 
 // Eval2 returns l(m, n) for a rank-2 layout, each mode taking a 1-D index.
 // It does not allocate.
 func (l Layout) Eval2(m, n int) int {
-	a, _ := evalFlat(&l.shape.elems[0], &l.stride.elems[0], m, true)
-	b, _ := evalFlat(&l.shape.elems[1], &l.stride.elems[1], n, true)
-	return a + b
+	_, _, l0, l1, _ := l.shape.span(0)
+	_, _, _, l2, _ := l.shape.span(1)
+	return evalLeaves(&l.shape, &l.stride, l0, l1, m) + evalLeaves(&l.shape, &l.stride, l1, l2, n)
 }
 
 // All iterates over (i, l(i)) for i in [0, size) (nothing for a size <= 0).
@@ -367,8 +478,9 @@ func (l Layout) All() iter.Seq2[int, int] {
 	return func(yield func(int, int) bool) {
 		var shBuf, stBuf, ctBuf [16]int
 		sh, st := shBuf[:0], stBuf[:0]
-		l.shape.walkLeaves(func(a Int) { sh = append(sh, a.v) })
-		l.stride.walkLeaves(func(a Int) { st = append(st, a.v) })
+		for k := range l.shape.numLeaves() {
+			sh, st = append(sh, l.shape.leafAt(k).v), append(st, l.stride.leafAt(k).v)
+		}
 		cnt := ctBuf[:0]
 		for range sh {
 			cnt = append(cnt, 0)
@@ -424,26 +536,20 @@ func Coalesce(l Layout) Layout {
 // staticEq is CuTe's is_constant<true, decltype(a == b)>.
 func staticEq(a, b Int) bool { return a.static && b.static && a.v == b.v }
 
-func intsTuple(vs []Int) IntTuple {
-	e := make([]IntTuple, len(vs))
-	for i, v := range vs {
-		e[i] = I(v)
-	}
-	return tup(e)
-}
+func intsTuple(vs []Int) IntTuple { return leavesTuple(vs) }
 
 // byProfile applies f to the modes of l selected by the profile: a tuple
 // profile recurses mode by mode (modes beyond its rank are kept as they are,
 // and the result is a tuple layout); an integer profile applies f to l.
 func byProfile(op string, l Layout, profile IntTuple, f func(Layout) Layout) Layout {
-	if !profile.isTup {
+	if !profile.IsTuple() {
 		return f(l)
 	}
 	if profile.Len() > l.Rank() {
 		throw(op, "the profile's rank must not exceed the layout's", profile, l)
 	}
-	return mapModes(l, len(profile.elems), func(i int, m Layout) Layout {
-		return byProfile(op, m, profile.elems[i], f)
+	return mapModes(l, profile.Len(), func(i int, m Layout) Layout {
+		return byProfile(op, m, profile.At(i), f)
 	})
 }
 
@@ -451,17 +557,16 @@ func byProfile(op string, l Layout, profile IntTuple, f func(Layout) Layout) Lay
 // first n of them (Concat(f(l.Mode(0)), ..., l.Mode(n), ...) in one
 // allocation).
 func mapModes(l Layout, n int, f func(i int, m Layout) Layout) Layout {
-	r := l.Rank()
-	buf := make([]IntTuple, 2*r)
-	sh, st := buf[:r:r], buf[r:]
-	for i := range r {
-		m := mk(l.shape.At(i), l.stride.At(i))
+	b := tupleLayout()
+	ms := l.modes()
+	for i := range l.Rank() {
+		m := ms.next()
 		if i < n {
 			m = f(i, m)
 		}
-		sh[i], st[i] = m.shape, m.stride
+		b.add(m)
 	}
-	return mk(tup(sh), tup(st))
+	return b.done()
 }
 
 // CoalesceProfile returns coalesce(l, profile): coalesce applied at the leaves
@@ -476,7 +581,7 @@ func CoalesceProfile(l Layout, profile IntTuple) (r Layout, err error) {
 // together; an integer when only one leaf remains.
 func CoalesceShape(shape IntTuple) IntTuple {
 	leaves := shape.Leaves()
-	if !shape.isTup {
+	if !shape.IsTuple() {
 		return shape
 	}
 	if len(leaves) == 0 {
@@ -502,14 +607,21 @@ func CoalesceShape(shape IntTuple) IntTuple {
 // FilterZerosShape is CuTe's filter_zeros(stride, shape): shape with _1 where
 // stride is a static _0.
 func FilterZerosShape(stride Stride, shape Shape) Shape {
-	if stride.isTup {
-		e := make([]IntTuple, len(stride.elems))
-		for i := range e {
-			e[i] = FilterZerosShape(stride.elems[i], shape.At(i))
+	if Congruent(stride, shape) { // leaf by leaf
+		var buf [inlLeaves]Int // more leaves move to the heap
+		ls := flatLeaves(buf[:0], shape)
+		for k := range ls {
+			if stride.leafAt(k).Is(0) {
+				ls[k] = S(1)
+			}
 		}
-		return tup(e)
+		return shape.withLeaves(ls)
 	}
-	if stride.leaf.Is(0) {
+	if stride.IsTuple() {
+		ss := shape.elems()
+		return mapElems(stride, func(_ int, d IntTuple) IntTuple { return FilterZerosShape(d, ss.next()) })
+	}
+	if stride.lf().Is(0) {
 		return I(S(1))
 	}
 	return shape
@@ -556,12 +668,8 @@ func CompactOrder(shape Shape, order IntTuple) (st Stride, err error) {
 	k := 0
 	var rec func(s, o IntTuple) IntTuple
 	rec = func(s, o IntTuple) IntTuple {
-		if o.isTup {
-			e := make([]IntTuple, len(o.elems))
-			for i := range e {
-				e[i] = rec(s.At(i), o.elems[i])
-			}
-			return tup(e)
+		if o.IsTuple() {
+			return mapElems(o, func(i int, x IntTuple) IntTuple { return rec(s.At(i), x) })
 		}
 		mine := ref[k]
 		k++
@@ -579,14 +687,10 @@ func CompactOrder(shape Shape, order IntTuple) (st Stride, err error) {
 // productLike is CuTe's product_like(tuple, guide): the products of the
 // sub-tuples of t at the leaves of guide.
 func productLike(t, guide IntTuple) IntTuple {
-	if !guide.isTup {
+	if !guide.IsTuple() {
 		return I(t.Product())
 	}
-	e := make([]IntTuple, len(guide.elems))
-	for i := range e {
-		e[i] = productLike(t.At(i), guide.elems[i])
-	}
-	return tup(e)
+	return mapElems(guide, func(i int, g IntTuple) IntTuple { return productLike(t.At(i), g) })
 }
 
 // OrderedLayout returns make_ordered_layout(shape, order).

@@ -2,6 +2,7 @@ package layout
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"testing"
 
@@ -173,4 +174,106 @@ func TestErrorsNameOpAndValues(t *testing.T) {
 		t.Fatalf("error %v is not a full *Error", err)
 	}
 	_ = fmt.Sprint(err)
+}
+
+// TestCrd2IdxDyn checks the fast path of Crd2Idx against CuTe's
+// mode-by-mode distribution, value and static flag, on shapes with extents
+// in [-3, 6] (static or dynamic, with empty tuples) and coordinates up to
+// far beyond the size.
+func TestCrd2IdxDyn(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		l := genLayout(t) // its nesting, with other extents and strides
+		sh := l.shape.Map(func(Int) Int { return genInt(t, -3, 6, "s") })
+		st := l.stride.Map(func(Int) Int { return genInt(t, -4, 8, "d") })
+		if rapid.Bool().Draw(t, "empty") { // an empty mode
+			sh, st = sh.Prepend(Tup()), st.Prepend(Tup())
+		}
+		c := D(rapid.OneOf(rapid.IntRange(0, 300), rapid.IntRange(0, math.MaxInt)).Draw(t, "c"))
+		got, ok := crd2idxDyn(c, &sh, &st)
+		var want Int
+		var err error
+		func() {
+			defer catch(&err)
+			want = crd2idxSpan(c, &sh, &st, 0, max(sh.numTok(), 1), 0)
+		}()
+		if ok && (err != nil || got != want) {
+			t.Fatalf("crd2idx(%v, %v, %v) = %v, want %v (err %v)", c, sh, st, got, want, err)
+		}
+	})
+}
+
+// TestFlatInvariants checks the flat IntTuple's derived fields: the cached
+// rank of every element (built, parsed or extracted) is its counted rank,
+// and a value equals its parsed text (one form per value).
+func TestFlatInvariants(t *testing.T) {
+	var check func(t *rapid.T, x IntTuple)
+	check = func(t *rapid.T, x IntTuple) {
+		if !x.IsTuple() {
+			return
+		}
+		if x.rank() != x.scanRank() {
+			t.Fatalf("%v: rank %d, counted %d", x, x.rank(), x.scanRank())
+		}
+		back, err := ParseTuple(x.String()) // strides may be unrepresentable as shapes
+		if err == nil && (!back.Equal(x) || x.big == nil && back != x) {
+			t.Fatalf("%v: parsed back as %v (%v)", x, back, err)
+		}
+		for i := range x.Len() {
+			check(t, x.At(i))
+		}
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		l := genLayout(t)
+		check(t, l.shape)
+		check(t, Concat(l, l, l).stride)
+		check(t, l.shape.Append(l.stride).Prepend(I(D(3))).Replace(1, l.shape))
+	})
+}
+
+// TestCrd2IdxCoordErrors pins the errors of a hierarchical coordinate: the
+// rank is compared before the elements are.
+func TestCrd2IdxCoordErrors(t *testing.T) {
+	for _, c := range []struct{ crd, shape, want string }{
+		{"((1,2),3)", "(4)", "crd2idx: coordinate and shape must have equal rank (got ((1,2),3), (4))"},
+		{"(1,(2,3))", "(4,5)", "crd2idx: a tuple coordinate needs a tuple shape (got (2,3), 5)"},
+		{"((1,5),(1,2))", "((4,8),(2,3))", ""},
+	} {
+		sh := MustParseTuple(c.shape)
+		_, err := Left(sh).Offset(MustParseTuple(c.crd))
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != c.want {
+			t.Errorf("crd2idx(%s, %s): %q, want %q", c.crd, c.shape, got, c.want)
+		}
+	}
+}
+
+// TestCrd2IdxCongruent checks the fast path of Crd2Idx for a coordinate
+// congruent with the shape against the mode-by-mode sum, value and static
+// flag, with coordinates and strides up to overflowing ones.
+func TestCrd2IdxCongruent(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		l := genLayout(t)
+		big := rapid.Bool().Draw(t, "big")
+		leaf := func(a Int) Int {
+			v := genInt(t, -6, 6, "c")
+			if big {
+				v = genInt(t, math.MinInt+1, math.MaxInt, "c")
+			}
+			return v
+		}
+		c := l.shape.Map(leaf)
+		got, ok := crd2idxCongruent(&c, &l.shape, &l.stride)
+		var want Int
+		var err error
+		func() {
+			defer catch(&err)
+			want = crd2idxCoord(&c, 0, max(c.numTok(), 1), 0, &l.shape, &l.stride, 0, max(l.shape.numTok(), 1), 0)
+		}()
+		if ok && (err != nil || got != want) {
+			t.Fatalf("crd2idx(%v, %v) = %v, want %v (err %v)", c, l, got, want, err)
+		}
+	})
 }

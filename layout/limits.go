@@ -116,8 +116,9 @@ func checkLayout(op string, shape, stride IntTuple) *Error {
 	var bufS, bufD [16]Int
 	sh := flatLeaves(bufS[:0], shape)
 	st := flatLeaves(bufD[:0], stride)
-	span := uint64(1)
+	span, positive := uint64(1), true
 	for k, s := range sh {
+		positive = positive && s.v > 0
 		d := st[k].v
 		if d == math.MinInt {
 			return Errorf(op, "every stride must have a magnitude that fits in int64", st[k])
@@ -129,6 +130,12 @@ func checkLayout(op string, shape, stride IntTuple) *Error {
 		if !ok {
 			return Errorf(op, "every offset (and cosize) must fit in int64", mk(shape, stride))
 		}
+	}
+	// With positive extents, size is at most the product checkTuple bounds,
+	// and cosize, 1 + Σ (s-1)·|d| summed leaf by leaf, at most span: neither
+	// can overflow. Other extents take CuTe's signed arithmetic: try it.
+	if positive {
+		return nil
 	}
 	l := mk(shape, stride)
 	if err := raise.Try(func() { l.Size(); l.Cosize() }); err != nil {
@@ -168,11 +175,27 @@ func CheckElements(op string, n int) error {
 // MaxLeaves leaves: checked before work quadratic in the rank (operands
 // assembled with Concat or Append are not checked at construction).
 func checkLeaves(op string, ts ...IntTuple) {
-	for _, t := range ts {
-		n := 0
-		t.walkLeaves(func(Int) { n++ })
-		if n > MaxLeaves {
+	for i := range ts {
+		if n := ts[i].numLeaves(); n > MaxLeaves {
 			throw(op, "an operand has at most MaxLeaves (256) leaves", n)
 		}
 	}
+}
+
+// mulInt returns a*b, or ok=false when it overflows an int.
+func mulInt(a, b int) (int, bool) {
+	if a == math.MinInt || b == math.MinInt {
+		return 0, a == 0 || b == 0
+	}
+	p, ok := mulCap(absMag(a), absMag(b))
+	if (a < 0) != (b < 0) {
+		return -int(p), ok
+	}
+	return int(p), ok
+}
+
+// addInt returns a+b, or ok=false when it overflows an int.
+func addInt(a, b int) (int, bool) {
+	s := a + b
+	return s, (a >= 0) != (b >= 0) || (s >= 0) == (a >= 0)
 }

@@ -13,14 +13,14 @@ func Upcast(l Layout, n int) (r Layout, err error) {
 }
 
 func upcast(shape, stride IntTuple, n Int) Layout {
-	if shape.isTup {
-		ms := make([]Layout, len(shape.elems))
+	if shape.IsTuple() {
+		ms := make([]Layout, shape.Len())
 		for i := range ms {
-			ms[i] = upcast(shape.elems[i], stride.elems[i], n)
+			ms[i] = upcast(shape.At(i), stride.At(i), n)
 		}
 		return Concat(ms...)
 	}
-	s, d := shape.leaf, stride.leaf
+	s, d := shape.lf(), stride.lf()
 	switch {
 	case d.Is(0):
 		return mk(shape, stride)
@@ -52,14 +52,14 @@ func Downcast(l Layout, n int) (r Layout, err error) {
 }
 
 func downcast(shape, stride IntTuple, n Int) Layout {
-	if shape.isTup {
-		ms := make([]Layout, len(shape.elems))
+	if shape.IsTuple() {
+		ms := make([]Layout, shape.Len())
 		for i := range ms {
-			ms[i] = downcast(shape.elems[i], stride.elems[i], n)
+			ms[i] = downcast(shape.At(i), stride.At(i), n)
 		}
 		return Concat(ms...)
 	}
-	s, d := shape.leaf, stride.leaf
+	s, d := shape.lf(), stride.lf()
 	if d.Is(1) || d.Is(-1) {
 		return mk(I(s.Mul(n)), stride)
 	}
@@ -127,10 +127,10 @@ func maxCommon(op string, a, b Layout) (invB Layout, n Int, found bool) {
 	comp, c := composeUnchecked(a, invB)
 	common := Coalesce(comp)
 	s, d := common.shape.At(0), common.stride.At(0)
-	if s.isTup || d.isTup || !s.leaf.static || !d.leaf.Is(1) {
+	if s.IsTuple() || d.IsTuple() || !s.lf().static || !d.lf().Is(1) {
 		return invB, S(1), false
 	}
-	n = s.leaf
+	n = s.lf()
 	if pos && !c.suspect && disjointModes(invB) {
 		return invB, n, true
 	}
@@ -206,13 +206,13 @@ func gcdOf(ts ...IntTuple) Int {
 		throw("gcd", "needs at least one value")
 	}
 	t0 := ts[0]
-	if t0.isTup {
-		return gcdOf(append([]IntTuple{I(gcdOf(t0.elems...))}, ts[1:]...)...)
+	if t0.IsTuple() {
+		return gcdOf(append([]IntTuple{I(gcdOf(t0.kids()...))}, ts[1:]...)...)
 	}
 	if len(ts) == 1 {
-		return t0.leaf
+		return t0.lf()
 	}
-	return t0.leaf.Gcd(gcdOf(ts[1:]...))
+	return t0.lf().Gcd(gcdOf(ts[1:]...))
 }
 
 // Mode0 returns layout<0>(l): the first mode, or l itself when integral.

@@ -3,7 +3,6 @@ package layout
 import (
 	"fmt"
 	"strconv"
-	"strings"
 )
 
 // A ParseError reports where and why a string is not in CuTe's print syntax.
@@ -45,37 +44,6 @@ type parser struct {
 	pos   int
 	err   *ParseError
 	depth int
-
-	// The elements of the tuples parsed so far live in arena; those of the
-	// tuples still open are pushed on stack. Both are carved from one
-	// allocation sized for the whole input on the first '('.
-	arena, stack []IntTuple
-}
-
-// push records the element e of the innermost open tuple.
-func (p *parser) push(e IntTuple) {
-	if p.arena == nil {
-		// Every element of every tuple is followed by a ',' or closes a '('.
-		n := strings.Count(p.s, ",") + strings.Count(p.s, "(")
-		buf := make([]IntTuple, 2*n)
-		p.arena, p.stack = buf[:0:n], buf[n:n]
-	}
-	p.stack = append(p.stack, e)
-}
-
-// pop moves the elements pushed since the stack had length mark to the
-// arena and returns them.
-func (p *parser) pop(mark int) []IntTuple {
-	es := p.stack[mark:]
-	n, a := len(es), len(p.arena)
-	if a+n > cap(p.arena) {
-		p.arena, a = make([]IntTuple, 0, max(n, 8)), 0
-	}
-	p.arena = p.arena[:a+n]
-	out := p.arena[a : a+n : a+n]
-	copy(out, es)
-	p.stack = p.stack[:mark]
-	return out
 }
 
 func (p *parser) fail(msg string, args ...any) {
@@ -190,18 +158,40 @@ func (p *parser) parseTuple() IntTuple {
 		}
 		return I(p.parseInt())
 	}
-	if !p.enter() {
+	var b builder
+	p.parseInto(&b)
+	if p.err != nil {
 		return IntTuple{}
+	}
+	return b.done()
+}
+
+// parseInto parses an integer or a parenthesised tuple into b.
+func (p *parser) parseInto(b *builder) {
+	if p.err != nil {
+		return
+	}
+	if p.peek() != '(' {
+		if !p.startsInt() {
+			p.fail("expected an integer or '('")
+			return
+		}
+		b.leaf(p.parseInt())
+		return
+	}
+	if !p.enter() {
+		return
 	}
 	defer func() { p.depth-- }()
 	p.pos++
+	b.open()
 	if p.peek() == ')' {
 		p.pos++
-		return tup(nil)
+		b.close()
+		return
 	}
-	mark := len(p.stack)
 	for p.err == nil {
-		p.push(p.parseTuple())
+		p.parseInto(b)
 		if p.peek() == ',' {
 			p.pos++
 			continue
@@ -209,7 +199,7 @@ func (p *parser) parseTuple() IntTuple {
 		p.expect(')')
 		break
 	}
-	return tup(p.pop(mark))
+	b.close()
 }
 
 func (p *parser) parseLayout() Layout {

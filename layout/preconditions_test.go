@@ -21,12 +21,12 @@ func preconditions() []precondition {
 	return []precondition{
 		{"composition", "static_assert: static shape_div(a, b) needs a%b == 0 || b%a == 0",
 			"same (error); dynamic operands that violate it (CuTe: unchecked) make the result suspect, and a suspect result is verified point by point",
-			func() error { _, err := Compose(L("(_8,_8):(_8,_1)"), L("_2:_3")); return err },
-			func() error { _, err := Compose(L("(_8,_8):(_8,_1)"), L("_2:_4")); return err }},
+			func() error { _, err := Composition(L("(_8,_8):(_8,_1)"), L("_2:_3")); return err },
+			func() error { _, err := Composition(L("(_8,_8):(_8,_1)"), L("_2:_4")); return err }},
 		{"composition", "@post: compatible(B, R) and R(i) == A(B(i)) for i < size(B) (composition.cpp)",
 			"checked on suspect results (dynamic divisibility lost, overlapping or negative modes of B); an error when it fails",
 			func() error {
-				_, err := Compose(L("(((4),4,8)):(((32),8,1))"), L("(8,4,4):(4,1,4)"))
+				_, err := Composition(L("(((4),4,8)):(((32),8,1))"), L("(8,4,4):(4,1,4)"))
 				return err
 			}, nil},
 		{"complement", "static_assert: rank(filter(L)) == 1 or static strides; no static new shape 0 (\"Non-injective Layout\")",

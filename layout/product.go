@@ -88,37 +88,12 @@ func appendModes(l Layout, n int) Layout {
 	if r >= n {
 		return l
 	}
-	buf := make([]IntTuple, 0, 2*n) // shape and stride elements share one allocation
-	sh, st := buf[:0:n], buf[n:n:2*n]
-	if l.shape.isTup {
-		sh, st = append(sh, l.shape.elems...), append(st, l.stride.elems...)
-	} else {
-		sh, st = append(sh, l.shape), append(st, l.stride)
+	b := tupleLayout()
+	b.addModes(l)
+	for range n - r {
+		b.add(mk(I(S(1)), I(S(0))))
 	}
-	for len(sh) < n {
-		sh, st = append(sh, I(S(1))), append(st, I(S(0)))
-	}
-	return mk(tup(sh), tup(st))
-}
-
-// zipTuples is CuTe's zip(x, y): ((x0,y0),(x1,y1),...) for tuples of equal
-// rank, ((x,y)) when x is an integer.
-func zipTuples(op string, x, y IntTuple) IntTuple {
-	if !x.isTup {
-		return Tup(Tup(x, y))
-	}
-	if !y.isTup || len(y.elems) != len(x.elems) {
-		throw(op, "zip needs modes of equal rank (both operands tuple-shaped when the larger rank is 1)", x, y)
-	}
-	n := len(x.elems)
-	buf := make([]IntTuple, 3*n) // the tuple and its pairs in one allocation
-	e, pairs := buf[:n:n], buf[n:]
-	for i := range e {
-		p := pairs[2*i : 2*i+2 : 2*i+2]
-		p[0], p[1] = x.elems[i], y.elems[i]
-		e[i] = tup(p)
-	}
-	return tup(e)
+	return b.done()
 }
 
 // rankProduct is the common part of blocked_product and raked_product:
@@ -132,8 +107,34 @@ func rankProduct(op string, a, b Layout, raked bool) Layout {
 	if raked {
 		m0, m1 = m1, m0
 	}
-	z := mk(zipTuples(op, m0.shape, m1.shape), zipTuples(op, m0.stride, m1.stride))
-	return mapModes(z, z.Rank(), func(_ int, m Layout) Layout { return Coalesce(m) })
+	return zipCoalesce(op, m0, m1)
+}
+
+// zipCoalesce is coalesce applied to every mode of CuTe's zip(x, y): mode i
+// is (x_i, y_i) for layouts of equal rank, and the one mode (x, y) when x
+// is integral.
+func zipCoalesce(op string, x, y Layout) Layout {
+	if !x.IsTuple() {
+		return Concat(Coalesce(Concat(x, y)))
+	}
+	if !y.IsTuple() || y.Rank() != x.Rank() {
+		throw(op, "zip needs modes of equal rank (both operands tuple-shaped when the larger rank is 1)", x.shape, y.shape)
+	}
+	r := tupleLayout()
+	xs, ys := x.modes(), y.modes()
+	for range x.Rank() {
+		xi, yi := xs.next(), ys.next()
+		var bufS, bufD [16]Int // the leaves of (x_i, y_i); more move to the heap
+		sh := flatLeaves(flatLeaves(bufS[:0], xi.shape), yi.shape)
+		st := flatLeaves(flatLeaves(bufD[:0], xi.stride), yi.stride)
+		if k := len(sh); k > 0 {
+			rs, rd := bwCoalesceFlat(sh[:k-1], st[:k-1], sh[k-1], st[k-1], sh[k:], st[k:])
+			addModes(&r.sh, &r.st, rs, rd)
+		} else {
+			r.add(Concat(xi, yi)) // coalesce leaves a layout without leaves as it is
+		}
+	}
+	return r.done()
 }
 
 // LogicalProduct returns CuTe 3.5.1's logical_product(a, t). For a layout
@@ -148,7 +149,7 @@ func rankProduct(op string, a, b Layout, raked bool) Layout {
 // the rank-2 product of (_128,_8):(_1,_129) by _3:_1 repeats the block at
 // stride 1032. It reports the structural errors of [ComplementTo] (the
 // strides of filter(a) positive, a injective, static strides for rank > 1
-// after filter), those of [Compose], and a product that is not injective
+// after filter), those of [Composition], and a product that is not injective
 // although a and b are (CuTe's complement leaves too little room above a
 // gapped a). The cosize bounds of ComplementTo's contract are not required:
 // CuTe's product only needs the complement to be disjoint from a.

@@ -163,7 +163,7 @@ func exercise(t interface{ Fatalf(string, ...any) }, l Layout) {
 	_, _ = FilterProfile(l, l.shape)
 	_, _ = OrderedLayout(l.shape, l.stride)
 	_, _ = MaxCommonVector(l, l)
-	_, _ = Compose(l, l)
+	_, _ = Composition(l, l)
 	_, _ = LogicalProduct(l, LayoutTiler(l))
 	_, _ = LogicalDivide(l, LayoutTiler(l))
 	_, _ = TileToShape(l, l.shape, ColMajor)
@@ -244,7 +244,7 @@ func TestCompositionRankLimit(t *testing.T) {
 		ms[i] = MustParse("1:1")
 	}
 	big := Concat(ms...)
-	if _, err := Compose(big, big); err == nil || !strings.Contains(err.Error(), "MaxLeaves") {
+	if _, err := Composition(big, big); err == nil || !strings.Contains(err.Error(), "MaxLeaves") {
 		t.Errorf("composition of rank-40000 layouts: %v", err)
 	}
 	if _, err := Composition(big, LayoutTiler(big)); err == nil {

@@ -49,14 +49,18 @@ func (o ModeOrder) layoutOf(s Shape) Layout {
 // productEach is CuTe's product_each: the tuple of the sizes of t's modes
 // (an integer counts as one mode).
 func productEach(t IntTuple) IntTuple {
-	if !t.isTup {
+	if !t.IsTuple() {
 		return Tup(t)
 	}
-	e := make([]IntTuple, len(t.elems))
-	for i, x := range t.elems {
-		e[i] = I(x.Product())
+	var b builder
+	b.open()
+	for j, l, n := 1, 0, t.numTok()-1; j < n; {
+		l0 := l
+		j, l = skipElem(&t, j, l)
+		b.leaf(leafProduct(&t, l0, l))
 	}
-	return tup(e)
+	b.close()
+	return b.done()
 }
 
 // TileToShape returns CuTe 3.5.1's tile_to_shape(block, target, order): the
@@ -76,8 +80,8 @@ func TileToShape(block Layout, target Shape, order ModeOrder) (r Layout, err err
 	if ts.IsStatic() && !bs.IsStatic() {
 		throw("tile_to_shape", "a static target needs a static block shape", block, target)
 	}
-	for i := range ts.elems {
-		b, t := bs.elems[i].leaf, ts.elems[i].leaf
+	for i := range ts.Len() {
+		b, t := bs.leafAt(i), ts.leafAt(i) // product_each is flat
 		if b.v <= 0 || t.v <= 0 {
 			throw("tile_to_shape", "the block's and the target's mode sizes must be positive", block, target)
 		}
@@ -106,7 +110,7 @@ func FragmentLike(l Layout) (r Layout, err error) {
 	if !l.IsTuple() || n <= 1 || !l.shape.IsStatic() {
 		return Compact(l.shape), nil
 	}
-	s0, d0 := l.shape.elems[0], l.stride.elems[0]
+	s0, d0 := l.shape.At(0), l.stride.At(0)
 	block := mk(s0, CompactLeft(FilterZerosShape(d0, s0), S(1)))
 	rest, err := OrderedLayout(l.shape.Take(1, n), l.stride.Take(1, n))
 	if err != nil {

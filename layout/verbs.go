@@ -34,12 +34,12 @@ func (t IntTuple) Group(b, e int) (IntTuple, error) {
 	if b < 0 || b > e || e > r {
 		return IntTuple{}, Errorf("group", "need 0 <= b <= e <= rank", b, e, r)
 	}
-	if !t.isTup {
+	if !t.IsTuple() {
 		t = tup([]IntTuple{t})
 	}
-	out := append([]IntTuple(nil), t.elems[:b]...)
-	out = append(out, tup(append([]IntTuple(nil), t.elems[b:e]...)))
-	return tup(append(out, t.elems[e:]...)), nil
+	out := append([]IntTuple(nil), t.kids()[:b]...)
+	out = append(out, tup(append([]IntTuple(nil), t.kids()[b:e]...)))
+	return tup(append(out, t.kids()[e:]...)), nil
 }
 
 // Select returns the layout of modes i0, i1, ... of l (CuTe's select<I...>).

@@ -46,7 +46,7 @@ func Composition(a, b any) (Func, error) {
 	case layout.Layout:
 		switch b := b.(type) {
 		case layout.Layout:
-			return layoutResult(layout.Composition(a, layout.LayoutTiler(b)))
+			return layoutResult(layout.Composition(a, b))
 		case layout.Tiler:
 			return layoutResult(layout.Composition(a, b))
 		case Swizzle:

@@ -85,7 +85,7 @@ func (c ComposedLayout) slice(sliced, diced layout.Layout, dcoord layout.IntTupl
 	onlyZY := layout.MustMake(shape, layout.Statics(0, 1<<M, 0, 1<<(M+S), 0))
 
 	// The swizzle bits the kept modes reach: P o sliced at its last index.
-	slicedZY := must(composeLayouts(onlyZY, sliced))
+	slicedZY := must(layout.Composition(onlyZY, sliced))
 	active := must(slicedZY.Offset(layout.I(slicedZY.Size().Sub(layout.S(1)))))
 	// Keep the swizzle where the kept modes hit a Z bit and its Y bit
 	// together. CuTe decides this at compile time and, for a dynamic
@@ -93,8 +93,8 @@ func (c ComposedLayout) slice(sliced, diced layout.Layout, dcoord layout.IntTupl
 	// decide on the value, which agrees with CuTe wherever CuTe is right.
 	collide := active.Value()&^sw.Apply(active.Value()) != 0
 
-	dicedAnti := must(composeLayouts(antiZY, diced))
-	dicedOnly := must(composeLayouts(onlyZY, diced))
+	dicedAnti := must(layout.Composition(antiZY, diced))
+	dicedOnly := must(layout.Composition(onlyZY, diced))
 	offZY := c.mixedOffset().xor(toMixedBits(dicedOnly, dcoord))
 	offAnti := must(dicedAnti.Offset(dcoord))
 
@@ -130,7 +130,7 @@ func (c ComposedLayout) slice(sliced, diced layout.Layout, dcoord layout.IntTupl
 	sh = append(sh, layout.I(layout.S(1)))
 	st = append(st, layout.I(layout.S(1<<(M+B+S))))
 	swl := layout.MustMake(layout.Tup(sh...), layout.Tup(st...))
-	r := must(composeLayouts(swl, sliced))
+	r := must(layout.Composition(swl, sliced))
 	base := offZY.int()
 	sum := sw.ApplyInt(base).Add(offAnti)
 	return r, sum
@@ -220,9 +220,4 @@ func must[T any](v T, err error) T {
 		panic(err)
 	}
 	return v
-}
-
-// composeLayouts is layout composition a ∘ b of two plain layouts.
-func composeLayouts(a, b layout.Layout) (layout.Layout, error) {
-	return layout.Composition(a, layout.LayoutTiler(b))
 }

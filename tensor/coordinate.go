@@ -213,7 +213,7 @@ func (t CoordTensor) Composition(tiler layout.Tiler) (CoordTensor, error) {
 
 // Compose is CuTe's t.compose(b) for a layout b: composition(t.layout(), b).
 func (t CoordTensor) Compose(b layout.Layout) (CoordTensor, error) {
-	return liftCoord(t, layout.ComposeBasis, b)
+	return liftCoord(t, layout.CompositionBasis, b)
 }
 
 // LogicalDivide is CuTe's logical_divide(t, tiler).

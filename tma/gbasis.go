@@ -45,7 +45,7 @@ func composeLeafByBasis(a layout.BasisLayout, b layout.BasisLayout) layout.Basis
 	if d.IsRatio() {
 		raise.Throw(layout.Errorf("composition", "a ratio basis stride cannot select a mode", b))
 	}
-	r, err := layout.ComposeBasis(sub, layout.MustMake(b.Shape(), layout.I(d.Scale())))
+	r, err := layout.CompositionBasis(sub, layout.MustMake(b.Shape(), layout.I(d.Scale())))
 	if err != nil {
 		raise.Throw(layout.Errorf("composition", err.Error(), a, b))
 	}
@@ -152,7 +152,7 @@ func constructGBasis(in gbasisInputs, steps *[]Step) layout.BasisLayout {
 	rec("cta_v_map", in.vmap)
 	inv := must(layout.RightInverse(in.smem))
 	rec("inv_smem_layout", inv)
-	full := layout.CoalesceBasis(must(layout.ComposeBasis(in.vmap, inv)))
+	full := layout.CoalesceBasis(must(layout.CompositionBasis(in.vmap, inv)))
 	rec("sidx2gmode_full", full)
 	// smem_rank: the first mode whose basis does not have a static-1 scale.
 	var strides []layout.Basis
@@ -199,7 +199,7 @@ func constructGBasis(in gbasisInputs, steps *[]Step) layout.BasisLayout {
 	if err != nil {
 		raise.Throw(layout.Errorf(op, "the recast tile and the tile basis must be congruent", tileGStride, tmp))
 	}
-	tile := must(layout.ComposeBasis(tileGBasis, layout.Left(wrapLayout(tmaGStride).Shape())))
+	tile := must(layout.CompositionBasis(tileGBasis, layout.Left(wrapLayout(tmaGStride).Shape())))
 	rec("tma_gbasis_tile", tile)
 
 	// The gmem modes the tile does not cover join as size-1 TMA modes.

@@ -57,11 +57,11 @@ func tiledOf(a Atom, smem layout.Layout, vmap layout.BasisLayout, tmap layout.La
 	ctaTiler := productEach(vmap.Shape())
 	numElems := layout.S(a.copy.ValLayoutRef().Mode(1).Size().Value())
 	inv := must(layout.RightInverse(smem))
-	lv := must(layout.Compose(inv, layout.Left(layout.I(numElems))))
+	lv := must(layout.Composition(inv, layout.Left(layout.I(numElems))))
 	lV := must(layout.TileToShape(layout.Concat(lv), layout.I(vmap.Size()), layout.ColMajor))
 	cos := tmap.Cosize()
 	lt := layout.MustMake(layout.I(cos), layout.I(numElems.ShapeDiv(cos)))
-	lT := must(layout.Compose(inv, must(layout.Compose(lt, tmap))))
+	lT := must(layout.Composition(inv, must(layout.Composition(lt, tmap))))
 	tv := typeDefault(layout.Concat(lT, lV))
 	tiler := layout.ShapeTiler(typeDefaultTuple(ctaTiler))
 	return must(atom.MakeTiledCopyImpl(a.copy, tv, tiler))
@@ -162,12 +162,12 @@ func rankOf(s layout.Shape) int {
 // modes overlap (each CTA starts inside the box), so the whole b is not a
 // function CuTe's result agrees with pointwise; mode by mode it is.
 func composeTreeBasis(a layout.BasisLayout, b layout.Layout) layout.BasisLayout {
-	return byLeafMode(b, func(m layout.Layout) layout.BasisLayout { return must(layout.ComposeBasis(a, m)) }, layout.ConcatBasis)
+	return byLeafMode(b, func(m layout.Layout) layout.BasisLayout { return must(layout.CompositionBasis(a, m)) }, layout.ConcatBasis)
 }
 
 // composeTree is composeTreeBasis for a plain layout.
 func composeTree(a layout.Layout, b layout.Layout) layout.Layout {
-	return byLeafMode(b, func(m layout.Layout) layout.Layout { return must(layout.Composition(a, layout.LayoutTiler(m))) }, layout.Concat)
+	return byLeafMode(b, func(m layout.Layout) layout.Layout { return must(layout.Composition(a, m)) }, layout.Concat)
 }
 
 // byLeafMode is leaf(b) for a leaf b; for a tuple b, byLeafMode of each

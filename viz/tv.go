@@ -121,7 +121,7 @@ func GridFromMN(mn, thrID layout.Layout) (TVGrid, error) {
 
 // withShape is CuTe's l.with_shape(shape): composition(l, make_layout(shape)).
 func withShape(l layout.Layout, shape layout.Shape) (layout.Layout, error) {
-	return layout.Compose(l, layout.Left(shape))
+	return layout.Composition(l, layout.Left(shape))
 }
 
 // mnOfTV is right_inverse(tv).with_shape(shape), the (m,n) -> (thr,val)

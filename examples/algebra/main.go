@@ -52,7 +52,7 @@ func tour(w io.Writer) error {
 
 	p("# Composition: (A o B)(i) = A(B(i))\n")
 	b := layout.MustParse("(_4,_2):(_2,_1)")
-	ab := must(layout.Compose(a, b))
+	ab := must(layout.Composition(a, b))
 	p("%v o %v = %v\n", a, b, ab)
 	tiled := must(layout.Composition(layout.MustParse("(12,(4,8)):(59,(13,1))"), layout.MustParseTiler("<_3:_4,_8:_2>")))
 	p("by mode: (12,(4,8)):(59,(13,1)) o <_3:_4,_8:_2> = %v\n\n", tiled)

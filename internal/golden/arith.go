@@ -284,7 +284,7 @@ func basisOps(t *table) {
 		return map[string]any{"values": b.String()}, nil
 	})
 	for op, f := range map[string]func(layout.BasisLayout, layout.Tiler) (layout.BasisLayout, error){
-		"composition":    layout.CompositionBasis,
+		"composition":    layout.CompositionBasis[layout.Tiler],
 		"logical_divide": layout.LogicalDivideBasis,
 		"zipped_divide":  layout.ZippedDivideBasis,
 		"tiled_divide":   layout.TiledDivideBasis,

@@ -37,7 +37,7 @@ func TestErrorKinds(t *testing.T) {
 	}{
 		{"layout.Parse", second(layout.Parse("(2,3")), layout.ErrParse},
 		{"layout.Make", second(layout.Make(layout.MustParseTuple("(2,3)"), layout.MustParseTuple("(1,2,3)"))), layout.ErrRank},
-		{"layout.Compose", second(layout.Compose(layout.MustParse("(4,6):(1,4)"), layout.MustParse("6:3"))), layout.ErrDivisibility},
+		{"layout.Composition", second(layout.Composition(layout.MustParse("(4,6):(1,4)"), layout.MustParse("6:3"))), layout.ErrDivisibility},
 		{"swizzle.Parse", second(swizzle.Parse("Sw<1,2")), layout.ErrParse},
 		{"swizzle.New", second(swizzle.New(-1, 0, 0)), layout.ErrInvalid},
 		{"tensor.LogicalDivide", second(tensor.LogicalDivide(t4, layout.MustParseTiler("3:3"))), layout.ErrDivisibility},

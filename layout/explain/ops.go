@@ -17,7 +17,7 @@ func Composition(a, b layout.Layout) (Trace, error) {
 }
 
 // composition traces the library's composition of two layouts: the steps
-// are the ones layout.Compose takes, reported as it takes them.
+// are the ones layout.Composition takes, reported as it takes them.
 func composition(tr *tracer, a, b layout.Layout) layout.Layout {
 	paths := leafPaths(b.Shape(), "", nil)
 	base := tr.depth

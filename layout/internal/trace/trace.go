@@ -36,7 +36,7 @@ type Recorder interface {
 // layout.Layout (a, b, l and the result) and layout.IntTuple (cotarget);
 // errors are *layout.Error.
 var (
-	// Compose is layout.Compose(a, b) reporting to rec.
+	// Compose is layout.Composition(a, b) reporting to rec.
 	Compose func(a, b any, rec Recorder) (any, error)
 	// Complement is layout.ComplementTo(l, cotarget) reporting to rec;
 	// with checked false it is the complement the divides and products use,

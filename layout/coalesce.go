@@ -1,0 +1,84 @@
+package layout
+
+// CuTe's coalescing on flat modes (bw_coalesce), shared by coalesce,
+// composition and complement, and the helpers that build flat layouts.
+
+// bwCoalesceFlat is CuTe's detail::bw_coalesce<len(os)-1>(os, od, ns, nd): it
+// folds the flat modes os:od, last to first, into the front of the layout
+// that starts as the integral ns:nd. A static _1 mode is skipped, a static
+// _1 front is replaced, a mode whose s*d equals the front's stride statically
+// (with a static front shape) merges, and anything else is prepended. The
+// result is integral when one mode remains, and _1:_0 for a static _1.
+// bwCoalesceFlat returns the flat modes of that layout, front to back,
+// appended to rs and rd.
+func bwCoalesceFlat(os, od []Int, ns, nd Int, rs, rd []Int) ([]Int, []Int) {
+	return bwCoalesceModes(os, od, ns, nd, rs, rd, intMerges, S(0))
+}
+
+// intMerges reports whether mode s:d merges into a front of stride f.
+func intMerges(s Int, d, f Int) bool { return staticEq(s.Mul(d), f) }
+
+// bwCoalesceModes is bwCoalesceFlat for any stride type D: merges(s, d, f)
+// reports whether s*d equals the front's stride f at compile time, and zero
+// is D's stride 0.
+func bwCoalesceModes[D any](os []Int, od []D, ns Int, nd D, rs []Int, rd []D, merges func(s Int, d, f D) bool, zero D) ([]Int, []D) {
+	// The modes are collected back to front and reversed at the end.
+	b := len(rs)
+	rs, rd = append(rs, ns), append(rd, nd)
+	for i := len(os) - 1; i >= 0; i-- {
+		s, d := os[i], od[i]
+		f := len(rs) - 1
+		switch {
+		case s.Is(1):
+		case f == b && rs[f].Is(1):
+			rs[f], rd[f] = s, d
+		case rs[f].static && merges(s, d, rd[f]):
+			rs[f], rd[f] = s.Mul(rs[f]), d
+		default:
+			rs, rd = append(rs, s), append(rd, d)
+		}
+	}
+	if len(rs) == b+1 && rs[b].Is(1) {
+		rd[b] = zero
+	}
+	for i, j := b, len(rs)-1; i < j; i, j = i+1, j-1 {
+		rs[i], rs[j] = rs[j], rs[i]
+		rd[i], rd[j] = rd[j], rd[i]
+	}
+	return rs, rd
+}
+
+// flatLayout builds the layout of flat modes: integral for one mode, a flat
+// tuple otherwise.
+func flatLayout(rs, rd []Int) Layout {
+	if len(rs) == 1 {
+		return mk(I(rs[0]), I(rd[0]))
+	}
+	return mk(leavesTuple(rs), leavesTuple(rd))
+}
+
+// addModes appends the flat modes rs:rd to the layout being built in sh:st
+// as one element: an integer for one mode, a flat tuple otherwise.
+func addModes(sh, st *builder, rs, rd []Int) {
+	if len(rs) == 1 {
+		sh.leaf(rs[0])
+		st.leaf(rd[0])
+		return
+	}
+	sh.open()
+	st.open()
+	for i := range rs {
+		sh.leaf(rs[i])
+		st.leaf(rd[i])
+	}
+	sh.close()
+	st.close()
+}
+
+// flatLeaves appends the leaves of t to dst.
+func flatLeaves(dst []Int, t IntTuple) []Int {
+	for k := range t.numLeaves() {
+		dst = append(dst, t.leafAt(k))
+	}
+	return dst
+}
