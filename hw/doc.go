@@ -37,10 +37,8 @@
 // [WGMMAOf] (the wgmma of a GMMA atom), [StoreTensor] and [LoadTensor] (a
 // tensor in shared memory and the image), [AccumulatorRegs],
 // [FragmentToRegs] and [RegsToFragment] (a C fragment and a thread's
-// accumulator registers). The executor's error messages keep the names
-// they had when it lived in package gmma ("gmma.Warpgroup: ...",
-// "gmma.SharedMemory.Write: ..."): `cute wgmma` prints them in its answers
-// to the H200 records, which stay byte-identical.
+// accumulator registers), [MapFragment] and [StoreFragment] (the
+// precomputed register map of an epilogue).
 //
 // The warp-level tensor cores run on a warp's registers: [MMASync]
 // (mma.sync, SM70/SM75/SM80, executed by [Warp.MMASync]), [MMASp] (mma.sp

@@ -88,7 +88,7 @@ func (s *SharedMemory) inRange(addr uint32, n int) bool {
 // checkRange is the executor's range check: op names the method.
 func (s *SharedMemory) checkRange(op string, addr uint32, n int) error {
 	if !s.inRange(addr, n) {
-		return layout.Newf(layout.ErrIllegalAddress, "", "gmma.SharedMemory.%s: bytes [%#x, %#x) are outside the shared memory [%#x, %#x)",
+		return layout.Newf(layout.ErrIllegalAddress, "", "hw.SharedMemory.%s: bytes [%#x, %#x) are outside the shared memory [%#x, %#x)",
 			op, addr, uint64(addr)+uint64(n), s.base, s.end())
 	}
 	return nil
@@ -204,7 +204,7 @@ func (s *SharedMemory) write(addr uint32, p []byte) error {
 	for c := lo; c <= hi; c++ {
 		if s.reads[c] != 0 {
 			a := s.base + 16*c
-			return layout.Newf(layout.ErrHazard, "gmma.SharedMemory.Write", "storing [%#x, %#x) while an in-flight wgmma reads bytes [%#x, %#x); wgmma.wait_group must retire it first",
+			return layout.Newf(layout.ErrHazard, "hw.SharedMemory.Write", "storing [%#x, %#x) while an in-flight wgmma reads bytes [%#x, %#x); wgmma.wait_group must retire it first",
 				addr, uint64(addr)+uint64(len(p)), a, a+16)
 		}
 	}
@@ -232,7 +232,7 @@ func (s *SharedMemory) markDirty(lo, hi uint32) {
 // nothing is stored.
 func (s *SharedMemory) WriteChunks(addrs []uint32, data []byte) error {
 	if len(data) != 16*len(addrs) {
-		return layout.Newf(layout.ErrInvalid, "gmma.SharedMemory.WriteChunks", "%d bytes of data for %d chunks of 16 bytes", len(data), len(addrs))
+		return layout.Newf(layout.ErrInvalid, "hw.SharedMemory.WriteChunks", "%d bytes of data for %d chunks of 16 bytes", len(data), len(addrs))
 	}
 	if err := s.checkChunks("WriteChunks", addrs); err != nil {
 		return err
@@ -250,11 +250,11 @@ func (s *SharedMemory) WriteChunks(addrs []uint32, data []byte) error {
 // stored.
 func (s *SharedMemory) GatherChunks(addrs []uint32, src []byte, base int, offs []int) error {
 	if len(offs) != len(addrs) {
-		return layout.Newf(layout.ErrInvalid, "gmma.SharedMemory.GatherChunks", "%d source offsets for %d chunks", len(offs), len(addrs))
+		return layout.Newf(layout.ErrInvalid, "hw.SharedMemory.GatherChunks", "%d source offsets for %d chunks", len(offs), len(addrs))
 	}
 	for _, o := range offs {
 		if o += base; o < 0 || o > len(src)-16 {
-			return layout.Newf(layout.ErrIllegalAddress, "gmma.SharedMemory.GatherChunks", "source chunk [%d, %d) is outside the %d source bytes", o, o+16, len(src))
+			return layout.Newf(layout.ErrIllegalAddress, "hw.SharedMemory.GatherChunks", "source chunk [%d, %d) is outside the %d source bytes", o, o+16, len(src))
 		}
 	}
 	if err := s.checkChunks("GatherChunks", addrs); err != nil {
@@ -273,7 +273,7 @@ func (s *SharedMemory) checkChunks(op string, addrs []uint32) error {
 	for _, a := range addrs {
 		if a%16 != 0 || a < s.base || uint64(a)+16 > s.end() {
 			if a%16 != 0 {
-				return layout.Newf(layout.ErrMisaligned, "gmma.SharedMemory."+op, "chunk address %#x is not 16-byte aligned", a)
+				return layout.Newf(layout.ErrMisaligned, "hw.SharedMemory."+op, "chunk address %#x is not 16-byte aligned", a)
 			}
 			return s.checkRange(op, a, 16)
 		}
@@ -283,7 +283,7 @@ func (s *SharedMemory) checkChunks(op string, addrs []uint32) error {
 			}
 		}
 		if c := (a - s.base) / 16; s.nreads != 0 && s.reads[c] != 0 {
-			return layout.Newf(layout.ErrHazard, "gmma.SharedMemory."+op, "storing [%#x, %#x) while an in-flight wgmma reads it; wgmma.wait_group must retire it first", a, a+16)
+			return layout.Newf(layout.ErrHazard, "hw.SharedMemory."+op, "storing [%#x, %#x) while an in-flight wgmma reads it; wgmma.wait_group must retire it first", a, a+16)
 		}
 	}
 	return nil

@@ -92,10 +92,10 @@ type inflightOp struct {
 // warpgroup.
 func NewWarpgroup(smem *SharedMemory) (*Warpgroup, error) {
 	if smem == nil {
-		return nil, layout.Newf(layout.ErrInvalid, "gmma.NewWarpgroup", "nil shared memory")
+		return nil, layout.Newf(layout.ErrInvalid, "hw.NewWarpgroup", "nil shared memory")
 	}
 	if smem.owner != nil {
-		return nil, layout.Newf(layout.ErrInvalid, "gmma.NewWarpgroup", "%v already belongs to another warpgroup", smem)
+		return nil, layout.Newf(layout.ErrInvalid, "hw.NewWarpgroup", "%v already belongs to another warpgroup", smem)
 	}
 	w := &Warpgroup{smem: smem, regs: make([]uint32, NumThreads*NumRegs)}
 	smem.owner = w
@@ -107,10 +107,10 @@ func (w *Warpgroup) SharedMemory() *SharedMemory { return w.smem }
 
 func (w *Warpgroup) checkRegAccess(op string, t, r, n int, write bool) error {
 	if t < 0 || t >= NumThreads {
-		return layout.Newf(layout.ErrInvalid, "gmma.Warpgroup."+op, "thread %d is outside [0, %d)", t, NumThreads)
+		return layout.Newf(layout.ErrInvalid, "hw.Warpgroup."+op, "thread %d is outside [0, %d)", t, NumThreads)
 	}
 	if r < 0 || n < 0 || r > NumRegs || n > NumRegs-r {
-		return layout.Newf(layout.ErrInvalid, "gmma.Warpgroup."+op, "registers r%d..(%d registers) are outside r0..r%d", r, n, NumRegs-1)
+		return layout.Newf(layout.ErrInvalid, "hw.Warpgroup."+op, "registers r%d..(%d registers) are outside r0..r%d", r, n, NumRegs-1)
 	}
 	for i := r; i < r+n; i++ {
 		if w.busy[i] != 0 {
@@ -132,7 +132,7 @@ func (w *Warpgroup) checkRegAccess(op string, t, r, n int, write bool) error {
 			if op0 != nil {
 				seq, shape = op0.seq, fmt.Sprintf("m64n%dk%d", op0.n, op0.k)
 			}
-			return layout.Newf(layout.ErrHazard, "", "gmma.Warpgroup.%s: thread %d %s register r%d while wgmma #%d (%s) that uses it %s is in flight: %s; WaitGroup must retire it first",
+			return layout.Newf(layout.ErrHazard, "", "hw.Warpgroup.%s: thread %d %s register r%d while wgmma #%d (%s) that uses it %s is in flight: %s; WaitGroup must retire it first",
 				op, t, what, i, seq, shape, role, state)
 		}
 	}
@@ -226,7 +226,7 @@ func (w *Warpgroup) CommitGroup() {
 // non-negative.
 func (w *Warpgroup) WaitGroup(n int) error {
 	if n < 0 {
-		return layout.Newf(layout.ErrInvalid, "gmma.Warpgroup.WaitGroup", "n = %d is negative", n)
+		return layout.Newf(layout.ErrInvalid, "hw.Warpgroup.WaitGroup", "n = %d is negative", n)
 	}
 	retireGroups(&w.groups, &w.inflight, n, w.retire)
 	return nil
@@ -271,7 +271,7 @@ func shapeKey(m WGMMA, accumulator bool) uint32 {
 // changes.
 func (w *Warpgroup) MMAAsync(m WGMMA) error {
 	if err := m.Validate(); err != nil {
-		return layout.Newf(0, "gmma.Warpgroup.MMAAsync", "%w", err)
+		return layout.Newf(0, "hw.Warpgroup.MMAAsync", "%w", err)
 	}
 	dk, ak := shapeKey(m, true), shapeKey(m, false)
 	if err := w.checkIssue("MMAAsync", m, m.K(), dk, ak); err != nil {
@@ -336,10 +336,10 @@ func (w *Warpgroup) checkIssue(name string, m WGMMA, k int, dk, ak uint32) error
 	// The shape is formatted only for an error: issuing must not allocate.
 	shape := func() string { return fmt.Sprintf("m64n%dk%d", m.N, k) }
 	if !w.everFenced {
-		return layout.Newf(layout.ErrHazard, "gmma.Warpgroup."+name, "%s issued before any wgmma.fence; call Fence first", shape())
+		return layout.Newf(layout.ErrHazard, "hw.Warpgroup."+name, "%s issued before any wgmma.fence; call Fence first", shape())
 	}
 	if len(w.inflight) >= MaxInFlight {
-		return layout.Newf(layout.ErrHazard, "gmma.Warpgroup."+name, "%s would be wgmma number %d in flight; at most MaxInFlight (%d) may be: CommitGroup and WaitGroup first", shape(), len(w.inflight)+1, MaxInFlight)
+		return layout.Newf(layout.ErrHazard, "hw.Warpgroup."+name, "%s would be wgmma number %d in flight; at most MaxInFlight (%d) may be: CommitGroup and WaitGroup first", shape(), len(w.inflight)+1, MaxInFlight)
 	}
 	check := func(r int, role string, accumulator bool) error {
 		if t := w.touched[r]; t != 0 {
@@ -347,7 +347,7 @@ func (w *Warpgroup) checkIssue(name string, m WGMMA, k int, dk, ak uint32) error
 			if w.touchedWrite[r] {
 				what = "written"
 			}
-			return layout.Newf(layout.ErrHazard, "", "gmma.Warpgroup.%s: %s register r%d of %s was %s by thread %d after the last wgmma.fence; call Fence first",
+			return layout.Newf(layout.ErrHazard, "", "hw.Warpgroup.%s: %s register r%d of %s was %s by thread %d after the last wgmma.fence; call Fence first",
 				name, role, r, shape(), what, t-1)
 		}
 		key := ak
@@ -355,7 +355,7 @@ func (w *Warpgroup) checkIssue(name string, m WGMMA, k int, dk, ak uint32) error
 			key = dk
 		}
 		if u := w.asyncUse[r]; u != 0 && (u&1 == 1 || accumulator) && u != key {
-			return layout.Newf(layout.ErrHazard, "", "gmma.Warpgroup.%s: %s register r%d of %s is used by an earlier wgmma of another shape or role (m64n%dk%d) since the last wgmma.fence; call Fence first",
+			return layout.Newf(layout.ErrHazard, "", "hw.Warpgroup.%s: %s register r%d of %s is used by an earlier wgmma of another shape or role (m64n%dk%d) since the last wgmma.fence; call Fence first",
 				name, role, r, shape(), u>>8, (u>>1)&0x7f)
 		}
 		return nil

@@ -114,7 +114,7 @@ func (s *SharedMemory) asyncError(which string, mn, kk int, a uint64) error {
 	if s.async.explain != nil {
 		why = s.async.explain(uint32(a))
 	}
-	return layout.Newf(layout.ErrHazard, "gmma.Warpgroup", "wgmma operand %s element (%s=%d, k=%d) reads shared bytes [%#x, %#x) that an asynchronous copy (TMA) is still writing: %s",
+	return layout.Newf(layout.ErrHazard, "hw.Warpgroup", "wgmma operand %s element (%s=%d, k=%d) reads shared bytes [%#x, %#x) that an asynchronous copy (TMA) is still writing: %s",
 		which, mnName(which), mn, kk, a, a+16, why)
 }
 

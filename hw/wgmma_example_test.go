@@ -89,5 +89,5 @@ func ExampleSharedMemory_WriteChunks() {
 	fmt.Println(s.WriteChunks([]uint32{0x408}, data[:16]))
 	// Output:
 	// [16 17 18 19]
-	// gmma.SharedMemory.WriteChunks: chunk address 0x408 is not 16-byte aligned
+	// hw.SharedMemory.WriteChunks: chunk address 0x408 is not 16-byte aligned
 }

@@ -63,7 +63,7 @@ func is8bitInt(k numeric.Kind) bool   { return k == numeric.KindS8 || k == numer
 // overlapping.
 func (m WGMMA) Validate() error {
 	bad := func(format string, args ...any) error {
-		return layout.Newf(layout.ErrInvalid, "", "gmma.MMA %s: %s", m.typeString(), fmt.Sprintf(format, args...))
+		return layout.Newf(layout.ErrInvalid, "", "hw.MMA %s: %s", m.typeString(), fmt.Sprintf(format, args...))
 	}
 	a, b, d := m.AType, m.BType, m.DType
 	integer := false

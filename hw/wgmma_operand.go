@@ -78,12 +78,12 @@ func (x *executor) loadOperand(s *SharedMemory, which string, desc gmma.Descript
 			a ^= (((a >> 7) - bo) & (wdt - 1)) << 4
 		}
 		if a < base || a+16 > end {
-			return 0, layout.Newf(layout.ErrIllegalAddress, "gmma.Warpgroup", "wgmma operand %s element (%s=%d, k=%d) at shared address %#x lies outside the shared memory [%#x, %#x) (descriptor %#016x: start %#x, LBO %#x, SBO %#x, %v, base_offset %d); the hardware faults with an illegal memory access",
+			return 0, layout.Newf(layout.ErrIllegalAddress, "hw.Warpgroup", "wgmma operand %s element (%s=%d, k=%d) at shared address %#x lies outside the shared memory [%#x, %#x) (descriptor %#016x: start %#x, LBO %#x, SBO %#x, %v, base_offset %d); the hardware faults with an illegal memory access",
 				which, mnName(which), mn, kk, a, base, end, uint64(desc), start, lbo, sbo, lt, bo)
 		}
 		c := uint32((a - base) / 16)
 		if s.ndirty != 0 && s.isDirty(c) {
-			return 0, layout.Newf(layout.ErrHazard, "gmma.Warpgroup", "wgmma operand %s element (%s=%d, k=%d) reads shared bytes [%#x, %#x), stored through the generic proxy after the last fence.proxy.async; call FenceProxyAsync first",
+			return 0, layout.Newf(layout.ErrHazard, "hw.Warpgroup", "wgmma operand %s element (%s=%d, k=%d) reads shared bytes [%#x, %#x), stored through the generic proxy after the last fence.proxy.async; call FenceProxyAsync first",
 				which, mnName(which), mn, kk, a, a+16)
 		}
 		if asyncCheck && s.asyncPending(c) {

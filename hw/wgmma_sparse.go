@@ -103,17 +103,17 @@ func (s WGMMASparse) Validate() error {
 		return layout.Newf(0, "sparse", "%w", err)
 	}
 	if s.Selector < 0 || s.Selector > s.MaxSelector() {
-		return layout.Newf(layout.ErrInvalid, "", "gmma.MMASparse %s: sparsity selector %d is outside 0..%d", s.typeString(), s.Selector, s.MaxSelector())
+		return layout.Newf(layout.ErrInvalid, "", "hw.MMASparse %s: sparsity selector %d is outside 0..%d", s.typeString(), s.Selector, s.MaxSelector())
 	}
 	if s.MetaReg < 0 || s.MetaReg >= NumRegs {
-		return layout.Newf(layout.ErrInvalid, "", "gmma.MMASparse %s: metadata register r%d is outside r0..r%d", s.typeString(), s.MetaReg, NumRegs-1)
+		return layout.Newf(layout.ErrInvalid, "", "hw.MMASparse %s: metadata register r%d is outside r0..r%d", s.typeString(), s.MetaReg, NumRegs-1)
 	}
 	if s.MetaReg >= s.DReg && s.MetaReg < s.DReg+s.NumAcc() {
-		return layout.Newf(layout.ErrInvalid, "", "gmma.MMASparse %s: metadata register r%d overlaps the accumulator registers r%d..r%d",
+		return layout.Newf(layout.ErrInvalid, "", "hw.MMASparse %s: metadata register r%d overlaps the accumulator registers r%d..r%d",
 			s.typeString(), s.MetaReg, s.DReg, s.DReg+s.NumAcc()-1)
 	}
 	if s.ARegs && s.MetaReg >= s.AReg && s.MetaReg < s.AReg+4 {
-		return layout.Newf(layout.ErrInvalid, "", "gmma.MMASparse %s: metadata register r%d overlaps the A registers r%d..r%d",
+		return layout.Newf(layout.ErrInvalid, "", "hw.MMASparse %s: metadata register r%d overlaps the A registers r%d..r%d",
 			s.typeString(), s.MetaReg, s.AReg, s.AReg+3)
 	}
 	return nil
@@ -163,7 +163,7 @@ func sparseKey(s WGMMASparse, accumulator bool) uint32 {
 // hardware). On error nothing changes.
 func (w *Warpgroup) MMASparseAsync(s WGMMASparse) error {
 	if err := s.Validate(); err != nil {
-		return layout.Newf(0, "gmma.Warpgroup.MMASparseAsync", "%w", err)
+		return layout.Newf(0, "hw.Warpgroup.MMASparseAsync", "%w", err)
 	}
 	dk, ak := sparseKey(s, true), sparseKey(s, false)
 	if err := w.checkIssue("MMASparseAsync", s.WGMMA, s.K(), dk, ak); err != nil {
@@ -171,7 +171,7 @@ func (w *Warpgroup) MMASparseAsync(s WGMMASparse) error {
 	}
 	for _, op := range w.inflight {
 		if s.MetaReg >= op.dreg && s.MetaReg < op.dreg+op.nacc {
-			return layout.Newf(layout.ErrHazard, "gmma.Warpgroup.MMASparseAsync", "metadata register r%d of %s is an accumulator of wgmma #%d (m64n%dk%d), still in flight; WaitGroup must retire it first",
+			return layout.Newf(layout.ErrHazard, "hw.Warpgroup.MMASparseAsync", "metadata register r%d of %s is an accumulator of wgmma #%d (m64n%dk%d), still in flight; WaitGroup must retire it first",
 				s.MetaReg, s.Shape(), op.seq, op.n, op.k)
 		}
 	}
@@ -250,6 +250,6 @@ func (s WGMMASparse) expand(regs, comp, dense []uint32) error {
 }
 
 func (s WGMMASparse) badNibble(m, c, t, o int, nb uint32, why string) error {
-	return layout.Newf(layout.ErrHazard, "gmma.Warpgroup.MMASparseAsync", "%s: metadata of row %d, chunk %d (nibble %d of r%d of thread %d) is %#04b: %s; the hardware's result is undefined",
+	return layout.Newf(layout.ErrHazard, "hw.Warpgroup.MMASparseAsync", "%s: metadata of row %d, chunk %d (nibble %d of r%d of thread %d) is %#04b: %s; the hardware's result is undefined",
 		s.Shape(), m, c, o, s.MetaReg, t, nb, why)
 }

@@ -85,8 +85,8 @@ func TestHazardAccumulatorBeforeWait(t *testing.T) {
 	noErr(t, wg.MMAAsync(m))
 	wg.CommitGroup()
 	_, err := wg.Reg(5, 3)
-	wantErr(t, err, "gmma.Warpgroup.Reg", "thread 5 reads register r3", "wgmma #1 (m64n64k16)", "committed but not waited for")
-	wantErr(t, wg.SetReg(0, 31, 1), "gmma.Warpgroup.SetReg", "thread 0 writes register r31")
+	wantErr(t, err, "hw.Warpgroup.Reg", "thread 5 reads register r3", "wgmma #1 (m64n64k16)", "committed but not waited for")
+	wantErr(t, wg.SetReg(0, 31, 1), "hw.Warpgroup.SetReg", "thread 0 writes register r31")
 	// Registers outside the accumulators are free.
 	noErr(t, wg.SetReg(0, 32, 1))
 	// Right: wait first.
@@ -193,7 +193,7 @@ func TestHazardProxyFence(t *testing.T) {
 	noErr(t, wg.MMAAsync(m))
 	wg.CommitGroup()
 	// Wrong: storing to an operand of an in-flight wgmma.
-	wantErr(t, smem.Write(0x400, []byte{0}), "gmma.SharedMemory.Write", "in-flight wgmma reads bytes [0x400, 0x410)")
+	wantErr(t, smem.Write(0x400, []byte{0}), "hw.SharedMemory.Write", "in-flight wgmma reads bytes [0x400, 0x410)")
 	// Bytes no operand reads may be stored.
 	noErr(t, smem.Write(0x30000, []byte{0}))
 	noErr(t, wg.WaitGroup(0))

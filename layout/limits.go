@@ -43,7 +43,7 @@ import (
 // everything built on them).
 //
 // Limits of the other packages: swizzle.ParseFunc (offsets), viz.MaxCells,
-// banks.MaxRequests, explain.MaxLeaves and MaxTraceBytes, gmma.MaxInFlight,
+// banks.MaxRequests, explain.MaxLeaves and MaxTraceBytes, hw.MaxInFlight,
 // and in the command, jsonl.MaxLineBytes and MaxDecompressedBytes.
 const (
 	// MaxLeaves bounds the number of leaves of a parsed or made layout or

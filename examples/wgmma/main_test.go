@@ -200,7 +200,7 @@ func TestHazards(t *testing.T) {
 		// With more k-tiles than stages, the refill of stage 0 stores into
 		// bytes that k-tile 0's wgmmas still read.
 		{Options{M: 128, N: 128, K: 256, SkipWait: true, Copies: true},
-			[]string{"CTA (0,0), k-tile 3", "gmma.SharedMemory.", "in-flight wgmma"}},
+			[]string{"CTA (0,0), k-tile 3", "hw.SharedMemory.", "in-flight wgmma"}},
 		// Without refills, the epilogue reads accumulators still in flight.
 		{Options{M: 128, N: 128, K: 128, SkipWait: true, Accum: "f32", Copies: true},
 			[]string{"CTA (0,0), epilogue, thread 0", "committed but not waited for"}},
