@@ -28,10 +28,7 @@ func BenchmarkCopiesVsTMA(b *testing.B) {
 	for _, tn := range []bool{false, true} {
 		b.Run(map[bool]string{false: "nt", true: "tn"}[tn], func(b *testing.B) {
 			opt := Options{M: 512, N: 512, K: 512, Accum: "f16", TN: tn}
-			p := newProblem[numeric.Float16](opt.M, opt.N, opt.K, 1)
-			if tn {
-				p = newProblemTN[numeric.Float16](opt.M, opt.N, opt.K, 1)
-			}
+			p := problemFor[numeric.Float16](opt)
 			k, err := newKernel(opt, p)
 			if err != nil {
 				b.Fatal(err)

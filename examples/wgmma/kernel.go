@@ -186,6 +186,15 @@ func newProblem[TC accum](m, n, k int, seed uint64) *problem[TC] {
 	return p
 }
 
+// problemFor is the problem runTyped solves for opt: gemm_tn's operands
+// when opt.TN, else gemm_nt's, with seed 1.
+func problemFor[TC accum](opt Options) *problem[TC] {
+	if opt.TN {
+		return newProblemTN[TC](opt.M, opt.N, opt.K, 1)
+	}
+	return newProblem[TC](opt.M, opt.N, opt.K, 1)
+}
+
 // newProblemTN is newProblem's problem as gemm_tn holds it: the same A
 // and B, stored K-major (A(m,k) at m·K+k, B(n,k) at n·K+k, the tutorial's
 // dA = (ldA, _1), dB = (ldB, _1)), C still M-major.

@@ -122,10 +122,7 @@ func runTyped[TC accum](w io.Writer, opt Options) error {
 	if opt.SkipProxyFence {
 		opt.Copies = true // the fence belongs to the copy mainloop
 	}
-	p := newProblem[TC](opt.M, opt.N, opt.K, 1)
-	if opt.TN {
-		p = newProblemTN[TC](opt.M, opt.N, opt.K, 1)
-	}
+	p := problemFor[TC](opt)
 	k, err := newKernel(opt, p)
 	if err != nil {
 		return err

@@ -259,10 +259,7 @@ func BenchmarkMainloop(b *testing.B) {
 	for _, tn := range []bool{false, true} {
 		for _, copies := range []bool{true, false} {
 			opt := Options{M: 512, N: 512, K: 512, Accum: "f16", TN: tn, Copies: copies}
-			p := newProblem[numeric.Float16](opt.M, opt.N, opt.K, 1)
-			if tn {
-				p = newProblemTN[numeric.Float16](opt.M, opt.N, opt.K, 1)
-			}
+			p := problemFor[numeric.Float16](opt)
 			k, err := newKernel(opt, p)
 			if err != nil {
 				b.Fatal(err)
@@ -331,14 +328,7 @@ func TestKLoopAllocatesNothing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		smem, err := hw.NewSharedMemory(hw.DefaultSharedBase, smemBytes)
-		if err != nil {
-			t.Fatal(err)
-		}
-		wg, err := hw.NewWarpgroup(smem)
-		if err != nil {
-			t.Fatal(err)
-		}
+		wg := newWarpgroup(t)
 		return testing.AllocsPerRun(3, func() {
 			if err := k.cta(wg, 0, 0); err != nil {
 				t.Fatal(err)
@@ -358,14 +348,7 @@ func TestKLoopAllocatesNothing(t *testing.T) {
 func TestEpilogueAllocatesNothing(t *testing.T) {
 	for _, accum := range []string{"f16", "f32"} {
 		opt := Options{M: 256, N: 256, K: bK, Accum: accum, Workers: 1}
-		smem, err := hw.NewSharedMemory(hw.DefaultSharedBase, smemBytes)
-		if err != nil {
-			t.Fatal(err)
-		}
-		wg, err := hw.NewWarpgroup(smem)
-		if err != nil {
-			t.Fatal(err)
-		}
+		wg := newWarpgroup(t)
 		var n float64
 		if accum == "f16" {
 			n = epilogueAllocs(t, opt, newProblem[numeric.Float16](256, 256, bK, 1), wg)
@@ -391,4 +374,19 @@ func epilogueAllocs[TC accum](t *testing.T, opt Options, p *problem[TC], wg *hw.
 			t.Fatal(err)
 		}
 	})
+}
+
+// newWarpgroup is a CTA's warpgroup over a fresh shared memory of the
+// kernel's size.
+func newWarpgroup(t testing.TB) *hw.Warpgroup {
+	t.Helper()
+	smem, err := hw.NewSharedMemory(hw.DefaultSharedBase, smemBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wg, err := hw.NewWarpgroup(smem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return wg
 }
