@@ -295,6 +295,9 @@ func BenchmarkMainloop(b *testing.B) {
 // grow with the number of k-tiles: the TMA boxes, barriers, pipeline states
 // and wgmmas of the k-loop allocate nothing.
 func TestTMALoopAllocatesNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("sync.Pool drops pooled clusters under -race")
+	}
 	allocs := func(kDim int) float64 {
 		opt := Options{M: 256, N: 128, K: kDim, Accum: "f32", Workers: 1}
 		k, err := newKernel(opt, newProblem[float32](256, 128, kDim, 1))
