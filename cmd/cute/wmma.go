@@ -8,6 +8,7 @@ import (
 
 	"github.com/gocute/cute/atom"
 	"github.com/gocute/cute/hw"
+	"github.com/gocute/cute/layout"
 	"github.com/gocute/cute/numeric"
 )
 
@@ -80,7 +81,7 @@ func wmmaFlags(fs *flag.FlagSet) runFunc {
 			case "c":
 				f, err = hw.NewWMMAFragment(atom.OperandC, shape, acc, 0)
 			default:
-				err = fmt.Errorf("--frag must be a, b or c, not %q", fr)
+				err = layout.Newf(layout.ErrInvalid, "", "--frag must be a, b or c, not %q", fr)
 			}
 			if err != nil {
 				return failErr(err)
