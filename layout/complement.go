@@ -103,9 +103,22 @@ func complementOf(l Layout, cotarget IntTuple) (Layout, complementInfo) {
 // complementOfRec is complementOf reporting its steps to rec (see package
 // trace).
 func complementOfRec(l Layout, cotarget IntTuple, rec trace.Recorder) (Layout, complementInfo) {
-	var info complementInfo
 	var bufS, bufD [16]Int
 	sh, st := filterFlat(l, bufS[:], bufD[:])
+	var bufRS, bufRD [40]Int
+	fs, fd, info := complementFlat(l, sh, st, cotarget, rec, bufRS[:0], bufRD[:0])
+	res := flatLayout(fs, fd)
+	if rec != nil {
+		rec.Step("result", res)
+	}
+	return res, info
+}
+
+// complementFlat is complementOfRec on the flat modes sh:st of filter(l)
+// (which it reorders): it appends the flat modes of the result to fs, fd
+// (which must be empty). l only names the layout in errors.
+func complementFlat(l Layout, sh, st []Int, cotarget IntTuple, rec trace.Recorder, fs, fd []Int) ([]Int, []Int, complementInfo) {
+	var info complementInfo
 	r := len(sh)
 	for _, s := range sh { // CuTe divides by a zero extent; a negative one is garbage
 		if s.v <= 0 {
@@ -122,7 +135,7 @@ func complementOfRec(l Layout, cotarget IntTuple, rec trace.Recorder) (Layout, c
 		if rec != nil {
 			rec.Step("stride0", res)
 		}
-		return res, info
+		return flatLeaves(fs, res.shape), flatLeaves(fd, res.stride), info
 	}
 	if r > 1 {
 		for _, d := range st {
@@ -131,8 +144,7 @@ func complementOfRec(l Layout, cotarget IntTuple, rec trace.Recorder) (Layout, c
 			}
 		}
 	}
-	var bufRS, bufRD [40]Int
-	fs, fd := bufRS[:0], append(bufRD[:0], S(1))
+	fd = append(fd, S(1))
 	last := S(1)
 	step := func(minStride Int) Int {
 		if minStride.v <= 0 && info.bad == "" {
@@ -184,11 +196,8 @@ func complementOfRec(l Layout, cotarget IntTuple, rec trace.Recorder) (Layout, c
 		rec.Step("rest", cotarget, nd, rest.shape, rest)
 	}
 	n := len(fs)
-	res := flatLayout(bwCoalesceFlat(fs[:n-1], fd[:n-1], fs[n-1], fd[n-1], fs[n:], fd[n:]))
-	if rec != nil {
-		rec.Step("result", res)
-	}
-	return res, info
+	rs, rd := bwCoalesceFlat(fs[:n-1], fd[:n-1], fs[n-1], fd[n-1], fs[n:], fd[n:])
+	return rs, rd, info
 }
 
 // complementChecked is complementOf with every condition of CuTe's
