@@ -269,11 +269,12 @@ func rankProductFast(a, b Layout, raked bool) (Layout, bool) {
 	if comp.suspect || !disjointModes(b) || !productDisjoint(a, b, cs, cd) {
 		return Layout{}, false
 	}
-	// zip and coalesce each mode.
-	res := tupleLayout()
+	// zip and coalesce each mode, into one buffer: mode i is [er[i], er[i+1]).
+	var zS, zD [48]Int
+	var er [inlLeaves + 1]int
+	zs, zd := zS[:0], zD[:0]
 	for i := range n {
-		var zS, zD [32]Int
-		zs, zd := zS[:0], zD[:0]
+		b0 := len(zs)
 		if raked {
 			zs, zd = append(zs, ys[ey[i]:ey[i+1]]...), append(zd, yd[ey[i]:ey[i+1]]...)
 		}
@@ -283,11 +284,68 @@ func rankProductFast(a, b Layout, raked bool) (Layout, bool) {
 		if !raked {
 			zs, zd = append(zs, ys[ey[i]:ey[i+1]]...), append(zd, yd[ey[i]:ey[i+1]]...)
 		}
+		// coalesce appends the mode after its input; move it down over it.
 		k := len(zs)
-		rs, rd := bwCoalesceFlat(zs[:k-1], zd[:k-1], zs[k-1], zd[k-1], zs[k:], zd[k:])
-		addModes(&res.sh, &res.st, rs, rd)
+		rs, rd := bwCoalesceFlat(zs[b0:k-1], zd[b0:k-1], zs[k-1], zd[k-1], zs[k:], zd[k:])
+		m := copy(zs[b0:], rs)
+		copy(zd[b0:], rd)
+		zs, zd = zs[:b0+m], zd[:b0+m]
+		er[i+1] = len(zs)
 	}
-	return res.done(), true
+	return modesLayout(zs, zd, er[:n+1]), true
+}
+
+// modesLayout returns the tuple layout whose mode i has the flat modes
+// rs[e[i]:e[i+1]] (an integer for one, a flat tuple otherwise), as
+// tupleLayout and addModes build it, writing the inline form directly.
+func modesLayout(rs, rd []Int, e []int) Layout {
+	n := len(e) - 1
+	nl, nt := e[n], 2
+	for i := range n {
+		if m := e[i+1] - e[i]; m == 1 {
+			nt++
+		} else {
+			nt += m + 2
+		}
+	}
+	if nl > inlLeaves || nt > inlTokens {
+		r := tupleLayout()
+		for i := range n {
+			addModes(&r.sh, &r.st, rs[e[i]:e[i+1]], rd[e[i]:e[i+1]])
+		}
+		return r.done()
+	}
+	var tk uint64
+	j := 0
+	put := func(x uint64) {
+		tk |= x << (tokBits * uint(j))
+		j++
+	}
+	put(tOpen)
+	for i := range n {
+		if e[i+1]-e[i] == 1 {
+			put(tLeaf)
+			continue
+		}
+		put(tOpen)
+		for range e[i+1] - e[i] {
+			put(tLeaf)
+		}
+		put(tClose)
+	}
+	put(tClose)
+	sh := IntTuple{tk: tk, nt: uint8(nt), nl: uint8(nl), rk: uint8(n)}
+	st := sh
+	for k := range nl {
+		sh.v[k], st.v[k] = rs[k].v, rd[k].v
+		if rs[k].static {
+			sh.st |= 1 << k
+		}
+		if rd[k].static {
+			st.st |= 1 << k
+		}
+	}
+	return mk(sh, st)
 }
 
 // modeEnds fills e[1:] with the end leaf of each of the n top-level modes
