@@ -96,12 +96,52 @@ func appendModes(l Layout, n int) Layout {
 	if r >= n {
 		return l
 	}
+	if p, ok := appendModesInline(&l, r, n); ok {
+		return p
+	}
 	b := tupleLayout()
 	b.addModes(l)
 	for range n - r {
 		b.add(mk(I(S(1)), I(S(0))))
 	}
 	return b.done()
+}
+
+// appendModesInline is appendModes for r < n where the result is inline:
+// the tokens of l (one leaf for an integral l) with n-r leaves _1:_0
+// before the closing token, written directly. TestAppendModesInline checks
+// it against the builder.
+func appendModesInline(l *Layout, r, n int) (Layout, bool) {
+	sh, st := l.shape, l.stride
+	if sh.big != nil {
+		return Layout{}, false
+	}
+	var tk uint64
+	var nt, nl int
+	if sh.nt == 0 { // an integral l: ( L
+		tk, nt, nl = tOpen|tLeaf<<tokBits, 2, 1
+		st.v[0] = l.stride.v[0]
+	} else { // the tokens of l without its closing )
+		nt, nl = int(sh.nt)-1, int(sh.nl)
+		tk = sh.tk & bitMask(tokBits*nt)
+	}
+	if nl+n-r > inlLeaves || nt+n-r+1 > inlTokens {
+		return Layout{}, false
+	}
+	sh.st &= uint8(bitMask(nl))
+	st.st &= uint8(bitMask(nl))
+	for k := nl; k < nl+n-r; k++ {
+		tk |= tLeaf << (tokBits * uint(nt))
+		nt++
+		sh.v[k], st.v[k] = 1, 0
+		sh.st |= 1 << k
+		st.st |= 1 << k
+	}
+	tk |= tClose << (tokBits * uint(nt))
+	nt++
+	sh.tk, sh.nt, sh.nl, sh.rk = tk, uint8(nt), uint8(nl+n-r), uint8(n)
+	st.tk, st.nt, st.nl, st.rk = tk, uint8(nt), uint8(nl+n-r), uint8(n)
+	return mk(sh, st), true
 }
 
 // rankProduct is the common part of blocked_product and raked_product:

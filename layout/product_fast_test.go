@@ -71,4 +71,79 @@ func TestRankProductFastTaken(t *testing.T) {
 			t.Errorf("rankProductFast(%v, %v) not taken", a, b)
 		}
 	}
+	for _, o := range []ModeOrder{ColMajor, RowMajor} {
+		for _, c := range [][2]string{{"(_64,_8):(_1,_64)", "(_128,_64,_3)"}, {"(_128,_8):(_1,_129)", "(_128,_8,_3)"}} {
+			block, target := MustParse(c[0]), MustParseTuple(c[1])
+			if _, ok := tileToShapeFast(&block, &target, o); !ok {
+				t.Errorf("tileToShapeFast(%v, %v, %v) not taken", block, target, o)
+			}
+		}
+	}
+}
+
+// TestAppendModesInline checks the inline appendModes against the builder.
+func TestAppendModesInline(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		l := genLayout(t)
+		n := rapid.IntRange(0, 6).Draw(t, "n")
+		r := l.Rank()
+		if r >= n {
+			return
+		}
+		got, ok := appendModesInline(&l, r, n)
+		if !ok {
+			return
+		}
+		b := tupleLayout()
+		b.addModes(l)
+		for range n - r {
+			b.add(mk(I(S(1)), I(S(0))))
+		}
+		if want := b.done(); got != want {
+			t.Fatalf("appendModes(%v, %d) = %v (%+v), want %v (%+v)", l, n, got, got, want, want)
+		}
+	})
+}
+
+// TestTileToShapeFast checks the fast tile_to_shape against the code of
+// record (TileToShape without it), results and errors.
+func TestTileToShapeFast(t *testing.T) {
+	taken := 0
+	defer func() { t.Logf("fast path taken in %d cases", taken) }()
+	rapid.Check(t, func(t *rapid.T) {
+		block := genProductOperand(t, "block")
+		n := rapid.IntRange(1, 4).Draw(t, "n")
+		var ts []IntTuple
+		for i := range n {
+			m := 1
+			if i < block.Rank() && block.IsTuple() {
+				m = block.Mode(i).Size().Value()
+			} else if i == 0 && !block.IsTuple() {
+				m = block.Size().Value()
+			}
+			if m <= 0 || rapid.IntRange(0, 9).Draw(t, "wild") == 0 {
+				m = 1
+			}
+			ts = append(ts, I(genInt(t, m*rapid.IntRange(1, 4).Draw(t, "rep"), m*4, "t")))
+		}
+		target := tup(ts)
+		order := []ModeOrder{ColMajor, RowMajor}[rapid.IntRange(0, 1).Draw(t, "order")]
+		var fast Layout
+		var ok bool
+		_, ferr := outcome(func() Layout { fast, ok = tileToShapeFast(&block, &target, order); return fast })
+		want, werr := outcome(func() Layout { return tileToShapePlain(block, target, order) })
+		if ferr != nil {
+			if werr == nil || ferr.Error() != werr.Error() {
+				t.Fatalf("tile_to_shape(%v, %v, %v): fast raised %v, plain %v", block, target, order, ferr, werr)
+			}
+			return
+		}
+		if !ok {
+			return
+		}
+		taken++
+		if werr != nil || !fast.Equal(want) {
+			t.Fatalf("tile_to_shape(%v, %v, %v): fast %v, plain %v (%v)", block, target, order, fast, want, werr)
+		}
+	})
 }
