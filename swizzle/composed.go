@@ -18,18 +18,29 @@ import (
 // 0); a swizzle is not linear, so the offset cannot be pulled out of it.
 // ComposedLayouts are immutable values; the zero value is not a valid
 // composed layout (it has no inner layout) and must not be used.
+//
+// A ComposedLayout is one pointer to its immutable parts, so that it is
+// stored in a [Func] without a further allocation: building one allocates
+// its parts once, evaluator included.
 type ComposedLayout struct {
+	*composed
+}
+
+// composed holds the parts of a ComposedLayout.
+type composed struct {
 	sw    Swizzle
 	off   layout.Int
-	mixed uint32     // the run-time bits F of a MixedBits offset; 0 for an Int offset
-	inner Func       // layout.Layout or ComposedLayout
-	ev    *evaluator // evaluates c (see fast.go)
+	mixed uint32    // the run-time bits F of a MixedBits offset; 0 for an Int offset
+	inner Func      // layout.Layout or ComposedLayout
+	ev    evaluator // evaluates c (see fast.go)
 }
 
 // newComposed is the one constructor of a ComposedLayout value: it builds
 // the evaluator (see fast.go) once.
 func newComposed(sw Swizzle, off layout.Int, mixed uint32, inner Func) ComposedLayout {
-	return ComposedLayout{sw: sw, off: off, mixed: mixed, inner: inner, ev: newEvaluator(sw, off.Value(), inner)}
+	c := &composed{sw: sw, off: off, mixed: mixed, inner: inner}
+	c.ev.init(sw, off.Value(), inner)
+	return ComposedLayout{c}
 }
 
 // MakeComposed returns CuTe's make_composed_layout(sw, offset, inner):
@@ -173,6 +184,9 @@ func Equal(f, g Func) bool {
 
 // String formats c as CuTe prints it: Swizzle o Offset o Inner.
 func (c ComposedLayout) String() string {
+	if c.composed == nil {
+		return "<invalid ComposedLayout>"
+	}
 	off := c.off.String()
 	if c.mixed != 0 {
 		v := uint32(c.off.Value())

@@ -39,19 +39,19 @@ type evaluator struct {
 	sh2    [maxFlat]uint8 // pow2: bit position of leaf k in a 1-D index of its mode
 }
 
-// newEvaluator builds the evaluator of sw o off o inner.
-func newEvaluator(sw Swizzle, off int, inner Func) *evaluator {
-	e := &evaluator{sw: sw, ymsk: int(sw.ymsk), rs: uint(sw.rs), ls: uint(sw.ls), off: off, inner: inner}
+// init builds the evaluator of sw o off o inner in e (a zero evaluator).
+func (e *evaluator) init(sw Swizzle, off int, inner Func) {
+	*e = evaluator{sw: sw, ymsk: int(sw.ymsk), rs: uint(sw.rs), ls: uint(sw.ls), off: off, inner: inner}
 	if l, ok := inner.(layout.Layout); ok && !e.unpack(l) {
 		e.n, e.split = 0, 0
 	}
-	return e
 }
 
 // unpack fills the leaf arrays from l, reporting whether l fits them.
 func (e *evaluator) unpack(l layout.Layout) bool {
+	var bufS, bufD [2 * maxFlat]layout.Int // more leaves move to the heap
 	add := func(sh, st layout.IntTuple) bool {
-		ss, ds := sh.Leaves(), st.Leaves()
+		ss, ds := sh.AppendLeaves(bufS[:0]), st.AppendLeaves(bufD[:0])
 		for k := range ss {
 			if e.n == maxFlat || ss[k].Value() <= 0 {
 				return false
