@@ -23,3 +23,14 @@ func BenchmarkTileToShapeSwizzled(b *testing.B) {
 		benchFunc, _ = TileToShape(benchAtom, benchTileTo, layout.ColMajor)
 	}
 }
+
+// TestTileToShapeAllocs pins the allocations of a swizzled tile_to_shape:
+// one, the composed layout's parts (its inner layout and evaluator inline);
+// the ComposedLayout is stored in the Func without boxing.
+func TestTileToShapeAllocs(t *testing.T) {
+	if n := testing.AllocsPerRun(20, func() {
+		benchFunc, _ = TileToShape(benchAtom, benchTileTo, layout.ColMajor)
+	}); n > 1 {
+		t.Errorf("TileToShape(%v): %v allocations, want <= 1", benchAtom, n)
+	}
+}

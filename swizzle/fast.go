@@ -27,10 +27,10 @@ type evaluator struct {
 	ymsk   int  // sw's Y mask and shifts, unpacked for apply
 	rs, ls uint // (one of them 0)
 	off    int
-	inner  Func // the code of record, for what the arrays do not cover
-	n      int  // leaves in the arrays; 0: evaluate inner
-	split  int  // the first leaf of mode 1 for a rank-2 layout, else 0
-	pow2   bool // every extent but the last is a power of two
+	c      *composed // the code of record, for what the arrays do not cover
+	n      int       // leaves in the arrays; 0: evaluate inner
+	split  int       // the first leaf of mode 1 for a rank-2 layout, else 0
+	pow2   bool      // every extent but the last is a power of two
 	ext    [maxFlat]int
 	str    [maxFlat]int
 	msk    [maxFlat]int   // pow2: ext-1, and -1 (every bit) for the last leaf
@@ -39,10 +39,11 @@ type evaluator struct {
 	sh2    [maxFlat]uint8 // pow2: bit position of leaf k in a 1-D index of its mode
 }
 
-// init builds the evaluator of sw o off o inner in e (a zero evaluator).
-func (e *evaluator) init(sw Swizzle, off int, inner Func) {
-	*e = evaluator{sw: sw, ymsk: int(sw.ymsk), rs: uint(sw.rs), ls: uint(sw.ls), off: off, inner: inner}
-	if l, ok := inner.(layout.Layout); ok && !e.unpack(l) {
+// init builds the evaluator of c in e, c's own (a zero evaluator).
+func (e *evaluator) init(c *composed) {
+	sw := c.sw
+	*e = evaluator{sw: sw, ymsk: int(sw.ymsk), rs: uint(sw.rs), ls: uint(sw.ls), off: c.off.Value(), c: c}
+	if c.nest == nil && !e.unpack(c.lay) {
 		e.n, e.split = 0, 0
 	}
 }
@@ -121,7 +122,10 @@ func (e *evaluator) apply(x int) int {
 // evalDiv is eval with divisions, or by the inner function.
 func (e *evaluator) evalDiv(i int) int {
 	if e.n == 0 || i < 0 {
-		return e.sw.Apply(e.off + e.inner.Eval(i))
+		if e.c.nest == nil {
+			return e.sw.Apply(e.off + e.c.lay.Eval(i))
+		}
+		return e.sw.Apply(e.off + e.c.nest.Eval(i))
 	}
 	last := e.n - 1
 	off := e.off
@@ -135,7 +139,10 @@ func (e *evaluator) evalDiv(i int) int {
 // eval2 is sw(off + inner(m, n)) for a rank-2 inner layout.
 func (e *evaluator) eval2(m, n int) int {
 	if e.split == 0 || m < 0 || n < 0 {
-		return e.sw.Apply(e.off + e.inner.Eval2(m, n))
+		if e.c.nest == nil {
+			return e.sw.Apply(e.off + e.c.lay.Eval2(m, n))
+		}
+		return e.sw.Apply(e.off + e.c.nest.Eval2(m, n))
 	}
 	if e.pow2 {
 		off := e.off
