@@ -18,7 +18,42 @@ func logicalProduct(a Layout, t Tiler) Layout {
 	}
 	cb := compose(c, b)
 	checkProduct(a, b, c, cb)
-	return Concat(a, cb)
+	return pairLayout(&a, &cb)
+}
+
+// pairLayout is Concat(x, y), make_layout(x, y), writing the inline form
+// directly where it fits.
+func pairLayout(x, y *Layout) Layout {
+	sh, ok := pairInline(&x.shape, &y.shape)
+	if !ok {
+		return Concat(*x, *y)
+	}
+	st, _ := pairInline(&x.stride, &y.stride)
+	return mk(sh, st)
+}
+
+// pairInline is the inline tuple (x, y), ok=false where it does not fit.
+func pairInline(x, y *IntTuple) (IntTuple, bool) {
+	if x.big != nil || y.big != nil {
+		return IntTuple{}, false
+	}
+	tokens := func(t *IntTuple) (uint64, int, int) { // an integer is one leaf token
+		if t.nt == 0 {
+			return tLeaf, 1, 1
+		}
+		return t.tk, int(t.nt), int(t.nl)
+	}
+	xt, xn, xl := tokens(x)
+	yt, yn, yl := tokens(y)
+	if xl+yl > inlLeaves || xn+yn+2 > inlTokens {
+		return IntTuple{}, false
+	}
+	r := IntTuple{nt: uint8(xn + yn + 2), nl: uint8(xl + yl), rk: 2}
+	r.tk = tOpen | xt<<tokBits | yt<<(tokBits*uint(1+xn)) | tClose<<(tokBits*uint(1+xn+yn))
+	copy(r.v[:], x.v[:xl])
+	copy(r.v[xl:], y.v[:yl])
+	r.st = x.st&uint8(bitMask(xl)) | (y.st&uint8(bitMask(yl)))<<xl
+	return r, true
 }
 
 // checkProduct raises an *Error where CuTe's logical product (a, c ∘ b), c =
@@ -283,7 +318,7 @@ func rankProductFast(a, b Layout, raked bool) (Layout, bool) {
 	cot := a.Size().Mul(b.Cosize())
 	var fS, fD [16]Int
 	sh, st := filterFlat(a, fS[:], fD[:])
-	var cS, cD [40]Int
+	var cS, cD [24]Int // more modes move to the heap
 	cs, cd, info := complementFlat(a, sh, st, I(cot), nil, cS[:0], cD[:0])
 	if info.bad != "" {
 		return Layout{}, false
@@ -294,10 +329,9 @@ func rankProductFast(a, b Layout, raked bool) (Layout, bool) {
 	if last.Is(1) {
 		last = S(2)
 	}
-	var xS, xD [16]Int
-	ls, ld := bwCoalesceFlat(cs[:r-1], cd[:r-1], last, cd[r-1], xS[:0], xD[:0])
+	ls, ld := bwCoalesceFlat(cs[:r-1], cd[:r-1], last, cd[r-1], fS[:0], fD[:0]) // filter(a) is done with
 	var comp compState
-	var yS, yD [32]Int
+	var yS, yD [24]Int
 	ys, yd := yS[:0], yD[:0]
 	var ey [inlLeaves + 1]int
 	for i := range n {
@@ -310,7 +344,7 @@ func rankProductFast(a, b Layout, raked bool) (Layout, bool) {
 		return Layout{}, false
 	}
 	// zip and coalesce each mode, into one buffer: mode i is [er[i], er[i+1]).
-	var zS, zD [48]Int
+	var zS, zD [32]Int
 	var er [inlLeaves + 1]int
 	zs, zd := zS[:0], zD[:0]
 	for i := range n {

@@ -147,3 +147,15 @@ func TestTileToShapeFast(t *testing.T) {
 		}
 	})
 }
+
+// TestPairLayout checks pairLayout against Concat, representation included.
+func TestPairLayout(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		x, y := genLayout(t), genLayout(t)
+		if got, want := pairLayout(&x, &y), Concat(x, y); got != want && !got.Equal(want) {
+			t.Fatalf("pairLayout(%v, %v) = %v, want %v", x, y, got, want)
+		} else if got != want && got.shape.big == nil {
+			t.Fatalf("pairLayout(%v, %v): representation %+v, want %+v", x, y, got, want)
+		}
+	})
+}
