@@ -68,7 +68,7 @@ func pairInline(x, y *IntTuple) (IntTuple, bool) {
 // promise is checked point by point, bounded by maxVerify.
 func checkProduct(a, b, c, cb Layout) {
 	var bufS, bufD [16]Int
-	if productDisjoint(a, b, flatLeaves(bufS[:0], c.shape), flatLeaves(bufD[:0], c.stride)) {
+	if productDisjoint(&a, &b, flatLeaves(bufS[:0], c.shape), flatLeaves(bufD[:0], c.stride)) {
 		return
 	}
 	n := a.Size().v
@@ -93,7 +93,7 @@ func checkProduct(a, b, c, cb Layout) {
 // productDisjoint is the O(rank) part of checkProduct, for c given by its
 // flat modes cs:cd: it reports whether the product is injective by one of
 // the two arguments above.
-func productDisjoint(a, b Layout, cs, cd []Int) bool {
+func productDisjoint(a, b *Layout, cs, cd []Int) bool {
 	for k := range b.stride.numLeaves() {
 		if b.stride.leafAt(k).v < 0 {
 			return false
@@ -104,12 +104,21 @@ func productDisjoint(a, b Layout, cs, cd []Int) bool {
 		size *= cs[k].v
 		cosize += (cs[k].v - 1) * absInt(cd[k].v)
 	}
-	if cosizeOf(b) <= size {
+	if cosizeLeaves(b) <= size {
 		return true
 	}
 	k := len(cs) - 1
 	below := cosize - 1 - (cs[k].v-1)*absInt(cd[k].v)
-	return cd[k].v > 0 && cd[k].v > cosizeOf(a)-1+below
+	return cd[k].v > 0 && cd[k].v > cosizeLeaves(a)-1+below
+}
+
+// cosizeLeaves is cosizeOf(*l) without copying the leaves.
+func cosizeLeaves(l *Layout) int {
+	c := 1
+	for k := range l.shape.numLeaves() {
+		c += (l.shape.leafAt(k).v - 1) * absInt(l.stride.leafAt(k).v)
+	}
+	return c
 }
 
 // injective reports whether l maps its domain one to one (l is small).
@@ -184,7 +193,7 @@ func appendModesInline(l *Layout, r, n int) (Layout, bool) {
 // zipped (block first for blocked, tile first for raked) and every mode
 // coalesced, as CuTe 3.5.1 does.
 func rankProduct(op string, a, b Layout, raked bool) Layout {
-	if r, ok := rankProductFast(a, b, raked); ok {
+	if r, ok := rankProductFast(&a, &b, raked); ok {
 		return r
 	}
 	return rankProductPlain(op, a, b, raked)
@@ -303,9 +312,18 @@ func RakedProduct(a, b Layout) (r Layout, err error) {
 // Mode i of the result is coalesce((a_i, b*_i)); coalesce only sees the
 // flat modes, so b*_i = (c ∘ b)_i is the concatenation of the compositions
 // of c with each leaf of b_i (composition distributes over b's leaves).
-func rankProductFast(a, b Layout, raked bool) (Layout, bool) {
-	n := max(a.Rank(), b.Rank())
-	a, b = appendModes(a, n), appendModes(b, n)
+func rankProductFast(a, b *Layout, raked bool) (Layout, bool) {
+	ra, rb := a.shape.Len(), b.shape.Len()
+	n := max(ra, rb)
+	var pa, pb Layout
+	if ra < n || !a.shape.isTup() {
+		pa = appendModes(*a, n)
+		a = &pa
+	}
+	if rb < n || !b.shape.isTup() {
+		pb = appendModes(*b, n)
+		b = &pb
+	}
 	if !a.shape.isTup() || !b.shape.isTup() || a.shape.big != nil || b.shape.big != nil || n > inlLeaves {
 		return Layout{}, false
 	}
@@ -317,9 +335,9 @@ func rankProductFast(a, b Layout, raked bool) (Layout, bool) {
 	// c = complement(a, size(a)*cosize(b)), as logicalProduct computes it.
 	cot := a.Size().Mul(b.Cosize())
 	var fS, fD [16]Int
-	sh, st := filterFlat(a, fS[:], fD[:])
+	sh, st := filterFlat(*a, fS[:], fD[:])
 	var cS, cD [24]Int // more modes move to the heap
-	cs, cd, info := complementFlat(a, sh, st, I(cot), nil, cS[:0], cD[:0])
+	cs, cd, info := complementFlat(*a, sh, st, I(cot), nil, cS[:0], cD[:0])
 	if info.bad != "" {
 		return Layout{}, false
 	}
@@ -340,7 +358,7 @@ func rankProductFast(a, b Layout, raked bool) (Layout, bool) {
 		}
 		ey[i+1] = len(ys)
 	}
-	if comp.suspect || !disjointModes(b) || !productDisjoint(a, b, cs, cd) {
+	if comp.suspect || !disjointModes(*b) || !productDisjoint(a, b, cs, cd) {
 		return Layout{}, false
 	}
 	// zip and coalesce each mode, into one buffer: mode i is [er[i], er[i+1]).
@@ -389,25 +407,19 @@ func modesLayout(rs, rd []Int, e []int) Layout {
 		}
 		return r.done()
 	}
-	var tk uint64
-	j := 0
-	put := func(x uint64) {
-		tk |= x << (tokBits * uint(j))
-		j++
-	}
-	put(tOpen)
+	tk, j := uint64(tOpen), uint(1)
 	for i := range n {
-		if e[i+1]-e[i] == 1 {
-			put(tLeaf)
+		m := uint(e[i+1] - e[i])
+		if m == 1 {
+			tk |= tLeaf << (tokBits * j)
+			j++
 			continue
 		}
-		put(tOpen)
-		for range e[i+1] - e[i] {
-			put(tLeaf)
-		}
-		put(tClose)
+		// ( L...L ): tLeaf is both bits, so m leaves are 2m set bits.
+		tk |= (tOpen | (1<<(tokBits*m)-1)<<tokBits | tClose<<(tokBits*(m+1))) << (tokBits * j)
+		j += m + 2
 	}
-	put(tClose)
+	tk |= tClose << (tokBits * j)
 	sh := IntTuple{tk: tk, nt: uint8(nt), nl: uint8(nl), rk: uint8(n)}
 	st := sh
 	for k := range nl {

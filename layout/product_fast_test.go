@@ -40,7 +40,7 @@ func TestRankProductFast(t *testing.T) {
 		raked := rapid.Bool().Draw(t, "raked")
 		var fast Layout
 		var ok bool
-		_, ferr := outcome(func() Layout { fast, ok = rankProductFast(a, b, raked); return fast })
+		_, ferr := outcome(func() Layout { fast, ok = rankProductFast(&a, &b, raked); return fast })
 		plain, perr := outcome(func() Layout { return rankProductPlain("blocked_product", a, b, raked) })
 		if ferr != nil {
 			if perr == nil || ferr.Error() != perr.Error() {
@@ -67,7 +67,7 @@ func TestRankProductFastTaken(t *testing.T) {
 		{"(_64,_8,_1):(_1,_64,_0)", "(_2,_8,_3):(_1,_2,_16)"},
 	} {
 		a, b := MustParse(c[0]), MustParse(c[1])
-		if _, ok := rankProductFast(a, b, false); !ok {
+		if _, ok := rankProductFast(&a, &b, false); !ok {
 			t.Errorf("rankProductFast(%v, %v) not taken", a, b)
 		}
 	}
@@ -156,6 +156,29 @@ func TestPairLayout(t *testing.T) {
 			t.Fatalf("pairLayout(%v, %v) = %v, want %v", x, y, got, want)
 		} else if got != want && got.shape.big == nil {
 			t.Fatalf("pairLayout(%v, %v): representation %+v, want %+v", x, y, got, want)
+		}
+	})
+}
+
+// TestModesLayout checks modesLayout against the builder, representation
+// included.
+func TestModesLayout(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 5).Draw(t, "n")
+		var rs, rd []Int
+		e := []int{0}
+		for range n {
+			for range rapid.IntRange(1, 4).Draw(t, "m") {
+				rs, rd = append(rs, genInt(t, 1, 9, "s")), append(rd, genInt(t, 0, 9, "d"))
+			}
+			e = append(e, len(rs))
+		}
+		want := tupleLayout()
+		for i := range n {
+			addModes(&want.sh, &want.st, rs[e[i]:e[i+1]], rd[e[i]:e[i+1]])
+		}
+		if got, w := modesLayout(rs, rd, e), want.done(); got != w && (got.shape.big == nil || !got.Equal(w)) {
+			t.Fatalf("modesLayout = %v (%+v), want %v (%+v)", got, got, w, w)
 		}
 	})
 }

@@ -178,5 +178,9 @@ func tileToShapeFast(block *Layout, target *Shape, order ModeOrder) (Layout, boo
 		pendA, pendB, pending = cur, ps[k], true
 	}
 	e := [inlLeaves + 1]int{0, 1, 2, 3, 4, 5, 6, 7, 8}
-	return rankProduct("tile_to_shape", padded, modesLayout(ps[:n], ds[:n], e[:n+1]), false), true
+	reps := modesLayout(ps[:n], ds[:n], e[:n+1])
+	if r, ok := rankProductFast(&padded, &reps, false); ok {
+		return r, true
+	}
+	return rankProductPlain("tile_to_shape", padded, reps, false), true
 }
