@@ -1,6 +1,10 @@
 package layout
 
-import "github.com/gocute/cute/layout/internal/trace"
+import (
+	"math"
+
+	"github.com/gocute/cute/layout/internal/trace"
+)
 
 // ceilDivTuple is CuTe's ceil_div(a, b) on IntTuples: elementwise for two
 // tuples (missing elements of b count as _1), folded through a tuple by an
@@ -107,7 +111,7 @@ func complementOfRec(l Layout, cotarget IntTuple, rec trace.Recorder) (Layout, c
 	sh, st := filterFlat(l, bufS[:], bufD[:])
 	var bufRS, bufRD [40]Int
 	fs, fd, info := complementFlat(l, sh, st, cotarget, rec, bufRS[:0], bufRD[:0])
-	res := flatLayout(fs, fd)
+	res := flatLayoutInline(fs, fd)
 	if rec != nil {
 		rec.Step("result", res)
 	}
@@ -209,8 +213,8 @@ func complementChecked(l Layout, cotarget IntTuple) Layout {
 
 // complementCheckedRec is complementChecked reporting its steps to rec.
 func complementCheckedRec(l Layout, cotarget IntTuple, rec trace.Recorder) Layout {
-	for _, x := range cotarget.Leaves() {
-		if x.v <= 0 {
+	for k := range cotarget.numLeaves() {
+		if cotarget.leafAt(k).v <= 0 {
 			throw("complement", "the cotarget must be positive", l, cotarget)
 		}
 	}
@@ -235,7 +239,7 @@ func appendRest(cotarget IntTuple, nd Int, fs, fd []Int) ([]Int, []Int) {
 		if rest.v == 0 || x.v == 0 {
 			throw("complement", "division by zero (a mode of extent 0)", cotarget, nd)
 		}
-		fs[i], rest = x.CeilDiv(rest), rest.CeilDiv(x)
+		fs[i], rest = ceilDivPos(x, rest), ceilDivPos(rest, x)
 	}
 	// coalesce(IntTuple): neighbours of the same kind multiply.
 	n := b + 1
@@ -258,6 +262,26 @@ func appendRest(cotarget IntTuple, nd Int, fs, fd []Int) ([]Int, []Int) {
 		cur = cur.Mul(x)
 	}
 	return fs, fd
+}
+
+// flatLayoutInline is flatLayout(rs, rd), writing a flat tuple's inline
+// form directly.
+func flatLayoutInline(rs, rd []Int) Layout {
+	if len(rs) == 1 || len(rs) > inlLeaves {
+		return flatLayout(rs, rd)
+	}
+	e := [inlLeaves + 1]int{0, 1, 2, 3, 4, 5, 6, 7, 8}
+	return modesLayout(rs, rd, e[:len(rs)+1])
+}
+
+// ceilDivPos is a.CeilDiv(b), with one division where both are positive
+// and a+b cannot overflow (then a+b-1 is positive and the typing is
+// CeilDiv's: static when both are).
+func ceilDivPos(a, b Int) Int {
+	if a.v > 0 && b.v > 0 && a.v <= math.MaxInt-b.v {
+		return Int{(a.v + b.v - 1) / b.v, a.static && b.static}
+	}
+	return a.CeilDiv(b)
 }
 
 // cosizeOf is the value of cosize(l): sum((s-1)*|d|) + 1 over the leaves.
@@ -288,7 +312,7 @@ func cosizeOf(l Layout) int {
 // ordered, disjoint completion the algebra needs.)
 func checkComplement(l Layout, cotarget IntTuple, r Layout) {
 	n := cotarget.Product().v
-	cl, cr := cosizeOf(l), cosizeOf(r)
+	cl, cr := cosizeLeaves(&l), cosizeLeaves(&r)
 	if cl+cr-1 < n {
 		throw("complement", "cosize(make_layout(layout, complement)) >= size(cotarget) (CuTe's result leaves part of the cotarget uncovered)", l, cotarget, r)
 	}

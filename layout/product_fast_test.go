@@ -182,3 +182,28 @@ func TestModesLayout(t *testing.T) {
 		}
 	})
 }
+
+// TestCeilDivPos checks ceilDivPos against Int.CeilDiv.
+func TestCeilDivPos(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		a, b := genInt(t, -5, 1<<20, "a"), genInt(t, 1, 1<<20, "b")
+		if got, want := ceilDivPos(a, b), a.CeilDiv(b); got != want {
+			t.Fatalf("ceilDivPos(%v, %v) = %v, want %v", a, b, got, want)
+		}
+	})
+}
+
+// TestFlatLayoutInline checks flatLayoutInline against flatLayout,
+// representation included.
+func TestFlatLayoutInline(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(0, 10).Draw(t, "n")
+		var rs, rd []Int
+		for range n {
+			rs, rd = append(rs, genInt(t, 1, 9, "s")), append(rd, genInt(t, 0, 9, "d"))
+		}
+		if got, want := flatLayoutInline(rs, rd), flatLayout(rs, rd); got != want && (got.shape.big == nil || !got.Equal(want)) {
+			t.Fatalf("flatLayoutInline = %+v, want %+v", got, want)
+		}
+	})
+}
