@@ -313,7 +313,13 @@ func RakedProduct(a, b Layout) (r Layout, err error) {
 // flat modes, so b*_i = (c ∘ b)_i is the concatenation of the compositions
 // of c with each leaf of b_i (composition distributes over b's leaves).
 func rankProductFast(a, b *Layout, raked bool) (Layout, bool) {
-	ra, rb := a.shape.Len(), b.shape.Len()
+	ra, rb := 1, 1
+	if a.shape.isTup() {
+		ra = a.shape.rank()
+	}
+	if b.shape.isTup() {
+		rb = b.shape.rank()
+	}
 	n := max(ra, rb)
 	var pa, pb Layout
 	if ra < n || !a.shape.isTup() {
@@ -333,7 +339,7 @@ func rankProductFast(a, b *Layout, raked bool) (Layout, bool) {
 		return Layout{}, false
 	}
 	// c = complement(a, size(a)*cosize(b)), as logicalProduct computes it.
-	cot := a.Size().Mul(b.Cosize())
+	cot := productOf(&a.shape).Mul(b.Cosize())
 	var fS, fD [16]Int
 	sh, st := filterFlat(*a, fS[:], fD[:])
 	var cS, cD [24]Int // more modes move to the heap
@@ -432,6 +438,19 @@ func modesLayout(rs, rd []Int, e []int) Layout {
 		}
 	}
 	return mk(sh, st)
+}
+
+// productOf is t.Product() without copying t.
+func productOf(t *IntTuple) Int {
+	n := t.numLeaves()
+	if n == 0 {
+		return S(1)
+	}
+	p := t.leafAt(0)
+	for k := 1; k < n; k++ {
+		p = p.Mul(t.leafAt(k))
+	}
+	return p
 }
 
 // modeEnds fills e[1:] with the end leaf of each of the n top-level modes
