@@ -41,7 +41,7 @@ type evaluator struct {
 // init builds the evaluator of c in e, c's own (a zero evaluator).
 func (e *evaluator) init(c *composed) {
 	sw := c.sw
-	*e = evaluator{ymsk: int(sw.ymsk), rs: sw.rs, ls: sw.ls, off: c.off.Value(), c: c}
+	e.ymsk, e.rs, e.ls, e.off, e.c = int(sw.ymsk), sw.rs, sw.ls, c.off.Value(), c
 	if c.nest == nil && !e.unpack(c.lay) {
 		e.n, e.split = 0, 0
 	}
