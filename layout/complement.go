@@ -1,6 +1,10 @@
 package layout
 
-import "github.com/gocute/cute/layout/internal/trace"
+import (
+	"math"
+
+	"github.com/gocute/cute/layout/internal/trace"
+)
 
 // ceilDivTuple is CuTe's ceil_div(a, b) on IntTuples: elementwise for two
 // tuples (missing elements of b count as _1), folded through a tuple by an
@@ -103,9 +107,22 @@ func complementOf(l Layout, cotarget IntTuple) (Layout, complementInfo) {
 // complementOfRec is complementOf reporting its steps to rec (see package
 // trace).
 func complementOfRec(l Layout, cotarget IntTuple, rec trace.Recorder) (Layout, complementInfo) {
-	var info complementInfo
 	var bufS, bufD [16]Int
 	sh, st := filterFlat(l, bufS[:], bufD[:])
+	var bufRS, bufRD [40]Int
+	fs, fd, info := complementFlat(l, sh, st, cotarget, rec, bufRS[:0], bufRD[:0])
+	res := flatLayoutInline(fs, fd)
+	if rec != nil {
+		rec.Step("result", res)
+	}
+	return res, info
+}
+
+// complementFlat is complementOfRec on the flat modes sh:st of filter(l)
+// (which it reorders): it appends the flat modes of the result to fs, fd
+// (which must be empty). l only names the layout in errors.
+func complementFlat(l Layout, sh, st []Int, cotarget IntTuple, rec trace.Recorder, fs, fd []Int) ([]Int, []Int, complementInfo) {
+	var info complementInfo
 	r := len(sh)
 	for _, s := range sh { // CuTe divides by a zero extent; a negative one is garbage
 		if s.v <= 0 {
@@ -122,7 +139,7 @@ func complementOfRec(l Layout, cotarget IntTuple, rec trace.Recorder) (Layout, c
 		if rec != nil {
 			rec.Step("stride0", res)
 		}
-		return res, info
+		return flatLeaves(fs, res.shape), flatLeaves(fd, res.stride), info
 	}
 	if r > 1 {
 		for _, d := range st {
@@ -131,8 +148,7 @@ func complementOfRec(l Layout, cotarget IntTuple, rec trace.Recorder) (Layout, c
 			}
 		}
 	}
-	var bufRS, bufRD [40]Int
-	fs, fd := bufRS[:0], append(bufRD[:0], S(1))
+	fd = append(fd, S(1))
 	last := S(1)
 	step := func(minStride Int) Int {
 		if minStride.v <= 0 && info.bad == "" {
@@ -184,11 +200,8 @@ func complementOfRec(l Layout, cotarget IntTuple, rec trace.Recorder) (Layout, c
 		rec.Step("rest", cotarget, nd, rest.shape, rest)
 	}
 	n := len(fs)
-	res := flatLayout(bwCoalesceFlat(fs[:n-1], fd[:n-1], fs[n-1], fd[n-1], fs[n:], fd[n:]))
-	if rec != nil {
-		rec.Step("result", res)
-	}
-	return res, info
+	rs, rd := bwCoalesceFlat(fs[:n-1], fd[:n-1], fs[n-1], fd[n-1], fs[n:], fd[n:])
+	return rs, rd, info
 }
 
 // complementChecked is complementOf with every condition of CuTe's
@@ -200,8 +213,8 @@ func complementChecked(l Layout, cotarget IntTuple) Layout {
 
 // complementCheckedRec is complementChecked reporting its steps to rec.
 func complementCheckedRec(l Layout, cotarget IntTuple, rec trace.Recorder) Layout {
-	for _, x := range cotarget.Leaves() {
-		if x.v <= 0 {
+	for k := range cotarget.numLeaves() {
+		if cotarget.leafAt(k).v <= 0 {
 			throw("complement", "the cotarget must be positive", l, cotarget)
 		}
 	}
@@ -226,7 +239,7 @@ func appendRest(cotarget IntTuple, nd Int, fs, fd []Int) ([]Int, []Int) {
 		if rest.v == 0 || x.v == 0 {
 			throw("complement", "division by zero (a mode of extent 0)", cotarget, nd)
 		}
-		fs[i], rest = x.CeilDiv(rest), rest.CeilDiv(x)
+		fs[i], rest = ceilDivPos(x, rest), ceilDivPos(rest, x)
 	}
 	// coalesce(IntTuple): neighbours of the same kind multiply.
 	n := b + 1
@@ -249,6 +262,26 @@ func appendRest(cotarget IntTuple, nd Int, fs, fd []Int) ([]Int, []Int) {
 		cur = cur.Mul(x)
 	}
 	return fs, fd
+}
+
+// flatLayoutInline is flatLayout(rs, rd), writing a flat tuple's inline
+// form directly.
+func flatLayoutInline(rs, rd []Int) Layout {
+	if len(rs) == 1 || len(rs) > inlLeaves {
+		return flatLayout(rs, rd)
+	}
+	e := [inlLeaves + 1]int{0, 1, 2, 3, 4, 5, 6, 7, 8}
+	return modesLayout(rs, rd, e[:len(rs)+1])
+}
+
+// ceilDivPos is a.CeilDiv(b), with one division where both are positive
+// and a+b cannot overflow (then a+b-1 is positive and the typing is
+// CeilDiv's: static when both are).
+func ceilDivPos(a, b Int) Int {
+	if a.v > 0 && b.v > 0 && a.v <= math.MaxInt-b.v {
+		return Int{(a.v + b.v - 1) / b.v, a.static && b.static}
+	}
+	return a.CeilDiv(b)
 }
 
 // cosizeOf is the value of cosize(l): sum((s-1)*|d|) + 1 over the leaves.
@@ -279,7 +312,7 @@ func cosizeOf(l Layout) int {
 // ordered, disjoint completion the algebra needs.)
 func checkComplement(l Layout, cotarget IntTuple, r Layout) {
 	n := cotarget.Product().v
-	cl, cr := cosizeOf(l), cosizeOf(r)
+	cl, cr := cosizeLeaves(&l), cosizeLeaves(&r)
 	if cl+cr-1 < n {
 		throw("complement", "cosize(make_layout(layout, complement)) >= size(cotarget) (CuTe's result leaves part of the cotarget uncovered)", l, cotarget, r)
 	}

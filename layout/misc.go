@@ -217,3 +217,7 @@ func gcdOf(ts ...IntTuple) Int {
 
 // Mode0 returns layout<0>(l): the first mode, or l itself when integral.
 func (l Layout) Mode0() Layout { return mk(l.shape.At(0), l.stride.At(0)) }
+
+// AppendLeaves appends the leaves of t to dst, as Leaves lists them,
+// without allocating when dst has room.
+func (t IntTuple) AppendLeaves(dst []Int) []Int { return flatLeaves(dst, t) }

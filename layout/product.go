@@ -18,7 +18,42 @@ func logicalProduct(a Layout, t Tiler) Layout {
 	}
 	cb := compose(c, b)
 	checkProduct(a, b, c, cb)
-	return Concat(a, cb)
+	return pairLayout(&a, &cb)
+}
+
+// pairLayout is Concat(x, y), make_layout(x, y), writing the inline form
+// directly where it fits.
+func pairLayout(x, y *Layout) Layout {
+	sh, ok := pairInline(&x.shape, &y.shape)
+	if !ok {
+		return Concat(*x, *y)
+	}
+	st, _ := pairInline(&x.stride, &y.stride)
+	return mk(sh, st)
+}
+
+// pairInline is the inline tuple (x, y), ok=false where it does not fit.
+func pairInline(x, y *IntTuple) (IntTuple, bool) {
+	if x.big != nil || y.big != nil {
+		return IntTuple{}, false
+	}
+	tokens := func(t *IntTuple) (uint64, int, int) { // an integer is one leaf token
+		if t.nt == 0 {
+			return tLeaf, 1, 1
+		}
+		return t.tk, int(t.nt), int(t.nl)
+	}
+	xt, xn, xl := tokens(x)
+	yt, yn, yl := tokens(y)
+	if xl+yl > inlLeaves || xn+yn+2 > inlTokens {
+		return IntTuple{}, false
+	}
+	r := IntTuple{nt: uint8(xn + yn + 2), nl: uint8(xl + yl), rk: 2}
+	r.tk = tOpen | xt<<tokBits | yt<<(tokBits*uint(1+xn)) | tClose<<(tokBits*uint(1+xn+yn))
+	copy(r.v[:], x.v[:xl])
+	copy(r.v[xl:], y.v[:yl])
+	r.st = x.st&uint8(bitMask(xl)) | (y.st&uint8(bitMask(yl)))<<xl
+	return r, true
 }
 
 // checkProduct raises an *Error where CuTe's logical product (a, c ∘ b), c =
@@ -33,22 +68,8 @@ func logicalProduct(a Layout, t Tiler) Layout {
 // promise is checked point by point, bounded by maxVerify.
 func checkProduct(a, b, c, cb Layout) {
 	var bufS, bufD [16]Int
-	bs := flatLeaves(bufS[:0], b.stride)
-	nonneg := true
-	for _, d := range bs {
-		nonneg = nonneg && d.v >= 0
-	}
-	if nonneg {
-		if cosizeOf(b) <= c.Size().v {
-			return
-		}
-		cs := flatLeaves(bufS[:0], c.shape)
-		cd := flatLeaves(bufD[:0], c.stride)
-		k := len(cs) - 1
-		below := cosizeOf(c) - 1 - (cs[k].v-1)*absInt(cd[k].v)
-		if cd[k].v > 0 && cd[k].v > cosizeOf(a)-1+below {
-			return
-		}
+	if productDisjoint(&a, &b, flatLeaves(bufS[:0], c.shape), flatLeaves(bufD[:0], c.stride)) {
+		return
 	}
 	n := a.Size().v
 	m := b.Size().v
@@ -67,6 +88,37 @@ func checkProduct(a, b, c, cb Layout) {
 			seen[x+y] = struct{}{}
 		}
 	}
+}
+
+// productDisjoint is the O(rank) part of checkProduct, for c given by its
+// flat modes cs:cd: it reports whether the product is injective by one of
+// the two arguments above.
+func productDisjoint(a, b *Layout, cs, cd []Int) bool {
+	for k := range b.stride.numLeaves() {
+		if b.stride.leafAt(k).v < 0 {
+			return false
+		}
+	}
+	size, cosize := 1, 1
+	for k := range cs {
+		size *= cs[k].v
+		cosize += (cs[k].v - 1) * absInt(cd[k].v)
+	}
+	if cosizeLeaves(b) <= size {
+		return true
+	}
+	k := len(cs) - 1
+	below := cosize - 1 - (cs[k].v-1)*absInt(cd[k].v)
+	return cd[k].v > 0 && cd[k].v > cosizeLeaves(a)-1+below
+}
+
+// cosizeLeaves is cosizeOf(*l) without copying the leaves.
+func cosizeLeaves(l *Layout) int {
+	c := 1
+	for k := range l.shape.numLeaves() {
+		c += (l.shape.leafAt(k).v - 1) * absInt(l.stride.leafAt(k).v)
+	}
+	return c
 }
 
 // injective reports whether l maps its domain one to one (l is small).
@@ -88,6 +140,9 @@ func appendModes(l Layout, n int) Layout {
 	if r >= n {
 		return l
 	}
+	if p, ok := appendModesInline(&l, r, n); ok {
+		return p
+	}
 	b := tupleLayout()
 	b.addModes(l)
 	for range n - r {
@@ -96,11 +151,57 @@ func appendModes(l Layout, n int) Layout {
 	return b.done()
 }
 
+// appendModesInline is appendModes for r < n where the result is inline:
+// the tokens of l (one leaf for an integral l) with n-r leaves _1:_0
+// before the closing token, written directly. TestAppendModesInline checks
+// it against the builder.
+func appendModesInline(l *Layout, r, n int) (Layout, bool) {
+	sh, st := l.shape, l.stride
+	if sh.big != nil {
+		return Layout{}, false
+	}
+	var tk uint64
+	var nt, nl int
+	if sh.nt == 0 { // an integral l: ( L
+		tk, nt, nl = tOpen|tLeaf<<tokBits, 2, 1
+		st.v[0] = l.stride.v[0]
+	} else { // the tokens of l without its closing )
+		nt, nl = int(sh.nt)-1, int(sh.nl)
+		tk = sh.tk & bitMask(tokBits*nt)
+	}
+	if nl+n-r > inlLeaves || nt+n-r+1 > inlTokens {
+		return Layout{}, false
+	}
+	sh.st &= uint8(bitMask(nl))
+	st.st &= uint8(bitMask(nl))
+	for k := nl; k < nl+n-r; k++ {
+		tk |= tLeaf << (tokBits * uint(nt))
+		nt++
+		sh.v[k], st.v[k] = 1, 0
+		sh.st |= 1 << k
+		st.st |= 1 << k
+	}
+	tk |= tClose << (tokBits * uint(nt))
+	nt++
+	sh.tk, sh.nt, sh.nl, sh.rk = tk, uint8(nt), uint8(nl+n-r), uint8(n)
+	st.tk, st.nt, st.nl, st.rk = tk, uint8(nt), uint8(nl+n-r), uint8(n)
+	return mk(sh, st), true
+}
+
 // rankProduct is the common part of blocked_product and raked_product:
 // logical_product of a and b padded to their common rank R, its two modes
 // zipped (block first for blocked, tile first for raked) and every mode
 // coalesced, as CuTe 3.5.1 does.
 func rankProduct(op string, a, b Layout, raked bool) Layout {
+	if r, ok := rankProductFast(&a, &b, raked); ok {
+		return r
+	}
+	return rankProductPlain(op, a, b, raked)
+}
+
+// rankProductPlain is rankProduct as CuTe defines it (the code of record of
+// rankProductFast).
+func rankProductPlain(op string, a, b Layout, raked bool) Layout {
 	n := max(a.Rank(), b.Rank())
 	res := logicalProduct(appendModes(a, n), LayoutTiler(appendModes(b, n)))
 	m0, m1 := res.Mode(0), res.Mode(1)
@@ -197,4 +298,176 @@ func BlockedProduct(a, b Layout) (r Layout, err error) {
 func RakedProduct(a, b Layout) (r Layout, err error) {
 	defer catchIn("raked_product", &err)
 	return rankProduct("raked_product", a, b, true), nil
+}
+
+// rankProductFast is rankProduct computed on flat modes, without building
+// the intermediate layouts, for the common case: a and b padded to tuples
+// of equal rank, each inline with no empty mode, a composition that needs
+// no verification and a product whose injectivity the O(rank) argument of
+// checkProduct shows. It takes the steps of the code of record in the same
+// order, so it raises the same errors; where the case does not apply it
+// returns ok=false before anything differs. TestRankProductFast checks it
+// against the code of record.
+//
+// Mode i of the result is coalesce((a_i, b*_i)); coalesce only sees the
+// flat modes, so b*_i = (c ∘ b)_i is the concatenation of the compositions
+// of c with each leaf of b_i (composition distributes over b's leaves).
+func rankProductFast(a, b *Layout, raked bool) (Layout, bool) {
+	ra, rb := 1, 1
+	if a.shape.isTup() {
+		ra = a.shape.rank()
+	}
+	if b.shape.isTup() {
+		rb = b.shape.rank()
+	}
+	n := max(ra, rb)
+	var pa, pb Layout
+	if ra < n || !a.shape.isTup() {
+		pa = appendModes(*a, n)
+		a = &pa
+	}
+	if rb < n || !b.shape.isTup() {
+		pb = appendModes(*b, n)
+		b = &pb
+	}
+	if !a.shape.isTup() || !b.shape.isTup() || a.shape.big != nil || b.shape.big != nil || n > inlLeaves {
+		return Layout{}, false
+	}
+	// The leaf ranges of the modes: mode i is [ea[i], ea[i+1]).
+	var ea, eb [inlLeaves + 1]int
+	if !modeEnds(&a.shape, ea[:], n) || !modeEnds(&b.shape, eb[:], n) {
+		return Layout{}, false
+	}
+	// c = complement(a, size(a)*cosize(b)), as logicalProduct computes it.
+	cot := productOf(&a.shape).Mul(b.Cosize())
+	var fS, fD [16]Int
+	sh, st := filterFlat(*a, fS[:], fD[:])
+	var cS, cD [24]Int // more modes move to the heap
+	cs, cd, info := complementFlat(*a, sh, st, I(cot), nil, cS[:0], cD[:0])
+	if info.bad != "" {
+		return Layout{}, false
+	}
+	// c ∘ b, leaf by leaf of b, on coalesce_x(c).
+	r := len(cs)
+	last := cs[r-1]
+	if last.Is(1) {
+		last = S(2)
+	}
+	ls, ld := bwCoalesceFlat(cs[:r-1], cd[:r-1], last, cd[r-1], fS[:0], fD[:0]) // filter(a) is done with
+	var comp compState
+	var yS, yD [24]Int
+	ys, yd := yS[:0], yD[:0]
+	var ey [inlLeaves + 1]int
+	for i := range n {
+		for k := eb[i]; k < eb[i+1]; k++ {
+			ys, yd = composeLeaf(ls, ld, b.shape.leafAt(k), b.stride.leafAt(k), &comp, ys, yd)
+		}
+		ey[i+1] = len(ys)
+	}
+	if comp.suspect || !disjointModes(*b) || !productDisjoint(a, b, cs, cd) {
+		return Layout{}, false
+	}
+	// zip and coalesce each mode, into one buffer: mode i is [er[i], er[i+1]).
+	var zS, zD [32]Int
+	var er [inlLeaves + 1]int
+	zs, zd := zS[:0], zD[:0]
+	for i := range n {
+		b0 := len(zs)
+		if raked {
+			zs, zd = append(zs, ys[ey[i]:ey[i+1]]...), append(zd, yd[ey[i]:ey[i+1]]...)
+		}
+		for k := ea[i]; k < ea[i+1]; k++ {
+			zs, zd = append(zs, a.shape.leafAt(k)), append(zd, a.stride.leafAt(k))
+		}
+		if !raked {
+			zs, zd = append(zs, ys[ey[i]:ey[i+1]]...), append(zd, yd[ey[i]:ey[i+1]]...)
+		}
+		// coalesce appends the mode after its input; move it down over it.
+		k := len(zs)
+		rs, rd := bwCoalesceFlat(zs[b0:k-1], zd[b0:k-1], zs[k-1], zd[k-1], zs[k:], zd[k:])
+		m := copy(zs[b0:], rs)
+		copy(zd[b0:], rd)
+		zs, zd = zs[:b0+m], zd[:b0+m]
+		er[i+1] = len(zs)
+	}
+	return modesLayout(zs, zd, er[:n+1]), true
+}
+
+// modesLayout returns the tuple layout whose mode i has the flat modes
+// rs[e[i]:e[i+1]] (an integer for one, a flat tuple otherwise), as
+// tupleLayout and addModes build it, writing the inline form directly.
+func modesLayout(rs, rd []Int, e []int) Layout {
+	n := len(e) - 1
+	nl, nt := e[n], 2
+	for i := range n {
+		if m := e[i+1] - e[i]; m == 1 {
+			nt++
+		} else {
+			nt += m + 2
+		}
+	}
+	if nl > inlLeaves || nt > inlTokens {
+		r := tupleLayout()
+		for i := range n {
+			addModes(&r.sh, &r.st, rs[e[i]:e[i+1]], rd[e[i]:e[i+1]])
+		}
+		return r.done()
+	}
+	tk, j := uint64(tOpen), uint(1)
+	for i := range n {
+		m := uint(e[i+1] - e[i])
+		if m == 1 {
+			tk |= tLeaf << (tokBits * j)
+			j++
+			continue
+		}
+		// ( L...L ): tLeaf is both bits, so m leaves are 2m set bits.
+		tk |= (tOpen | (1<<(tokBits*m)-1)<<tokBits | tClose<<(tokBits*(m+1))) << (tokBits * j)
+		j += m + 2
+	}
+	tk |= tClose << (tokBits * j)
+	sh := IntTuple{tk: tk, nt: uint8(nt), nl: uint8(nl), rk: uint8(n)}
+	st := sh
+	for k := range nl {
+		sh.v[k], st.v[k] = rs[k].v, rd[k].v
+		if rs[k].static {
+			sh.st |= 1 << k
+		}
+		if rd[k].static {
+			st.st |= 1 << k
+		}
+	}
+	return mk(sh, st)
+}
+
+// productOf is t.Product() without copying t.
+func productOf(t *IntTuple) Int {
+	n := t.numLeaves()
+	if n == 0 {
+		return S(1)
+	}
+	p := t.leafAt(0)
+	for k := 1; k < n; k++ {
+		p = p.Mul(t.leafAt(k))
+	}
+	return p
+}
+
+// modeEnds fills e[1:] with the end leaf of each of the n top-level modes
+// of the tuple t (e[0] = 0), reporting false where t has not n modes or a
+// mode has no leaf.
+func modeEnds(t *IntTuple, e []int, n int) bool {
+	j, l, nt := 1, 0, t.numTok()-1
+	i := 0
+	for ; j < nt; i++ {
+		if i == n {
+			return false
+		}
+		j, l = skipElem(t, j, l)
+		if l == e[i] {
+			return false
+		}
+		e[i+1] = l
+	}
+	return i == n
 }

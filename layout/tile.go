@@ -71,6 +71,15 @@ func productEach(t IntTuple) IntTuple {
 // block's shape must be static (CuTe asserts both at compile time).
 func TileToShape(block Layout, target Shape, order ModeOrder) (r Layout, err error) {
 	defer catchIn("tile_to_shape", &err)
+	if r, ok := tileToShapeFast(&block, &target, order); ok {
+		return r, nil
+	}
+	return tileToShapePlain(block, target, order), nil
+}
+
+// tileToShapePlain is TileToShape as CuTe defines it (the code of record of
+// tileToShapeFast); it raises an *Error.
+func tileToShapePlain(block Layout, target Shape, order ModeOrder) Layout {
 	n := target.Len()
 	if block.Rank() > n {
 		throw("tile_to_shape", "rank(block) <= rank(target)", block, target)
@@ -96,7 +105,7 @@ func TileToShape(block Layout, target Shape, order ModeOrder) (r Layout, err err
 	// rankProduct has coalesced every mode already and coalesce is
 	// idempotent, so its result is the answer.
 	ps := ceilDivTuple(ts, bs)
-	return rankProduct("tile_to_shape", padded, order.layoutOf(ps), false), nil
+	return rankProduct("tile_to_shape", padded, order.layoutOf(ps), false)
 }
 
 // FragmentLike returns CuTe's make_fragment_like(l): a compact layout of l's
@@ -117,4 +126,61 @@ func FragmentLike(l Layout) (r Layout, err error) {
 		return Layout{}, err
 	}
 	return tiledOf(tileUnzip("make_fragment_like", logicalProduct(block, LayoutTiler(rest)), LayoutTiler(rest))), nil
+}
+
+// tileToShapeFast is TileToShape for the common case, on flat arrays: a
+// target that is an inline tuple of at most 8 modes, the block padded to
+// an inline tuple of its rank, a column- or row-major order, and every
+// check passed (where one fails it returns ok=false and TileToShape raises
+// the error). The repetition layout is built directly and multiplied by
+// rankProduct. TestTileToShapeFast checks it against the code of record.
+func tileToShapeFast(block *Layout, target *Shape, order ModeOrder) (Layout, bool) {
+	if order.has || target.big != nil || !target.isTup() || target.rank() > inlLeaves {
+		return Layout{}, false
+	}
+	n := target.rank()
+	if block.Rank() > n {
+		return Layout{}, false
+	}
+	padded := appendModes(*block, n)
+	var eb, et [inlLeaves + 1]int
+	if padded.shape.big != nil || !padded.shape.isTup() || !modeEnds(&padded.shape, eb[:], n) || !modeEnds(target, et[:], n) {
+		return Layout{}, false
+	}
+	var ps, ds [inlLeaves]Int
+	tstatic, bstatic := true, true
+	for i := range n {
+		b, t := leafProduct(&padded.shape, eb[i], eb[i+1]), leafProduct(target, et[i], et[i+1])
+		if b.v <= 0 || t.v <= 0 || t.v%b.v != 0 {
+			return Layout{}, false
+		}
+		tstatic, bstatic = tstatic && t.static, bstatic && b.static
+		ps[i] = ceilDivInt(t, b)
+	}
+	if tstatic && !bstatic {
+		return Layout{}, false
+	}
+	// The compact layout of ps in the order (see compact).
+	cur, pendA, pendB, pending := S(1), Int{}, Int{}, false
+	for i := range n {
+		k := i
+		if order.right {
+			k = n - 1 - i
+		}
+		if ps[k].Is(1) {
+			ds[k] = S(0)
+			continue
+		}
+		if pending {
+			cur, pending = pendA.Mul(pendB), false
+		}
+		ds[k] = cur
+		pendA, pendB, pending = cur, ps[k], true
+	}
+	e := [inlLeaves + 1]int{0, 1, 2, 3, 4, 5, 6, 7, 8}
+	reps := modesLayout(ps[:n], ds[:n], e[:n+1])
+	if r, ok := rankProductFast(&padded, &reps, false); ok {
+		return r, true
+	}
+	return rankProductPlain("tile_to_shape", padded, reps, false), true
 }

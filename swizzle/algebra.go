@@ -65,7 +65,7 @@ func inverse(f Func, op string, inv func(layout.Layout) (layout.Layout, error)) 
 		}
 		return r, nil
 	case ComposedLayout:
-		in, err := inverse(f.inner, op, inv)
+		in, err := inverse(f.inner(), op, inv)
 		if err != nil {
 			return nil, err
 		}

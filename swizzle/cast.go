@@ -33,7 +33,7 @@ func Upcast(c ComposedLayout, n int) (ComposedLayout, error) {
 	if err := raise.Try(func() { off = c.off.Div(layout.S(n)) }); err != nil {
 		return ComposedLayout{}, err
 	}
-	in, err := Recast(c.inner, 1, n) // the inner function upcast by n
+	in, err := Recast(c.inner(), 1, n) // the inner function upcast by n
 	if err != nil {
 		return ComposedLayout{}, err
 	}
@@ -56,7 +56,7 @@ func Downcast(c ComposedLayout, n int) (ComposedLayout, error) {
 	if err := raise.Try(func() { off = c.off.Mul(layout.S(n)) }); err != nil {
 		return ComposedLayout{}, err
 	}
-	in, err := Recast(c.inner, n, 1) // the inner function downcast by n
+	in, err := Recast(c.inner(), n, 1) // the inner function downcast by n
 	if err != nil {
 		return ComposedLayout{}, err
 	}

@@ -59,7 +59,7 @@ func Composition(a, b any) (Func, error) {
 			if err != nil {
 				return nil, err
 			}
-			return Composition(left, b.inner)
+			return Composition(left, b.inner())
 		}
 	}
 	return nil, layout.Errorf("composition", "want a Swizzle, Layout or ComposedLayout on the left and a Swizzle, Layout, ComposedLayout or Tiler on the right", fmt.Sprintf("%T", a), fmt.Sprintf("%T", b))
@@ -115,5 +115,18 @@ func compose(sw Swizzle, offset layout.Int, inner Func) Func {
 // layout_composed.hpp defines every divide, product and tile_to_shape of a
 // composed layout.
 func lift(f Func, op func(layout.Layout) (layout.Layout, error)) (Func, error) {
+	if c, ok := f.(ComposedLayout); ok && c.nest == nil {
+		// One level over a plain layout: c.WithInner(op(c.lay)), the
+		// result kept a layout.Layout until it is stored (not boxed in a
+		// Func first).
+		l, err := op(c.lay)
+		if err != nil {
+			return nil, err
+		}
+		if c.mixed == 0 && c.sw.IsIdentity() && c.off.Is(0) {
+			return l, nil
+		}
+		return newComposedLayout(c.sw, c.off, c.mixed, l), nil
+	}
 	return MapInner(f, func(l layout.Layout) (Func, error) { return layoutResult(op(l)) })
 }

@@ -18,18 +18,51 @@ import (
 // 0); a swizzle is not linear, so the offset cannot be pulled out of it.
 // ComposedLayouts are immutable values; the zero value is not a valid
 // composed layout (it has no inner layout) and must not be used.
+//
+// A ComposedLayout is one pointer to its immutable parts, so that it is
+// stored in a [Func] without a further allocation: building one allocates
+// its parts once, evaluator included.
 type ComposedLayout struct {
+	*composed
+}
+
+// composed holds the parts of a ComposedLayout. A plain inner layout is
+// held by value (so that building one allocates once), a nested
+// ComposedLayout in nest.
+type composed struct {
 	sw    Swizzle
 	off   layout.Int
-	mixed uint32     // the run-time bits F of a MixedBits offset; 0 for an Int offset
-	inner Func       // layout.Layout or ComposedLayout
-	ev    *evaluator // evaluates c (see fast.go)
+	mixed uint32        // the run-time bits F of a MixedBits offset; 0 for an Int offset
+	lay   layout.Layout // the inner layout, when nest is nil
+	nest  Func          // the inner ComposedLayout, or nil
+	ev    evaluator     // evaluates c (see fast.go)
+}
+
+// inner returns CuTe's layout_b(): the inner layout.Layout or ComposedLayout.
+func (c *composed) inner() Func {
+	if c.nest != nil {
+		return c.nest
+	}
+	return c.lay
 }
 
 // newComposed is the one constructor of a ComposedLayout value: it builds
-// the evaluator (see fast.go) once.
+// the evaluator (see fast.go) once. inner is a layout.Layout or a
+// ComposedLayout.
 func newComposed(sw Swizzle, off layout.Int, mixed uint32, inner Func) ComposedLayout {
-	return ComposedLayout{sw: sw, off: off, mixed: mixed, inner: inner, ev: newEvaluator(sw, off.Value(), inner)}
+	if l, ok := inner.(layout.Layout); ok {
+		return newComposedLayout(sw, off, mixed, l)
+	}
+	c := &composed{sw: sw, off: off, mixed: mixed, nest: inner}
+	c.ev.init(c)
+	return ComposedLayout{c}
+}
+
+// newComposedLayout is newComposed over a plain layout.
+func newComposedLayout(sw Swizzle, off layout.Int, mixed uint32, l layout.Layout) ComposedLayout {
+	c := &composed{sw: sw, off: off, mixed: mixed, lay: l}
+	c.ev.init(c)
+	return ComposedLayout{c}
 }
 
 // MakeComposed returns CuTe's make_composed_layout(sw, offset, inner):
@@ -61,17 +94,32 @@ func (c ComposedLayout) Swizzle() Swizzle { return c.sw }
 func (c ComposedLayout) Offset() layout.Int { return c.off }
 
 // Inner returns CuTe's layout_b(): a layout.Layout or a ComposedLayout.
-func (c ComposedLayout) Inner() Func { return c.inner }
+func (c ComposedLayout) Inner() Func { return c.inner() }
 
 // Layout returns the innermost plain layout (the layout_b of the last
 // nested ComposedLayout), which defines the domain.
-func (c ComposedLayout) Layout() layout.Layout { return Innermost(c.inner) }
+func (c ComposedLayout) Layout() layout.Layout {
+	if c.nest == nil {
+		return c.lay
+	}
+	return Innermost(c.nest)
+}
 
 // Shape returns the shape of the domain, Inner's shape.
-func (c ComposedLayout) Shape() layout.Shape { return c.inner.Shape() }
+func (c ComposedLayout) Shape() layout.Shape {
+	if c.nest == nil {
+		return c.lay.Shape()
+	}
+	return c.nest.Shape()
+}
 
 // Size returns the size of the domain.
-func (c ComposedLayout) Size() layout.Int { return c.inner.Size() }
+func (c ComposedLayout) Size() layout.Int {
+	if c.nest == nil {
+		return c.lay.Size()
+	}
+	return c.nest.Size()
+}
 
 // Rank returns the number of top-level modes.
 func (c ComposedLayout) Rank() int { return c.Layout().Rank() }
@@ -95,7 +143,7 @@ func (c ComposedLayout) Eval2(m, n int) int { return c.ev.eval2(m, n) }
 // or a partially hierarchical coordinate of the shape), typed as CuTe types
 // it.
 func (c ComposedLayout) EvalCoord(coord layout.IntTuple) (layout.Int, error) {
-	v, err := c.inner.EvalCoord(coord)
+	v, err := c.inner().EvalCoord(coord)
 	if err != nil {
 		return layout.Int{}, err
 	}
@@ -123,7 +171,7 @@ func (c ComposedLayout) All() func(yield func(int, int) bool) {
 // CuTe's three-argument composition it is a plain layout when the swizzle is the identity and the
 // offset is _0.
 func (c ComposedLayout) Mode(path ...int) Func {
-	return c.WithInner(Mode(c.inner, path...))
+	return c.WithInner(Mode(c.inner(), path...))
 }
 
 // WithInner returns CuTe's composition(layout_a(), offset(), in): c's
@@ -154,7 +202,10 @@ func (c ComposedLayout) Equal(d ComposedLayout) bool {
 	if c.sw != d.sw || c.off != d.off || c.mixed != d.mixed {
 		return false
 	}
-	return Equal(c.inner, d.inner)
+	if c.nest == nil && d.nest == nil {
+		return c.lay.Equal(d.lay)
+	}
+	return Equal(c.inner(), d.inner())
 }
 
 // Equal reports whether two Funcs are identical (not merely the same
@@ -173,15 +224,15 @@ func Equal(f, g Func) bool {
 
 // String formats c as CuTe prints it: Swizzle o Offset o Inner.
 func (c ComposedLayout) String() string {
+	if c.composed == nil {
+		return "<invalid ComposedLayout>"
+	}
 	off := c.off.String()
 	if c.mixed != 0 {
 		v := uint32(c.off.Value())
 		off = fmt.Sprintf("M_%d|(%d&%d)=%d", v&^c.mixed, v&c.mixed, c.mixed, v)
 	}
-	in := ""
-	if c.inner != nil {
-		in = c.inner.String()
-	}
+	in := c.inner().String()
 	return c.sw.String() + " o " + off + " o " + in
 }
 
@@ -190,7 +241,7 @@ func (c ComposedLayout) String() string {
 // composition with a tiler) to a composed layout: on layout_b, rebuilding
 // each level with the three-argument composition.
 func (c ComposedLayout) withInner(f func(layout.Layout) (Func, error)) (Func, error) {
-	in, err := MapInner(c.inner, f)
+	in, err := MapInner(c.inner(), f)
 	if err != nil {
 		return nil, err
 	}

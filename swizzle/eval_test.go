@@ -109,7 +109,7 @@ func TestFastEval(t *testing.T) {
 		"Sw<3,4,3> o _0 o Sw<1,4,3> o 32 o ((_8,_2),(_8,_8)):((_8,_512),(_1,_64))",
 	} {
 		c := MustParseComposed(s)
-		ref := func(i int) int { return c.sw.Apply(c.off.Value() + c.inner.Eval(i)) }
+		ref := func(i int) int { return c.sw.Apply(c.off.Value() + c.inner().Eval(i)) }
 		n := c.Size().Value()
 		for i := 0; i < 2*n+3; i++ {
 			if got, want := c.Eval(i), ref(i); got != want {
@@ -122,7 +122,7 @@ func TestFastEval(t *testing.T) {
 		m0, m1 := Mode(c, 0).Size().Value(), Mode(c, 1).Size().Value()
 		for m := 0; m < m0+2; m++ {
 			for k := 0; k < m1+2; k++ {
-				want := c.sw.Apply(c.off.Value() + c.inner.Eval2(m, k))
+				want := c.sw.Apply(c.off.Value() + c.inner().Eval2(m, k))
 				if got := c.Eval2(m, k); got != want {
 					t.Fatalf("%v.Eval2(%d,%d) = %d, want %d", c, m, k, got, want)
 				}

@@ -23,14 +23,13 @@ const maxFlat = 8
 // layout (for Eval) or of its mode (for Eval2) takes its 1-D index modulo
 // its extent; the last one takes the rest, as layout.Layout evaluates.
 type evaluator struct {
-	sw     Swizzle
-	ymsk   int  // sw's Y mask and shifts, unpacked for apply
-	rs, ls uint // (one of them 0)
+	ymsk   int   // the swizzle's Y mask and shifts, unpacked for apply
+	rs, ls uint8 // (one of them 0)
+	pow2   bool  // every extent but the last is a power of two
 	off    int
-	inner  Func // the code of record, for what the arrays do not cover
-	n      int  // leaves in the arrays; 0: evaluate inner
-	split  int  // the first leaf of mode 1 for a rank-2 layout, else 0
-	pow2   bool // every extent but the last is a power of two
+	c      *composed // the code of record, for what the arrays do not cover
+	n      int       // leaves in the arrays; 0: evaluate inner
+	split  int       // the first leaf of mode 1 for a rank-2 layout, else 0
 	ext    [maxFlat]int
 	str    [maxFlat]int
 	msk    [maxFlat]int   // pow2: ext-1, and -1 (every bit) for the last leaf
@@ -39,19 +38,20 @@ type evaluator struct {
 	sh2    [maxFlat]uint8 // pow2: bit position of leaf k in a 1-D index of its mode
 }
 
-// newEvaluator builds the evaluator of sw o off o inner.
-func newEvaluator(sw Swizzle, off int, inner Func) *evaluator {
-	e := &evaluator{sw: sw, ymsk: int(sw.ymsk), rs: uint(sw.rs), ls: uint(sw.ls), off: off, inner: inner}
-	if l, ok := inner.(layout.Layout); ok && !e.unpack(l) {
+// init builds the evaluator of c in e, c's own (a zero evaluator).
+func (e *evaluator) init(c *composed) {
+	sw := c.sw
+	e.ymsk, e.rs, e.ls, e.off, e.c = int(sw.ymsk), sw.rs, sw.ls, c.off.Value(), c
+	if c.nest == nil && !e.unpack(c.lay) {
 		e.n, e.split = 0, 0
 	}
-	return e
 }
 
 // unpack fills the leaf arrays from l, reporting whether l fits them.
 func (e *evaluator) unpack(l layout.Layout) bool {
+	var bufS, bufD [2 * maxFlat]layout.Int // more leaves move to the heap
 	add := func(sh, st layout.IntTuple) bool {
-		ss, ds := sh.Leaves(), st.Leaves()
+		ss, ds := sh.AppendLeaves(bufS[:0]), st.AppendLeaves(bufD[:0])
 		for k := range ss {
 			if e.n == maxFlat || ss[k].Value() <= 0 {
 				return false
@@ -113,7 +113,7 @@ func (e *evaluator) eval(i int) int {
 	return e.evalDiv(i)
 }
 
-// apply is e.sw.Apply(x), from the evaluator's own fields.
+// apply is e.apply(x), from the evaluator's own fields.
 func (e *evaluator) apply(x int) int {
 	return x ^ (x&e.ymsk)>>(e.rs&63)<<(e.ls&63)
 }
@@ -121,7 +121,10 @@ func (e *evaluator) apply(x int) int {
 // evalDiv is eval with divisions, or by the inner function.
 func (e *evaluator) evalDiv(i int) int {
 	if e.n == 0 || i < 0 {
-		return e.sw.Apply(e.off + e.inner.Eval(i))
+		if e.c.nest == nil {
+			return e.apply(e.off + e.c.lay.Eval(i))
+		}
+		return e.apply(e.off + e.c.nest.Eval(i))
 	}
 	last := e.n - 1
 	off := e.off
@@ -129,13 +132,16 @@ func (e *evaluator) evalDiv(i int) int {
 		off += (i % e.ext[k]) * e.str[k]
 		i /= e.ext[k]
 	}
-	return e.sw.Apply(off + i*e.str[last])
+	return e.apply(off + i*e.str[last])
 }
 
 // eval2 is sw(off + inner(m, n)) for a rank-2 inner layout.
 func (e *evaluator) eval2(m, n int) int {
 	if e.split == 0 || m < 0 || n < 0 {
-		return e.sw.Apply(e.off + e.inner.Eval2(m, n))
+		if e.c.nest == nil {
+			return e.apply(e.off + e.c.lay.Eval2(m, n))
+		}
+		return e.apply(e.off + e.c.nest.Eval2(m, n))
 	}
 	if e.pow2 {
 		off := e.off
@@ -147,7 +153,7 @@ func (e *evaluator) eval2(m, n int) int {
 		}
 		return e.apply(off)
 	}
-	return e.sw.Apply(e.off + e.modeDiv(0, e.split, m) + e.modeDiv(e.split, e.n, n))
+	return e.apply(e.off + e.modeDiv(0, e.split, m) + e.modeDiv(e.split, e.n, n))
 }
 
 // modeDiv evaluates the leaves [lo, hi) at a 1-D index of their mode.

@@ -194,8 +194,8 @@ func Split(f Func) (sw Swizzle, off layout.Int, inner layout.Layout, ok bool) {
 	case layout.Layout:
 		return Swizzle{}, layout.S(0), l, true
 	case ComposedLayout:
-		if in, ok := l.inner.(layout.Layout); ok {
-			return l.sw, l.off, in, true
+		if l.nest == nil {
+			return l.sw, l.off, l.lay, true
 		}
 	}
 	return Swizzle{}, layout.Int{}, layout.Layout{}, false
@@ -210,5 +210,5 @@ func WithInnermost(f Func, l layout.Layout) Func {
 	if !ok {
 		return l
 	}
-	return newComposed(c.sw, c.off, c.mixed, WithInnermost(c.inner, l))
+	return newComposed(c.sw, c.off, c.mixed, WithInnermost(c.inner(), l))
 }

@@ -32,8 +32,8 @@ import (
 // values that reach only some of the swizzle's bits, a MixedBits offset
 // (see [ComposedLayout.MixedBits]), printed M_0|(128&400)=128.
 func (c ComposedLayout) Slice(coord layout.Coord) (Func, layout.Int, error) {
-	lb, ok := AsLayout(c.inner)
-	if !ok {
+	lb := c.lay
+	if c.nest != nil {
 		return nil, layout.Int{}, layout.Errorf("slice", "slicing a nested composed layout is not supported", c)
 	}
 	sliced, err := layout.SliceLayout(coord, lb)
@@ -64,7 +64,7 @@ func (c ComposedLayout) Slice(coord layout.Coord) (Func, layout.Int, error) {
 // moved by Inner(coord), and the pointer offset _0 (for composed layouts the
 // offset accumulates in the layout, not in the pointer).
 func (c ComposedLayout) DomainOffset(coord layout.IntTuple) (ComposedLayout, layout.Int, error) {
-	v, err := c.inner.EvalCoord(coord)
+	v, err := c.inner().EvalCoord(coord)
 	if err != nil {
 		return ComposedLayout{}, layout.Int{}, err
 	}
@@ -72,7 +72,7 @@ func (c ComposedLayout) DomainOffset(coord layout.IntTuple) (ComposedLayout, lay
 	if err := raise.Try(func() { off = c.off.Add(v) }); err != nil {
 		return ComposedLayout{}, layout.Int{}, err
 	}
-	return newComposed(c.sw, off, 0, c.inner), layout.S(0), nil
+	return newComposed(c.sw, off, 0, c.inner()), layout.S(0), nil
 }
 
 // slice is Slice for a coordinate with an integer in it, given the sliced

@@ -1,0 +1,209 @@
+package layout
+
+import (
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// genProductOperand draws an operand of a product: an injective layout
+// (compact modes in any order, with or without holes), a gapped one, or an
+// arbitrary small layout (negative and zero strides, nesting, dynamic
+// values), so that the fast paths meet their bail-outs and CuTe's errors.
+func genProductOperand(t *rapid.T, label string) Layout {
+	switch rapid.IntRange(0, 4).Draw(t, label+"_kind") {
+	case 0:
+		return genPermuted(t, label, false, true)
+	case 1:
+		return genPermuted(t, label, true, rapid.Bool().Draw(t, label+"_st"))
+	case 2:
+		return genGapped(t, label)
+	}
+	return genLayout(t)
+}
+
+// outcome runs f and returns its result or the error it raised.
+func outcome(f func() Layout) (r Layout, err error) {
+	defer catchIn("test", &err)
+	return f(), nil
+}
+
+// TestRankProductFast checks the fast blocked and raked products against
+// the code of record: where the fast path answers, the plain one answers
+// the same layout (static flags included); where it raises, the plain one
+// raises the same error.
+func TestRankProductFast(t *testing.T) {
+	taken := 0
+	defer func() { t.Logf("fast path taken in %d cases", taken) }()
+	rapid.Check(t, func(t *rapid.T) {
+		a, b := genProductOperand(t, "a"), genProductOperand(t, "b")
+		raked := rapid.Bool().Draw(t, "raked")
+		var fast Layout
+		var ok bool
+		_, ferr := outcome(func() Layout { fast, ok = rankProductFast(&a, &b, raked); return fast })
+		plain, perr := outcome(func() Layout { return rankProductPlain("blocked_product", a, b, raked) })
+		if ferr != nil {
+			if perr == nil || ferr.Error() != perr.Error() {
+				t.Fatalf("fast raised %v, plain %v (a=%v b=%v)", ferr, perr, a, b)
+			}
+			return
+		}
+		if !ok {
+			return
+		}
+		taken++
+		if perr != nil || !fast.Equal(plain) {
+			t.Fatalf("rankProduct(%v, %v, raked=%v): fast %v, plain %v (%v)", a, b, raked, fast, plain, perr)
+		}
+	})
+}
+
+// TestRankProductFastTaken makes sure the fast path answers the common
+// cases (the benchmarks' operands and a tile_to_shape).
+func TestRankProductFastTaken(t *testing.T) {
+	for _, c := range [][2]string{
+		{"(2,5):(_5,_1)", "(3,4):(1,3)"},
+		{"(_64,_8):(_1,_64)", "(_2,_8):(_1,_2)"},
+		{"(_64,_8,_1):(_1,_64,_0)", "(_2,_8,_3):(_1,_2,_16)"},
+	} {
+		a, b := MustParse(c[0]), MustParse(c[1])
+		if _, ok := rankProductFast(&a, &b, false); !ok {
+			t.Errorf("rankProductFast(%v, %v) not taken", a, b)
+		}
+	}
+	for _, o := range []ModeOrder{ColMajor, RowMajor} {
+		for _, c := range [][2]string{{"(_64,_8):(_1,_64)", "(_128,_64,_3)"}, {"(_128,_8):(_1,_129)", "(_128,_8,_3)"}} {
+			block, target := MustParse(c[0]), MustParseTuple(c[1])
+			if _, ok := tileToShapeFast(&block, &target, o); !ok {
+				t.Errorf("tileToShapeFast(%v, %v, %v) not taken", block, target, o)
+			}
+		}
+	}
+}
+
+// TestAppendModesInline checks the inline appendModes against the builder.
+func TestAppendModesInline(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		l := genLayout(t)
+		n := rapid.IntRange(0, 6).Draw(t, "n")
+		r := l.Rank()
+		if r >= n {
+			return
+		}
+		got, ok := appendModesInline(&l, r, n)
+		if !ok {
+			return
+		}
+		b := tupleLayout()
+		b.addModes(l)
+		for range n - r {
+			b.add(mk(I(S(1)), I(S(0))))
+		}
+		if want := b.done(); got != want {
+			t.Fatalf("appendModes(%v, %d) = %v (%+v), want %v (%+v)", l, n, got, got, want, want)
+		}
+	})
+}
+
+// TestTileToShapeFast checks the fast tile_to_shape against the code of
+// record (TileToShape without it), results and errors.
+func TestTileToShapeFast(t *testing.T) {
+	taken := 0
+	defer func() { t.Logf("fast path taken in %d cases", taken) }()
+	rapid.Check(t, func(t *rapid.T) {
+		block := genProductOperand(t, "block")
+		n := rapid.IntRange(1, 4).Draw(t, "n")
+		var ts []IntTuple
+		for i := range n {
+			m := 1
+			if i < block.Rank() && block.IsTuple() {
+				m = block.Mode(i).Size().Value()
+			} else if i == 0 && !block.IsTuple() {
+				m = block.Size().Value()
+			}
+			if m <= 0 || rapid.IntRange(0, 9).Draw(t, "wild") == 0 {
+				m = 1
+			}
+			ts = append(ts, I(genInt(t, m*rapid.IntRange(1, 4).Draw(t, "rep"), m*4, "t")))
+		}
+		target := tup(ts)
+		order := []ModeOrder{ColMajor, RowMajor}[rapid.IntRange(0, 1).Draw(t, "order")]
+		var fast Layout
+		var ok bool
+		_, ferr := outcome(func() Layout { fast, ok = tileToShapeFast(&block, &target, order); return fast })
+		want, werr := outcome(func() Layout { return tileToShapePlain(block, target, order) })
+		if ferr != nil {
+			if werr == nil || ferr.Error() != werr.Error() {
+				t.Fatalf("tile_to_shape(%v, %v, %v): fast raised %v, plain %v", block, target, order, ferr, werr)
+			}
+			return
+		}
+		if !ok {
+			return
+		}
+		taken++
+		if werr != nil || !fast.Equal(want) {
+			t.Fatalf("tile_to_shape(%v, %v, %v): fast %v, plain %v (%v)", block, target, order, fast, want, werr)
+		}
+	})
+}
+
+// TestPairLayout checks pairLayout against Concat, representation included.
+func TestPairLayout(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		x, y := genLayout(t), genLayout(t)
+		if got, want := pairLayout(&x, &y), Concat(x, y); got != want && !got.Equal(want) {
+			t.Fatalf("pairLayout(%v, %v) = %v, want %v", x, y, got, want)
+		} else if got != want && got.shape.big == nil {
+			t.Fatalf("pairLayout(%v, %v): representation %+v, want %+v", x, y, got, want)
+		}
+	})
+}
+
+// TestModesLayout checks modesLayout against the builder, representation
+// included.
+func TestModesLayout(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 5).Draw(t, "n")
+		var rs, rd []Int
+		e := []int{0}
+		for range n {
+			for range rapid.IntRange(1, 4).Draw(t, "m") {
+				rs, rd = append(rs, genInt(t, 1, 9, "s")), append(rd, genInt(t, 0, 9, "d"))
+			}
+			e = append(e, len(rs))
+		}
+		want := tupleLayout()
+		for i := range n {
+			addModes(&want.sh, &want.st, rs[e[i]:e[i+1]], rd[e[i]:e[i+1]])
+		}
+		if got, w := modesLayout(rs, rd, e), want.done(); got != w && (got.shape.big == nil || !got.Equal(w)) {
+			t.Fatalf("modesLayout = %v (%+v), want %v (%+v)", got, got, w, w)
+		}
+	})
+}
+
+// TestCeilDivPos checks ceilDivPos against Int.CeilDiv.
+func TestCeilDivPos(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		a, b := genInt(t, -5, 1<<20, "a"), genInt(t, 1, 1<<20, "b")
+		if got, want := ceilDivPos(a, b), a.CeilDiv(b); got != want {
+			t.Fatalf("ceilDivPos(%v, %v) = %v, want %v", a, b, got, want)
+		}
+	})
+}
+
+// TestFlatLayoutInline checks flatLayoutInline against flatLayout,
+// representation included.
+func TestFlatLayoutInline(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(0, 10).Draw(t, "n")
+		var rs, rd []Int
+		for range n {
+			rs, rd = append(rs, genInt(t, 1, 9, "s")), append(rd, genInt(t, 0, 9, "d"))
+		}
+		if got, want := flatLayoutInline(rs, rd), flatLayout(rs, rd); got != want && (got.shape.big == nil || !got.Equal(want)) {
+			t.Fatalf("flatLayoutInline = %+v, want %+v", got, want)
+		}
+	})
+}
