@@ -463,10 +463,7 @@ func TestTileToShapeProperty(t *testing.T) {
 }
 
 func TestAlgebraErrors(t *testing.T) {
-	cases := []struct {
-		name string
-		f    func() error
-	}{
+	wantErrors(t, []errCase{
 		{"static shape_div", func() error { _, err := Composition(MustParse("(_8,_8):(_8,_1)"), MustParse("_2:_3")); return err }},
 		{"tiler rank", func() error {
 			_, err := Composition(MustParse("_8:_1"), MustParseTiler("<_2,_2>"))
@@ -485,17 +482,7 @@ func TestAlgebraErrors(t *testing.T) {
 		}},
 		{"tile_to_shape divisibility", func() error { _, err := TileToShape(MustParse("(_3,_2):(_1,_3)"), Statics(4, 4), ColMajor); return err }},
 		{"zip of an integral rank-1 block", func() error { _, err := BlockedProduct(MustParse("(_4):(_1)"), MustParse("8:_3")); return err }},
-	}
-	for _, c := range cases {
-		err := c.f()
-		if err == nil {
-			t.Errorf("%s: no error", c.name)
-			continue
-		}
-		if _, ok := err.(*Error); !ok {
-			t.Errorf("%s: error %T is not an *Error", c.name, err)
-		}
-	}
+	})
 }
 
 // TestGappedDivideAndTileProperties divides by gapped tilers and tiles
@@ -547,4 +534,25 @@ func sortedImage(l Layout) []int {
 	})
 	slices.Sort(out)
 	return out
+}
+
+// An errCase is a call that must fail with an *Error.
+type errCase struct {
+	name string
+	f    func() error
+}
+
+// wantErrors checks that every case fails with an *Error.
+func wantErrors(t *testing.T, cases []errCase) {
+	t.Helper()
+	for _, c := range cases {
+		err := c.f()
+		if err == nil {
+			t.Errorf("%s: no error", c.name)
+			continue
+		}
+		if _, ok := err.(*Error); !ok {
+			t.Errorf("%s: error %T is not an *Error", c.name, err)
+		}
+	}
 }

@@ -38,10 +38,7 @@ func TestCuTeContractAnswers(t *testing.T) {
 // TestCuTeContractRefusals holds inputs where CuTe 3.5.1 answers but its
 // answer breaks its own contract, or where CuTe does not compile.
 func TestCuTeContractRefusals(t *testing.T) {
-	cases := []struct {
-		name string
-		f    func() error
-	}{
+	wantErrors(t, []errCase{
 		// cosize 12 > round_up(10, 5): the bound of CuTe's complement unit test.
 		{"complement overshoots", func() error {
 			_, err := ComplementTo(MustParse("(_1,_1,_1,_2):(_1,_1,_2,_4)"), I(S(10)))
@@ -65,17 +62,7 @@ func TestCuTeContractRefusals(t *testing.T) {
 			_, err := LogicalDivide(MustParse("_8:_1"), LayoutTiler(MustParse("(_2,_2):(_1,_3)")))
 			return err
 		}},
-	}
-	for _, c := range cases {
-		err := c.f()
-		if err == nil {
-			t.Errorf("%s: no error", c.name)
-			continue
-		}
-		if _, ok := err.(*Error); !ok {
-			t.Errorf("%s: error %T is not an *Error", c.name, err)
-		}
-	}
+	})
 }
 
 // TestProductAcceptsWhereComplementToRefuses pins the inputs on which
