@@ -63,7 +63,12 @@ func compTiler(a Layout, t Tiler) Layout {
 }
 
 // compose is composition(Layout, Layout); it raises an *Error.
-func compose(a, b Layout) Layout { return composeRec(a, b, nil) }
+func compose(a, b Layout) Layout {
+	if r, ok := composeFast(&a, &b); ok {
+		return r
+	}
+	return composeRec(a, b, nil)
+}
 
 // composeRec is compose reporting its steps to rec (see package trace).
 func composeRec(a, b Layout, rec trace.Recorder) Layout {
@@ -121,6 +126,10 @@ func composeUncheckedRec(a, b Layout, rec trace.Recorder) (Layout, compState) {
 // composeInt is composition(Layout, n) for an integer tiler n: the layout
 // n:_1 composed without building it.
 func composeInt(a Layout, n Int) Layout {
+	b := mk(I(n), I(S(1)))
+	if r, ok := composeFast(&a, &b); ok {
+		return r
+	}
 	var bufS, bufD, rs, rd [16]Int
 	ls, ld := coalesceX(a, bufS[:], bufD[:])
 	var c compState

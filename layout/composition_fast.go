@@ -1,0 +1,294 @@
+package layout
+
+import "math/bits"
+
+// The fast path of composition. composeFast computes what compose
+// (composition.go, the code of record) computes, for the common case only:
+// both operands inline (at most 8 leaves), every extent positive, every
+// stride of b non-negative, b's non-trivial modes disjoint, and no step that
+// would raise an error or mark the composition suspect. It works on fixed
+// arrays of leaves and writes the result straight into the leaves and
+// tokens of the result's tuples; where it meets anything else it gives up
+// (ok=false) and compose takes the plain path. TestComposeFastMatchesPlain
+// checks fast == plain on random layouts.
+
+// fmode is a list of at most fastModes flat modes.
+const fastModes = inlLeaves + 1
+
+type fmodes struct {
+	s, d [fastModes]Int
+	n    int
+}
+
+// mulF is Int.Mul, ok=false where Mul would overflow.
+func mulF(a, b Int) (Int, bool) {
+	if a.Is(0) || b.Is(0) {
+		return S(0), true
+	}
+	if uint64(a.v+1<<31) < 1<<32 && uint64(b.v+1<<31) < 1<<32 { // both fit in 32 bits
+		return Int{a.v * b.v, a.static && b.static}, true
+	}
+	hi, lo := bits.Mul64(uint64(absInt(a.v)), uint64(absInt(b.v)))
+	if hi != 0 || lo > 1<<63-1 {
+		return Int{}, false
+	}
+	return Int{a.v * b.v, a.static && b.static}, true
+}
+
+// divPos returns a/b for positive a, b, avoiding the 64-bit division where
+// it can.
+func divPos(a, b int) int {
+	switch {
+	case b == 1:
+		return a
+	case a == b:
+		return 1
+	case a < b:
+		return 0
+	case a < 1<<32 && b < 1<<32:
+		return int(uint32(a) / uint32(b))
+	}
+	return a / b
+}
+
+// shapeDivF is compState.shapeDivRest for positive operands: ok=false where
+// the plain path would raise an error or mark the composition suspect.
+func shapeDivF(a, b Int, rest bool) (Int, bool) {
+	st := a.static && b.static
+	if b.v == 1 {
+		return Int{a.v, st}, true
+	}
+	if a.v == 1 {
+		return Int{1, st}, true
+	}
+	q := divPos(a.v, b.v)
+	if a.v-q*b.v != 0 && b.v%a.v != 0 {
+		if st || !rest || a.v > b.v {
+			return Int{}, false
+		}
+	}
+	if q == 0 {
+		q = 1
+	}
+	return Int{q, st}, true
+}
+
+// bwCoalesceF is bwCoalesceFlat on positive extents, folding os[:n]:od[:n]
+// into the front of ns:nd and appending the result to r; ok=false where a
+// product overflows or r would exceed fastModes modes.
+func bwCoalesceF(os, od *[fastModes]Int, n int, ns, nd Int, r *fmodes) bool {
+	var t fmodes // back to front
+	t.s[0], t.d[0], t.n = ns, nd, 1
+	for i := n - 1; i >= 0; i-- {
+		s, d := os[i], od[i]
+		f := t.n - 1
+		switch {
+		case s.Is(1):
+			continue
+		case f == 0 && t.s[0].Is(1):
+			t.s[0], t.d[0] = s, d
+			continue
+		case t.s[f].static:
+			sd, ok := mulF(s, d)
+			if !ok {
+				return false
+			}
+			if sd.static && t.d[f].static && sd.v == t.d[f].v {
+				if t.s[f], ok = mulF(s, t.s[f]); !ok {
+					return false
+				}
+				t.d[f] = d
+				continue
+			}
+		}
+		t.s[t.n], t.d[t.n] = s, d
+		t.n++
+	}
+	if t.n == 1 && t.s[0].Is(1) {
+		t.d[0] = S(0)
+	}
+	if r.n+t.n > fastModes {
+		return false
+	}
+	for i := t.n - 1; i >= 0; i-- {
+		r.s[r.n], r.d[r.n] = t.s[i], t.d[i]
+		r.n++
+	}
+	return true
+}
+
+// composeLeafF is composeLeaf for the fast path: the flat lhs a (its
+// extents positive) and the rhs leaf s:d (s positive, d non-negative).
+func composeLeafF(a *fmodes, s, d Int, r *fmodes) bool {
+	if d.Is(0) {
+		r.s[r.n], r.d[r.n] = s, d
+		r.n++
+		return true
+	}
+	if d.v == 0 {
+		return false // shape_div by a dynamic 0: the plain path raises it
+	}
+	n := a.n - 1
+	var shape1, stride1 [fastModes]Int
+	var ok bool
+	if d.Is(1) {
+		rest := s
+		for i := range n {
+			shape1[i] = shapeMin(a.s[i], rest)
+			if rest, ok = shapeDivF(rest, a.s[i], true); !ok {
+				return false
+			}
+		}
+		return bwCoalesceF(&shape1, &a.d, n, rest, a.d[n], r)
+	}
+	restStride := d
+	for i := range n {
+		if shape1[i], ok = shapeDivF(a.s[i], restStride, false); !ok {
+			return false
+		}
+		if restStride, ok = shapeDivF(restStride, a.s[i], false); !ok {
+			return false
+		}
+	}
+	for i := range n {
+		q, ok := shapeDivF(a.s[i], shape1[i], false)
+		if !ok {
+			return false
+		}
+		if stride1[i], ok = mulF(a.d[i], q); !ok {
+			return false
+		}
+	}
+	rest := s
+	for i := range n {
+		x := shape1[i]
+		shape1[i] = shapeMin(x, rest)
+		if rest, ok = shapeDivF(rest, x, true); !ok {
+			return false
+		}
+	}
+	last, ok := mulF(restStride, a.d[n])
+	if !ok {
+		return false
+	}
+	return bwCoalesceF(&shape1, &stride1, n, rest, last, r)
+}
+
+// coalesceXF is coalesceX on an inline layout with positive extents.
+func coalesceXF(l *Layout, r *fmodes) bool {
+	sh, st := &l.shape, &l.stride
+	n := sh.numLeaves()
+	if n == 0 {
+		return false
+	}
+	var os, od [fastModes]Int
+	for k := range n {
+		os[k] = Int{sh.v[k], sh.st>>k&1 != 0}
+		od[k] = Int{st.v[k], st.st>>k&1 != 0}
+		if os[k].v <= 0 {
+			return false
+		}
+	}
+	last := os[n-1]
+	if last.Is(1) {
+		last = S(2)
+	}
+	return bwCoalesceF(&os, &od, n-1, last, od[n-1], r)
+}
+
+// composeFast is compose for the common case (see the top of this file);
+// ok=false where it gives up.
+func composeFast(a, b *Layout) (r Layout, ok bool) {
+	if a.shape.big != nil || b.shape.big != nil {
+		return Layout{}, false
+	}
+	var la fmodes
+	if !coalesceXF(a, &la) {
+		return Layout{}, false
+	}
+	bs, bd := &b.shape, &b.stride
+	rs, rd := &r.shape, &r.stride
+	if bs.nt == 0 { // an integral b: the result is its modes
+		var m fmodes
+		s, d := bs.lf(), bd.lf()
+		if s.v <= 0 || d.v < 0 || !composeLeafF(&la, s, d, &m) {
+			return Layout{}, false
+		}
+		if m.n == 1 {
+			return mk(I(m.s[0]), I(m.d[0])), true
+		}
+		if m.n > inlLeaves {
+			return Layout{}, false
+		}
+		var tk uint64 = tOpen
+		for i := range m.n {
+			putLeaf(rs, m.s[i], i)
+			putLeaf(rd, m.d[i], i)
+			tk |= tLeaf << (tokBits * uint(i+1))
+		}
+		tk |= tClose << (tokBits * uint(m.n+1))
+		rs.tk, rd.tk = tk, tk
+		rs.nt, rd.nt = uint8(m.n+2), uint8(m.n+2)
+		rs.nl, rd.nl = uint8(m.n), uint8(m.n)
+		rs.rk, rd.rk = uint8(m.n), uint8(m.n)
+		return r, true
+	}
+	if !disjointModes(*b) {
+		return Layout{}, false
+	}
+	var tk uint64
+	nt, nl, k := 0, 0, 0
+	emit := func(x uint64) {
+		tk |= x << (tokBits * uint(nt))
+		nt++
+	}
+	for j := range int(bs.nt) {
+		x := uint64(bs.tk>>(tokBits*uint(j))) & 3
+		if x != tLeaf {
+			if nt == inlTokens {
+				return Layout{}, false
+			}
+			emit(x)
+			continue
+		}
+		s := Int{bs.v[k], bs.st>>k&1 != 0}
+		d := Int{bd.v[k], bd.st>>k&1 != 0}
+		k++
+		var m fmodes
+		if s.v <= 0 || d.v < 0 || !composeLeafF(&la, s, d, &m) {
+			return Layout{}, false
+		}
+		extra := 0
+		if m.n > 1 {
+			extra = 2
+		}
+		if nl+m.n > inlLeaves || nt+m.n+extra > inlTokens {
+			return Layout{}, false
+		}
+		if m.n > 1 {
+			emit(tOpen)
+		}
+		for i := range m.n {
+			putLeaf(rs, m.s[i], nl)
+			putLeaf(rd, m.d[i], nl)
+			nl++
+			emit(tLeaf)
+		}
+		if m.n > 1 {
+			emit(tClose)
+		}
+	}
+	rs.tk, rd.tk = tk, tk
+	rs.nt, rd.nt = uint8(nt), uint8(nt)
+	rs.nl, rd.nl = uint8(nl), uint8(nl)
+	rs.rk, rd.rk = bs.rk, bs.rk
+	return r, true
+}
+
+// putLeaf sets leaf k of the inline tuple t to a.
+func putLeaf(t *IntTuple, a Int, k int) {
+	t.v[k] = a.v
+	if a.static {
+		t.st |= 1 << k
+	}
+}

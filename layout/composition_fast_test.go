@@ -1,0 +1,75 @@
+package layout
+
+import (
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// composePlain is compose without the fast path: the code of record, its
+// result or its error.
+func composePlain(a, b Layout) (r Layout, err error) {
+	defer catchIn("composition", &err)
+	return composeRec(a, b, nil), nil
+}
+
+// TestComposeFastMatchesPlain checks the fast path of composition against
+// the plain reading of CuTe's definition: wherever the fast path answers,
+// the plain path gives the same layout (static flags included) and no
+// error. The operands mix arbitrary layouts (which often make the fast path
+// give up) with admissible power-of-two ones (where it answers).
+func TestComposeFastMatchesPlain(t *testing.T) {
+	answered, total := 0, 0
+	rapid.Check(t, func(t *rapid.T) {
+		var a, b Layout
+		switch rapid.IntRange(0, 2).Draw(t, "kind") {
+		case 0:
+			a, b = genLayout(t), genLayout(t)
+		case 1:
+			a, b = genPow2Layout(t, "a"), genPermuted(t, "b", true, false)
+		default:
+			a, b = genPermuted(t, "a", false, false), genPermuted(t, "b", false, false)
+		}
+		total++
+		fast, ok := composeFast(&a, &b)
+		if !ok {
+			return
+		}
+		answered++
+		plain, err := composePlain(a, b)
+		if err != nil {
+			t.Fatalf("composeFast(%v, %v) = %v, the plain path fails: %v", a, b, fast, err)
+		}
+		if !fast.Equal(plain) || fast.String() != plain.String() {
+			t.Fatalf("composeFast(%v, %v) = %v, want %v", a, b, fast, plain)
+		}
+	})
+	t.Logf("answered %d of %d", answered, total)
+	if answered*4 < total {
+		t.Errorf("the fast path answered %d of %d compositions, want at least a quarter", answered, total)
+	}
+}
+
+// TestComposeFastTable checks the fast path on the benchmark's operands and
+// the integral right-hand sides.
+func TestComposeFastTable(t *testing.T) {
+	for _, c := range []struct{ a, b string }{
+		{"((4,8),(2,3)):((2,16),(1,128))", "(4,6):(1,4)"},
+		{"(32,24):(1,32)", "(8,96):(1,8)"},
+		{"(_4,_8):(_1,_4)", "_8:_4"},
+		{"(_4,_8):(_1,_4)", "((_2,_2),_4):((_1,_8),_2)"},
+		{"128:1", "(64,2):(_1,64)"},
+		{"(4,(2,3)):(_2,(_1,_16))", "_1:_0"},
+		{"_1:_0", "(3,_1):(_1,_0)"},
+	} {
+		a, b := MustParse(c.a), MustParse(c.b)
+		fast, ok := composeFast(&a, &b)
+		if !ok {
+			t.Errorf("composeFast(%v, %v) gave up", a, b)
+			continue
+		}
+		if plain, err := composePlain(a, b); err != nil || !fast.Equal(plain) {
+			t.Errorf("composeFast(%v, %v) = %v, plain %v (%v)", a, b, fast, plain, err)
+		}
+	}
+}
