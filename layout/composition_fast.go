@@ -12,8 +12,10 @@ import "math/bits"
 // (ok=false) and compose takes the plain path. TestComposeFastMatchesPlain
 // checks fast == plain on random layouts.
 
-// fmode is a list of at most fastModes flat modes.
-const fastModes = inlLeaves + 1
+// fmodes is a list of at most fastModes flat modes: a coalesced layout of
+// at most 8 leaves has at most 8 modes, and so has the composition of it
+// with one leaf.
+const fastModes = inlLeaves
 
 type fmodes struct {
 	s, d [fastModes]Int
@@ -77,42 +79,44 @@ func shapeDivF(a, b Int, rest bool) (Int, bool) {
 // into the front of ns:nd and appending the result to r; ok=false where a
 // product overflows or r would exceed fastModes modes.
 func bwCoalesceF(os, od *[fastModes]Int, n int, ns, nd Int, r *fmodes) bool {
-	var t fmodes // back to front
-	t.s[0], t.d[0], t.n = ns, nd, 1
+	b := r.n // the modes are pushed back to front from here, then reversed
+	if b+n+1 > fastModes {
+		return false
+	}
+	rs, rd := &r.s, &r.d
+	rs[b], rd[b] = ns, nd
+	f := b
 	for i := n - 1; i >= 0; i-- {
 		s, d := os[i], od[i]
-		f := t.n - 1
 		switch {
 		case s.Is(1):
 			continue
-		case f == 0 && t.s[0].Is(1):
-			t.s[0], t.d[0] = s, d
+		case f == b && rs[b].Is(1):
+			rs[b], rd[b] = s, d
 			continue
-		case t.s[f].static:
+		case rs[f].static:
 			sd, ok := mulF(s, d)
 			if !ok {
 				return false
 			}
-			if sd.static && t.d[f].static && sd.v == t.d[f].v {
-				if t.s[f], ok = mulF(s, t.s[f]); !ok {
+			if sd.static && rd[f].static && sd.v == rd[f].v {
+				if rs[f], ok = mulF(s, rs[f]); !ok {
 					return false
 				}
-				t.d[f] = d
+				rd[f] = d
 				continue
 			}
 		}
-		t.s[t.n], t.d[t.n] = s, d
-		t.n++
+		f++
+		rs[f], rd[f] = s, d
 	}
-	if t.n == 1 && t.s[0].Is(1) {
-		t.d[0] = S(0)
+	if f == b && rs[b].Is(1) {
+		rd[b] = S(0)
 	}
-	if r.n+t.n > fastModes {
-		return false
-	}
-	for i := t.n - 1; i >= 0; i-- {
-		r.s[r.n], r.d[r.n] = t.s[i], t.d[i]
-		r.n++
+	r.n = f + 1
+	for i, j := b, f; i < j; i, j = i+1, j-1 {
+		rs[i], rs[j] = rs[j], rs[i]
+		rd[i], rd[j] = rd[j], rd[i]
 	}
 	return true
 }
@@ -237,6 +241,7 @@ func composeFast(a, b *Layout) (r Layout, ok bool) {
 		return Layout{}, false
 	}
 	var tk uint64
+	var m fmodes
 	nt, nl, k := 0, 0, 0
 	emit := func(x uint64) {
 		tk |= x << (tokBits * uint(nt))
@@ -254,7 +259,7 @@ func composeFast(a, b *Layout) (r Layout, ok bool) {
 		s := Int{bs.v[k], bs.st>>k&1 != 0}
 		d := Int{bd.v[k], bd.st>>k&1 != 0}
 		k++
-		var m fmodes
+		m.n = 0
 		if s.v <= 0 || d.v < 0 || !composeLeafF(&la, s, d, &m) {
 			return Layout{}, false
 		}
