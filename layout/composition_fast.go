@@ -297,3 +297,101 @@ func putLeaf(t *IntTuple, a Int, k int) {
 		t.st |= 1 << k
 	}
 }
+
+// logicalDivideFast is logicalDivideLayout(l, s:d) for the common case: l
+// inline with positive extents, the integral tiler s:d with s positive and
+// not a static _1, d positive (so that filter(s:d) is s:d, and its
+// complement needs no sorting and has no gaps). The complement
+// coalesce(ceil_div(shape(l), s*d)) laid out from s*d is computed here as
+// complementOf computes it for one mode, (s:d, complement) is built inline,
+// and the composition is composeFast's; ok=false where any step gives up
+// or the plain path would raise an error.
+func logicalDivideFast(l *Layout, s, d Int) (Layout, bool) {
+	sh := &l.shape
+	nl := sh.numLeaves()
+	if sh.big != nil || s.v <= 0 || s.Is(1) || d.v <= 0 || nl == 0 || nl+1 > fastModes {
+		return Layout{}, false
+	}
+	nd, ok := mulF(d, s)
+	if !ok {
+		return Layout{}, false
+	}
+	// The complement's modes: the gap below s:d (d:_1), then the rest.
+	var fs, fd [fastModes]Int
+	fs[0], fd[0] = d, S(1) // d.Div(_1): d is not a static _0
+	rest := nd
+	for k := range nl {
+		x := Int{sh.v[k], sh.st>>k&1 != 0}
+		if x.v <= 0 || x.v > 1<<61 || rest.v > 1<<61 { // ceil_div's sum must not overflow
+			return Layout{}, false
+		}
+		st := x.static && rest.static
+		fs[1+k], rest = Int{ceilPos(x.v, rest.v), st}, Int{ceilPos(rest.v, x.v), st}
+	}
+	n := 2 // coalesce(IntTuple) of the rest: neighbours of the same kind multiply
+	for i := 2; i <= nl; i++ {
+		if fs[i].static == fs[n-1].static {
+			if fs[n-1], ok = mulF(fs[n-1], fs[i]); !ok {
+				return Layout{}, false
+			}
+		} else {
+			fs[n] = fs[i]
+			n++
+		}
+	}
+	cur := nd
+	for i := 1; i < n; i++ {
+		if fs[i].Is(1) {
+			fd[i] = S(0)
+			continue
+		}
+		fd[i] = cur
+		if cur, ok = mulF(cur, fs[i]); !ok {
+			return Layout{}, false
+		}
+	}
+	var c fmodes
+	if !bwCoalesceF(&fs, &fd, n-1, fs[n-1], fd[n-1], &c) || 1+c.n > inlLeaves {
+		return Layout{}, false
+	}
+	// The tiler (s:d, complement) inline.
+	var bc Layout
+	bs, bd := &bc.shape, &bc.stride
+	putLeaf(bs, s, 0)
+	putLeaf(bd, d, 0)
+	tk := uint64(tOpen | tLeaf<<tokBits)
+	nt := 2
+	if c.n > 1 {
+		tk |= tOpen << (tokBits * uint(nt))
+		nt++
+	}
+	for i := range c.n {
+		putLeaf(bs, c.s[i], 1+i)
+		putLeaf(bd, c.d[i], 1+i)
+		tk |= tLeaf << (tokBits * uint(nt))
+		nt++
+	}
+	if c.n > 1 {
+		tk |= tClose << (tokBits * uint(nt))
+		nt++
+	}
+	tk |= tClose << (tokBits * uint(nt))
+	nt++
+	bs.tk, bd.tk = tk, tk
+	bs.nt, bd.nt = uint8(nt), uint8(nt)
+	bs.nl, bd.nl = uint8(1+c.n), uint8(1+c.n)
+	bs.rk, bd.rk = 2, 2
+	r, ok := composeFast(l, &bc)
+	if !ok || r.Size().v < l.Size().v {
+		return Layout{}, false
+	}
+	return r, true
+}
+
+// ceilPos is ceil_div for positive a, b: (a+b-1)/b.
+func ceilPos(a, b int) int {
+	if b == 1 {
+		return a
+	}
+	return divPos(a+b-1, b)
+}

@@ -73,3 +73,49 @@ func TestComposeFastTable(t *testing.T) {
 		}
 	}
 }
+
+// dividePlain is logical_divide(l, s:d) by the plain path: its result or
+// its error.
+func dividePlain(l Layout, s, d Int) (r Layout, err error) {
+	defer catchIn("logical_divide", &err)
+	return logicalDivideLayout(l, mk(I(s), I(d))), nil
+}
+
+// TestLogicalDivideFastMatchesPlain checks logical_divide's fast path (an
+// integral tiler) against the plain path on random layouts and tilers.
+func TestLogicalDivideFastMatchesPlain(t *testing.T) {
+	answered, total := 0, 0
+	rapid.Check(t, func(t *rapid.T) {
+		var l Layout
+		switch rapid.IntRange(0, 2).Draw(t, "kind") {
+		case 0:
+			l = genPow2Layout(t, "l")
+		case 1:
+			l = genLayout(t)
+		default:
+			l = genPermuted(t, "l", true, false)
+		}
+		s, d := genInt(t, -1, 12, "s"), genInt(t, -1, 12, "d")
+		if rapid.Bool().Draw(t, "pow2tiler") { // admissible on pow2 layouts
+			s = kindOf(t, 1<<rapid.IntRange(0, 4).Draw(t, "slog"), false, "sk")
+			d = kindOf(t, 1<<rapid.IntRange(0, 2).Draw(t, "dlog"), false, "dk")
+		}
+		total++
+		fast, ok := logicalDivideFast(&l, s, d)
+		if !ok {
+			return
+		}
+		answered++
+		plain, err := dividePlain(l, s, d)
+		if err != nil {
+			t.Fatalf("logicalDivideFast(%v, %v:%v) = %v, the plain path fails: %v", l, s, d, fast, err)
+		}
+		if !fast.Equal(plain) || fast.String() != plain.String() {
+			t.Fatalf("logicalDivideFast(%v, %v:%v) = %v, want %v", l, s, d, fast, plain)
+		}
+	})
+	t.Logf("answered %d of %d", answered, total)
+	if answered*10 < total {
+		t.Errorf("the fast path answered %d of %d divides, want at least a tenth", answered, total)
+	}
+}
