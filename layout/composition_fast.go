@@ -395,3 +395,89 @@ func ceilPos(a, b int) int {
 	}
 	return divPos(a+b-1, b)
 }
+
+// tileUnzipFast is tileUnzip(l, t) for the common case: l inline, t a
+// by-mode tiler of integers and layouts (no nested tuple), every tiled mode
+// of l of rank 2. The result ((A0,A1,...),(B0,B1,...,rest...)) is
+// assembled from token and leaf ranges of l, for shape and stride at once;
+// ok=false where it gives up (tileUnzip then takes the plain path, which
+// also raises the errors).
+func tileUnzipFast(l *Layout, t *Tiler) (Layout, bool) {
+	sh := &l.shape
+	g := len(t.elems)
+	if sh.big != nil || sh.nt == 0 || t.kind != tilerTuple || g > int(sh.rk) {
+		return Layout{}, false
+	}
+	// the token and leaf spans of the two halves of each tiled mode
+	var a, b [inlTokens / 2]struct{ j0, j1, l0, l1 int }
+	j, k := 1, 0
+	for i := range g {
+		if t.elems[i].kind == tilerTuple || sh.tok(j) != tOpen {
+			return Layout{}, false
+		}
+		a[i].j0, a[i].l0 = j+1, k
+		a[i].j1, a[i].l1 = skipElem(sh, j+1, k)
+		b[i].j0, b[i].l0 = a[i].j1, a[i].l1
+		if sh.tok(b[i].j0) == tClose {
+			return Layout{}, false // rank 1
+		}
+		b[i].j1, b[i].l1 = skipElem(sh, b[i].j0, b[i].l0)
+		if sh.tok(b[i].j1) != tClose {
+			return Layout{}, false // rank > 2
+		}
+		j, k = b[i].j1+1, b[i].l1
+	}
+	// ( ( A... ) ( B... rest... ) ): l's tokens less the tiled modes' ( and ),
+	// with four more
+	if int(sh.nt)-2*g+4 > inlTokens {
+		return Layout{}, false
+	}
+	var r Layout
+	var w flatWriter
+	w.tok(tOpen)
+	w.tok(tOpen)
+	for i := range g {
+		w.copy(l, &r, a[i].j0, a[i].j1, a[i].l0, a[i].l1)
+	}
+	w.tok(tClose)
+	w.tok(tOpen)
+	for i := range g {
+		w.copy(l, &r, b[i].j0, b[i].j1, b[i].l0, b[i].l1)
+	}
+	w.copy(l, &r, j, int(sh.nt)-1, k, int(sh.nl)) // the untiled modes
+	w.tok(tClose)
+	w.tok(tClose)
+	r.shape.tk, r.stride.tk = w.tk, w.tk
+	r.shape.nt, r.stride.nt = uint8(w.nt), uint8(w.nt)
+	r.shape.nl, r.stride.nl = uint8(w.nl), uint8(w.nl)
+	r.shape.rk, r.stride.rk = 2, 2
+	return r, true
+}
+
+// A flatWriter writes the tokens of an inline layout and copies ranges of
+// another's leaves into it (the bounds are the caller's to check).
+type flatWriter struct {
+	tk     uint64
+	nt, nl int
+}
+
+func (w *flatWriter) tok(x uint64) {
+	w.tk |= x << (tokBits * uint(w.nt))
+	w.nt++
+}
+
+// copy appends the tokens [j0, j1) and leaves [l0, l1) of src to dst.
+func (w *flatWriter) copy(src, dst *Layout, j0, j1, l0, l1 int) {
+	if j1 <= j0 {
+		return
+	}
+	n := j1 - j0
+	w.tk |= (src.shape.tk >> (tokBits * uint(j0)) & bitMask(tokBits*n)) << (tokBits * uint(w.nt))
+	w.nt += n
+	m := l1 - l0
+	copy(dst.shape.v[w.nl:], src.shape.v[l0:l1])
+	copy(dst.stride.v[w.nl:], src.stride.v[l0:l1])
+	dst.shape.st |= uint8(uint64(src.shape.st) >> uint(l0) & bitMask(m) << uint(w.nl))
+	dst.stride.st |= uint8(uint64(src.stride.st) >> uint(l0) & bitMask(m) << uint(w.nl))
+	w.nl += m
+}

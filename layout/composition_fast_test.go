@@ -119,3 +119,54 @@ func TestLogicalDivideFastMatchesPlain(t *testing.T) {
 		t.Errorf("the fast path answered %d of %d divides, want at least a tenth", answered, total)
 	}
 }
+
+// unzipPlain is tileUnzip by the plain path: its result or its error.
+func unzipPlain(l Layout, t Tiler) (r Layout, err error) {
+	defer catchIn("zipped_divide", &err)
+	return mk(zip2By("zipped_divide", l.shape, t), zip2By("zipped_divide", l.stride, t)), nil
+}
+
+// TestTileUnzipFastMatchesPlain checks tile_unzip's fast path against
+// zip2_by on random layouts, divided (so that the tiled modes are rank 2)
+// or not, and random by-mode tilers.
+func TestTileUnzipFastMatchesPlain(t *testing.T) {
+	answered, total := 0, 0
+	rapid.Check(t, func(t *rapid.T) {
+		l := genLayout(t)
+		n := rapid.IntRange(0, 3).Draw(t, "n")
+		es := make([]Tiler, n)
+		for i := range es {
+			switch rapid.IntRange(0, 3).Draw(t, "tk") {
+			case 0:
+				es[i] = Underscore()
+			case 1:
+				es[i] = TupleTiler(IntTiler(S(2)))
+			default:
+				es[i] = IntTiler(S(1 << rapid.IntRange(0, 2).Draw(t, "tn")))
+			}
+		}
+		tl := TupleTiler(es...)
+		if rapid.Bool().Draw(t, "divide") {
+			if d, err := LogicalDivide(l, tl); err == nil {
+				l = d
+			}
+		}
+		total++
+		fast, ok := tileUnzipFast(&l, &tl)
+		if !ok {
+			return
+		}
+		answered++
+		plain, err := unzipPlain(l, tl)
+		if err != nil {
+			t.Fatalf("tileUnzipFast(%v, %v) = %v, the plain path fails: %v", l, tl, fast, err)
+		}
+		if !fast.Equal(plain) || fast.String() != plain.String() {
+			t.Fatalf("tileUnzipFast(%v, %v) = %v, want %v", l, tl, fast, plain)
+		}
+	})
+	t.Logf("answered %d of %d", answered, total)
+	if answered*5 < total {
+		t.Errorf("the fast path answered %d of %d, want at least a fifth", answered, total)
+	}
+}

@@ -126,6 +126,9 @@ func zip2Into(op string, t *IntTuple, j0, j1, l0 int, g Tiler, first, second *bu
 
 // tileUnzip is CuTe's tile_unzip(l, t).
 func tileUnzip(op string, l Layout, t Tiler) Layout {
+	if r, ok := tileUnzipFast(&l, &t); ok {
+		return r
+	}
 	return mk(zip2By(op, l.shape, t), zip2By(op, l.stride, t))
 }
 
