@@ -22,19 +22,25 @@ type fmodes struct {
 	n    int
 }
 
-// mulF is Int.Mul, ok=false where Mul would overflow.
-func mulF(a, b Int) (Int, bool) {
-	if a.Is(0) || b.Is(0) {
-		return S(0), true
+// mulF is Int.Mul; where Mul would overflow it sets *bad (and returns 1).
+func mulF(a, b Int, bad *bool) Int {
+	if uint64(a.v-1)|uint64(b.v-1) < 1<<31 { // both in [1, 2^31]: no overflow
+		return Int{a.v * b.v, a.static && b.static}
 	}
-	if uint64(a.v+1<<31) < 1<<32 && uint64(b.v+1<<31) < 1<<32 { // both fit in 32 bits
-		return Int{a.v * b.v, a.static && b.static}, true
+	return mulSlow(a, b, bad)
+}
+
+// mulSlow is mulF beyond [1, 2^31].
+func mulSlow(a, b Int, bad *bool) Int {
+	if a.Is(0) || b.Is(0) {
+		return S(0)
 	}
 	hi, lo := bits.Mul64(uint64(absInt(a.v)), uint64(absInt(b.v)))
 	if hi != 0 || lo > 1<<63-1 {
-		return Int{}, false
+		*bad = true
+		return D(1)
 	}
-	return Int{a.v * b.v, a.static && b.static}, true
+	return Int{a.v * b.v, a.static && b.static}
 }
 
 // divPos returns a/b for positive a, b, avoiding the 64-bit division where
@@ -53,26 +59,30 @@ func divPos(a, b int) int {
 	return a / b
 }
 
-// shapeDivF is compState.shapeDivRest for positive operands: ok=false where
-// the plain path would raise an error or mark the composition suspect.
-func shapeDivF(a, b Int, rest bool) (Int, bool) {
-	st := a.static && b.static
+// shapeDivF is compState.shapeDivRest for positive operands; where the
+// plain path would raise an error or mark the composition suspect it sets
+// *bad (and returns a positive value, so that the caller may go on).
+func shapeDivF(a, b Int, rest bool, bad *bool) Int {
 	if b.v == 1 {
-		return Int{a.v, st}, true
+		return Int{a.v, a.static && b.static}
 	}
-	if a.v == 1 {
-		return Int{1, st}, true
+	return shapeDivSlow(a, b, rest, bad)
+}
+
+// shapeDivSlow is shapeDivF for b != 1.
+func shapeDivSlow(a, b Int, rest bool, bad *bool) Int {
+	st := a.static && b.static
+	if a.v == 1 || a.v == b.v {
+		return Int{1, st}
 	}
 	q := divPos(a.v, b.v)
-	if a.v-q*b.v != 0 && b.v%a.v != 0 {
-		if st || !rest || a.v > b.v {
-			return Int{}, false
-		}
+	if a.v-q*b.v != 0 && b.v%a.v != 0 && (st || !rest || a.v > b.v) {
+		*bad = true
 	}
 	if q == 0 {
 		q = 1
 	}
-	return Int{q, st}, true
+	return Int{q, st}
 }
 
 // bwCoalesceF is bwCoalesceFlat on positive extents, folding os[:n]:od[:n]
@@ -85,7 +95,7 @@ func bwCoalesceF(os, od *[fastModes]Int, n int, ns, nd Int, r *fmodes) bool {
 	}
 	rs, rd := &r.s, &r.d
 	rs[b], rd[b] = ns, nd
-	f := b
+	f, bad := b, false
 	for i := n - 1; i >= 0; i-- {
 		s, d := os[i], od[i]
 		switch {
@@ -95,15 +105,8 @@ func bwCoalesceF(os, od *[fastModes]Int, n int, ns, nd Int, r *fmodes) bool {
 			rs[b], rd[b] = s, d
 			continue
 		case rs[f].static:
-			sd, ok := mulF(s, d)
-			if !ok {
-				return false
-			}
-			if sd.static && rd[f].static && sd.v == rd[f].v {
-				if rs[f], ok = mulF(s, rs[f]); !ok {
-					return false
-				}
-				rd[f] = d
+			if sd := mulF(s, d, &bad); sd.static && rd[f].static && sd.v == rd[f].v {
+				rs[f], rd[f] = mulF(s, rs[f], &bad), d
 				continue
 			}
 		}
@@ -118,7 +121,7 @@ func bwCoalesceF(os, od *[fastModes]Int, n int, ns, nd Int, r *fmodes) bool {
 		rs[i], rs[j] = rs[j], rs[i]
 		rd[i], rd[j] = rd[j], rd[i]
 	}
-	return true
+	return !bad
 }
 
 // composeLeafF is composeLeaf for the fast path: the flat lhs a (its
@@ -134,48 +137,31 @@ func composeLeafF(a *fmodes, s, d Int, r *fmodes) bool {
 	}
 	n := a.n - 1
 	var shape1, stride1 [fastModes]Int
-	var ok bool
+	bad := false
 	if d.Is(1) {
 		rest := s
 		for i := range n {
 			shape1[i] = shapeMin(a.s[i], rest)
-			if rest, ok = shapeDivF(rest, a.s[i], true); !ok {
-				return false
-			}
+			rest = shapeDivF(rest, a.s[i], true, &bad)
 		}
-		return bwCoalesceF(&shape1, &a.d, n, rest, a.d[n], r)
+		return bwCoalesceF(&shape1, &a.d, n, rest, a.d[n], r) && !bad
 	}
 	restStride := d
 	for i := range n {
-		if shape1[i], ok = shapeDivF(a.s[i], restStride, false); !ok {
-			return false
-		}
-		if restStride, ok = shapeDivF(restStride, a.s[i], false); !ok {
-			return false
-		}
+		shape1[i] = shapeDivF(a.s[i], restStride, false, &bad)
+		restStride = shapeDivF(restStride, a.s[i], false, &bad)
 	}
 	for i := range n {
-		q, ok := shapeDivF(a.s[i], shape1[i], false)
-		if !ok {
-			return false
-		}
-		if stride1[i], ok = mulF(a.d[i], q); !ok {
-			return false
-		}
+		stride1[i] = mulF(a.d[i], shapeDivF(a.s[i], shape1[i], false, &bad), &bad)
 	}
 	rest := s
 	for i := range n {
 		x := shape1[i]
 		shape1[i] = shapeMin(x, rest)
-		if rest, ok = shapeDivF(rest, x, true); !ok {
-			return false
-		}
+		rest = shapeDivF(rest, x, true, &bad)
 	}
-	last, ok := mulF(restStride, a.d[n])
-	if !ok {
-		return false
-	}
-	return bwCoalesceF(&shape1, &stride1, n, rest, last, r)
+	last := mulF(restStride, a.d[n], &bad)
+	return !bad && bwCoalesceF(&shape1, &stride1, n, rest, last, r)
 }
 
 // coalesceXF is coalesceX on an inline layout with positive extents.
@@ -312,10 +298,8 @@ func logicalDivideFast(l *Layout, s, d Int) (Layout, bool) {
 	if sh.big != nil || s.v <= 0 || s.Is(1) || d.v <= 0 || nl == 0 || nl+1 > fastModes {
 		return Layout{}, false
 	}
-	nd, ok := mulF(d, s)
-	if !ok {
-		return Layout{}, false
-	}
+	bad := false
+	nd := mulF(d, s, &bad)
 	// The complement's modes: the gap below s:d (d:_1), then the rest.
 	var fs, fd [fastModes]Int
 	fs[0], fd[0] = d, S(1) // d.Div(_1): d is not a static _0
@@ -331,9 +315,7 @@ func logicalDivideFast(l *Layout, s, d Int) (Layout, bool) {
 	n := 2 // coalesce(IntTuple) of the rest: neighbours of the same kind multiply
 	for i := 2; i <= nl; i++ {
 		if fs[i].static == fs[n-1].static {
-			if fs[n-1], ok = mulF(fs[n-1], fs[i]); !ok {
-				return Layout{}, false
-			}
+			fs[n-1] = mulF(fs[n-1], fs[i], &bad)
 		} else {
 			fs[n] = fs[i]
 			n++
@@ -346,12 +328,10 @@ func logicalDivideFast(l *Layout, s, d Int) (Layout, bool) {
 			continue
 		}
 		fd[i] = cur
-		if cur, ok = mulF(cur, fs[i]); !ok {
-			return Layout{}, false
-		}
+		cur = mulF(cur, fs[i], &bad)
 	}
 	var c fmodes
-	if !bwCoalesceF(&fs, &fd, n-1, fs[n-1], fd[n-1], &c) || 1+c.n > inlLeaves {
+	if bad || !bwCoalesceF(&fs, &fd, n-1, fs[n-1], fd[n-1], &c) || 1+c.n > inlLeaves {
 		return Layout{}, false
 	}
 	// The tiler (s:d, complement) inline.
