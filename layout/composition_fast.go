@@ -146,17 +146,13 @@ func composeLeafF(a *fmodes, s, d Int, r *fmodes) bool {
 		}
 		return bwCoalesceF(&shape1, &a.d, n, rest, a.d[n], r) && !bad
 	}
-	restStride := d
+	// The plain path's three passes (divide out d, scale the strides, mod
+	// out s) in one: step i of each needs only step i of the one before.
+	restStride, rest := d, s
 	for i := range n {
-		shape1[i] = shapeDivF(a.s[i], restStride, false, &bad)
+		x := shapeDivF(a.s[i], restStride, false, &bad)
 		restStride = shapeDivF(restStride, a.s[i], false, &bad)
-	}
-	for i := range n {
-		stride1[i] = mulF(a.d[i], shapeDivF(a.s[i], shape1[i], false, &bad), &bad)
-	}
-	rest := s
-	for i := range n {
-		x := shape1[i]
+		stride1[i] = mulF(a.d[i], shapeDivF(a.s[i], x, false, &bad), &bad)
 		shape1[i] = shapeMin(x, rest)
 		rest = shapeDivF(rest, x, true, &bad)
 	}
@@ -223,7 +219,7 @@ func composeFast(a, b *Layout) (r Layout, ok bool) {
 		rs.rk, rd.rk = uint8(m.n), uint8(m.n)
 		return r, true
 	}
-	if !disjointModes(*b) {
+	if !disjointFast(b) {
 		return Layout{}, false
 	}
 	var tk uint64
@@ -460,4 +456,33 @@ func (w *flatWriter) copy(src, dst *Layout, j0, j1, l0, l1 int) {
 	dst.shape.st |= uint8(uint64(src.shape.st) >> uint(l0) & bitMask(m) << uint(w.nl))
 	dst.stride.st |= uint8(uint64(src.stride.st) >> uint(l0) & bitMask(m) << uint(w.nl))
 	w.nl += m
+}
+
+// disjointFast is disjointModes for an inline tuple layout.
+func disjointFast(b *Layout) bool {
+	var sh, st [inlLeaves]int
+	n := 0
+	for k := range int(b.shape.nl) {
+		s, d := b.shape.v[k], b.stride.v[k]
+		if s == 1 || d == 0 {
+			continue
+		}
+		if s <= 0 || d < 0 {
+			return false
+		}
+		j := n // insertion by stride, stable
+		for ; j > 0 && st[j-1] > d; j-- {
+			st[j], sh[j] = st[j-1], sh[j-1]
+		}
+		st[j], sh[j] = d, s
+		n++
+	}
+	reach := 0
+	for i := range n {
+		if st[i] <= reach {
+			return false
+		}
+		reach += (sh[i] - 1) * st[i]
+	}
+	return true
 }

@@ -170,3 +170,16 @@ func TestTileUnzipFastMatchesPlain(t *testing.T) {
 		t.Errorf("the fast path answered %d of %d, want at least a fifth", answered, total)
 	}
 }
+
+// TestDisjointFastMatches checks disjointFast against disjointModes.
+func TestDisjointFastMatches(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		l := genLayout(t)
+		if !l.IsTuple() || l.shape.big != nil {
+			return
+		}
+		if got, want := disjointFast(&l), disjointModes(l); got != want {
+			t.Fatalf("disjointFast(%v) = %v, want %v", l, got, want)
+		}
+	})
+}
