@@ -35,6 +35,8 @@ func Composition[B LayoutOrTiler](a Layout, b B) (r Layout, err error) {
 	case Layout:
 		if a.shape.big != nil || b.shape.big != nil { // an inline tuple has at most 8 leaves
 			checkLeaves("composition", a.shape, b.shape)
+		} else if r, ok := composeFast(&a, &b); ok {
+			return r, nil
 		}
 		return compose(a, b), nil
 	case Tiler:
