@@ -175,6 +175,10 @@ func coalesceXF(l *Layout, r *fmodes) bool {
 			return false
 		}
 	}
+	if sh.st == 0 { // no static extent: nothing is skipped, replaced or merged
+		r.s, r.d, r.n = os, od, n
+		return true
+	}
 	last := os[n-1]
 	if last.Is(1) {
 		last = S(2)
