@@ -362,10 +362,36 @@ func logicalDivideFast(l *Layout, s, d Int) (Layout, bool) {
 	bs.nl, bd.nl = uint8(1+c.n), uint8(1+c.n)
 	bs.rk, bd.rk = 2, 2
 	r, ok := composeFast(l, &bc)
-	if !ok || r.Size().v < l.Size().v {
+	if !ok {
+		return Layout{}, false
+	}
+	rn, ok1 := sizeF(&r.shape)
+	ln, ok2 := sizeF(&l.shape)
+	if !ok1 || !ok2 || rn < ln {
 		return Layout{}, false
 	}
 	return r, true
+}
+
+// sizeF is the size of an inline shape of positive extents; ok=false for
+// another shape or where the product overflows.
+func sizeF(t *IntTuple) (int, bool) {
+	if t.big != nil {
+		return 0, false
+	}
+	p := uint64(1)
+	for k := range t.numLeaves() {
+		x := t.v[k]
+		if x <= 0 {
+			return 0, false
+		}
+		hi, lo := bits.Mul64(p, uint64(x))
+		if hi != 0 || lo > 1<<63-1 {
+			return 0, false
+		}
+		p = lo
+	}
+	return int(p), true
 }
 
 // ceilPos is ceil_div for positive a, b: (a+b-1)/b.
