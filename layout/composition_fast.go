@@ -94,6 +94,17 @@ func bwCoalesceF(os, od *[fastModes]Int, n int, ns, nd Int, r *fmodes) bool {
 		return false
 	}
 	rs, rd := &r.s, &r.d
+	dyn := !ns.static
+	for i := 0; i < n && dyn; i++ {
+		dyn = !os[i].static
+	}
+	if dyn { // no static extent: nothing is skipped, replaced or merged
+		copy(rs[b:b+n], os[:n])
+		copy(rd[b:b+n], od[:n])
+		rs[b+n], rd[b+n] = ns, nd
+		r.n = b + n + 1
+		return true
+	}
 	rs[b], rd[b] = ns, nd
 	f, bad := b, false
 	for i := n - 1; i >= 0; i-- {
