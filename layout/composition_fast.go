@@ -161,9 +161,18 @@ func composeLeafF(a *fmodes, s, d Int, r *fmodes) bool {
 	// out s) in one: step i of each needs only step i of the one before.
 	restStride, rest := d, s
 	for i := range n {
-		x := shapeDivF(a.s[i], restStride, false, &bad)
-		restStride = shapeDivF(restStride, a.s[i], false, &bad)
-		stride1[i] = mulF(a.d[i], shapeDivF(a.s[i], x, false, &bad), &bad)
+		var x Int
+		if si := a.s[i]; restStride.v == 1 {
+			// shape_div(si, 1) is si, shape_div(1, si) is 1, and
+			// shape_div(si, x) is 1, typed as the operands are.
+			x = Int{si.v, si.static && restStride.static}
+			restStride = Int{1, x.static}
+			stride1[i] = mulF(a.d[i], Int{1, x.static}, &bad)
+		} else {
+			x = shapeDivF(si, restStride, false, &bad)
+			restStride = shapeDivF(restStride, si, false, &bad)
+			stride1[i] = mulF(a.d[i], shapeDivF(si, x, false, &bad), &bad)
+		}
 		shape1[i] = shapeMin(x, rest)
 		rest = shapeDivF(rest, x, true, &bad)
 	}
@@ -178,6 +187,17 @@ func coalesceXF(l *Layout, r *fmodes) bool {
 	if n == 0 {
 		return false
 	}
+	if sh.st == 0 { // no static extent: nothing is skipped, replaced or merged
+		for k := range n {
+			r.s[k] = Int{sh.v[k], false}
+			r.d[k] = Int{st.v[k], st.st>>k&1 != 0}
+			if sh.v[k] <= 0 {
+				return false
+			}
+		}
+		r.n = n
+		return true
+	}
 	var os, od [fastModes]Int
 	for k := range n {
 		os[k] = Int{sh.v[k], sh.st>>k&1 != 0}
@@ -185,10 +205,6 @@ func coalesceXF(l *Layout, r *fmodes) bool {
 		if os[k].v <= 0 {
 			return false
 		}
-	}
-	if sh.st == 0 { // no static extent: nothing is skipped, replaced or merged
-		r.s, r.d, r.n = os, od, n
-		return true
 	}
 	last := os[n-1]
 	if last.Is(1) {
