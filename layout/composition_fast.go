@@ -543,3 +543,39 @@ func disjointFast(b *Layout) bool {
 	}
 	return true
 }
+
+// byModeDivideFast is byMode("logical_divide", l, t, logicalDivide) for a
+// by-mode tiler of underscores, integers and integral layouts that
+// logicalDivideFast divides each mode by; ok=false where it gives up.
+func byModeDivideFast(l *Layout, t *Tiler) (Layout, bool) {
+	g := len(t.elems)
+	if l.shape.big != nil || !l.shape.isTup() || g > int(l.shape.rk) {
+		return Layout{}, false
+	}
+	b := tupleLayout()
+	ms := l.modes()
+	for i := range int(l.shape.rk) {
+		m := ms.next()
+		if i < g {
+			e := &t.elems[i]
+			var s, d Int
+			switch {
+			case e.kind == tilerUnder:
+				b.add(m)
+				continue
+			case e.kind == tilerInt:
+				s, d = e.n, intTilerStride(e.n)
+			case e.kind == tilerLayout && !e.l.shape.isTup():
+				s, d = e.l.shape.lf(), e.l.stride.lf()
+			default:
+				return Layout{}, false
+			}
+			var ok bool
+			if m, ok = logicalDivideFast(&m, s, d); !ok {
+				return Layout{}, false
+			}
+		}
+		b.add(m)
+	}
+	return b.done(), true
+}

@@ -183,3 +183,52 @@ func TestDisjointFastMatches(t *testing.T) {
 		}
 	})
 }
+
+// dividePlainByMode is logical_divide by a by-mode tiler on the plain path.
+func dividePlainByMode(l Layout, t Tiler) (r Layout, err error) {
+	defer catchIn("logical_divide", &err)
+	return byMode("logical_divide", l, t, logicalDivide), nil
+}
+
+// TestByModeDivideFastMatchesPlain checks the by-mode fast path of
+// logical_divide against byMode.
+func TestByModeDivideFastMatchesPlain(t *testing.T) {
+	answered, total := 0, 0
+	rapid.Check(t, func(t *rapid.T) {
+		l := genPow2Layout(t, "l")
+		if rapid.Bool().Draw(t, "any") {
+			l = genLayout(t)
+		}
+		n := rapid.IntRange(0, 3).Draw(t, "n")
+		es := make([]Tiler, n)
+		for i := range es {
+			s := kindOf(t, 1<<rapid.IntRange(0, 3).Draw(t, "slog"), false, "sk")
+			switch rapid.IntRange(0, 2).Draw(t, "tk") {
+			case 0:
+				es[i] = IntTiler(s)
+			case 1:
+				es[i] = LayoutTiler(mk(I(s), I(kindOf(t, 1<<rapid.IntRange(0, 2).Draw(t, "dlog"), false, "dk"))))
+			default:
+				es[i] = Underscore()
+			}
+		}
+		tl := TupleTiler(es...)
+		total++
+		fast, ok := byModeDivideFast(&l, &tl)
+		if !ok {
+			return
+		}
+		answered++
+		plain, err := dividePlainByMode(l, tl)
+		if err != nil {
+			t.Fatalf("byModeDivideFast(%v, %v) = %v, the plain path fails: %v", l, tl, fast, err)
+		}
+		if !fast.Equal(plain) || fast.String() != plain.String() {
+			t.Fatalf("byModeDivideFast(%v, %v) = %v, want %v", l, tl, fast, plain)
+		}
+	})
+	t.Logf("answered %d of %d", answered, total)
+	if answered*10 < total {
+		t.Errorf("the fast path answered %d of %d, want at least a tenth", answered, total)
+	}
+}

@@ -21,6 +21,9 @@ func logicalDivide(l Layout, t Tiler) Layout {
 		}
 		return logicalDivide(l, LayoutTiler(Compact(I(t.n))))
 	case tilerTuple:
+		if r, ok := byModeDivideFast(&l, &t); ok {
+			return r
+		}
 		return byMode("logical_divide", l, t, logicalDivide)
 	}
 	if !t.l.shape.isTup() {
