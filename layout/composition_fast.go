@@ -552,17 +552,16 @@ func byModeDivideFast(l *Layout, t *Tiler) (Layout, bool) {
 	if l.shape.big != nil || !l.shape.isTup() || g > int(l.shape.rk) {
 		return Layout{}, false
 	}
-	b := tupleLayout()
+	var r Layout
+	var w flatWriter
+	w.tok(tOpen)
 	ms := l.modes()
 	for i := range int(l.shape.rk) {
 		m := ms.next()
-		if i < g {
+		if i < g && t.elems[i].kind != tilerUnder {
 			e := &t.elems[i]
 			var s, d Int
 			switch {
-			case e.kind == tilerUnder:
-				b.add(m)
-				continue
 			case e.kind == tilerInt:
 				s, d = e.n, intTilerStride(e.n)
 			case e.kind == tilerLayout && !e.l.shape.isTup():
@@ -575,7 +574,45 @@ func byModeDivideFast(l *Layout, t *Tiler) (Layout, bool) {
 				return Layout{}, false
 			}
 		}
-		b.add(m)
+		if !w.addMode(&m, &r) {
+			return Layout{}, false
+		}
 	}
-	return b.done(), true
+	if w.nt == inlTokens {
+		return Layout{}, false
+	}
+	w.tok(tClose)
+	w.finish(&r, int(l.shape.rk))
+	return r, true
+}
+
+// addMode appends the inline mode m to dst as one element; false where it
+// does not fit inline.
+func (w *flatWriter) addMode(m, dst *Layout) bool {
+	sh := &m.shape
+	switch {
+	case sh.big != nil:
+		return false
+	case sh.nt == 0: // an integer
+		if w.nl == inlLeaves || w.nt == inlTokens {
+			return false
+		}
+		putLeaf(&dst.shape, sh.lf(), w.nl)
+		putLeaf(&dst.stride, m.stride.lf(), w.nl)
+		w.nl++
+		w.tok(tLeaf)
+		return true
+	case w.nt+int(sh.nt) > inlTokens || w.nl+int(sh.nl) > inlLeaves:
+		return false
+	}
+	w.copy(m, dst, 0, int(sh.nt), 0, int(sh.nl))
+	return true
+}
+
+// finish stores the written tokens, the leaf count and the rank rk in dst.
+func (w *flatWriter) finish(dst *Layout, rk int) {
+	dst.shape.tk, dst.stride.tk = w.tk, w.tk
+	dst.shape.nt, dst.stride.nt = uint8(w.nt), uint8(w.nt)
+	dst.shape.nl, dst.stride.nl = uint8(w.nl), uint8(w.nl)
+	dst.shape.rk, dst.stride.rk = uint8(rk), uint8(rk)
 }
