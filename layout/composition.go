@@ -33,7 +33,11 @@ func Composition[B LayoutOrTiler](a Layout, b B) (r Layout, err error) {
 	defer catchIn("composition", &err)
 	switch b := any(b).(type) {
 	case Layout:
-		checkLeaves("composition", a.shape, b.shape)
+		if a.shape.big != nil || b.shape.big != nil { // an inline tuple has at most 8 leaves
+			checkLeaves("composition", a.shape, b.shape)
+		} else if r, ok := composeFast(&a, &b); ok {
+			return r, nil
+		}
 		return compose(a, b), nil
 	case Tiler:
 		checkLeaves("composition", a.shape)
@@ -63,7 +67,12 @@ func compTiler(a Layout, t Tiler) Layout {
 }
 
 // compose is composition(Layout, Layout); it raises an *Error.
-func compose(a, b Layout) Layout { return composeRec(a, b, nil) }
+func compose(a, b Layout) Layout {
+	if r, ok := composeFast(&a, &b); ok {
+		return r
+	}
+	return composeRec(a, b, nil)
+}
 
 // composeRec is compose reporting its steps to rec (see package trace).
 func composeRec(a, b Layout, rec trace.Recorder) Layout {
@@ -121,6 +130,10 @@ func composeUncheckedRec(a, b Layout, rec trace.Recorder) (Layout, compState) {
 // composeInt is composition(Layout, n) for an integer tiler n: the layout
 // n:_1 composed without building it.
 func composeInt(a Layout, n Int) Layout {
+	b := mk(I(n), I(S(1)))
+	if r, ok := composeFast(&a, &b); ok {
+		return r
+	}
 	var bufS, bufD, rs, rd [16]Int
 	ls, ld := coalesceX(a, bufS[:], bufD[:])
 	var c compState

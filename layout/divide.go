@@ -16,11 +16,36 @@ func logicalDivide(l Layout, t Tiler) Layout {
 	case tilerUnder:
 		return l
 	case tilerInt:
+		if r, ok := logicalDivideFast(&l, t.n, intTilerStride(t.n)); ok {
+			return r
+		}
 		return logicalDivide(l, LayoutTiler(Compact(I(t.n))))
 	case tilerTuple:
+		if r, ok := byModeDivideFast(&l, &t); ok {
+			return r
+		}
 		return byMode("logical_divide", l, t, logicalDivide)
 	}
-	b := t.l
+	if !t.l.shape.isTup() {
+		if r, ok := logicalDivideFast(&l, t.l.shape.lf(), t.l.stride.lf()); ok {
+			return r
+		}
+	}
+	return logicalDivideLayout(l, t.l)
+}
+
+// intTilerStride is the stride of the layout n:_1 an integer tiler n stands
+// for (make_layout(n): _0 for a static _1).
+func intTilerStride(n Int) Int {
+	if n.Is(1) {
+		return S(0)
+	}
+	return S(1)
+}
+
+// logicalDivideLayout is logical_divide(l, b) for a layout b: l composed
+// with (b, complement(b, shape(l))).
+func logicalDivideLayout(l, b Layout) Layout {
 	c, info := complementOf(b, l.shape)
 	if info.bad != "" {
 		throw("complement", info.bad, b, l.shape)
@@ -104,6 +129,9 @@ func zip2Into(op string, t *IntTuple, j0, j1, l0 int, g Tiler, first, second *bu
 
 // tileUnzip is CuTe's tile_unzip(l, t).
 func tileUnzip(op string, l Layout, t Tiler) Layout {
+	if r, ok := tileUnzipFast(&l, &t); ok {
+		return r
+	}
 	return mk(zip2By(op, l.shape, t), zip2By(op, l.stride, t))
 }
 

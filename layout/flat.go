@@ -415,8 +415,16 @@ func (c *modeCursor) next() Layout {
 		return *c.l
 	}
 	j0, k0 := c.j, c.k
-	c.j, c.k = skipElem(&c.l.shape, c.j, c.k)
-	return mk(c.l.shape.sub(j0, c.j, k0, c.k), c.l.stride.sub(j0, c.j, k0, c.k))
+	sh, st := &c.l.shape, &c.l.stride
+	if sh.big == nil && sh.tok(j0) == tLeaf { // an inline integral mode
+		c.j, c.k = j0+1, k0+1
+		var r Layout
+		r.shape.v[0], r.shape.st = sh.v[k0], sh.st>>uint(k0)&1
+		r.stride.v[0], r.stride.st = st.v[k0], st.st>>uint(k0)&1
+		return r
+	}
+	c.j, c.k = skipElem(sh, c.j, c.k)
+	return mk(sh.sub(j0, c.j, k0, c.k), st.sub(j0, c.j, k0, c.k))
 }
 
 // mapElems returns the tuple of f(i, x) over the elements x of the tuple t.

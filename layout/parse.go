@@ -53,7 +53,10 @@ func (p *parser) fail(msg string, args ...any) {
 }
 
 func (p *parser) skipSpace() {
-	for p.pos < len(p.s) && (p.s[p.pos] == ' ' || p.s[p.pos] == '\t' || p.s[p.pos] == '\n' || p.s[p.pos] == '\r') {
+	for p.pos < len(p.s) {
+		if c := p.s[p.pos]; c > ' ' || (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+			return
+		}
 		p.pos++
 	}
 }
@@ -129,6 +132,19 @@ func (p *parser) parseInt() Int {
 		p.fail("expected an integer")
 		return Int{}
 	}
+	if len(txt) <= 18 { // at most 18 digits: no overflow
+		v, neg := 0, txt[0] == '-'
+		if neg {
+			txt = txt[1:]
+		}
+		for i := 0; i < len(txt); i++ {
+			v = 10*v + int(txt[i]-'0')
+		}
+		if neg {
+			v = -v
+		}
+		return Int{v, static}
+	}
 	v, err := strconv.Atoi(txt)
 	if err != nil {
 		p.pos = start
@@ -182,12 +198,12 @@ func (p *parser) parseInto(b *builder) {
 	if !p.enter() {
 		return
 	}
-	defer func() { p.depth-- }()
 	p.pos++
 	b.open()
 	if p.peek() == ')' {
 		p.pos++
 		b.close()
+		p.depth--
 		return
 	}
 	for p.err == nil {
@@ -200,6 +216,7 @@ func (p *parser) parseInto(b *builder) {
 		break
 	}
 	b.close()
+	p.depth--
 }
 
 func (p *parser) parseLayout() Layout {

@@ -1,0 +1,618 @@
+package layout
+
+import "math/bits"
+
+// The fast path of composition. composeFast computes what compose
+// (composition.go, the code of record) computes, for the common case only:
+// both operands inline (at most 8 leaves), every extent positive, every
+// stride of b non-negative, b's non-trivial modes disjoint, and no step that
+// would raise an error or mark the composition suspect. It works on fixed
+// arrays of leaves and writes the result straight into the leaves and
+// tokens of the result's tuples; where it meets anything else it gives up
+// (ok=false) and compose takes the plain path. TestComposeFastMatchesPlain
+// checks fast == plain on random layouts.
+
+// fmodes is a list of at most fastModes flat modes: a coalesced layout of
+// at most 8 leaves has at most 8 modes, and so has the composition of it
+// with one leaf.
+const fastModes = inlLeaves
+
+type fmodes struct {
+	s, d [fastModes]Int
+	n    int
+}
+
+// mulF is Int.Mul; where Mul would overflow it sets *bad (and returns 1).
+func mulF(a, b Int, bad *bool) Int {
+	if uint64(a.v-1)|uint64(b.v-1) < 1<<31 { // both in [1, 2^31]: no overflow
+		return Int{a.v * b.v, a.static && b.static}
+	}
+	return mulSlow(a, b, bad)
+}
+
+// mulSlow is mulF beyond [1, 2^31].
+func mulSlow(a, b Int, bad *bool) Int {
+	if a.Is(0) || b.Is(0) {
+		return S(0)
+	}
+	hi, lo := bits.Mul64(uint64(absInt(a.v)), uint64(absInt(b.v)))
+	if hi != 0 || lo > 1<<63-1 {
+		*bad = true
+		return D(1)
+	}
+	return Int{a.v * b.v, a.static && b.static}
+}
+
+// divPos returns a/b for positive a, b, avoiding the 64-bit division where
+// it can.
+func divPos(a, b int) int {
+	switch {
+	case b == 1:
+		return a
+	case a == b:
+		return 1
+	case a < b:
+		return 0
+	case a < 1<<32 && b < 1<<32:
+		return int(uint32(a) / uint32(b))
+	}
+	return a / b
+}
+
+// shapeDivF is compState.shapeDivRest for positive operands; where the
+// plain path would raise an error or mark the composition suspect it sets
+// *bad (and returns a positive value, so that the caller may go on).
+func shapeDivF(a, b Int, rest bool, bad *bool) Int {
+	if b.v == 1 {
+		return Int{a.v, a.static && b.static}
+	}
+	return shapeDivSlow(a, b, rest, bad)
+}
+
+// shapeDivSlow is shapeDivF for b != 1.
+func shapeDivSlow(a, b Int, rest bool, bad *bool) Int {
+	st := a.static && b.static
+	if a.v == 1 || a.v == b.v {
+		return Int{1, st}
+	}
+	q := divPos(a.v, b.v)
+	if a.v-q*b.v != 0 && b.v%a.v != 0 && (st || !rest || a.v > b.v) {
+		*bad = true
+	}
+	if q == 0 {
+		q = 1
+	}
+	return Int{q, st}
+}
+
+// bwCoalesceF is bwCoalesceFlat on positive extents, folding os[:n]:od[:n]
+// into the front of ns:nd and appending the result to r; ok=false where a
+// product overflows or r would exceed fastModes modes.
+func bwCoalesceF(os, od *[fastModes]Int, n int, ns, nd Int, r *fmodes) bool {
+	b := r.n // the modes are pushed back to front from here, then reversed
+	if b+n+1 > fastModes {
+		return false
+	}
+	rs, rd := &r.s, &r.d
+	dyn := !ns.static
+	for i := 0; i < n && dyn; i++ {
+		dyn = !os[i].static
+	}
+	if dyn { // no static extent: nothing is skipped, replaced or merged
+		copy(rs[b:b+n], os[:n])
+		copy(rd[b:b+n], od[:n])
+		rs[b+n], rd[b+n] = ns, nd
+		r.n = b + n + 1
+		return true
+	}
+	rs[b], rd[b] = ns, nd
+	f, bad := b, false
+	for i := n - 1; i >= 0; i-- {
+		s, d := os[i], od[i]
+		switch {
+		case s.Is(1):
+			continue
+		case f == b && rs[b].Is(1):
+			rs[b], rd[b] = s, d
+			continue
+		case rs[f].static:
+			if sd := mulF(s, d, &bad); sd.static && rd[f].static && sd.v == rd[f].v {
+				rs[f], rd[f] = mulF(s, rs[f], &bad), d
+				continue
+			}
+		}
+		f++
+		rs[f], rd[f] = s, d
+	}
+	if f == b && rs[b].Is(1) {
+		rd[b] = S(0)
+	}
+	r.n = f + 1
+	for i, j := b, f; i < j; i, j = i+1, j-1 {
+		rs[i], rs[j] = rs[j], rs[i]
+		rd[i], rd[j] = rd[j], rd[i]
+	}
+	return !bad
+}
+
+// composeLeafF is composeLeaf for the fast path: the flat lhs a (its
+// extents positive) and the rhs leaf s:d (s positive, d non-negative).
+func composeLeafF(a *fmodes, s, d Int, r *fmodes) bool {
+	if d.Is(0) {
+		r.s[r.n], r.d[r.n] = s, d
+		r.n++
+		return true
+	}
+	if d.v == 0 {
+		return false // shape_div by a dynamic 0: the plain path raises it
+	}
+	n := a.n - 1
+	var shape1, stride1 [fastModes]Int
+	bad := false
+	if d.Is(1) {
+		rest := s
+		for i := range n {
+			shape1[i] = shapeMin(a.s[i], rest)
+			rest = shapeDivF(rest, a.s[i], true, &bad)
+		}
+		return bwCoalesceF(&shape1, &a.d, n, rest, a.d[n], r) && !bad
+	}
+	// The plain path's three passes (divide out d, scale the strides, mod
+	// out s) in one: step i of each needs only step i of the one before.
+	restStride, rest := d, s
+	for i := range n {
+		var x Int
+		if si := a.s[i]; restStride.v == 1 {
+			// shape_div(si, 1) is si, shape_div(1, si) is 1, and
+			// shape_div(si, x) is 1, typed as the operands are.
+			x = Int{si.v, si.static && restStride.static}
+			restStride = Int{1, x.static}
+			stride1[i] = mulF(a.d[i], Int{1, x.static}, &bad)
+		} else {
+			x = shapeDivF(si, restStride, false, &bad)
+			restStride = shapeDivF(restStride, si, false, &bad)
+			stride1[i] = mulF(a.d[i], shapeDivF(si, x, false, &bad), &bad)
+		}
+		shape1[i] = shapeMin(x, rest)
+		rest = shapeDivF(rest, x, true, &bad)
+	}
+	last := mulF(restStride, a.d[n], &bad)
+	return !bad && bwCoalesceF(&shape1, &stride1, n, rest, last, r)
+}
+
+// coalesceXF is coalesceX on an inline layout with positive extents.
+func coalesceXF(l *Layout, r *fmodes) bool {
+	sh, st := &l.shape, &l.stride
+	n := sh.numLeaves()
+	if n == 0 {
+		return false
+	}
+	if sh.st == 0 { // no static extent: nothing is skipped, replaced or merged
+		for k := range n {
+			r.s[k] = Int{sh.v[k], false}
+			r.d[k] = Int{st.v[k], st.st>>k&1 != 0}
+			if sh.v[k] <= 0 {
+				return false
+			}
+		}
+		r.n = n
+		return true
+	}
+	var os, od [fastModes]Int
+	for k := range n {
+		os[k] = Int{sh.v[k], sh.st>>k&1 != 0}
+		od[k] = Int{st.v[k], st.st>>k&1 != 0}
+		if os[k].v <= 0 {
+			return false
+		}
+	}
+	last := os[n-1]
+	if last.Is(1) {
+		last = S(2)
+	}
+	return bwCoalesceF(&os, &od, n-1, last, od[n-1], r)
+}
+
+// composeFast is compose for the common case (see the top of this file);
+// ok=false where it gives up.
+func composeFast(a, b *Layout) (r Layout, ok bool) {
+	if a.shape.big != nil || b.shape.big != nil {
+		return Layout{}, false
+	}
+	var la fmodes
+	if !coalesceXF(a, &la) {
+		return Layout{}, false
+	}
+	bs, bd := &b.shape, &b.stride
+	rs, rd := &r.shape, &r.stride
+	if bs.nt == 0 { // an integral b: the result is its modes
+		var m fmodes
+		s, d := bs.lf(), bd.lf()
+		if s.v <= 0 || d.v < 0 || !composeLeafF(&la, s, d, &m) {
+			return Layout{}, false
+		}
+		if m.n == 1 {
+			return mk(I(m.s[0]), I(m.d[0])), true
+		}
+		if m.n > inlLeaves {
+			return Layout{}, false
+		}
+		var tk uint64 = tOpen
+		for i := range m.n {
+			putLeaf(rs, m.s[i], i)
+			putLeaf(rd, m.d[i], i)
+			tk |= tLeaf << (tokBits * uint(i+1))
+		}
+		tk |= tClose << (tokBits * uint(m.n+1))
+		rs.tk, rd.tk = tk, tk
+		rs.nt, rd.nt = uint8(m.n+2), uint8(m.n+2)
+		rs.nl, rd.nl = uint8(m.n), uint8(m.n)
+		rs.rk, rd.rk = uint8(m.n), uint8(m.n)
+		return r, true
+	}
+	if !disjointFast(b) {
+		return Layout{}, false
+	}
+	var tk uint64
+	var m fmodes
+	nt, nl, k := 0, 0, 0
+	emit := func(x uint64) {
+		tk |= x << (tokBits * uint(nt))
+		nt++
+	}
+	for j := range int(bs.nt) {
+		x := uint64(bs.tk>>(tokBits*uint(j))) & 3
+		if x != tLeaf {
+			if nt == inlTokens {
+				return Layout{}, false
+			}
+			emit(x)
+			continue
+		}
+		s := Int{bs.v[k], bs.st>>k&1 != 0}
+		d := Int{bd.v[k], bd.st>>k&1 != 0}
+		k++
+		m.n = 0
+		if s.v <= 0 || d.v < 0 || !composeLeafF(&la, s, d, &m) {
+			return Layout{}, false
+		}
+		extra := 0
+		if m.n > 1 {
+			extra = 2
+		}
+		if nl+m.n > inlLeaves || nt+m.n+extra > inlTokens {
+			return Layout{}, false
+		}
+		if m.n > 1 {
+			emit(tOpen)
+		}
+		for i := range m.n {
+			putLeaf(rs, m.s[i], nl)
+			putLeaf(rd, m.d[i], nl)
+			nl++
+			emit(tLeaf)
+		}
+		if m.n > 1 {
+			emit(tClose)
+		}
+	}
+	rs.tk, rd.tk = tk, tk
+	rs.nt, rd.nt = uint8(nt), uint8(nt)
+	rs.nl, rd.nl = uint8(nl), uint8(nl)
+	rs.rk, rd.rk = bs.rk, bs.rk
+	return r, true
+}
+
+// putLeaf sets leaf k of the inline tuple t to a.
+func putLeaf(t *IntTuple, a Int, k int) {
+	t.v[k] = a.v
+	if a.static {
+		t.st |= 1 << k
+	}
+}
+
+// logicalDivideFast is logicalDivideLayout(l, s:d) for the common case: l
+// inline with positive extents, the integral tiler s:d with s positive and
+// not a static _1, d positive (so that filter(s:d) is s:d, and its
+// complement needs no sorting and has no gaps). The complement
+// coalesce(ceil_div(shape(l), s*d)) laid out from s*d is computed here as
+// complementOf computes it for one mode, (s:d, complement) is built inline,
+// and the composition is composeFast's; ok=false where any step gives up
+// or the plain path would raise an error.
+func logicalDivideFast(l *Layout, s, d Int) (Layout, bool) {
+	sh := &l.shape
+	nl := sh.numLeaves()
+	if sh.big != nil || s.v <= 0 || s.Is(1) || d.v <= 0 || nl == 0 || nl+1 > fastModes {
+		return Layout{}, false
+	}
+	bad := false
+	nd := mulF(d, s, &bad)
+	// The complement's modes: the gap below s:d (d:_1), then the rest.
+	var fs, fd [fastModes]Int
+	fs[0], fd[0] = d, S(1) // d.Div(_1): d is not a static _0
+	rest := nd
+	for k := range nl {
+		x := Int{sh.v[k], sh.st>>k&1 != 0}
+		if x.v <= 0 || x.v > 1<<61 || rest.v > 1<<61 { // ceil_div's sum must not overflow
+			return Layout{}, false
+		}
+		st := x.static && rest.static
+		fs[1+k], rest = Int{ceilPos(x.v, rest.v), st}, Int{ceilPos(rest.v, x.v), st}
+	}
+	n := 2 // coalesce(IntTuple) of the rest: neighbours of the same kind multiply
+	for i := 2; i <= nl; i++ {
+		if fs[i].static == fs[n-1].static {
+			fs[n-1] = mulF(fs[n-1], fs[i], &bad)
+		} else {
+			fs[n] = fs[i]
+			n++
+		}
+	}
+	cur := nd
+	for i := 1; i < n; i++ {
+		if fs[i].Is(1) {
+			fd[i] = S(0)
+			continue
+		}
+		fd[i] = cur
+		cur = mulF(cur, fs[i], &bad)
+	}
+	var c fmodes
+	if bad || !bwCoalesceF(&fs, &fd, n-1, fs[n-1], fd[n-1], &c) || 1+c.n > inlLeaves {
+		return Layout{}, false
+	}
+	// The tiler (s:d, complement) inline.
+	var bc Layout
+	bs, bd := &bc.shape, &bc.stride
+	putLeaf(bs, s, 0)
+	putLeaf(bd, d, 0)
+	tk := uint64(tOpen | tLeaf<<tokBits)
+	nt := 2
+	if c.n > 1 {
+		tk |= tOpen << (tokBits * uint(nt))
+		nt++
+	}
+	for i := range c.n {
+		putLeaf(bs, c.s[i], 1+i)
+		putLeaf(bd, c.d[i], 1+i)
+		tk |= tLeaf << (tokBits * uint(nt))
+		nt++
+	}
+	if c.n > 1 {
+		tk |= tClose << (tokBits * uint(nt))
+		nt++
+	}
+	tk |= tClose << (tokBits * uint(nt))
+	nt++
+	bs.tk, bd.tk = tk, tk
+	bs.nt, bd.nt = uint8(nt), uint8(nt)
+	bs.nl, bd.nl = uint8(1+c.n), uint8(1+c.n)
+	bs.rk, bd.rk = 2, 2
+	r, ok := composeFast(l, &bc)
+	if !ok {
+		return Layout{}, false
+	}
+	rn, ok1 := sizeF(&r.shape)
+	ln, ok2 := sizeF(&l.shape)
+	if !ok1 || !ok2 || rn < ln {
+		return Layout{}, false
+	}
+	return r, true
+}
+
+// sizeF is the size of an inline shape of positive extents; ok=false for
+// another shape or where the product overflows.
+func sizeF(t *IntTuple) (int, bool) {
+	if t.big != nil {
+		return 0, false
+	}
+	p := uint64(1)
+	for k := range t.numLeaves() {
+		x := t.v[k]
+		if x <= 0 {
+			return 0, false
+		}
+		hi, lo := bits.Mul64(p, uint64(x))
+		if hi != 0 || lo > 1<<63-1 {
+			return 0, false
+		}
+		p = lo
+	}
+	return int(p), true
+}
+
+// ceilPos is ceil_div for positive a, b: (a+b-1)/b.
+func ceilPos(a, b int) int {
+	if b == 1 {
+		return a
+	}
+	return divPos(a+b-1, b)
+}
+
+// tileUnzipFast is tileUnzip(l, t) for the common case: l inline, t a
+// by-mode tiler of integers and layouts (no nested tuple), every tiled mode
+// of l of rank 2. The result ((A0,A1,...),(B0,B1,...,rest...)) is
+// assembled from token and leaf ranges of l, for shape and stride at once;
+// ok=false where it gives up (tileUnzip then takes the plain path, which
+// also raises the errors).
+func tileUnzipFast(l *Layout, t *Tiler) (Layout, bool) {
+	sh := &l.shape
+	g := len(t.elems)
+	if sh.big != nil || sh.nt == 0 || t.kind != tilerTuple || g > int(sh.rk) {
+		return Layout{}, false
+	}
+	// the token and leaf spans of the two halves of each tiled mode
+	var a, b [inlTokens / 2]struct{ j0, j1, l0, l1 int }
+	j, k := 1, 0
+	for i := range g {
+		if t.elems[i].kind == tilerTuple || sh.tok(j) != tOpen {
+			return Layout{}, false
+		}
+		a[i].j0, a[i].l0 = j+1, k
+		a[i].j1, a[i].l1 = skipElem(sh, j+1, k)
+		b[i].j0, b[i].l0 = a[i].j1, a[i].l1
+		if sh.tok(b[i].j0) == tClose {
+			return Layout{}, false // rank 1
+		}
+		b[i].j1, b[i].l1 = skipElem(sh, b[i].j0, b[i].l0)
+		if sh.tok(b[i].j1) != tClose {
+			return Layout{}, false // rank > 2
+		}
+		j, k = b[i].j1+1, b[i].l1
+	}
+	// ( ( A... ) ( B... rest... ) ): l's tokens less the tiled modes' ( and ),
+	// with four more
+	if int(sh.nt)-2*g+4 > inlTokens {
+		return Layout{}, false
+	}
+	var r Layout
+	var w flatWriter
+	w.tok(tOpen)
+	w.tok(tOpen)
+	for i := range g {
+		w.copy(l, &r, a[i].j0, a[i].j1, a[i].l0, a[i].l1)
+	}
+	w.tok(tClose)
+	w.tok(tOpen)
+	for i := range g {
+		w.copy(l, &r, b[i].j0, b[i].j1, b[i].l0, b[i].l1)
+	}
+	w.copy(l, &r, j, int(sh.nt)-1, k, int(sh.nl)) // the untiled modes
+	w.tok(tClose)
+	w.tok(tClose)
+	r.shape.tk, r.stride.tk = w.tk, w.tk
+	r.shape.nt, r.stride.nt = uint8(w.nt), uint8(w.nt)
+	r.shape.nl, r.stride.nl = uint8(w.nl), uint8(w.nl)
+	r.shape.rk, r.stride.rk = 2, 2
+	return r, true
+}
+
+// A flatWriter writes the tokens of an inline layout and copies ranges of
+// another's leaves into it (the bounds are the caller's to check).
+type flatWriter struct {
+	tk     uint64
+	nt, nl int
+}
+
+func (w *flatWriter) tok(x uint64) {
+	w.tk |= x << (tokBits * uint(w.nt))
+	w.nt++
+}
+
+// copy appends the tokens [j0, j1) and leaves [l0, l1) of src to dst.
+func (w *flatWriter) copy(src, dst *Layout, j0, j1, l0, l1 int) {
+	if j1 <= j0 {
+		return
+	}
+	n := j1 - j0
+	w.tk |= (src.shape.tk >> (tokBits * uint(j0)) & bitMask(tokBits*n)) << (tokBits * uint(w.nt))
+	w.nt += n
+	m := l1 - l0
+	copy(dst.shape.v[w.nl:], src.shape.v[l0:l1])
+	copy(dst.stride.v[w.nl:], src.stride.v[l0:l1])
+	dst.shape.st |= uint8(uint64(src.shape.st) >> uint(l0) & bitMask(m) << uint(w.nl))
+	dst.stride.st |= uint8(uint64(src.stride.st) >> uint(l0) & bitMask(m) << uint(w.nl))
+	w.nl += m
+}
+
+// disjointFast is disjointModes for an inline tuple layout.
+func disjointFast(b *Layout) bool {
+	var sh, st [inlLeaves]int
+	n := 0
+	for k := range int(b.shape.nl) {
+		s, d := b.shape.v[k], b.stride.v[k]
+		if s == 1 || d == 0 {
+			continue
+		}
+		if s <= 0 || d < 0 {
+			return false
+		}
+		j := n // insertion by stride, stable
+		for ; j > 0 && st[j-1] > d; j-- {
+			st[j], sh[j] = st[j-1], sh[j-1]
+		}
+		st[j], sh[j] = d, s
+		n++
+	}
+	reach := 0
+	for i := range n {
+		if st[i] <= reach {
+			return false
+		}
+		reach += (sh[i] - 1) * st[i]
+	}
+	return true
+}
+
+// byModeDivideFast is byMode("logical_divide", l, t, logicalDivide) for a
+// by-mode tiler of underscores, integers and integral layouts that
+// logicalDivideFast divides each mode by; ok=false where it gives up.
+func byModeDivideFast(l *Layout, t *Tiler) (Layout, bool) {
+	g := len(t.elems)
+	if l.shape.big != nil || !l.shape.isTup() || g > int(l.shape.rk) {
+		return Layout{}, false
+	}
+	var r Layout
+	var w flatWriter
+	w.tok(tOpen)
+	ms := l.modes()
+	for i := range int(l.shape.rk) {
+		m := ms.next()
+		if i < g && t.elems[i].kind != tilerUnder {
+			e := &t.elems[i]
+			var s, d Int
+			switch {
+			case e.kind == tilerInt:
+				s, d = e.n, intTilerStride(e.n)
+			case e.kind == tilerLayout && !e.l.shape.isTup():
+				s, d = e.l.shape.lf(), e.l.stride.lf()
+			default:
+				return Layout{}, false
+			}
+			var ok bool
+			if m, ok = logicalDivideFast(&m, s, d); !ok {
+				return Layout{}, false
+			}
+		}
+		if !w.addMode(&m, &r) {
+			return Layout{}, false
+		}
+	}
+	if w.nt == inlTokens {
+		return Layout{}, false
+	}
+	w.tok(tClose)
+	w.finish(&r, int(l.shape.rk))
+	return r, true
+}
+
+// addMode appends the inline mode m to dst as one element; false where it
+// does not fit inline.
+func (w *flatWriter) addMode(m, dst *Layout) bool {
+	sh := &m.shape
+	switch {
+	case sh.big != nil:
+		return false
+	case sh.nt == 0: // an integer
+		if w.nl == inlLeaves || w.nt == inlTokens {
+			return false
+		}
+		putLeaf(&dst.shape, sh.lf(), w.nl)
+		putLeaf(&dst.stride, m.stride.lf(), w.nl)
+		w.nl++
+		w.tok(tLeaf)
+		return true
+	case w.nt+int(sh.nt) > inlTokens || w.nl+int(sh.nl) > inlLeaves:
+		return false
+	}
+	w.copy(m, dst, 0, int(sh.nt), 0, int(sh.nl))
+	return true
+}
+
+// finish stores the written tokens, the leaf count and the rank rk in dst.
+func (w *flatWriter) finish(dst *Layout, rk int) {
+	dst.shape.tk, dst.stride.tk = w.tk, w.tk
+	dst.shape.nt, dst.stride.nt = uint8(w.nt), uint8(w.nt)
+	dst.shape.nl, dst.stride.nl = uint8(w.nl), uint8(w.nl)
+	dst.shape.rk, dst.stride.rk = uint8(rk), uint8(rk)
+}
