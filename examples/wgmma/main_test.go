@@ -298,7 +298,7 @@ func TestTMALoopAllocatesNothing(t *testing.T) {
 	if raceEnabled {
 		t.Skip("sync.Pool drops pooled clusters under -race")
 	}
-	allocs := func(kDim int) float64 {
+	n := allocsIndependentOfK(t, "a launch", func(kDim int) func() error {
 		opt := Options{M: 256, N: 128, K: kDim, Accum: "f32", Workers: 1}
 		k, err := newKernel(opt, newProblem[float32](256, 128, kDim, 1))
 		if err != nil {
@@ -308,41 +308,25 @@ func TestTMALoopAllocatesNothing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return testing.AllocsPerRun(2, func() {
-			if err := tk.grid(1); err != nil {
-				t.Fatal(err)
-			}
-		})
-	}
-	short, long := allocs(4*bK), allocs(12*bK)
-	if short != long {
-		t.Errorf("a launch allocates %v times with 4 k-tiles, %v with 12", short, long)
-	}
-	t.Logf("%v allocations per launch of one cluster, whatever the number of k-tiles", short)
+		return func() error { return tk.grid(1) }
+	})
+	t.Logf("%v allocations per launch of one cluster, whatever the number of k-tiles", n)
 }
 
 // TestKLoopAllocatesNothing checks that a CTA's allocations do not grow with
 // the number of k-tiles: the partitions, descriptors and copy plans are made
 // once per kernel, and the k-loop (copies, wgmmas, waits) allocates nothing.
 func TestKLoopAllocatesNothing(t *testing.T) {
-	allocs := func(kDim int) float64 {
+	n := allocsIndependentOfK(t, "a CTA", func(kDim int) func() error {
 		opt := Options{M: 128, N: 128, K: kDim, Accum: "f32", Workers: 1}
 		k, err := newKernel(opt, newProblem[float32](128, 128, kDim, 1))
 		if err != nil {
 			t.Fatal(err)
 		}
 		wg := newWarpgroup(t)
-		return testing.AllocsPerRun(3, func() {
-			if err := k.cta(wg, 0, 0); err != nil {
-				t.Fatal(err)
-			}
-		})
-	}
-	short, long := allocs(4*bK), allocs(12*bK)
-	if short != long {
-		t.Errorf("a CTA allocates %v times with 4 k-tiles, %v with 12", short, long)
-	}
-	t.Logf("%v allocations per CTA (its tiles of A, B and C; clear and epilogue allocate nothing), whatever the number of k-tiles", short)
+		return func() error { return k.cta(wg, 0, 0) }
+	})
+	t.Logf("%v allocations per CTA (its tiles of A, B and C; clear and epilogue allocate nothing), whatever the number of k-tiles", n)
 }
 
 // TestEpilogueAllocatesNothing: clear(tCrC) and the epilogue of a CTA (every
@@ -392,4 +376,25 @@ func newWarpgroup(t testing.TB) *hw.Warpgroup {
 		t.Fatal(err)
 	}
 	return wg
+}
+
+// allocsIndependentOfK returns the allocations of one call of the function
+// setup builds for a problem of 4 k-tiles, and fails the test if a problem of
+// 12 k-tiles allocates a different number of times: what a loop over k-tiles
+// allocates grows with their number.
+func allocsIndependentOfK(t *testing.T, what string, setup func(kDim int) func() error) float64 {
+	t.Helper()
+	allocs := func(kDim int) float64 {
+		run := setup(kDim)
+		return testing.AllocsPerRun(2, func() {
+			if err := run(); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	short, long := allocs(4*bK), allocs(12*bK)
+	if short != long {
+		t.Errorf("%s allocates %v times with 4 k-tiles, %v with 12", what, short, long)
+	}
+	return short
 }
