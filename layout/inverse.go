@@ -17,11 +17,20 @@ func rightInverse(l Layout) Layout {
 // elsewhere, no digit carries, and l there is the sum of digit*stride with
 // each stride the product of the shapes before it, i.e. i.
 func rightInverseSigned(l Layout) (Layout, bool) {
-	flat := Coalesce(l)
-	var bufS, bufD, bufR [16]Int
-	sh := flatLeaves(bufS[:0], flat.shape)
-	st := flatLeaves(bufD[:0], flat.stride)
-	rst := flatLeaves(bufR[:0], CompactLeft(flat.shape, S(1)))
+	var bufS, bufD [16]Int
+	sh := flatLeaves(bufS[:0], l.shape)
+	st := flatLeaves(bufD[:0], l.stride)
+	return rightInverseFlat(sh, st)
+}
+
+// rightInverseFlat is rightInverseSigned on the flat leaves sh:st of l (a
+// buffer of room for at least one more mode, which it overwrites): the
+// modes of coalesce(l) are bw_coalesce of the leaves.
+func rightInverseFlat(sh, st []Int) (Layout, bool) {
+	if r := len(sh); r > 0 {
+		var bufCS, bufCD [16]Int
+		sh, st = bwCoalesceFlat(sh[:r-1], st[:r-1], sh[r-1], st[r-1], bufCS[:0], bufCD[:0])
+	}
 	var seqBuf [16]int
 	seq := seqBuf[:0]
 	next := 1
@@ -43,23 +52,37 @@ func rightInverseSigned(l Layout) (Layout, bool) {
 		}
 		next = ns.v
 	}
-	pos := true
-	for _, k := range seq {
-		pos = pos && st[k].v > 0
-	}
 	if len(seq) == 0 {
 		return mk(I(S(1)), I(S(0))), true
 	}
-	if len(seq) == 1 {
-		k := seq[0]
-		return mk(I(sh[k]), I(st[k].Signum().Mul(rst[k]))), pos
+	// rst: compact column-major strides of coalesce(l)'s shape from _1
+	// (CompactLeft: a static _1 extent gets _0, the running product is
+	// taken only when a later mode needs it).
+	var bufR [16]Int
+	rst := bufR[:0]
+	if len(sh) > len(bufR) {
+		rst = make([]Int, 0, len(sh))
 	}
+	cur, pendA, pendB, pending := S(1), Int{}, Int{}, false
+	for _, s := range sh {
+		if s.Is(1) {
+			rst = append(rst, S(0))
+			continue
+		}
+		if pending {
+			cur, pending = pendA.Mul(pendB), false
+		}
+		rst = append(rst, cur)
+		pendA, pendB, pending = cur, s, true
+	}
+	pos := true
 	var rsBuf, rdBuf [16]Int
 	rs, rd := rsBuf[:0], rdBuf[:0]
 	for _, k := range seq {
+		pos = pos && st[k].v > 0
 		rs, rd = append(rs, sh[k]), append(rd, st[k].Signum().Mul(rst[k]))
 	}
-	return flatLayout(rs, rd), pos
+	return flatLayoutInline(rs, rd), pos
 }
 
 // RightInverse returns CuTe 3.5.1's right_inverse(l): the layout r with
