@@ -23,9 +23,9 @@ func rightInverseSigned(l Layout) (Layout, bool) {
 	return rightInverseFlat(sh, st)
 }
 
-// rightInverseFlat is rightInverseSigned on the flat leaves sh:st of l (a
-// buffer of room for at least one more mode, which it overwrites): the
-// modes of coalesce(l) are bw_coalesce of the leaves.
+// rightInverseFlat is rightInverseSigned on the flat leaves sh:st of l
+// (which it only reads): the modes of coalesce(l) are bw_coalesce of the
+// leaves.
 func rightInverseFlat(sh, st []Int) (Layout, bool) {
 	if r := len(sh); r > 0 {
 		var bufCS, bufCD [16]Int
@@ -131,11 +131,41 @@ func RightInverse(l Layout) (r Layout, err error) {
 // left_inverse((_4,4,2,2):(_4,_16,_1,_64)) = 2:16.
 func LeftInverse(l Layout) (r Layout, err error) {
 	defer catchIn("left_inverse", &err)
+	// The leaves of m = (l, complement(l, cosize(filter(l)))): l's, then
+	// the complement's, computed on the flat modes of filter(l).
+	var bufS, bufD [32]Int
+	sh := flatLeaves(bufS[:0], l.shape)
+	st := flatLeaves(bufD[:0], l.stride)
+	n := len(sh)
+	if n == 0 {
+		return leftInversePlain(l)
+	}
+	var bufFS, bufFD [16]Int
+	fsh, fst := filterFlat(l, bufFS[:], bufFD[:])
+	cot := I(flatLayoutInline(fsh, fst).Cosize()) // filter(l) is flatLayout of its flat modes
+	var bufCS, bufCD [40]Int
+	cs, cd, info := complementFlat(l, fsh, fst, cot, nil, bufCS[:0], bufCD[:0])
+	r, pos := rightInverseFlat(append(sh, cs...), append(st, cd...))
+	if info.bad == "" && pos && !broadcastFlat(sh[:n], st[:n]) && cosizeFlat(sh[:n], st[:n]) <= r.Size().v {
+		return r, nil
+	}
+	return leftInverseChecked(l, r)
+}
+
+// leftInversePlain is LeftInverse as its definition reads, for the layouts
+// the flat computation leaves alone (no leaves).
+func leftInversePlain(l Layout) (Layout, error) {
 	c, info := complementOf(l, I(Filter(l).Cosize()))
 	r, pos := rightInverseSigned(Concat(l, c))
 	if info.bad == "" && pos && !hasBroadcast(l) && cosizeOf(l) <= r.Size().v {
 		return r, nil
 	}
+	return leftInverseChecked(l, r)
+}
+
+// leftInverseChecked checks CuTe's answer r for left_inverse(l) point by
+// point (see LeftInverse).
+func leftInverseChecked(l, r Layout) (Layout, error) {
 	if l.Size().v > maxVerify {
 		throw("left_inverse", "a layout whose inverse CuTe cannot guarantee must be small enough to verify", l)
 	}
@@ -151,12 +181,24 @@ func LeftInverse(l Layout) (r Layout, err error) {
 // stride 0 (l is then not injective).
 func hasBroadcast(l Layout) bool {
 	var bufS, bufD [16]Int
-	sh := flatLeaves(bufS[:0], l.shape)
-	st := flatLeaves(bufD[:0], l.stride)
+	return broadcastFlat(flatLeaves(bufS[:0], l.shape), flatLeaves(bufD[:0], l.stride))
+}
+
+// broadcastFlat is hasBroadcast on the flat leaves sh:st of l.
+func broadcastFlat(sh, st []Int) bool {
 	for i := range sh {
 		if st[i].v == 0 && sh[i].v != 1 {
 			return true
 		}
 	}
 	return false
+}
+
+// cosizeFlat is cosizeOf on the flat leaves sh:st of l.
+func cosizeFlat(sh, st []Int) int {
+	c := 1
+	for i := range sh {
+		c += (sh[i].v - 1) * absInt(st[i].v)
+	}
+	return c
 }
