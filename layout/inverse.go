@@ -142,11 +142,14 @@ func LeftInverse(l Layout) (r Layout, err error) {
 	}
 	var bufFS, bufFD [16]Int
 	fsh, fst := filterFlat(l, bufFS[:], bufFD[:])
-	cot := I(flatLayoutInline(fsh, fst).Cosize()) // filter(l) is flatLayout of its flat modes
+	cot, ok := cosizeStatic(fsh, fst)
+	if !ok {
+		cot = flatLayoutInline(fsh, fst).Cosize() // filter(l) is flatLayout of its flat modes
+	}
 	var bufCS, bufCD [40]Int
-	cs, cd, info := complementFlat(l, fsh, fst, cot, nil, bufCS[:0], bufCD[:0])
+	cs, cd, info := complementFlat(l, fsh, fst, I(cot), nil, bufCS[:0], bufCD[:0])
 	r, pos := rightInverseFlat(append(sh, cs...), append(st, cd...))
-	if info.bad == "" && pos && !broadcastFlat(sh[:n], st[:n]) && cosizeFlat(sh[:n], st[:n]) <= r.Size().v {
+	if info.bad == "" && pos && !broadcastFlat(sh[:n], st[:n]) && cosizeFlat(sh[:n], st[:n]) <= sizeOf(&r) {
 		return r, nil
 	}
 	return leftInverseChecked(l, r)
@@ -192,6 +195,34 @@ func broadcastFlat(sh, st []Int) bool {
 		}
 	}
 	return false
+}
+
+// cosizeStatic is the cosize of the layout of flat modes sh:st when every
+// extent and stride is static and positive or zero and nothing overflows:
+// then crd2idx(size-1) puts s-1 in every mode, so the cosize is the static
+// 1 + sum((s-1)*|d|). ok=false otherwise ([Layout.Cosize] answers then).
+func cosizeStatic(sh, st []Int) (Int, bool) {
+	c, p := 1, 1
+	for i := range sh {
+		s, d := sh[i], st[i]
+		if !s.static || !d.static || s.v <= 0 || s.v >= 1<<31 || d.v <= -1<<31 || d.v >= 1<<31 {
+			return Int{}, false
+		}
+		c += (s.v - 1) * absInt(d.v)
+		p *= s.v
+		if c >= 1<<31 || p >= 1<<31 {
+			return Int{}, false
+		}
+	}
+	return S(c), true
+}
+
+// sizeOf is r.Size().v, without the generic product for an inline shape.
+func sizeOf(r *Layout) int {
+	if n, ok := sizeF(&r.shape); ok {
+		return n
+	}
+	return r.Size().v
 }
 
 // cosizeFlat is cosizeOf on the flat leaves sh:st of l.
