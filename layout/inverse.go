@@ -16,17 +16,24 @@ func rightInverse(l Layout) Layout {
 // mixed-radix digits (over the followed shapes) in the followed modes and 0
 // elsewhere, no digit carries, and l there is the sum of digit*stride with
 // each stride the product of the shapes before it, i.e. i.
-func rightInverseSigned(l Layout) (Layout, bool) {
+func rightInverseSigned(l Layout) (r Layout, pos bool) {
+	pos = rightInverseOf(&r, &l)
+	return r, pos
+}
+
+// rightInverseOf is rightInverseSigned(*l), writing the inverse to *r (a
+// zero Layout).
+func rightInverseOf(r, l *Layout) bool {
 	var bufS, bufD [16]Int
 	sh := flatLeaves(bufS[:0], l.shape)
 	st := flatLeaves(bufD[:0], l.stride)
-	return rightInverseFlat(sh, st)
+	return rightInverseFlat(r, sh, st)
 }
 
 // rightInverseFlat is rightInverseSigned on the flat leaves sh:st of l
-// (which it only reads): the modes of coalesce(l) are bw_coalesce of the
-// leaves.
-func rightInverseFlat(sh, st []Int) (Layout, bool) {
+// (which it only reads), writing the inverse to *r (a zero Layout): the
+// modes of coalesce(l) are bw_coalesce of the leaves.
+func rightInverseFlat(r *Layout, sh, st []Int) bool {
 	if r := len(sh); r > 0 {
 		var bufCS, bufCD [16]Int
 		sh, st = bwCoalesceFlat(sh[:r-1], st[:r-1], sh[r-1], st[r-1], bufCS[:0], bufCD[:0])
@@ -53,7 +60,8 @@ func rightInverseFlat(sh, st []Int) (Layout, bool) {
 		next = ns.v
 	}
 	if len(seq) == 0 {
-		return mk(I(S(1)), I(S(0))), true
+		setFlat(r, []Int{S(1)}, []Int{S(0)})
+		return true
 	}
 	// rst: compact column-major strides of coalesce(l)'s shape from _1
 	// (CompactLeft: a static _1 extent gets _0, the running product is
@@ -82,7 +90,33 @@ func rightInverseFlat(sh, st []Int) (Layout, bool) {
 		pos = pos && st[k].v > 0
 		rs, rd = append(rs, sh[k]), append(rd, st[k].Signum().Mul(rst[k]))
 	}
-	return flatLayoutInline(rs, rd), pos
+	setFlat(r, rs, rd)
+	return pos
+}
+
+// setFlat sets the zero Layout *r to flatLayout(rs, rd), writing an inline
+// one in place.
+func setFlat(r *Layout, rs, rd []Int) {
+	n := len(rs)
+	if n == 1 {
+		putLeaf(&r.shape, rs[0], 0)
+		putLeaf(&r.stride, rd[0], 0)
+		return
+	}
+	if n > inlLeaves {
+		*r = flatLayout(rs, rd)
+		return
+	}
+	tk := uint64(tOpen)
+	for i := range n {
+		putLeaf(&r.shape, rs[i], i)
+		putLeaf(&r.stride, rd[i], i)
+		tk |= tLeaf << (tokBits * uint(i+1))
+	}
+	tk |= tClose << (tokBits * uint(n+1))
+	for _, t := range [2]*IntTuple{&r.shape, &r.stride} {
+		t.tk, t.nt, t.nl, t.rk = tk, uint8(n+2), uint8(n), uint8(n)
+	}
 }
 
 // RightInverse returns CuTe 3.5.1's right_inverse(l): the layout r with
@@ -97,8 +131,7 @@ func rightInverseFlat(sh, st []Int) (Layout, bool) {
 // checked point by point and a failure is an error.
 func RightInverse(l Layout) (r Layout, err error) {
 	defer catchIn("right_inverse", &err)
-	r, pos := rightInverseSigned(l)
-	if pos {
+	if rightInverseOf(&r, &l) {
 		return r, nil
 	}
 	if r.Size().v > maxVerify {
@@ -148,7 +181,7 @@ func LeftInverse(l Layout) (r Layout, err error) {
 	}
 	var bufCS, bufCD [40]Int
 	cs, cd, info := complementFlat(l, fsh, fst, I(cot), nil, bufCS[:0], bufCD[:0])
-	r, pos := rightInverseFlat(append(sh, cs...), append(st, cd...))
+	pos := rightInverseFlat(&r, append(sh, cs...), append(st, cd...))
 	if info.bad == "" && pos && !broadcastFlat(sh[:n], st[:n]) && cosizeFlat(sh[:n], st[:n]) <= sizeOf(&r) {
 		return r, nil
 	}

@@ -76,12 +76,12 @@ func TestInverseFlatMatchesPlain(t *testing.T) {
 		var p1, p2 bool
 		e1 := catchErr(func() { r1, p1 = rightInverseSigned(l) })
 		e2 := catchErr(func() { r2, p2 = rightInverseRef(l) })
-		if errString(e1) != errString(e2) || !r1.Equal(r2) || r1.String() != r2.String() || p1 != p2 {
+		if errString(e1) != errString(e2) || r1 != r2 || r1.String() != r2.String() || p1 != p2 {
 			t.Fatalf("right_inverse(%v) = %v %v %v, want %v %v %v", l, r1, p1, e1, r2, p2, e2)
 		}
 		f, ef := LeftInverse(l)
 		p, ep := leftInversePlainErr(l)
-		if errString(ef) != errString(ep) || (ef == nil && (!f.Equal(p) || f.String() != p.String())) {
+		if errString(ef) != errString(ep) || (ef == nil && (f != p || f.String() != p.String())) {
 			t.Fatalf("left_inverse(%v) = %v %v, want %v %v", l, f, ef, p, ep)
 		}
 	})
