@@ -30,15 +30,19 @@ func rightInverseOf(r, l *Layout) bool {
 	return rightInverseFlat(r, sh, st)
 }
 
+// invModes is the size of the buffers of the inverses' flat modes: enough
+// for a layout of inline size and its complement (more spill to the heap).
+const invModes = 12
+
 // rightInverseFlat is rightInverseSigned on the flat leaves sh:st of l
 // (which it only reads), writing the inverse to *r (a zero Layout): the
 // modes of coalesce(l) are bw_coalesce of the leaves.
 func rightInverseFlat(r *Layout, sh, st []Int) bool {
 	if r := len(sh); r > 0 {
-		var bufCS, bufCD [16]Int
+		var bufCS, bufCD [invModes]Int
 		sh, st = bwCoalesceFlat(sh[:r-1], st[:r-1], sh[r-1], st[r-1], bufCS[:0], bufCD[:0])
 	}
-	var seqBuf [16]int
+	var seqBuf [invModes]int
 	seq := seqBuf[:0]
 	next := 1
 	for len(seq) <= len(sh) {
@@ -66,11 +70,8 @@ func rightInverseFlat(r *Layout, sh, st []Int) bool {
 	// rst: compact column-major strides of coalesce(l)'s shape from _1
 	// (CompactLeft: a static _1 extent gets _0, the running product is
 	// taken only when a later mode needs it).
-	var bufR [16]Int
+	var bufR [invModes]Int
 	rst := bufR[:0]
-	if len(sh) > len(bufR) {
-		rst = make([]Int, 0, len(sh))
-	}
 	cur, pendA, pendB, pending := S(1), Int{}, Int{}, false
 	for _, s := range sh {
 		if s.Is(1) {
@@ -84,7 +85,7 @@ func rightInverseFlat(r *Layout, sh, st []Int) bool {
 		pendA, pendB, pending = cur, s, true
 	}
 	pos := true
-	var rsBuf, rdBuf [16]Int
+	var rsBuf, rdBuf [inlLeaves]Int
 	rs, rd := rsBuf[:0], rdBuf[:0]
 	for _, k := range seq {
 		pos = pos && st[k].v > 0
@@ -166,20 +167,20 @@ func LeftInverse(l Layout) (r Layout, err error) {
 	defer catchIn("left_inverse", &err)
 	// The leaves of m = (l, complement(l, cosize(filter(l)))): l's, then
 	// the complement's, computed on the flat modes of filter(l).
-	var bufS, bufD [32]Int
+	var bufS, bufD [2 * invModes]Int
 	sh := flatLeaves(bufS[:0], l.shape)
 	st := flatLeaves(bufD[:0], l.stride)
 	n := len(sh)
 	if n == 0 {
 		return leftInversePlain(l)
 	}
-	var bufFS, bufFD [16]Int
+	var bufFS, bufFD [invModes]Int
 	fsh, fst := filterFlat(l, bufFS[:], bufFD[:])
 	cot, ok := cosizeStatic(fsh, fst)
 	if !ok {
 		cot = flatLayoutInline(fsh, fst).Cosize() // filter(l) is flatLayout of its flat modes
 	}
-	var bufCS, bufCD [40]Int
+	var bufCS, bufCD [invModes]Int
 	cs, cd, info := complementFlat(l, fsh, fst, I(cot), nil, bufCS[:0], bufCD[:0])
 	pos := rightInverseFlat(&r, append(sh, cs...), append(st, cd...))
 	if info.bad == "" && pos && !broadcastFlat(sh[:n], st[:n]) && cosizeFlat(sh[:n], st[:n]) <= sizeOf(&r) {
