@@ -48,7 +48,7 @@ func rightInverseFlat(r *Layout, sh, st []Int) bool {
 	for len(seq) <= len(sh) {
 		k := -1
 		for i := range st {
-			if st[i].Abs().Is(next) {
+			if st[i].static && absInt(st[i].v) == next { // st[i].Abs().Is(next)
 				k = i
 				break
 			}
@@ -57,7 +57,11 @@ func rightInverseFlat(r *Layout, sh, st []Int) bool {
 			break
 		}
 		seq = append(seq, k)
-		ns := sh[k].Mul(st[k].Abs())
+		bad := false
+		ns := mulF(sh[k], S(next), &bad) // sh[k].Mul(st[k].Abs())
+		if bad {
+			ns = sh[k].Mul(st[k].Abs())
+		}
 		if !ns.static || ns.v == next {
 			break
 		}
@@ -89,7 +93,11 @@ func rightInverseFlat(r *Layout, sh, st []Int) bool {
 	rs, rd := rsBuf[:0], rdBuf[:0]
 	for _, k := range seq {
 		pos = pos && st[k].v > 0
-		rs, rd = append(rs, sh[k]), append(rd, st[k].Signum().Mul(rst[k]))
+		d := rst[k] // st[k].Signum().Mul(rst[k]): the sign is a static ±1
+		if st[k].v < 0 && !d.Is(0) {
+			d.v = -d.v
+		}
+		rs, rd = append(rs, sh[k]), append(rd, d)
 	}
 	setFlat(r, rs, rd)
 	return pos
@@ -174,8 +182,16 @@ func LeftInverse(l Layout) (r Layout, err error) {
 	if n == 0 {
 		return leftInversePlain(l)
 	}
-	var bufFS, bufFD [invModes]Int
-	fsh, fst := filterFlat(l, bufFS[:], bufFD[:])
+	// filter(l): l's leaves with the extents of stride _0 set to _1,
+	// coalesced (filterFlat on the leaves at hand)
+	var bufZS, bufFS, bufFD [invModes]Int
+	zs := append(bufZS[:0], sh...)
+	for i := range zs {
+		if st[i].Is(0) {
+			zs[i] = S(1)
+		}
+	}
+	fsh, fst := bwCoalesceFlat(zs[:n-1], st[:n-1], zs[n-1], st[n-1], bufFS[:0], bufFD[:0])
 	cot, ok := cosizeStatic(fsh, fst)
 	if !ok {
 		cot = flatLayoutInline(fsh, fst).Cosize() // filter(l) is flatLayout of its flat modes
