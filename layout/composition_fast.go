@@ -312,6 +312,48 @@ func composeInto(r *Layout, a, b *Layout) bool {
 	return true
 }
 
+// composeIntegralInto is composeInto for an integral a = N:D (N positive)
+// and an inline tuple b (r a zero Layout). coalesce_x(a) is the one mode
+// N:D (_2:D for a static _1), so composeLeafF turns each leaf x:y of b into
+// the one mode x:y for a static y = _0, x:D for a static _1 and x:y*D
+// otherwise, its stride _0 where x is a static _1: the result has b's
+// nesting. ok=false where composeInto would give up.
+func composeIntegralInto(r, a, b *Layout) bool {
+	bs, bd := &b.shape, &b.stride
+	if a.shape.big != nil || a.shape.nt != 0 || b.shape.big != nil || bs.nt == 0 || a.shape.v[0] <= 0 || !disjointFast(b) {
+		return false
+	}
+	ad := a.stride.lf()
+	bad := false
+	for k := range int(bs.nl) {
+		x := Int{bs.v[k], bs.st>>k&1 != 0}
+		y := Int{bd.v[k], bd.st>>k&1 != 0}
+		if x.v <= 0 || y.v < 0 {
+			return false
+		}
+		switch {
+		case y.Is(0):
+		case y.v == 0:
+			return false // shape_div by a dynamic 0: the plain path raises it
+		default:
+			if y.Is(1) {
+				y = ad
+			} else {
+				y = mulF(y, ad, &bad)
+			}
+			if x.Is(1) {
+				y = S(0)
+			}
+		}
+		putLeaf(&r.shape, x, k)
+		putLeaf(&r.stride, y, k)
+	}
+	for _, t := range [2]*IntTuple{&r.shape, &r.stride} {
+		t.tk, t.nt, t.nl, t.rk = bs.tk, bs.nt, bs.nl, bs.rk
+	}
+	return !bad
+}
+
 // putLeaf sets leaf k of the inline tuple t to a.
 func putLeaf(t *IntTuple, a Int, k int) {
 	t.v[k] = a.v
@@ -404,7 +446,11 @@ func logicalDivideInto(r *Layout, l *Layout, s, d Int) bool {
 	bs.nt, bd.nt = uint8(nt), uint8(nt)
 	bs.nl, bd.nl = uint8(1+c.n), uint8(1+c.n)
 	bs.rk, bd.rk = 2, 2
-	if !composeInto(r, l, &bc) {
+	if l.shape.nt == 0 {
+		if !composeIntegralInto(r, l, &bc) {
+			return false
+		}
+	} else if !composeInto(r, l, &bc) {
 		return false
 	}
 	rn, ok1 := sizeF(&r.shape)
