@@ -59,6 +59,15 @@ func divPos(a, b int) int {
 	return a / b
 }
 
+// modPos returns a%b for positive a, b, with a 32-bit division where it
+// can.
+func modPos(a, b int) int {
+	if uint64(a) < 1<<32 && uint64(b) < 1<<32 { // a negative one takes a%b
+		return int(uint32(a) % uint32(b))
+	}
+	return a % b
+}
+
 // shapeDivF is compState.shapeDivRest for positive operands; where the
 // plain path would raise an error or mark the composition suspect it sets
 // *bad (and returns a positive value, so that the caller may go on).
@@ -76,7 +85,7 @@ func shapeDivSlow(a, b Int, rest bool, bad *bool) Int {
 		return Int{1, st}
 	}
 	q := divPos(a.v, b.v)
-	if a.v-q*b.v != 0 && b.v%a.v != 0 && (st || !rest || a.v > b.v) {
+	if a.v-q*b.v != 0 && modPos(b.v, a.v) != 0 && (st || !rest || a.v > b.v) {
 		*bad = true
 	}
 	if q == 0 {
@@ -472,6 +481,10 @@ func sizeF(t *IntTuple) (int, bool) {
 		x := t.v[k]
 		if x <= 0 {
 			return 0, false
+		}
+		if p < 1<<31 && x < 1<<31 { // no overflow
+			p *= uint64(x)
+			continue
 		}
 		hi, lo := bits.Mul64(p, uint64(x))
 		if hi != 0 || lo > 1<<63-1 {
