@@ -232,6 +232,12 @@ func composeFast(a, b *Layout) (r Layout, ok bool) {
 // composeInto is composeFast writing the result to *r, a zero Layout
 // (which holds garbage where it gives up).
 func composeInto(r *Layout, a, b *Layout) bool {
+	return composeIntoD(r, a, b, false)
+}
+
+// composeIntoD is composeInto; disjoint says that the caller knows b's
+// non-trivial modes to be disjoint (it is checked otherwise).
+func composeIntoD(r *Layout, a, b *Layout, disjoint bool) bool {
 	if a.shape.big != nil || b.shape.big != nil {
 		return false
 	}
@@ -268,7 +274,7 @@ func composeInto(r *Layout, a, b *Layout) bool {
 		rs.rk, rd.rk = uint8(m.n), uint8(m.n)
 		return true
 	}
-	if !disjointFast(b) {
+	if !disjoint && !disjointFast(b) {
 		return false
 	}
 	var tk uint64
@@ -326,10 +332,11 @@ func composeInto(r *Layout, a, b *Layout) bool {
 // N:D (_2:D for a static _1), so composeLeafF turns each leaf x:y of b into
 // the one mode x:y for a static y = _0, x:D for a static _1 and x:y*D
 // otherwise, its stride _0 where x is a static _1: the result has b's
-// nesting. ok=false where composeInto would give up.
+// nesting. b's non-trivial modes must be disjoint (the caller's to know);
+// ok=false where composeInto would give up.
 func composeIntegralInto(r, a, b *Layout) bool {
 	bs, bd := &b.shape, &b.stride
-	if a.shape.big != nil || a.shape.nt != 0 || b.shape.big != nil || bs.nt == 0 || a.shape.v[0] <= 0 || !disjointFast(b) {
+	if a.shape.big != nil || a.shape.nt != 0 || b.shape.big != nil || bs.nt == 0 || a.shape.v[0] <= 0 {
 		return false
 	}
 	ad := a.stride.lf()
@@ -378,7 +385,10 @@ func putLeaf(t *IntTuple, a Int, k int) {
 // coalesce(ceil_div(shape(l), s*d)) laid out from s*d is computed here as
 // complementOf computes it for one mode, (s:d, complement) is built inline,
 // and the composition is composeFast's; ok=false where any step gives up
-// or the plain path would raise an error.
+// or the plain path would raise an error. (s:d, complement) is disjoint by
+// construction (sorted by stride, d:_1, s:d, then the rest from s*d, each
+// mode starts one past the largest offset of those below it), so the
+// composition does not check it.
 func logicalDivideFast(l *Layout, s, d Int) (r Layout, ok bool) {
 	ok = logicalDivideInto(&r, l, s, d)
 	return r, ok
@@ -459,7 +469,7 @@ func logicalDivideInto(r *Layout, l *Layout, s, d Int) bool {
 		if !composeIntegralInto(r, l, &bc) {
 			return false
 		}
-	} else if !composeInto(r, l, &bc) {
+	} else if !composeIntoD(r, l, &bc, true) { // (s:d, complement) is disjoint by construction
 		return false
 	}
 	rn, ok1 := sizeF(&r.shape)
