@@ -59,6 +59,15 @@ func divPos(a, b int) int {
 	return a / b
 }
 
+// modPos returns a%b for positive a, b, with a 32-bit division where it
+// can.
+func modPos(a, b int) int {
+	if uint64(a) < 1<<32 && uint64(b) < 1<<32 { // a negative one takes a%b
+		return int(uint32(a) % uint32(b))
+	}
+	return a % b
+}
+
 // shapeDivF is compState.shapeDivRest for positive operands; where the
 // plain path would raise an error or mark the composition suspect it sets
 // *bad (and returns a positive value, so that the caller may go on).
@@ -76,7 +85,7 @@ func shapeDivSlow(a, b Int, rest bool, bad *bool) Int {
 		return Int{1, st}
 	}
 	q := divPos(a.v, b.v)
-	if a.v-q*b.v != 0 && b.v%a.v != 0 && (st || !rest || a.v > b.v) {
+	if a.v-q*b.v != 0 && modPos(b.v, a.v) != 0 && (st || !rest || a.v > b.v) {
 		*bad = true
 	}
 	if q == 0 {
@@ -216,12 +225,25 @@ func coalesceXF(l *Layout, r *fmodes) bool {
 // composeFast is compose for the common case (see the top of this file);
 // ok=false where it gives up.
 func composeFast(a, b *Layout) (r Layout, ok bool) {
+	ok = composeInto(&r, a, b)
+	return r, ok
+}
+
+// composeInto is composeFast writing the result to *r, a zero Layout
+// (which holds garbage where it gives up).
+func composeInto(r *Layout, a, b *Layout) bool {
+	return composeIntoD(r, a, b, false)
+}
+
+// composeIntoD is composeInto; disjoint says that the caller knows b's
+// non-trivial modes to be disjoint (it is checked otherwise).
+func composeIntoD(r *Layout, a, b *Layout, disjoint bool) bool {
 	if a.shape.big != nil || b.shape.big != nil {
-		return Layout{}, false
+		return false
 	}
 	var la fmodes
 	if !coalesceXF(a, &la) {
-		return Layout{}, false
+		return false
 	}
 	bs, bd := &b.shape, &b.stride
 	rs, rd := &r.shape, &r.stride
@@ -229,13 +251,15 @@ func composeFast(a, b *Layout) (r Layout, ok bool) {
 		var m fmodes
 		s, d := bs.lf(), bd.lf()
 		if s.v <= 0 || d.v < 0 || !composeLeafF(&la, s, d, &m) {
-			return Layout{}, false
+			return false
 		}
 		if m.n == 1 {
-			return mk(I(m.s[0]), I(m.d[0])), true
+			putLeaf(rs, m.s[0], 0)
+			putLeaf(rd, m.d[0], 0)
+			return true
 		}
 		if m.n > inlLeaves {
-			return Layout{}, false
+			return false
 		}
 		var tk uint64 = tOpen
 		for i := range m.n {
@@ -248,10 +272,10 @@ func composeFast(a, b *Layout) (r Layout, ok bool) {
 		rs.nt, rd.nt = uint8(m.n+2), uint8(m.n+2)
 		rs.nl, rd.nl = uint8(m.n), uint8(m.n)
 		rs.rk, rd.rk = uint8(m.n), uint8(m.n)
-		return r, true
+		return true
 	}
-	if !disjointFast(b) {
-		return Layout{}, false
+	if !disjoint && !disjointFast(b) {
+		return false
 	}
 	var tk uint64
 	var m fmodes
@@ -264,7 +288,7 @@ func composeFast(a, b *Layout) (r Layout, ok bool) {
 		x := uint64(bs.tk>>(tokBits*uint(j))) & 3
 		if x != tLeaf {
 			if nt == inlTokens {
-				return Layout{}, false
+				return false
 			}
 			emit(x)
 			continue
@@ -274,14 +298,14 @@ func composeFast(a, b *Layout) (r Layout, ok bool) {
 		k++
 		m.n = 0
 		if s.v <= 0 || d.v < 0 || !composeLeafF(&la, s, d, &m) {
-			return Layout{}, false
+			return false
 		}
 		extra := 0
 		if m.n > 1 {
 			extra = 2
 		}
 		if nl+m.n > inlLeaves || nt+m.n+extra > inlTokens {
-			return Layout{}, false
+			return false
 		}
 		if m.n > 1 {
 			emit(tOpen)
@@ -300,7 +324,50 @@ func composeFast(a, b *Layout) (r Layout, ok bool) {
 	rs.nt, rd.nt = uint8(nt), uint8(nt)
 	rs.nl, rd.nl = uint8(nl), uint8(nl)
 	rs.rk, rd.rk = bs.rk, bs.rk
-	return r, true
+	return true
+}
+
+// composeIntegralInto is composeInto for an integral a = N:D (N positive)
+// and an inline tuple b (r a zero Layout). coalesce_x(a) is the one mode
+// N:D (_2:D for a static _1), so composeLeafF turns each leaf x:y of b into
+// the one mode x:y for a static y = _0, x:D for a static _1 and x:y*D
+// otherwise, its stride _0 where x is a static _1: the result has b's
+// nesting. b's non-trivial modes must be disjoint (the caller's to know);
+// ok=false where composeInto would give up.
+func composeIntegralInto(r, a, b *Layout) bool {
+	bs, bd := &b.shape, &b.stride
+	if a.shape.big != nil || a.shape.nt != 0 || b.shape.big != nil || bs.nt == 0 || a.shape.v[0] <= 0 {
+		return false
+	}
+	ad := a.stride.lf()
+	bad := false
+	for k := range int(bs.nl) {
+		x := Int{bs.v[k], bs.st>>k&1 != 0}
+		y := Int{bd.v[k], bd.st>>k&1 != 0}
+		if x.v <= 0 || y.v < 0 {
+			return false
+		}
+		switch {
+		case y.Is(0):
+		case y.v == 0:
+			return false // shape_div by a dynamic 0: the plain path raises it
+		default:
+			if y.Is(1) {
+				y = ad
+			} else {
+				y = mulF(y, ad, &bad)
+			}
+			if x.Is(1) {
+				y = S(0)
+			}
+		}
+		putLeaf(&r.shape, x, k)
+		putLeaf(&r.stride, y, k)
+	}
+	for _, t := range [2]*IntTuple{&r.shape, &r.stride} {
+		t.tk, t.nt, t.nl, t.rk = bs.tk, bs.nt, bs.nl, bs.rk
+	}
+	return !bad
 }
 
 // putLeaf sets leaf k of the inline tuple t to a.
@@ -318,12 +385,22 @@ func putLeaf(t *IntTuple, a Int, k int) {
 // coalesce(ceil_div(shape(l), s*d)) laid out from s*d is computed here as
 // complementOf computes it for one mode, (s:d, complement) is built inline,
 // and the composition is composeFast's; ok=false where any step gives up
-// or the plain path would raise an error.
-func logicalDivideFast(l *Layout, s, d Int) (Layout, bool) {
+// or the plain path would raise an error. (s:d, complement) is disjoint by
+// construction (sorted by stride, d:_1, s:d, then the rest from s*d, each
+// mode starts one past the largest offset of those below it), so the
+// composition does not check it.
+func logicalDivideFast(l *Layout, s, d Int) (r Layout, ok bool) {
+	ok = logicalDivideInto(&r, l, s, d)
+	return r, ok
+}
+
+// logicalDivideInto is logicalDivideFast writing the result to *r, a zero
+// Layout (which holds garbage where it gives up).
+func logicalDivideInto(r *Layout, l *Layout, s, d Int) bool {
 	sh := &l.shape
 	nl := sh.numLeaves()
 	if sh.big != nil || s.v <= 0 || s.Is(1) || d.v <= 0 || nl == 0 || nl+1 > fastModes {
-		return Layout{}, false
+		return false
 	}
 	bad := false
 	nd := mulF(d, s, &bad)
@@ -334,7 +411,7 @@ func logicalDivideFast(l *Layout, s, d Int) (Layout, bool) {
 	for k := range nl {
 		x := Int{sh.v[k], sh.st>>k&1 != 0}
 		if x.v <= 0 || x.v > 1<<61 || rest.v > 1<<61 { // ceil_div's sum must not overflow
-			return Layout{}, false
+			return false
 		}
 		st := x.static && rest.static
 		fs[1+k], rest = Int{ceilPos(x.v, rest.v), st}, Int{ceilPos(rest.v, x.v), st}
@@ -359,7 +436,7 @@ func logicalDivideFast(l *Layout, s, d Int) (Layout, bool) {
 	}
 	var c fmodes
 	if bad || !bwCoalesceF(&fs, &fd, n-1, fs[n-1], fd[n-1], &c) || 1+c.n > inlLeaves {
-		return Layout{}, false
+		return false
 	}
 	// The tiler (s:d, complement) inline.
 	var bc Layout
@@ -388,16 +465,19 @@ func logicalDivideFast(l *Layout, s, d Int) (Layout, bool) {
 	bs.nt, bd.nt = uint8(nt), uint8(nt)
 	bs.nl, bd.nl = uint8(1+c.n), uint8(1+c.n)
 	bs.rk, bd.rk = 2, 2
-	r, ok := composeFast(l, &bc)
-	if !ok {
-		return Layout{}, false
+	if l.shape.nt == 0 {
+		if !composeIntegralInto(r, l, &bc) {
+			return false
+		}
+	} else if !composeIntoD(r, l, &bc, true) { // (s:d, complement) is disjoint by construction
+		return false
 	}
 	rn, ok1 := sizeF(&r.shape)
 	ln, ok2 := sizeF(&l.shape)
 	if !ok1 || !ok2 || rn < ln {
-		return Layout{}, false
+		return false
 	}
-	return r, true
+	return true
 }
 
 // sizeF is the size of an inline shape of positive extents; ok=false for
@@ -411,6 +491,10 @@ func sizeF(t *IntTuple) (int, bool) {
 		x := t.v[k]
 		if x <= 0 {
 			return 0, false
+		}
+		if p < 1<<31 && x < 1<<31 { // no overflow
+			p *= uint64(x)
+			continue
 		}
 		hi, lo := bits.Mul64(p, uint64(x))
 		if hi != 0 || lo > 1<<63-1 {
@@ -435,56 +519,62 @@ func ceilPos(a, b int) int {
 // assembled from token and leaf ranges of l, for shape and stride at once;
 // ok=false where it gives up (tileUnzip then takes the plain path, which
 // also raises the errors).
-func tileUnzipFast(l *Layout, t *Tiler) (Layout, bool) {
+func tileUnzipFast(l *Layout, t *Tiler) (r Layout, ok bool) {
+	ok = tileUnzipInto(&r, l, t)
+	return r, ok
+}
+
+// tileUnzipInto is tileUnzipFast writing the result to *r, a zero Layout
+// (which holds garbage where it gives up).
+func tileUnzipInto(r *Layout, l *Layout, t *Tiler) bool {
 	sh := &l.shape
 	g := len(t.elems)
 	if sh.big != nil || sh.nt == 0 || t.kind != tilerTuple || g > int(sh.rk) {
-		return Layout{}, false
+		return false
 	}
 	// the token and leaf spans of the two halves of each tiled mode
 	var a, b [inlTokens / 2]struct{ j0, j1, l0, l1 int }
 	j, k := 1, 0
 	for i := range g {
 		if t.elems[i].kind == tilerTuple || sh.tok(j) != tOpen {
-			return Layout{}, false
+			return false
 		}
 		a[i].j0, a[i].l0 = j+1, k
 		a[i].j1, a[i].l1 = skipElem(sh, j+1, k)
 		b[i].j0, b[i].l0 = a[i].j1, a[i].l1
 		if sh.tok(b[i].j0) == tClose {
-			return Layout{}, false // rank 1
+			return false // rank 1
 		}
 		b[i].j1, b[i].l1 = skipElem(sh, b[i].j0, b[i].l0)
 		if sh.tok(b[i].j1) != tClose {
-			return Layout{}, false // rank > 2
+			return false // rank > 2
 		}
 		j, k = b[i].j1+1, b[i].l1
 	}
 	// ( ( A... ) ( B... rest... ) ): l's tokens less the tiled modes' ( and ),
 	// with four more
 	if int(sh.nt)-2*g+4 > inlTokens {
-		return Layout{}, false
+		return false
 	}
-	var r Layout
 	var w flatWriter
 	w.tok(tOpen)
 	w.tok(tOpen)
 	for i := range g {
-		w.copy(l, &r, a[i].j0, a[i].j1, a[i].l0, a[i].l1)
+		w.copy(l, r, a[i].j0, a[i].j1, a[i].l0, a[i].l1)
 	}
 	w.tok(tClose)
 	w.tok(tOpen)
 	for i := range g {
-		w.copy(l, &r, b[i].j0, b[i].j1, b[i].l0, b[i].l1)
+		w.copy(l, r, b[i].j0, b[i].j1, b[i].l0, b[i].l1)
 	}
-	w.copy(l, &r, j, int(sh.nt)-1, k, int(sh.nl)) // the untiled modes
+	w.copy(l, r, j, int(sh.nt)-1, k, int(sh.nl)) // the untiled modes
 	w.tok(tClose)
 	w.tok(tClose)
 	r.shape.tk, r.stride.tk = w.tk, w.tk
 	r.shape.nt, r.stride.nt = uint8(w.nt), uint8(w.nt)
 	r.shape.nl, r.stride.nl = uint8(w.nl), uint8(w.nl)
 	r.shape.rk, r.stride.rk = 2, 2
-	return r, true
+	return true
 }
 
 // A flatWriter writes the tokens of an inline layout and copies ranges of
@@ -547,12 +637,18 @@ func disjointFast(b *Layout) bool {
 // byModeDivideFast is byMode("logical_divide", l, t, logicalDivide) for a
 // by-mode tiler of underscores, integers and integral layouts that
 // logicalDivideFast divides each mode by; ok=false where it gives up.
-func byModeDivideFast(l *Layout, t *Tiler) (Layout, bool) {
+func byModeDivideFast(l *Layout, t *Tiler) (r Layout, ok bool) {
+	ok = byModeDivideInto(&r, l, t)
+	return r, ok
+}
+
+// byModeDivideInto is byModeDivideFast writing the result to *r, a zero
+// Layout (which holds garbage where it gives up).
+func byModeDivideInto(r *Layout, l *Layout, t *Tiler) bool {
 	g := len(t.elems)
 	if l.shape.big != nil || !l.shape.isTup() || g > int(l.shape.rk) {
-		return Layout{}, false
+		return false
 	}
-	var r Layout
 	var w flatWriter
 	w.tok(tOpen)
 	ms := l.modes()
@@ -567,23 +663,24 @@ func byModeDivideFast(l *Layout, t *Tiler) (Layout, bool) {
 			case e.kind == tilerLayout && !e.l.shape.isTup():
 				s, d = e.l.shape.lf(), e.l.stride.lf()
 			default:
-				return Layout{}, false
+				return false
 			}
-			var ok bool
-			if m, ok = logicalDivideFast(&m, s, d); !ok {
-				return Layout{}, false
+			var dm Layout
+			if !logicalDivideInto(&dm, &m, s, d) || !w.addMode(&dm, r) {
+				return false
 			}
+			continue
 		}
-		if !w.addMode(&m, &r) {
-			return Layout{}, false
+		if !w.addMode(&m, r) {
+			return false
 		}
 	}
 	if w.nt == inlTokens {
-		return Layout{}, false
+		return false
 	}
 	w.tok(tClose)
-	w.finish(&r, int(l.shape.rk))
-	return r, true
+	w.finish(r, int(l.shape.rk))
+	return true
 }
 
 // addMode appends the inline mode m to dst as one element; false where it

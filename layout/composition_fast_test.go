@@ -87,11 +87,13 @@ func TestLogicalDivideFastMatchesPlain(t *testing.T) {
 	answered, total := 0, 0
 	rapid.Check(t, func(t *rapid.T) {
 		var l Layout
-		switch rapid.IntRange(0, 2).Draw(t, "kind") {
+		switch rapid.IntRange(0, 3).Draw(t, "kind") {
 		case 0:
 			l = genPow2Layout(t, "l")
 		case 1:
 			l = genLayout(t)
+		case 2: // integral (composeIntegralInto)
+			l = mk(I(genInt(t, -1, 300, "n")), I(genInt(t, -2, 12, "e")))
 		default:
 			l = genPermuted(t, "l", true, false)
 		}
@@ -110,7 +112,7 @@ func TestLogicalDivideFastMatchesPlain(t *testing.T) {
 		if err != nil {
 			t.Fatalf("logicalDivideFast(%v, %v:%v) = %v, the plain path fails: %v", l, s, d, fast, err)
 		}
-		if !fast.Equal(plain) || fast.String() != plain.String() {
+		if fast != plain || fast.String() != plain.String() {
 			t.Fatalf("logicalDivideFast(%v, %v:%v) = %v, want %v", l, s, d, fast, plain)
 		}
 	})

@@ -185,7 +185,27 @@ func flatOf(z Layout) Layout {
 // of l (a tiler with holes makes (b, b*) skip offsets).
 func LogicalDivide(l Layout, t Tiler) (r Layout, err error) {
 	defer catchIn("logical_divide", &err)
-	return logicalDivide(l, t), nil
+	logicalDivideTo(&r, &l, &t)
+	return r, nil
+}
+
+// logicalDivideTo is logicalDivide(*l, *t) written to *r, a zero Layout:
+// the fast paths write it in place, and where they give up the plain path
+// answers (or raises the error).
+func logicalDivideTo(r, l *Layout, t *Tiler) {
+	ok := false
+	switch {
+	case t.kind == tilerInt:
+		ok = logicalDivideInto(r, l, t.n, intTilerStride(t.n))
+	case t.kind == tilerTuple:
+		ok = byModeDivideInto(r, l, t)
+	case t.kind == tilerLayout && !t.l.shape.isTup():
+		ok = logicalDivideInto(r, l, t.l.shape.lf(), t.l.stride.lf())
+	}
+	if !ok {
+		*r = Layout{}
+		*r = logicalDivide(*l, *t)
+	}
 }
 
 // ZippedDivide returns CuTe's zipped_divide(l, t): logical_divide with the
@@ -193,7 +213,13 @@ func LogicalDivide(l Layout, t Tiler) (r Layout, err error) {
 // the untiled modes) into mode 1: ((tiles...),(rests...)).
 func ZippedDivide(l Layout, t Tiler) (r Layout, err error) {
 	defer catchIn("zipped_divide", &err)
-	return tileUnzip("zipped_divide", logicalDivide(l, t), t), nil
+	var d Layout
+	logicalDivideTo(&d, &l, &t)
+	if !tileUnzipInto(&r, &d, &t) {
+		r = Layout{}
+		r = tileUnzip("zipped_divide", d, t)
+	}
+	return r, nil
 }
 
 // TiledDivide returns CuTe's tiled_divide(l, t): zipped_divide with the rest

@@ -16,19 +16,39 @@ func rightInverse(l Layout) Layout {
 // mixed-radix digits (over the followed shapes) in the followed modes and 0
 // elsewhere, no digit carries, and l there is the sum of digit*stride with
 // each stride the product of the shapes before it, i.e. i.
-func rightInverseSigned(l Layout) (Layout, bool) {
-	flat := Coalesce(l)
-	var bufS, bufD, bufR [16]Int
-	sh := flatLeaves(bufS[:0], flat.shape)
-	st := flatLeaves(bufD[:0], flat.stride)
-	rst := flatLeaves(bufR[:0], CompactLeft(flat.shape, S(1)))
-	var seqBuf [16]int
+func rightInverseSigned(l Layout) (r Layout, pos bool) {
+	pos = rightInverseOf(&r, &l)
+	return r, pos
+}
+
+// rightInverseOf is rightInverseSigned(*l), writing the inverse to *r (a
+// zero Layout).
+func rightInverseOf(r, l *Layout) bool {
+	var bufS, bufD [16]Int
+	sh := flatLeaves(bufS[:0], l.shape)
+	st := flatLeaves(bufD[:0], l.stride)
+	return rightInverseFlat(r, sh, st)
+}
+
+// invModes is the size of the buffers of the inverses' flat modes: enough
+// for a layout of inline size and its complement (more spill to the heap).
+const invModes = 12
+
+// rightInverseFlat is rightInverseSigned on the flat leaves sh:st of l
+// (which it only reads), writing the inverse to *r (a zero Layout): the
+// modes of coalesce(l) are bw_coalesce of the leaves.
+func rightInverseFlat(r *Layout, sh, st []Int) bool {
+	if r := len(sh); r > 0 {
+		var bufCS, bufCD [invModes]Int
+		sh, st = bwCoalesceFlat(sh[:r-1], st[:r-1], sh[r-1], st[r-1], bufCS[:0], bufCD[:0])
+	}
+	var seqBuf [invModes]int
 	seq := seqBuf[:0]
 	next := 1
 	for len(seq) <= len(sh) {
 		k := -1
 		for i := range st {
-			if st[i].Abs().Is(next) {
+			if st[i].static && absInt(st[i].v) == next { // st[i].Abs().Is(next)
 				k = i
 				break
 			}
@@ -37,29 +57,75 @@ func rightInverseSigned(l Layout) (Layout, bool) {
 			break
 		}
 		seq = append(seq, k)
-		ns := sh[k].Mul(st[k].Abs())
+		bad := false
+		ns := mulF(sh[k], S(next), &bad) // sh[k].Mul(st[k].Abs())
+		if bad {
+			ns = sh[k].Mul(st[k].Abs())
+		}
 		if !ns.static || ns.v == next {
 			break
 		}
 		next = ns.v
 	}
-	pos := true
-	for _, k := range seq {
-		pos = pos && st[k].v > 0
-	}
 	if len(seq) == 0 {
-		return mk(I(S(1)), I(S(0))), true
+		setFlat(r, []Int{S(1)}, []Int{S(0)})
+		return true
 	}
-	if len(seq) == 1 {
-		k := seq[0]
-		return mk(I(sh[k]), I(st[k].Signum().Mul(rst[k]))), pos
+	// rst: compact column-major strides of coalesce(l)'s shape from _1
+	// (CompactLeft: a static _1 extent gets _0, the running product is
+	// taken only when a later mode needs it).
+	var bufR [invModes]Int
+	rst := bufR[:0]
+	cur, pendA, pendB, pending := S(1), Int{}, Int{}, false
+	for _, s := range sh {
+		if s.Is(1) {
+			rst = append(rst, S(0))
+			continue
+		}
+		if pending {
+			cur, pending = pendA.Mul(pendB), false
+		}
+		rst = append(rst, cur)
+		pendA, pendB, pending = cur, s, true
 	}
-	var rsBuf, rdBuf [16]Int
+	pos := true
+	var rsBuf, rdBuf [inlLeaves]Int
 	rs, rd := rsBuf[:0], rdBuf[:0]
 	for _, k := range seq {
-		rs, rd = append(rs, sh[k]), append(rd, st[k].Signum().Mul(rst[k]))
+		pos = pos && st[k].v > 0
+		d := rst[k] // st[k].Signum().Mul(rst[k]): the sign is a static ±1
+		if st[k].v < 0 && !d.Is(0) {
+			d.v = -d.v
+		}
+		rs, rd = append(rs, sh[k]), append(rd, d)
 	}
-	return flatLayout(rs, rd), pos
+	setFlat(r, rs, rd)
+	return pos
+}
+
+// setFlat sets the zero Layout *r to flatLayout(rs, rd), writing an inline
+// one in place.
+func setFlat(r *Layout, rs, rd []Int) {
+	n := len(rs)
+	if n == 1 {
+		putLeaf(&r.shape, rs[0], 0)
+		putLeaf(&r.stride, rd[0], 0)
+		return
+	}
+	if n > inlLeaves {
+		*r = flatLayout(rs, rd)
+		return
+	}
+	tk := uint64(tOpen)
+	for i := range n {
+		putLeaf(&r.shape, rs[i], i)
+		putLeaf(&r.stride, rd[i], i)
+		tk |= tLeaf << (tokBits * uint(i+1))
+	}
+	tk |= tClose << (tokBits * uint(n+1))
+	for _, t := range [2]*IntTuple{&r.shape, &r.stride} {
+		t.tk, t.nt, t.nl, t.rk = tk, uint8(n+2), uint8(n), uint8(n)
+	}
 }
 
 // RightInverse returns CuTe 3.5.1's right_inverse(l): the layout r with
@@ -74,8 +140,7 @@ func rightInverseSigned(l Layout) (Layout, bool) {
 // checked point by point and a failure is an error.
 func RightInverse(l Layout) (r Layout, err error) {
 	defer catchIn("right_inverse", &err)
-	r, pos := rightInverseSigned(l)
-	if pos {
+	if rightInverseOf(&r, &l) {
 		return r, nil
 	}
 	if r.Size().v > maxVerify {
@@ -108,11 +173,52 @@ func RightInverse(l Layout) (r Layout, err error) {
 // left_inverse((_4,4,2,2):(_4,_16,_1,_64)) = 2:16.
 func LeftInverse(l Layout) (r Layout, err error) {
 	defer catchIn("left_inverse", &err)
+	// The leaves of m = (l, complement(l, cosize(filter(l)))): l's, then
+	// the complement's, computed on the flat modes of filter(l).
+	var bufS, bufD [2 * invModes]Int
+	sh := flatLeaves(bufS[:0], l.shape)
+	st := flatLeaves(bufD[:0], l.stride)
+	n := len(sh)
+	if n == 0 {
+		return leftInversePlain(l)
+	}
+	// filter(l): l's leaves with the extents of stride _0 set to _1,
+	// coalesced (filterFlat on the leaves at hand)
+	var bufZS, bufFS, bufFD [invModes]Int
+	zs := append(bufZS[:0], sh...)
+	for i := range zs {
+		if st[i].Is(0) {
+			zs[i] = S(1)
+		}
+	}
+	fsh, fst := bwCoalesceFlat(zs[:n-1], st[:n-1], zs[n-1], st[n-1], bufFS[:0], bufFD[:0])
+	cot, ok := cosizeStatic(fsh, fst)
+	if !ok {
+		cot = flatLayoutInline(fsh, fst).Cosize() // filter(l) is flatLayout of its flat modes
+	}
+	var bufCS, bufCD [invModes]Int
+	cs, cd, info := complementFlat(l, fsh, fst, I(cot), nil, bufCS[:0], bufCD[:0])
+	pos := rightInverseFlat(&r, append(sh, cs...), append(st, cd...))
+	if info.bad == "" && pos && !broadcastFlat(sh[:n], st[:n]) && cosizeFlat(sh[:n], st[:n]) <= sizeOf(&r) {
+		return r, nil
+	}
+	return leftInverseChecked(l, r)
+}
+
+// leftInversePlain is LeftInverse as its definition reads, for the layouts
+// the flat computation leaves alone (no leaves).
+func leftInversePlain(l Layout) (Layout, error) {
 	c, info := complementOf(l, I(Filter(l).Cosize()))
 	r, pos := rightInverseSigned(Concat(l, c))
 	if info.bad == "" && pos && !hasBroadcast(l) && cosizeOf(l) <= r.Size().v {
 		return r, nil
 	}
+	return leftInverseChecked(l, r)
+}
+
+// leftInverseChecked checks CuTe's answer r for left_inverse(l) point by
+// point (see LeftInverse).
+func leftInverseChecked(l, r Layout) (Layout, error) {
 	if l.Size().v > maxVerify {
 		throw("left_inverse", "a layout whose inverse CuTe cannot guarantee must be small enough to verify", l)
 	}
@@ -128,12 +234,52 @@ func LeftInverse(l Layout) (r Layout, err error) {
 // stride 0 (l is then not injective).
 func hasBroadcast(l Layout) bool {
 	var bufS, bufD [16]Int
-	sh := flatLeaves(bufS[:0], l.shape)
-	st := flatLeaves(bufD[:0], l.stride)
+	return broadcastFlat(flatLeaves(bufS[:0], l.shape), flatLeaves(bufD[:0], l.stride))
+}
+
+// broadcastFlat is hasBroadcast on the flat leaves sh:st of l.
+func broadcastFlat(sh, st []Int) bool {
 	for i := range sh {
 		if st[i].v == 0 && sh[i].v != 1 {
 			return true
 		}
 	}
 	return false
+}
+
+// cosizeStatic is the cosize of the layout of flat modes sh:st when every
+// extent and stride is static and positive or zero and nothing overflows:
+// then crd2idx(size-1) puts s-1 in every mode, so the cosize is the static
+// 1 + sum((s-1)*|d|). ok=false otherwise ([Layout.Cosize] answers then).
+func cosizeStatic(sh, st []Int) (Int, bool) {
+	c, p := 1, 1
+	for i := range sh {
+		s, d := sh[i], st[i]
+		if !s.static || !d.static || s.v <= 0 || s.v >= 1<<31 || d.v <= -1<<31 || d.v >= 1<<31 {
+			return Int{}, false
+		}
+		c += (s.v - 1) * absInt(d.v)
+		p *= s.v
+		if c >= 1<<31 || p >= 1<<31 {
+			return Int{}, false
+		}
+	}
+	return S(c), true
+}
+
+// sizeOf is r.Size().v, without the generic product for an inline shape.
+func sizeOf(r *Layout) int {
+	if n, ok := sizeF(&r.shape); ok {
+		return n
+	}
+	return r.Size().v
+}
+
+// cosizeFlat is cosizeOf on the flat leaves sh:st of l.
+func cosizeFlat(sh, st []Int) int {
+	c := 1
+	for i := range sh {
+		c += (sh[i].v - 1) * absInt(st[i].v)
+	}
+	return c
 }
