@@ -109,7 +109,7 @@ func complementOf(l Layout, cotarget IntTuple) (Layout, complementInfo) {
 func complementOfRec(l Layout, cotarget IntTuple, rec trace.Recorder) (Layout, complementInfo) {
 	var bufS, bufD [16]Int
 	sh, st := filterFlat(l, bufS[:], bufD[:])
-	var bufRS, bufRD [40]Int
+	var bufRS, bufRD [16]Int
 	fs, fd, info := complementFlat(l, sh, st, cotarget, rec, bufRS[:0], bufRD[:0])
 	res := flatLayoutInline(fs, fd)
 	if rec != nil {
@@ -130,7 +130,9 @@ func complementFlat(l Layout, sh, st []Int, cotarget IntTuple, rec trace.Recorde
 		}
 	}
 	neg := false
-	cotarget.walkLeaves(func(c Int) { neg = neg || c.v < 0 })
+	for k := range cotarget.numLeaves() {
+		neg = neg || cotarget.leafAt(k).v < 0
+	}
 	if neg {
 		throw("complement", "the cotarget must not be negative", l, cotarget)
 	}
@@ -266,12 +268,26 @@ func appendRest(cotarget IntTuple, nd Int, fs, fd []Int) ([]Int, []Int) {
 
 // flatLayoutInline is flatLayout(rs, rd), writing a flat tuple's inline
 // form directly.
-func flatLayoutInline(rs, rd []Int) Layout {
-	if len(rs) == 1 || len(rs) > inlLeaves {
+func flatLayoutInline(rs, rd []Int) (l Layout) {
+	n := len(rs)
+	if n == 1 || n > inlLeaves {
 		return flatLayout(rs, rd)
 	}
-	e := [inlLeaves + 1]int{0, 1, 2, 3, 4, 5, 6, 7, 8}
-	return modesLayout(rs, rd, e[:len(rs)+1])
+	// ( L...L ): tLeaf is both bits, so n leaves are 2n set bits.
+	tk := uint64(tOpen) | (1<<(tokBits*uint(n))-1)<<tokBits | tClose<<(tokBits*uint(n+1))
+	sh, st := &l.shape, &l.stride
+	sh.tk, sh.nt, sh.nl, sh.rk = tk, uint8(n+2), uint8(n), uint8(n)
+	st.tk, st.nt, st.nl, st.rk = tk, uint8(n+2), uint8(n), uint8(n)
+	for k := range n {
+		sh.v[k], st.v[k] = rs[k].v, rd[k].v
+		if rs[k].static {
+			sh.st |= 1 << k
+		}
+		if rd[k].static {
+			st.st |= 1 << k
+		}
+	}
+	return l
 }
 
 // ceilDivPos is a.CeilDiv(b), with one division where both are positive
@@ -327,7 +343,28 @@ func checkComplement(l Layout, cotarget IntTuple, r Layout) {
 // cosize(l). See [ComplementTo] for the errors.
 func Complement(l Layout) (r Layout, err error) {
 	defer catchIn("complement", &err)
-	return complementChecked(l, I(Filter(l).Cosize())), nil
+	return complementSelf(l), nil
+}
+
+// complementSelf is complementChecked(l, I(Filter(l).Cosize())) computing
+// the flat modes of filter(l) once: they give both the cotarget (the cosize
+// of filter(l)) and the modes complement works on.
+func complementSelf(l Layout) Layout {
+	var bufS, bufD [16]Int
+	sh, st := filterFlat(l, bufS[:], bufD[:])
+	f := flatLayoutInline(sh, st)
+	cotarget := I(f.Cosize())
+	if cotarget.lf().v <= 0 {
+		throw("complement", "the cotarget must be positive", l, cotarget)
+	}
+	var bufRS, bufRD [16]Int
+	fs, fd, info := complementFlat(l, sh, st, cotarget, nil, bufRS[:0], bufRD[:0])
+	r := flatLayoutInline(fs, fd)
+	if info.bad != "" {
+		throw("complement", info.bad, l, cotarget)
+	}
+	checkComplement(l, cotarget, r)
+	return r
 }
 
 // ComplementTo returns CuTe 3.5.1's complement(l, cotarget): the ordered

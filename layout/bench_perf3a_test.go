@@ -1,0 +1,98 @@
+package layout
+
+import (
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// The exact inputs of the issue-16 comparison table for complement, coalesce,
+// crd2idx and Parse.
+var (
+	p3CompL  = MustParse("(4,8):(_1,_16)")
+	p3CompCo = I(D(256))
+	p3Deep   = MustParse("((2,(2,2)),((2,2),(2,3))):((1,(2,4)),((8,16),(32,64)))")
+	p3Crd    = MustParseTuple("((1,5),(1,2))")
+)
+
+func BenchmarkP3Complement(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		benchLay, _ = Complement(p3CompL)
+	}
+}
+
+func BenchmarkP3ComplementCot(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		benchLay, _ = ComplementTo(p3CompL, p3CompCo)
+	}
+}
+
+func BenchmarkP3CoalesceDeep(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		benchLay = Coalesce(p3Deep)
+	}
+}
+
+func BenchmarkP3Crd2IdxInt192(b *testing.B) {
+	b.ReportAllocs()
+	sh, st := benchA.Shape(), benchA.Stride()
+	for b.Loop() {
+		s := 0
+		for i := range 192 {
+			s += Crd2Idx(I(D(i)), sh, st).Value()
+		}
+		sink += s
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*192), "ns/elem")
+}
+
+func BenchmarkP3Crd2IdxHier(b *testing.B) {
+	b.ReportAllocs()
+	sh, st := benchA.Shape(), benchA.Stride()
+	for b.Loop() {
+		sink += Crd2Idx(p3Crd, sh, st).Value()
+	}
+}
+
+func BenchmarkP3Parse(b *testing.B) {
+	b.ReportAllocs()
+	s := benchA.String()
+	for b.Loop() {
+		benchLay, _ = Parse(s)
+	}
+}
+
+// complementSelfPlain is Complement's code of record: complement(l,
+// cosize(filter(l))) through the general path.
+func complementSelfPlain(l Layout) (r Layout, err error) {
+	defer catchIn("complement", &err)
+	return complementChecked(l, I(Filter(l).Cosize())), nil
+}
+
+// TestComplementSelfMatchesPlain checks Complement's single-filter path
+// against the plain definition: the same layout (static flags included) or
+// the same error.
+func TestComplementSelfMatchesPlain(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var l Layout
+		switch rapid.IntRange(0, 2).Draw(t, "kind") {
+		case 0:
+			l = genLayout(t)
+		case 1:
+			l = genPermuted(t, "l", false, true)
+		default:
+			l = genPermuted(t, "l", true, rapid.Bool().Draw(t, "static"))
+		}
+		fast, ferr := Complement(l)
+		plain, perr := complementSelfPlain(l)
+		if (ferr == nil) != (perr == nil) || (ferr != nil && ferr.Error() != perr.Error()) {
+			t.Fatalf("Complement(%v): error %v, plain %v", l, ferr, perr)
+		}
+		if ferr == nil && (!fast.Equal(plain) || fast.String() != plain.String()) {
+			t.Fatalf("Complement(%v) = %v, want %v", l, fast, plain)
+		}
+	})
+}
