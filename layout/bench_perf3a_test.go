@@ -1,6 +1,7 @@
 package layout
 
 import (
+	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -93,6 +94,27 @@ func TestComplementSelfMatchesPlain(t *testing.T) {
 		}
 		if ferr == nil && (!fast.Equal(plain) || fast.String() != plain.String()) {
 			t.Fatalf("Complement(%v) = %v, want %v", l, fast, plain)
+		}
+	})
+}
+
+// TestBwCoalesceFlatMatchesModes checks the integer bw_coalesce against the
+// generic one it specializes, on the flat modes of drawn layouts.
+func TestBwCoalesceFlatMatchesModes(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		l := genLayout(t)
+		if rapid.Bool().Draw(t, "permuted") {
+			l = genPermuted(t, "l", rapid.Bool().Draw(t, "pow2"), rapid.Bool().Draw(t, "static"))
+		}
+		sh, st := flatLeaves(nil, l.shape), flatLeaves(nil, l.stride)
+		if got, want := sh, l.shape.Leaves(); len(got) != len(want) {
+			t.Fatalf("flatLeaves(%v) = %v, want %v", l.shape, got, want)
+		}
+		r := len(sh)
+		fs, fd := bwCoalesceFlat(sh[:r-1], st[:r-1], sh[r-1], st[r-1], nil, nil)
+		ms, md := bwCoalesceModes(sh[:r-1], st[:r-1], sh[r-1], st[r-1], nil, nil, intMerges, S(0))
+		if !slices.Equal(fs, ms) || !slices.Equal(fd, md) {
+			t.Fatalf("bwCoalesceFlat(%v) = %v:%v, want %v:%v", l, fs, fd, ms, md)
 		}
 	})
 }

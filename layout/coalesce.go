@@ -12,7 +12,31 @@ package layout
 // bwCoalesceFlat returns the flat modes of that layout, front to back,
 // appended to rs and rd.
 func bwCoalesceFlat(os, od []Int, ns, nd Int, rs, rd []Int) ([]Int, []Int) {
-	return bwCoalesceModes(os, od, ns, nd, rs, rd, intMerges, S(0))
+	// bwCoalesceModes(os, od, ns, nd, rs, rd, intMerges, S(0)), with the
+	// merge test inline (see TestBwCoalesceFlatMatchesModes).
+	b := len(rs)
+	rs, rd = append(rs, ns), append(rd, nd)
+	for i := len(os) - 1; i >= 0; i-- {
+		s, d := os[i], od[i]
+		f := len(rs) - 1
+		switch {
+		case s.Is(1):
+		case f == b && rs[f].Is(1):
+			rs[f], rd[f] = s, d
+		case rs[f].static && intMerges(s, d, rd[f]):
+			rs[f], rd[f] = s.Mul(rs[f]), d
+		default:
+			rs, rd = append(rs, s), append(rd, d)
+		}
+	}
+	if len(rs) == b+1 && rs[b].Is(1) {
+		rd[b] = S(0)
+	}
+	for i, j := b, len(rs)-1; i < j; i, j = i+1, j-1 {
+		rs[i], rs[j] = rs[j], rs[i]
+		rd[i], rd[j] = rd[j], rd[i]
+	}
+	return rs, rd
 }
 
 // intMerges reports whether mode s:d merges into a front of stride f.
@@ -77,6 +101,16 @@ func addModes(sh, st *builder, rs, rd []Int) {
 
 // flatLeaves appends the leaves of t to dst.
 func flatLeaves(dst []Int, t IntTuple) []Int {
+	if t.big == nil {
+		n := int(t.nl)
+		if t.nt == 0 {
+			n = 1
+		}
+		for k := range n {
+			dst = append(dst, Int{t.v[k], t.st>>uint(k)&1 != 0})
+		}
+		return dst
+	}
 	for k := range t.numLeaves() {
 		dst = append(dst, t.leafAt(k))
 	}

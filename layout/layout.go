@@ -530,7 +530,7 @@ func Coalesce(l Layout) Layout {
 	if r == 0 {
 		return l
 	}
-	return flatLayout(bwCoalesceFlat(sh[:r-1], st[:r-1], sh[r-1], st[r-1], sh[r:], st[r:]))
+	return flatLayoutInline(bwCoalesceFlat(sh[:r-1], st[:r-1], sh[r-1], st[r-1], sh[r:], st[r:]))
 }
 
 // staticEq is CuTe's is_constant<true, decltype(a == b)>.
