@@ -1,6 +1,7 @@
 package layout
 
 import (
+	"math"
 	"slices"
 	"testing"
 
@@ -116,5 +117,32 @@ func TestBwCoalesceFlatMatchesModes(t *testing.T) {
 		if !slices.Equal(fs, ms) || !slices.Equal(fd, md) {
 			t.Fatalf("bwCoalesceFlat(%v) = %v:%v, want %v:%v", l, fs, fd, ms, md)
 		}
+	})
+}
+
+// TestMulIntMatchesCap checks the branch-light mulInt against its
+// definition: ok exactly when |a*b| <= math.MaxInt, and then the product.
+func TestMulIntMatchesCap(t *testing.T) {
+	edge := []int{0, 1, -1, 2, -2, 3, math.MaxInt, math.MinInt, math.MaxInt / 2, math.MinInt / 2, 1 << 31, -(1 << 31), 1 << 32, 3037000499, -3037000500}
+	check := func(a, b int) {
+		got, ok := mulInt(a, b)
+		p, okCap := mulCap(absMag(a), absMag(b))
+		if a == math.MinInt || b == math.MinInt {
+			okCap = a == 0 || b == 0
+			p = 0
+		}
+		if ok != okCap || (ok && got != a*b) || (ok && uint64(absMag(got)) != p) {
+			t.Fatalf("mulInt(%d, %d) = %d, %v; want ok=%v", a, b, got, ok, okCap)
+		}
+	}
+	for _, a := range edge {
+		for _, b := range edge {
+			check(a, b)
+			check(a+1, b)
+			check(a-1, b-1)
+		}
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		check(rapid.Int().Draw(t, "a"), rapid.Int().Draw(t, "b"))
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"iter"
 	"math"
+	"math/bits"
 	"strings"
 )
 
@@ -291,8 +292,8 @@ func crd2idxDyn(c Int, shape, stride *IntTuple) (r Int, ok bool) {
 		return Int{}, false
 	}
 	n := shape.numLeaves()
-	for k := range n {
-		if shape.st>>k&1 != 0 && uint(shape.v[k]+1) <= 2 {
+	for sb := shape.st; sb != 0; sb &= sb - 1 { // the static leaves
+		if k := bits.TrailingZeros8(sb); uint(shape.v[k]+1) <= 2 {
 			return Int{}, false
 		}
 	}

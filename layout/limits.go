@@ -183,15 +183,14 @@ func checkLeaves(op string, ts ...IntTuple) {
 }
 
 // mulInt returns a*b, or ok=false when it overflows an int.
+// ok is |a*b| <= math.MaxInt: the signed 128-bit product (the unsigned one
+// with the high word corrected for negative operands) must sign-extend its
+// low word, and must not be math.MinInt. Branch-light, so that it inlines.
 func mulInt(a, b int) (int, bool) {
-	if a == math.MinInt || b == math.MinInt {
-		return 0, a == 0 || b == 0
-	}
-	p, ok := mulCap(absMag(a), absMag(b))
-	if (a < 0) != (b < 0) {
-		return -int(p), ok
-	}
-	return int(p), ok
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	hi -= uint64(b) & uint64(a>>63)
+	hi -= uint64(a) & uint64(b>>63)
+	return int(lo), hi == uint64(int64(lo)>>63) && lo != 1<<63
 }
 
 // addInt returns a+b, or ok=false when it overflows an int.
