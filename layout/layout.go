@@ -305,7 +305,7 @@ func crd2idxDyn(c Int, shape, stride *IntTuple) (r Int, ok bool) {
 			if s == 0 { // an extent-0 mode takes the whole coordinate
 				i = 0
 			} else {
-				q := i / s
+				q := quo(i, s)
 				part, i = i-q*s, q
 			}
 		}
@@ -445,7 +445,7 @@ func evalLeaves(shape, stride *IntTuple, k0, k1, i int) int {
 			if uint(i) < uint(s) || s == 0 { // 0 <= i < s
 				return off + i*st[k]
 			}
-			q := i / s // one division for the quotient and the remainder
+			q := quo(i, s) // one division for the quotient and the remainder
 			off += (i - q*s) * st[k]
 			i = q
 		}
