@@ -146,3 +146,50 @@ func TestMulIntMatchesCap(t *testing.T) {
 		check(rapid.Int().Draw(t, "a"), rapid.Int().Draw(t, "b"))
 	})
 }
+
+// TestParseFastMatchesParser checks Parse's one-scan path against the
+// parser of record: wherever it answers, the parser gives the same layout
+// (static flags included); on the printed text of drawn layouts it answers;
+// on mangled text it answers only what the parser accepts.
+func TestParseFastMatchesParser(t *testing.T) {
+	plain := func(s string) (Layout, error) {
+		p := &parser{s: s}
+		l := p.parseLayout()
+		p.end()
+		if p.err != nil {
+			return Layout{}, p.err
+		}
+		return l, nil
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		l := genLayout(t)
+		s := l.String()
+		if got, ok := parseLayoutFast(s); !ok || got.String() != s || !got.Equal(l) {
+			t.Fatalf("parseLayoutFast(%q) = %v, %v; want %v", s, got, ok, l)
+		}
+		// Mangle the text: delete, duplicate or replace a byte.
+		b := []byte(s)
+		i := rapid.IntRange(0, len(b)-1).Draw(t, "at")
+		switch rapid.IntRange(0, 2).Draw(t, "edit") {
+		case 0:
+			b = append(b[:i], b[i+1:]...)
+		case 1:
+			b = append(b[:i+1], b[i:]...)
+		default:
+			b[i] = rapid.SampledFrom([]byte("()_,:-0123456789 x")).Draw(t, "c")
+		}
+		m := string(b)
+		got, ok := parseLayoutFast(m)
+		want, err := plain(m)
+		if ok && (err != nil || got.String() != want.String() || !got.Equal(want)) {
+			t.Fatalf("parseLayoutFast(%q) = %v, the parser gives %v, %v", m, got, want, err)
+		}
+	})
+	for _, s := range []string{"():()", "(()):(())", "_-3:_4", "-0:0", "((),4):((),_1)", "4:", ":4", "4:4,", "(4,):(1,)", "(4:1)"} {
+		got, ok := parseLayoutFast(s)
+		want, err := plain(s)
+		if ok != (err == nil) || ok && (got.String() != want.String() || !got.Equal(want)) {
+			t.Errorf("parseLayoutFast(%q) = %v, %v; the parser gives %v, %v", s, got, ok, want, err)
+		}
+	}
+}

@@ -80,31 +80,24 @@ func addCap(a, b uint64) (uint64, bool) {
 
 // checkTuple reports why t is not a representable tuple, or nil.
 func checkTuple(op string, t IntTuple) *Error {
-	var leaves int
 	prod, sum := uint64(1), uint64(0)
-	var bad *Error
-	t.walkLeaves(func(a Int) {
-		if bad != nil {
-			return
+	for k := range t.numLeaves() {
+		if k >= MaxLeaves {
+			return Errorf(op, "at most MaxLeaves (256) leaves", k+1)
 		}
-		leaves++
-		if leaves > MaxLeaves {
-			bad = Errorf(op, "at most MaxLeaves (256) leaves", leaves)
-			return
-		}
+		a := t.leafAt(k)
 		if a.v == math.MinInt {
-			bad = Errorf(op, "every integer must have a magnitude that fits in int64", a)
-			return
+			return Errorf(op, "every integer must have a magnitude that fits in int64", a)
 		}
 		m := absMag(a.v)
 		var ok1, ok2 bool
 		sum, ok1 = addCap(sum, m)
 		prod, ok2 = mulCap(prod, max(m, 1))
 		if !ok1 || !ok2 {
-			bad = Errorf(op, "the product and the sum of the integers must fit in int64", t)
+			return Errorf(op, "the product and the sum of the integers must fit in int64", t)
 		}
-	})
-	return bad
+	}
+	return nil
 }
 
 // checkLayout reports why shape:stride (congruent) is not a representable
