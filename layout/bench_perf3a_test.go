@@ -193,3 +193,23 @@ func TestParseFastMatchesParser(t *testing.T) {
 		}
 	}
 }
+
+// TestFlatCosizeMatchesCosize checks the flat cosize against Cosize.
+func TestFlatCosizeMatchesCosize(t *testing.T) {
+	answered := 0
+	rapid.Check(t, func(t *rapid.T) {
+		l := genLayout(t)
+		sh, st := flatLeaves(nil, l.shape), flatLeaves(nil, l.stride)
+		got, ok := flatCosize(sh, st)
+		if !ok {
+			return
+		}
+		answered++
+		if want := flatLayout(sh, st).Cosize(); got != want {
+			t.Fatalf("flatCosize(%v) = %v, want %v", l, got, want)
+		}
+	})
+	if answered == 0 {
+		t.Error("flatCosize never answered")
+	}
+}

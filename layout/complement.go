@@ -352,8 +352,11 @@ func Complement(l Layout) (r Layout, err error) {
 func complementSelf(l Layout) Layout {
 	var bufS, bufD [16]Int
 	sh, st := filterFlat(l, bufS[:], bufD[:])
-	f := flatLayoutInline(sh, st)
-	cotarget := I(f.Cosize())
+	c, ok := flatCosize(sh, st)
+	if !ok {
+		c = flatLayoutInline(sh, st).Cosize()
+	}
+	cotarget := I(c)
 	if cotarget.lf().v <= 0 {
 		throw("complement", "the cotarget must be positive", l, cotarget)
 	}
@@ -385,4 +388,33 @@ func complementSelf(l Layout) Layout {
 func ComplementTo(l Layout, cotarget IntTuple) (r Layout, err error) {
 	defer catchIn("complement", &err)
 	return complementChecked(l, cotarget), nil
+}
+
+// flatCosize is flatLayout(sh, st).Cosize() in its common case, and
+// ok=false elsewhere: positive extents, some of them dynamic, none a static
+// _1, nothing overflowing. Then size-1 is dynamic and its colexicographic
+// digits are s-1 in every mode, so the cosize is 1 + sum((s-1)*|d|), static
+// exactly when every stride is a static _0 (crd2idx's typing of a dynamic
+// coordinate).
+func flatCosize(sh, st []Int) (Int, bool) {
+	dyn, static, off, size := false, true, 0, 1
+	for k := range sh {
+		s, d := sh[k], st[k]
+		if s.v <= 0 || s.Is(1) || d.v == math.MinInt {
+			return Int{}, false
+		}
+		var ok1, ok2, ok3 bool
+		size, ok1 = mulInt(size, s.v)
+		x, ok2 := mulInt(s.v-1, absInt(d.v))
+		off, ok3 = addInt(off, x)
+		if !ok1 || !ok2 || !ok3 {
+			return Int{}, false
+		}
+		dyn = dyn || !s.static
+		static = static && d.Is(0)
+	}
+	if off == math.MaxInt || !dyn {
+		return Int{}, false
+	}
+	return Int{off + 1, static}, true
 }
