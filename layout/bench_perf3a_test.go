@@ -213,3 +213,24 @@ func TestFlatCosizeMatchesCosize(t *testing.T) {
 		t.Error("flatCosize never answered")
 	}
 }
+
+// TestFlatScratchAllocs pins the scratch buffers: coalesce and complement
+// of a 7-leaf layout (their bw_coalesce writes behind the input leaves)
+// allocate nothing.
+func TestFlatScratchAllocs(t *testing.T) {
+	l8 := MustParse("((2,(2,2)),((2,2),(2,3),2)):((_1,(_2,_4)),((_8,_16),(_32,_64),_384))")
+	for _, c := range []struct {
+		name string
+		f    func()
+	}{
+		{"Coalesce", func() { benchLay = Coalesce(p3Deep) }},
+		{"Coalesce8", func() { benchLay = Coalesce(l8) }},
+		{"Complement8", func() { benchLay, _ = Complement(l8) }},
+		{"ComplementTo8", func() { benchLay, _ = ComplementTo(l8, I(D(1<<12))) }},
+		{"Parse", func() { benchLay, _ = Parse("((2,(2,2)),((2,2),(2,3))):((1,(2,4)),((8,16),(32,64)))") }},
+	} {
+		if n := testing.AllocsPerRun(20, c.f); n > 0 {
+			t.Errorf("%s: %v allocations, want 0", c.name, n)
+		}
+	}
+}

@@ -107,9 +107,9 @@ func complementOf(l Layout, cotarget IntTuple) (Layout, complementInfo) {
 // complementOfRec is complementOf reporting its steps to rec (see package
 // trace).
 func complementOfRec(l Layout, cotarget IntTuple, rec trace.Recorder) (Layout, complementInfo) {
-	var bufS, bufD [16]Int
+	var bufS, bufD [2 * inlLeaves]Int
 	sh, st := filterFlat(l, bufS[:], bufD[:])
-	var bufRS, bufRD [16]Int
+	var bufRS, bufRD [2*inlLeaves + 8]Int
 	fs, fd, info := complementFlat(l, sh, st, cotarget, rec, bufRS[:0], bufRD[:0])
 	res := flatLayoutInline(fs, fd)
 	if rec != nil {
@@ -302,7 +302,7 @@ func ceilDivPos(a, b Int) Int {
 
 // cosizeOf is the value of cosize(l): sum((s-1)*|d|) + 1 over the leaves.
 func cosizeOf(l Layout) int {
-	var bufS, bufD [16]Int
+	var bufS, bufD [2 * inlLeaves]Int
 	sh := flatLeaves(bufS[:0], l.shape)
 	st := flatLeaves(bufD[:0], l.stride)
 	c := 1
@@ -350,7 +350,7 @@ func Complement(l Layout) (r Layout, err error) {
 // the flat modes of filter(l) once: they give both the cotarget (the cosize
 // of filter(l)) and the modes complement works on.
 func complementSelf(l Layout) Layout {
-	var bufS, bufD [16]Int
+	var bufS, bufD [2 * inlLeaves]Int
 	sh, st := filterFlat(l, bufS[:], bufD[:])
 	c, ok := flatCosize(sh, st)
 	if !ok {
@@ -360,7 +360,7 @@ func complementSelf(l Layout) Layout {
 	if cotarget.lf().v <= 0 {
 		throw("complement", "the cotarget must be positive", l, cotarget)
 	}
-	var bufRS, bufRD [16]Int
+	var bufRS, bufRD [2*inlLeaves + 2]Int
 	fs, fd, info := complementFlat(l, sh, st, cotarget, nil, bufRS[:0], bufRD[:0])
 	r := flatLayoutInline(fs, fd)
 	if info.bad != "" {

@@ -106,7 +106,7 @@ func checkLayout(op string, shape, stride IntTuple) *Error {
 	if e := checkTuple(op, shape); e != nil {
 		return e
 	}
-	var bufS, bufD [16]Int
+	var bufS, bufD [2 * inlLeaves]Int
 	sh := flatLeaves(bufS[:0], shape)
 	st := flatLeaves(bufD[:0], stride)
 	span, positive := uint64(1), true
