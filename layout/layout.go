@@ -257,18 +257,24 @@ func crd2idxCongruent(c, shape, stride *IntTuple) (r Int, ok bool) {
 		return Int{}, false
 	}
 	sum, static, mag := 0, true, uint64(0)
-	for k := range c.numLeaves() {
-		a, d := c.leafAt(k), stride.leafAt(k)
-		if a.Is(0) || d.Is(0) { // a static _0 term
+	cv, dv := &c.v, &stride.v
+	n := int(c.nl)
+	if c.nt == 0 {
+		n = 1
+	}
+	for k := range n { // inline: leaf k is v[k], static bit k
+		a, d := cv[k], dv[k]
+		as, ds := c.st>>uint(k)&1 != 0, stride.st>>uint(k)&1 != 0
+		if as && a == 0 || ds && d == 0 { // a static _0 term
 			continue
 		}
-		x, okMul := mulInt(a.v, d.v)
+		x, okMul := mulInt(a, d)
 		mag, ok = addCap(mag, absMag(x))
 		if !okMul || !ok || x == math.MinInt {
 			return Int{}, false
 		}
 		sum += x
-		static = static && a.static && d.static
+		static = static && as && ds
 	}
 	return Int{sum, static}, true
 }
