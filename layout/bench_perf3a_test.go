@@ -234,3 +234,37 @@ func TestFlatScratchAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestCoalesceInlineMatches checks Coalesce's inline path against
+// bw_coalesce over the flat leaves (the general path).
+func TestCoalesceInlineMatches(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var l Layout
+		switch rapid.IntRange(0, 2).Draw(t, "kind") {
+		case 0:
+			l = genLayout(t)
+		case 1:
+			l = genPermuted(t, "l", rapid.Bool().Draw(t, "pow2"), rapid.Bool().Draw(t, "static"))
+		default:
+			l = genPow2Layout(t, "l")
+		}
+		if l.shape.big != nil || l.stride.big != nil {
+			return
+		}
+		sh, st := flatLeaves(nil, l.shape), flatLeaves(nil, l.stride)
+		r := len(sh)
+		want := flatLayout(bwCoalesceModes(sh[:r-1], st[:r-1], sh[r-1], st[r-1], nil, nil, intMerges, S(0)))
+		if got := coalesceInline(&l); got != want || got.String() != want.String() {
+			t.Fatalf("coalesceInline(%v) = %v, want %v", l, got, want)
+		}
+	})
+	for _, s := range []string{"_1:_0", "_1:3", "1:3", "(_1,_1):(2,3)", "(1,_1):(2,3)", "(_2,_4):(_1,_2)", "((2,(2,2)),((2,2),(2,3))):((1,(2,4)),((8,16),(32,64)))", "((_2,(_2,_2)),((_2,_2),(_2,_3))):((_1,(_2,_4)),((_8,_16),(_32,_64)))"} {
+		l := MustParse(s)
+		sh, st := flatLeaves(nil, l.shape), flatLeaves(nil, l.stride)
+		r := len(sh)
+		want := flatLayout(bwCoalesceModes(sh[:r-1], st[:r-1], sh[r-1], st[r-1], nil, nil, intMerges, S(0)))
+		if got := Coalesce(l); got != want || got.String() != want.String() {
+			t.Errorf("Coalesce(%v) = %v, want %v", l, got, want)
+		}
+	}
+}

@@ -116,3 +116,58 @@ func flatLeaves(dst []Int, t IntTuple) []Int {
 	}
 	return dst
 }
+
+// coalesceInline is Coalesce of an inline layout: bwCoalesceFlat over its
+// leaves, read straight from the inline values, with the modes collected in
+// fixed arrays (back to front) and written into the result's inline form.
+// TestCoalesceInlineMatches checks it against the general path.
+func coalesceInline(l *Layout) Layout {
+	sh, st := &l.shape, &l.stride
+	n := int(sh.nl)
+	if sh.nt == 0 {
+		n = 1
+	}
+	if n == 0 {
+		return *l
+	}
+	var rs, rd [inlLeaves]Int // the modes, back to front
+	rs[0], rd[0] = sh.leafAt(n-1), st.leafAt(n-1)
+	m := 1
+	for i := n - 2; i >= 0; i-- {
+		s := Int{sh.v[i], sh.st>>uint(i)&1 != 0}
+		d := Int{st.v[i], st.st>>uint(i)&1 != 0}
+		f := m - 1
+		switch {
+		case s.Is(1):
+		case f == 0 && rs[0].Is(1):
+			rs[0], rd[0] = s, d
+		case rs[f].static && intMerges(s, d, rd[f]):
+			rs[f], rd[f] = s.Mul(rs[f]), d
+		default:
+			rs[m], rd[m] = s, d
+			m++
+		}
+	}
+	if m == 1 {
+		if rs[0].Is(1) {
+			rd[0] = S(0)
+		}
+		return mk(I(rs[0]), I(rd[0]))
+	}
+	var r Layout
+	tk := uint64(tOpen) | (1<<(tokBits*uint(m))-1)<<tokBits | tClose<<(tokBits*uint(m+1))
+	rsh, rst := &r.shape, &r.stride
+	rsh.tk, rsh.nt, rsh.nl, rsh.rk = tk, uint8(m+2), uint8(m), uint8(m)
+	rst.tk, rst.nt, rst.nl, rst.rk = tk, uint8(m+2), uint8(m), uint8(m)
+	for k := range m {
+		a, b := rs[m-1-k], rd[m-1-k]
+		rsh.v[k], rst.v[k] = a.v, b.v
+		if a.static {
+			rsh.st |= 1 << k
+		}
+		if b.static {
+			rst.st |= 1 << k
+		}
+	}
+	return r
+}

@@ -530,6 +530,9 @@ func Flatten(l Layout) Layout { return mk(l.shape.Flatten(), l.stride.Flatten())
 // adjacent modes merged where s0*d0 == d1 is known statically, static _1 modes
 // dropped, and depth at most 1. Dynamic modes are never merged, as in CuTe.
 func Coalesce(l Layout) Layout {
+	if l.shape.big == nil && l.stride.big == nil {
+		return coalesceInline(&l)
+	}
 	var bufS, bufD [2 * inlLeaves]Int
 	sh := flatLeaves(bufS[:0], l.shape)
 	st := flatLeaves(bufD[:0], l.stride)
