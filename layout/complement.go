@@ -59,6 +59,11 @@ func ceilDivInt(x, y Int) Int {
 
 // filterFlat returns the flat modes of filter(l) = coalesce(filter_zeros(l)).
 func filterFlat(l Layout, bufS, bufD []Int) (sh, st []Int) {
+	return filterFlatP(&l, bufS, bufD)
+}
+
+// filterFlatP is filterFlat on a layout passed by reference.
+func filterFlatP(l *Layout, bufS, bufD []Int) (sh, st []Int) {
 	sh = flatLeaves(bufS[:0], l.shape)
 	st = flatLeaves(bufD[:0], l.stride)
 	for i := range st {
@@ -68,7 +73,7 @@ func filterFlat(l Layout, bufS, bufD []Int) (sh, st []Int) {
 	}
 	r := len(sh)
 	if r == 0 {
-		throw("complement", "the layout must not be empty", l)
+		throw("complement", "the layout must not be empty", *l)
 	}
 	return bwCoalesceFlat(sh[:r-1], st[:r-1], sh[r-1], st[r-1], sh[r:], st[r:])
 }
@@ -108,9 +113,9 @@ func complementOf(l Layout, cotarget IntTuple) (Layout, complementInfo) {
 // trace).
 func complementOfRec(l Layout, cotarget IntTuple, rec trace.Recorder) (Layout, complementInfo) {
 	var bufS, bufD [2 * inlLeaves]Int
-	sh, st := filterFlat(l, bufS[:], bufD[:])
+	sh, st := filterFlatP(&l, bufS[:], bufD[:])
 	var bufRS, bufRD [2*inlLeaves + 8]Int
-	fs, fd, info := complementFlat(l, sh, st, cotarget, rec, bufRS[:0], bufRD[:0])
+	fs, fd, info := complementFlatP(&l, sh, st, &cotarget, rec, bufRS[:0], bufRD[:0])
 	res := flatLayoutInline(fs, fd)
 	if rec != nil {
 		rec.Step("result", res)
@@ -122,11 +127,16 @@ func complementOfRec(l Layout, cotarget IntTuple, rec trace.Recorder) (Layout, c
 // (which it reorders): it appends the flat modes of the result to fs, fd
 // (which must be empty). l only names the layout in errors.
 func complementFlat(l Layout, sh, st []Int, cotarget IntTuple, rec trace.Recorder, fs, fd []Int) ([]Int, []Int, complementInfo) {
+	return complementFlatP(&l, sh, st, &cotarget, rec, fs, fd)
+}
+
+// complementFlatP is complementFlat with l and cotarget passed by reference.
+func complementFlatP(l *Layout, sh, st []Int, cotarget *IntTuple, rec trace.Recorder, fs, fd []Int) ([]Int, []Int, complementInfo) {
 	var info complementInfo
 	r := len(sh)
 	for _, s := range sh { // CuTe divides by a zero extent; a negative one is garbage
 		if s.v <= 0 {
-			throw("complement", "the extents of filter(layout) must be positive", l)
+			throw("complement", "the extents of filter(layout) must be positive", *l)
 		}
 	}
 	neg := false
@@ -134,10 +144,10 @@ func complementFlat(l Layout, sh, st []Int, cotarget IntTuple, rec trace.Recorde
 		neg = neg || cotarget.leafAt(k).v < 0
 	}
 	if neg {
-		throw("complement", "the cotarget must not be negative", l, cotarget)
+		throw("complement", "the cotarget must not be negative", *l, *cotarget)
 	}
 	if r == 1 && st[0].Is(0) {
-		res := Compact(CoalesceShape(cotarget))
+		res := Compact(CoalesceShape(*cotarget))
 		if rec != nil {
 			rec.Step("stride0", res)
 		}
@@ -146,7 +156,7 @@ func complementFlat(l Layout, sh, st []Int, cotarget IntTuple, rec trace.Recorde
 	if r > 1 {
 		for _, d := range st {
 			if !d.static {
-				throw("complement", "dynamic-stride complement only for rank-1 layouts (after filter)", l)
+				throw("complement", "dynamic-stride complement only for rank-1 layouts (after filter)", *l)
 			}
 		}
 	}
@@ -157,11 +167,11 @@ func complementFlat(l Layout, sh, st []Int, cotarget IntTuple, rec trace.Recorde
 			info.bad = "the strides of filter(layout) must be positive"
 		}
 		if last.v == 0 {
-			throw("complement", "division by zero (a mode of extent 0)", l)
+			throw("complement", "division by zero (a mode of extent 0)", *l)
 		}
 		ns := minStride.Div(last)
 		if ns.Is(0) {
-			throw("complement", "non-injective layout detected in complement", l)
+			throw("complement", "non-injective layout detected in complement", *l)
 		}
 		if ns.v <= 0 && info.bad == "" {
 			info.bad = "non-injective layout detected in complement (a dynamic new shape is not positive)"
@@ -196,10 +206,10 @@ func complementFlat(l Layout, sh, st []Int, cotarget IntTuple, rec trace.Recorde
 		rec.Step("last", st[0], sh[0], last, fs[b-1], nd)
 		rec.Step("gaps", flatLayout(fs, fd))
 	}
-	fs, fd = appendRest(cotarget, nd, fs, fd)
+	fs, fd = appendRest(*cotarget, nd, fs, fd)
 	if rec != nil {
 		rest := flatLayout(fs[b:], fd[b:])
-		rec.Step("rest", cotarget, nd, rest.shape, rest)
+		rec.Step("rest", *cotarget, nd, rest.shape, rest)
 	}
 	n := len(fs)
 	rs, rd := bwCoalesceFlat(fs[:n-1], fd[:n-1], fs[n-1], fd[n-1], fs[n:], fd[n:])
@@ -224,7 +234,7 @@ func complementCheckedRec(l Layout, cotarget IntTuple, rec trace.Recorder) Layou
 	if info.bad != "" {
 		throw("complement", info.bad, l, cotarget)
 	}
-	checkComplement(l, cotarget, r)
+	checkComplement(&l, &cotarget, &r)
 	return r
 }
 
@@ -326,14 +336,14 @@ func cosizeOf(l Layout) int {
 // lists among its "other observations", is not required: holes that are not
 // whole multiples break it by nature, while CuTe's answer is still the
 // ordered, disjoint completion the algebra needs.)
-func checkComplement(l Layout, cotarget IntTuple, r Layout) {
+func checkComplement(l *Layout, cotarget *IntTuple, r *Layout) {
 	n := cotarget.Product().v
-	cl, cr := cosizeLeaves(&l), cosizeLeaves(&r)
+	cl, cr := cosizeLeaves(l), cosizeLeaves(r)
 	if cl+cr-1 < n {
-		throw("complement", "cosize(make_layout(layout, complement)) >= size(cotarget) (CuTe's result leaves part of the cotarget uncovered)", l, cotarget, r)
+		throw("complement", "cosize(make_layout(layout, complement)) >= size(cotarget) (CuTe's result leaves part of the cotarget uncovered)", *l, *cotarget, *r)
 	}
 	if cl > 0 && cr > (n+cl-1)/cl*cl {
-		throw("complement", "cosize(complement) <= round_up(size(cotarget), cosize(layout)) (CuTe's result overshoots)", l, cotarget, r)
+		throw("complement", "cosize(complement) <= round_up(size(cotarget), cosize(layout)) (CuTe's result overshoots)", *l, *cotarget, *r)
 	}
 }
 
@@ -351,7 +361,7 @@ func Complement(l Layout) (r Layout, err error) {
 // of filter(l)) and the modes complement works on.
 func complementSelf(l Layout) Layout {
 	var bufS, bufD [2 * inlLeaves]Int
-	sh, st := filterFlat(l, bufS[:], bufD[:])
+	sh, st := filterFlatP(&l, bufS[:], bufD[:])
 	c, ok := flatCosize(sh, st)
 	if !ok {
 		c = flatLayoutInline(sh, st).Cosize()
@@ -361,12 +371,12 @@ func complementSelf(l Layout) Layout {
 		throw("complement", "the cotarget must be positive", l, cotarget)
 	}
 	var bufRS, bufRD [2*inlLeaves + 2]Int
-	fs, fd, info := complementFlat(l, sh, st, cotarget, nil, bufRS[:0], bufRD[:0])
+	fs, fd, info := complementFlatP(&l, sh, st, &cotarget, nil, bufRS[:0], bufRD[:0])
 	r := flatLayoutInline(fs, fd)
 	if info.bad != "" {
 		throw("complement", info.bad, l, cotarget)
 	}
-	checkComplement(l, cotarget, r)
+	checkComplement(&l, &cotarget, &r)
 	return r
 }
 
