@@ -268,3 +268,46 @@ func TestCoalesceInlineMatches(t *testing.T) {
 		}
 	}
 }
+
+// TestComplementInlineMatches checks the inline complement against
+// complementChecked: wherever it answers, the general path gives the same
+// layout (static flags included) and no error.
+func TestComplementInlineMatches(t *testing.T) {
+	answered, total := 0, 0
+	rapid.Check(t, func(t *rapid.T) {
+		var l Layout
+		switch rapid.IntRange(0, 2).Draw(t, "kind") {
+		case 0:
+			l = genLayout(t)
+		case 1:
+			l = genPermuted(t, "l", false, true)
+		default:
+			l = genPermuted(t, "l", true, rapid.Bool().Draw(t, "static"))
+		}
+		self := rapid.Bool().Draw(t, "self")
+		cot := genInt(t, -2, 1<<10, "cot")
+		total++
+		got, ok := complementInline(&l, cot, self)
+		if !ok {
+			return
+		}
+		answered++
+		var want Layout
+		var err error
+		if self {
+			want, err = complementSelfPlain(l)
+		} else {
+			want, err = func() (r Layout, err error) {
+				defer catchIn("complement", &err)
+				return complementChecked(l, I(cot)), nil
+			}()
+		}
+		if err != nil || got != want || got.String() != want.String() {
+			t.Fatalf("complementInline(%v, %v, %v) = %v; the general path gives %v, %v", l, cot, self, got, want, err)
+		}
+	})
+	t.Logf("answered %d of %d", answered, total)
+	if answered*5 < total {
+		t.Errorf("the inline complement answered %d of %d, want at least a fifth", answered, total)
+	}
+}

@@ -360,6 +360,9 @@ func Complement(l Layout) (r Layout, err error) {
 // the flat modes of filter(l) once: they give both the cotarget (the cosize
 // of filter(l)) and the modes complement works on.
 func complementSelf(l Layout) Layout {
+	if r, ok := complementInline(&l, Int{}, true); ok {
+		return r
+	}
 	var bufS, bufD [2 * inlLeaves]Int
 	sh, st := filterFlatP(&l, bufS[:], bufD[:])
 	c, ok := flatCosize(sh, st)
@@ -397,6 +400,11 @@ func complementSelf(l Layout) Layout {
 // (_4,_2):(_1,_8) in CuTe, whose cosize 12 exceeds round_up(10, 5).
 func ComplementTo(l Layout, cotarget IntTuple) (r Layout, err error) {
 	defer catchIn("complement", &err)
+	if cotarget.nt == 0 && cotarget.big == nil {
+		if r, ok := complementInline(&l, cotarget.lf(), false); ok {
+			return r, nil
+		}
+	}
 	return complementChecked(l, cotarget), nil
 }
 
@@ -427,4 +435,150 @@ func flatCosize(sh, st []Int) (Int, bool) {
 		return Int{}, false
 	}
 	return Int{off + 1, static}, true
+}
+
+// complementInline is complementChecked(l, I(cot)) for an inline l and a
+// positive integer cotarget, with the modes in fixed arrays, and ok=false
+// wherever the general path would take its special case (rank 1 with a
+// static _0 stride), raise an error, or build more than inlLeaves modes:
+// the caller then runs the general path, which repeats the same arithmetic
+// in the same order. TestComplementInlineMatches checks it against
+// complementChecked.
+//
+// With self set, cot is ignored and the cotarget is cosize(filter(l)), as
+// in complementSelf.
+func complementInline(l *Layout, cot Int, self bool) (r Layout, ok bool) {
+	shp, stp := &l.shape, &l.stride
+	if shp.big != nil || stp.big != nil || !self && cot.v <= 0 {
+		return r, false
+	}
+	n := int(shp.nl)
+	if shp.nt == 0 {
+		n = 1
+	}
+	if n == 0 {
+		return r, false
+	}
+	// filter(l): static _0 strides get extent _1, then bw_coalesce, the
+	// modes collected back to front.
+	var bs, bd [inlLeaves]Int
+	leaf := func(i int) (Int, Int) {
+		s, d := Int{shp.v[i], shp.st>>uint(i)&1 != 0}, Int{stp.v[i], stp.st>>uint(i)&1 != 0}
+		if d.Is(0) {
+			s = S(1)
+		}
+		return s, d
+	}
+	bs[0], bd[0] = leaf(n - 1)
+	m := 1
+	for i := n - 2; i >= 0; i-- {
+		s, d := leaf(i)
+		f := m - 1
+		switch {
+		case s.Is(1):
+		case f == 0 && bs[0].Is(1):
+			bs[0], bd[0] = s, d
+		case bs[f].static && intMerges(s, d, bd[f]):
+			bs[f], bd[f] = s.Mul(bs[f]), d
+		default:
+			bs[m], bd[m] = s, d
+			m++
+		}
+	}
+	if m == 1 && bs[0].Is(1) {
+		bd[0] = S(0)
+	}
+	var sh, st [inlLeaves]Int // forward order
+	for k := range m {
+		sh[k], st[k] = bs[m-1-k], bd[m-1-k]
+	}
+	if self {
+		if cot, ok = flatCosize(sh[:m], st[:m]); !ok || cot.v <= 0 {
+			return r, false
+		}
+	}
+	for k := range m {
+		if sh[k].v <= 0 || m > 1 && !st[k].static {
+			return r, false
+		}
+	}
+	if m == 1 && st[0].Is(0) {
+		return r, false
+	}
+	// The gaps below the modes, sorted by stride, then the rest.
+	var fs, fd [inlLeaves + 2]Int
+	fd[0] = S(1)
+	last := S(1)
+	nf := 0
+	for rem := m; ; rem-- {
+		k := 0
+		for j := 1; j < rem; j++ {
+			if st[j].v < st[k].v {
+				k = j
+			}
+		}
+		minStride := st[k]
+		if minStride.v <= 0 || last.v == 0 {
+			return r, false
+		}
+		ns := minStride.Div(last)
+		if ns.v <= 0 {
+			return r, false
+		}
+		nd := minStride.Mul(sh[k])
+		fs[nf] = ns
+		nf++
+		if rem == 1 {
+			if nd.v == 0 {
+				return r, false
+			}
+			fs[nf] = ceilDivPos(cot, nd)
+			_ = ceilDivPos(nd, cot) // as appendRest computes it
+			fd[nf] = nd
+			if fs[nf].Is(1) {
+				fd[nf] = S(0)
+			}
+			nf++
+			break
+		}
+		fd[nf] = nd
+		last = nd
+		copy(sh[k:rem], sh[k+1:rem])
+		copy(st[k:rem], st[k+1:rem])
+	}
+	// bw_coalesce of the result modes, back to front.
+	var rs, rd [inlLeaves + 2]Int
+	rs[0], rd[0] = fs[nf-1], fd[nf-1]
+	q := 1
+	for i := nf - 2; i >= 0; i-- {
+		s, d := fs[i], fd[i]
+		f := q - 1
+		switch {
+		case s.Is(1):
+		case f == 0 && rs[0].Is(1):
+			rs[0], rd[0] = s, d
+		case rs[f].static && intMerges(s, d, rd[f]):
+			rs[f], rd[f] = s.Mul(rs[f]), d
+		default:
+			rs[q], rd[q] = s, d
+			q++
+		}
+	}
+	if q == 1 && rs[0].Is(1) {
+		rd[0] = S(0)
+	}
+	if q > inlLeaves {
+		return r, false
+	}
+	for i, j := 0, q-1; i < j; i, j = i+1, j-1 {
+		rs[i], rs[j] = rs[j], rs[i]
+		rd[i], rd[j] = rd[j], rd[i]
+	}
+	r = flatLayoutInline(rs[:q], rd[:q])
+	// checkComplement's bounds.
+	cl, cr := cosizeLeaves(l), cosizeLeaves(&r)
+	if cl+cr-1 < cot.v || cl > 0 && cr > (cot.v+cl-1)/cl*cl {
+		return Layout{}, false
+	}
+	return r, true
 }
