@@ -303,12 +303,16 @@ func crd2idxDyn(c Int, shape, stride *IntTuple) (r Int, ok bool) {
 			return Int{}, false
 		}
 	}
-	i, off, static := c.v, 0, true
+	static := stride.st == uint8(bitMask(n)) // every stride a static _0
+	for k := 0; static && k < n; k++ {
+		static = stride.v[k] == 0
+	}
+	i, off := c.v, 0
 	for k := range n {
 		s, d := shape.v[k], stride.v[k]
 		part := i
 		if k < n-1 {
-			if s == 0 { // an extent-0 mode takes the whole coordinate
+			if s == 0 || 0 <= i && i < s { // the mode takes the whole coordinate
 				i = 0
 			} else {
 				q := quo(i, s)
@@ -320,7 +324,9 @@ func crd2idxDyn(c Int, shape, stride *IntTuple) (r Int, ok bool) {
 		if !okMul || !ok {
 			return Int{}, false
 		}
-		static = static && stride.st>>k&1 != 0 && d == 0
+		if i == 0 { // the remaining modes add 0
+			break
+		}
 	}
 	return Int{off, static}, true
 }
