@@ -461,7 +461,7 @@ func complementInline(l *Layout, cot Int, self bool) (r Layout, ok bool) {
 	}
 	// filter(l): static _0 strides get extent _1, then bw_coalesce, the
 	// modes collected back to front.
-	var bs, bd [inlLeaves]Int
+	var bs, bd [inlLeaves + 2]Int // reused below for the result's modes
 	leaf := func(i int) (Int, Int) {
 		s, d := Int{shp.v[i], shp.st>>uint(i)&1 != 0}, Int{stp.v[i], stp.st>>uint(i)&1 != 0}
 		if d.Is(0) {
@@ -547,7 +547,7 @@ func complementInline(l *Layout, cot Int, self bool) (r Layout, ok bool) {
 		copy(st[k:rem], st[k+1:rem])
 	}
 	// bw_coalesce of the result modes, back to front.
-	var rs, rd [inlLeaves + 2]Int
+	rs, rd := &bs, &bd
 	rs[0], rd[0] = fs[nf-1], fd[nf-1]
 	q := 1
 	for i := nf - 2; i >= 0; i-- {
@@ -577,7 +577,7 @@ func complementInline(l *Layout, cot Int, self bool) (r Layout, ok bool) {
 	r = flatLayoutInline(rs[:q], rd[:q])
 	// checkComplement's bounds.
 	cl, cr := cosizeLeaves(l), cosizeLeaves(&r)
-	if cl+cr-1 < cot.v || cl > 0 && cr > (cot.v+cl-1)/cl*cl {
+	if cl+cr-1 < cot.v || cl > 0 && cr > quo(cot.v+cl-1, cl)*cl {
 		return Layout{}, false
 	}
 	return r, true
