@@ -12,7 +12,31 @@ package layout
 // bwCoalesceFlat returns the flat modes of that layout, front to back,
 // appended to rs and rd.
 func bwCoalesceFlat(os, od []Int, ns, nd Int, rs, rd []Int) ([]Int, []Int) {
-	return bwCoalesceModes(os, od, ns, nd, rs, rd, intMerges, S(0))
+	// bwCoalesceModes(os, od, ns, nd, rs, rd, intMerges, S(0)), with the
+	// merge test inline (see TestBwCoalesceFlatMatchesModes).
+	b := len(rs)
+	rs, rd = append(rs, ns), append(rd, nd)
+	for i := len(os) - 1; i >= 0; i-- {
+		s, d := os[i], od[i]
+		f := len(rs) - 1
+		switch {
+		case s.Is(1):
+		case f == b && rs[f].Is(1):
+			rs[f], rd[f] = s, d
+		case rs[f].static && intMerges(s, d, rd[f]):
+			rs[f], rd[f] = s.Mul(rs[f]), d
+		default:
+			rs, rd = append(rs, s), append(rd, d)
+		}
+	}
+	if len(rs) == b+1 && rs[b].Is(1) {
+		rd[b] = S(0)
+	}
+	for i, j := b, len(rs)-1; i < j; i, j = i+1, j-1 {
+		rs[i], rs[j] = rs[j], rs[i]
+		rd[i], rd[j] = rd[j], rd[i]
+	}
+	return rs, rd
 }
 
 // intMerges reports whether mode s:d merges into a front of stride f.
@@ -77,8 +101,73 @@ func addModes(sh, st *builder, rs, rd []Int) {
 
 // flatLeaves appends the leaves of t to dst.
 func flatLeaves(dst []Int, t IntTuple) []Int {
+	if t.big == nil {
+		n := int(t.nl)
+		if t.nt == 0 {
+			n = 1
+		}
+		for k := range n {
+			dst = append(dst, Int{t.v[k], t.st>>uint(k)&1 != 0})
+		}
+		return dst
+	}
 	for k := range t.numLeaves() {
 		dst = append(dst, t.leafAt(k))
 	}
 	return dst
+}
+
+// coalesceInline is Coalesce of an inline layout: bwCoalesceFlat over its
+// leaves, read straight from the inline values, with the modes collected in
+// fixed arrays (back to front) and written into the result's inline form.
+// TestCoalesceInlineMatches checks it against the general path.
+func coalesceInline(l *Layout) Layout {
+	sh, st := &l.shape, &l.stride
+	n := int(sh.nl)
+	if sh.nt == 0 {
+		n = 1
+	}
+	if n == 0 {
+		return *l
+	}
+	var rs, rd [inlLeaves]Int // the modes, back to front
+	rs[0], rd[0] = sh.leafAt(n-1), st.leafAt(n-1)
+	m := 1
+	for i := n - 2; i >= 0; i-- {
+		s := Int{sh.v[i], sh.st>>uint(i)&1 != 0}
+		d := Int{st.v[i], st.st>>uint(i)&1 != 0}
+		f := m - 1
+		switch {
+		case s.Is(1):
+		case f == 0 && rs[0].Is(1):
+			rs[0], rd[0] = s, d
+		case rs[f].static && intMerges(s, d, rd[f]):
+			rs[f], rd[f] = s.Mul(rs[f]), d
+		default:
+			rs[m], rd[m] = s, d
+			m++
+		}
+	}
+	if m == 1 {
+		if rs[0].Is(1) {
+			rd[0] = S(0)
+		}
+		return mk(I(rs[0]), I(rd[0]))
+	}
+	var r Layout
+	tk := uint64(tOpen) | (1<<(tokBits*uint(m))-1)<<tokBits | tClose<<(tokBits*uint(m+1))
+	rsh, rst := &r.shape, &r.stride
+	rsh.tk, rsh.nt, rsh.nl, rsh.rk = tk, uint8(m+2), uint8(m), uint8(m)
+	rst.tk, rst.nt, rst.nl, rst.rk = tk, uint8(m+2), uint8(m), uint8(m)
+	for k := range m {
+		a, b := rs[m-1-k], rd[m-1-k]
+		rsh.v[k], rst.v[k] = a.v, b.v
+		if a.static {
+			rsh.st |= 1 << k
+		}
+		if b.static {
+			rst.st |= 1 << k
+		}
+	}
+	return r
 }

@@ -59,6 +59,11 @@ func ceilDivInt(x, y Int) Int {
 
 // filterFlat returns the flat modes of filter(l) = coalesce(filter_zeros(l)).
 func filterFlat(l Layout, bufS, bufD []Int) (sh, st []Int) {
+	return filterFlatP(&l, bufS, bufD)
+}
+
+// filterFlatP is filterFlat on a layout passed by reference.
+func filterFlatP(l *Layout, bufS, bufD []Int) (sh, st []Int) {
 	sh = flatLeaves(bufS[:0], l.shape)
 	st = flatLeaves(bufD[:0], l.stride)
 	for i := range st {
@@ -68,7 +73,7 @@ func filterFlat(l Layout, bufS, bufD []Int) (sh, st []Int) {
 	}
 	r := len(sh)
 	if r == 0 {
-		throw("complement", "the layout must not be empty", l)
+		throw("complement", "the layout must not be empty", *l)
 	}
 	return bwCoalesceFlat(sh[:r-1], st[:r-1], sh[r-1], st[r-1], sh[r:], st[r:])
 }
@@ -107,10 +112,10 @@ func complementOf(l Layout, cotarget IntTuple) (Layout, complementInfo) {
 // complementOfRec is complementOf reporting its steps to rec (see package
 // trace).
 func complementOfRec(l Layout, cotarget IntTuple, rec trace.Recorder) (Layout, complementInfo) {
-	var bufS, bufD [16]Int
-	sh, st := filterFlat(l, bufS[:], bufD[:])
-	var bufRS, bufRD [40]Int
-	fs, fd, info := complementFlat(l, sh, st, cotarget, rec, bufRS[:0], bufRD[:0])
+	var bufS, bufD [2 * inlLeaves]Int
+	sh, st := filterFlatP(&l, bufS[:], bufD[:])
+	var bufRS, bufRD [2*inlLeaves + 8]Int
+	fs, fd, info := complementFlatP(&l, sh, st, &cotarget, rec, bufRS[:0], bufRD[:0])
 	res := flatLayoutInline(fs, fd)
 	if rec != nil {
 		rec.Step("result", res)
@@ -122,20 +127,27 @@ func complementOfRec(l Layout, cotarget IntTuple, rec trace.Recorder) (Layout, c
 // (which it reorders): it appends the flat modes of the result to fs, fd
 // (which must be empty). l only names the layout in errors.
 func complementFlat(l Layout, sh, st []Int, cotarget IntTuple, rec trace.Recorder, fs, fd []Int) ([]Int, []Int, complementInfo) {
+	return complementFlatP(&l, sh, st, &cotarget, rec, fs, fd)
+}
+
+// complementFlatP is complementFlat with l and cotarget passed by reference.
+func complementFlatP(l *Layout, sh, st []Int, cotarget *IntTuple, rec trace.Recorder, fs, fd []Int) ([]Int, []Int, complementInfo) {
 	var info complementInfo
 	r := len(sh)
 	for _, s := range sh { // CuTe divides by a zero extent; a negative one is garbage
 		if s.v <= 0 {
-			throw("complement", "the extents of filter(layout) must be positive", l)
+			throw("complement", "the extents of filter(layout) must be positive", *l)
 		}
 	}
 	neg := false
-	cotarget.walkLeaves(func(c Int) { neg = neg || c.v < 0 })
+	for k := range cotarget.numLeaves() {
+		neg = neg || cotarget.leafAt(k).v < 0
+	}
 	if neg {
-		throw("complement", "the cotarget must not be negative", l, cotarget)
+		throw("complement", "the cotarget must not be negative", *l, *cotarget)
 	}
 	if r == 1 && st[0].Is(0) {
-		res := Compact(CoalesceShape(cotarget))
+		res := Compact(CoalesceShape(*cotarget))
 		if rec != nil {
 			rec.Step("stride0", res)
 		}
@@ -144,7 +156,7 @@ func complementFlat(l Layout, sh, st []Int, cotarget IntTuple, rec trace.Recorde
 	if r > 1 {
 		for _, d := range st {
 			if !d.static {
-				throw("complement", "dynamic-stride complement only for rank-1 layouts (after filter)", l)
+				throw("complement", "dynamic-stride complement only for rank-1 layouts (after filter)", *l)
 			}
 		}
 	}
@@ -155,11 +167,11 @@ func complementFlat(l Layout, sh, st []Int, cotarget IntTuple, rec trace.Recorde
 			info.bad = "the strides of filter(layout) must be positive"
 		}
 		if last.v == 0 {
-			throw("complement", "division by zero (a mode of extent 0)", l)
+			throw("complement", "division by zero (a mode of extent 0)", *l)
 		}
 		ns := minStride.Div(last)
 		if ns.Is(0) {
-			throw("complement", "non-injective layout detected in complement", l)
+			throw("complement", "non-injective layout detected in complement", *l)
 		}
 		if ns.v <= 0 && info.bad == "" {
 			info.bad = "non-injective layout detected in complement (a dynamic new shape is not positive)"
@@ -194,10 +206,10 @@ func complementFlat(l Layout, sh, st []Int, cotarget IntTuple, rec trace.Recorde
 		rec.Step("last", st[0], sh[0], last, fs[b-1], nd)
 		rec.Step("gaps", flatLayout(fs, fd))
 	}
-	fs, fd = appendRest(cotarget, nd, fs, fd)
+	fs, fd = appendRest(*cotarget, nd, fs, fd)
 	if rec != nil {
 		rest := flatLayout(fs[b:], fd[b:])
-		rec.Step("rest", cotarget, nd, rest.shape, rest)
+		rec.Step("rest", *cotarget, nd, rest.shape, rest)
 	}
 	n := len(fs)
 	rs, rd := bwCoalesceFlat(fs[:n-1], fd[:n-1], fs[n-1], fd[n-1], fs[n:], fd[n:])
@@ -222,7 +234,7 @@ func complementCheckedRec(l Layout, cotarget IntTuple, rec trace.Recorder) Layou
 	if info.bad != "" {
 		throw("complement", info.bad, l, cotarget)
 	}
-	checkComplement(l, cotarget, r)
+	checkComplement(&l, &cotarget, &r)
 	return r
 }
 
@@ -266,12 +278,26 @@ func appendRest(cotarget IntTuple, nd Int, fs, fd []Int) ([]Int, []Int) {
 
 // flatLayoutInline is flatLayout(rs, rd), writing a flat tuple's inline
 // form directly.
-func flatLayoutInline(rs, rd []Int) Layout {
-	if len(rs) == 1 || len(rs) > inlLeaves {
+func flatLayoutInline(rs, rd []Int) (l Layout) {
+	n := len(rs)
+	if n == 1 || n > inlLeaves {
 		return flatLayout(rs, rd)
 	}
-	e := [inlLeaves + 1]int{0, 1, 2, 3, 4, 5, 6, 7, 8}
-	return modesLayout(rs, rd, e[:len(rs)+1])
+	// ( L...L ): tLeaf is both bits, so n leaves are 2n set bits.
+	tk := uint64(tOpen) | (1<<(tokBits*uint(n))-1)<<tokBits | tClose<<(tokBits*uint(n+1))
+	sh, st := &l.shape, &l.stride
+	sh.tk, sh.nt, sh.nl, sh.rk = tk, uint8(n+2), uint8(n), uint8(n)
+	st.tk, st.nt, st.nl, st.rk = tk, uint8(n+2), uint8(n), uint8(n)
+	for k := range n {
+		sh.v[k], st.v[k] = rs[k].v, rd[k].v
+		if rs[k].static {
+			sh.st |= 1 << k
+		}
+		if rd[k].static {
+			st.st |= 1 << k
+		}
+	}
+	return l
 }
 
 // ceilDivPos is a.CeilDiv(b), with one division where both are positive
@@ -286,7 +312,7 @@ func ceilDivPos(a, b Int) Int {
 
 // cosizeOf is the value of cosize(l): sum((s-1)*|d|) + 1 over the leaves.
 func cosizeOf(l Layout) int {
-	var bufS, bufD [16]Int
+	var bufS, bufD [2 * inlLeaves]Int
 	sh := flatLeaves(bufS[:0], l.shape)
 	st := flatLeaves(bufD[:0], l.stride)
 	c := 1
@@ -310,14 +336,14 @@ func cosizeOf(l Layout) int {
 // lists among its "other observations", is not required: holes that are not
 // whole multiples break it by nature, while CuTe's answer is still the
 // ordered, disjoint completion the algebra needs.)
-func checkComplement(l Layout, cotarget IntTuple, r Layout) {
+func checkComplement(l *Layout, cotarget *IntTuple, r *Layout) {
 	n := cotarget.Product().v
-	cl, cr := cosizeLeaves(&l), cosizeLeaves(&r)
+	cl, cr := cosizeLeaves(l), cosizeLeaves(r)
 	if cl+cr-1 < n {
-		throw("complement", "cosize(make_layout(layout, complement)) >= size(cotarget) (CuTe's result leaves part of the cotarget uncovered)", l, cotarget, r)
+		throw("complement", "cosize(make_layout(layout, complement)) >= size(cotarget) (CuTe's result leaves part of the cotarget uncovered)", *l, *cotarget, *r)
 	}
 	if cl > 0 && cr > (n+cl-1)/cl*cl {
-		throw("complement", "cosize(complement) <= round_up(size(cotarget), cosize(layout)) (CuTe's result overshoots)", l, cotarget, r)
+		throw("complement", "cosize(complement) <= round_up(size(cotarget), cosize(layout)) (CuTe's result overshoots)", *l, *cotarget, *r)
 	}
 }
 
@@ -327,7 +353,34 @@ func checkComplement(l Layout, cotarget IntTuple, r Layout) {
 // cosize(l). See [ComplementTo] for the errors.
 func Complement(l Layout) (r Layout, err error) {
 	defer catchIn("complement", &err)
-	return complementChecked(l, I(Filter(l).Cosize())), nil
+	return complementSelf(l), nil
+}
+
+// complementSelf is complementChecked(l, I(Filter(l).Cosize())) computing
+// the flat modes of filter(l) once: they give both the cotarget (the cosize
+// of filter(l)) and the modes complement works on.
+func complementSelf(l Layout) Layout {
+	if r, ok := complementInline(&l, Int{}, true); ok {
+		return r
+	}
+	var bufS, bufD [2 * inlLeaves]Int
+	sh, st := filterFlatP(&l, bufS[:], bufD[:])
+	c, ok := flatCosize(sh, st)
+	if !ok {
+		c = flatLayoutInline(sh, st).Cosize()
+	}
+	cotarget := I(c)
+	if cotarget.lf().v <= 0 {
+		throw("complement", "the cotarget must be positive", l, cotarget)
+	}
+	var bufRS, bufRD [2*inlLeaves + 2]Int
+	fs, fd, info := complementFlatP(&l, sh, st, &cotarget, nil, bufRS[:0], bufRD[:0])
+	r := flatLayoutInline(fs, fd)
+	if info.bad != "" {
+		throw("complement", info.bad, l, cotarget)
+	}
+	checkComplement(&l, &cotarget, &r)
+	return r
 }
 
 // ComplementTo returns CuTe 3.5.1's complement(l, cotarget): the ordered
@@ -347,5 +400,185 @@ func Complement(l Layout) (r Layout, err error) {
 // (_4,_2):(_1,_8) in CuTe, whose cosize 12 exceeds round_up(10, 5).
 func ComplementTo(l Layout, cotarget IntTuple) (r Layout, err error) {
 	defer catchIn("complement", &err)
+	if cotarget.nt == 0 && cotarget.big == nil {
+		if r, ok := complementInline(&l, cotarget.lf(), false); ok {
+			return r, nil
+		}
+	}
 	return complementChecked(l, cotarget), nil
+}
+
+// flatCosize is flatLayout(sh, st).Cosize() in its common case, and
+// ok=false elsewhere: positive extents, some of them dynamic, none a static
+// _1, nothing overflowing. Then size-1 is dynamic and its colexicographic
+// digits are s-1 in every mode, so the cosize is 1 + sum((s-1)*|d|), static
+// exactly when every stride is a static _0 (crd2idx's typing of a dynamic
+// coordinate).
+func flatCosize(sh, st []Int) (Int, bool) {
+	dyn, static, off, size := false, true, 0, 1
+	for k := range sh {
+		s, d := sh[k], st[k]
+		if s.v <= 0 || s.Is(1) || d.v == math.MinInt {
+			return Int{}, false
+		}
+		var ok1, ok2, ok3 bool
+		size, ok1 = mulInt(size, s.v)
+		x, ok2 := mulInt(s.v-1, absInt(d.v))
+		off, ok3 = addInt(off, x)
+		if !ok1 || !ok2 || !ok3 {
+			return Int{}, false
+		}
+		dyn = dyn || !s.static
+		static = static && d.Is(0)
+	}
+	if off == math.MaxInt || !dyn {
+		return Int{}, false
+	}
+	return Int{off + 1, static}, true
+}
+
+// complementInline is complementChecked(l, I(cot)) for an inline l and a
+// positive integer cotarget, with the modes in fixed arrays, and ok=false
+// wherever the general path would take its special case (rank 1 with a
+// static _0 stride), raise an error, or build more than inlLeaves modes:
+// the caller then runs the general path, which repeats the same arithmetic
+// in the same order. TestComplementInlineMatches checks it against
+// complementChecked.
+//
+// With self set, cot is ignored and the cotarget is cosize(filter(l)), as
+// in complementSelf.
+func complementInline(l *Layout, cot Int, self bool) (r Layout, ok bool) {
+	shp, stp := &l.shape, &l.stride
+	if shp.big != nil || stp.big != nil || !self && cot.v <= 0 {
+		return r, false
+	}
+	n := int(shp.nl)
+	if shp.nt == 0 {
+		n = 1
+	}
+	if n == 0 {
+		return r, false
+	}
+	// filter(l): static _0 strides get extent _1, then bw_coalesce, the
+	// modes collected back to front.
+	var bs, bd [inlLeaves + 2]Int // reused below for the result's modes
+	leaf := func(i int) (Int, Int) {
+		s, d := Int{shp.v[i], shp.st>>uint(i)&1 != 0}, Int{stp.v[i], stp.st>>uint(i)&1 != 0}
+		if d.Is(0) {
+			s = S(1)
+		}
+		return s, d
+	}
+	bs[0], bd[0] = leaf(n - 1)
+	m := 1
+	for i := n - 2; i >= 0; i-- {
+		s, d := leaf(i)
+		f := m - 1
+		switch {
+		case s.Is(1):
+		case f == 0 && bs[0].Is(1):
+			bs[0], bd[0] = s, d
+		case bs[f].static && intMerges(s, d, bd[f]):
+			bs[f], bd[f] = s.Mul(bs[f]), d
+		default:
+			bs[m], bd[m] = s, d
+			m++
+		}
+	}
+	if m == 1 && bs[0].Is(1) {
+		bd[0] = S(0)
+	}
+	var sh, st [inlLeaves]Int // forward order
+	for k := range m {
+		sh[k], st[k] = bs[m-1-k], bd[m-1-k]
+	}
+	if self {
+		if cot, ok = flatCosize(sh[:m], st[:m]); !ok || cot.v <= 0 {
+			return r, false
+		}
+	}
+	for k := range m {
+		if sh[k].v <= 0 || m > 1 && !st[k].static {
+			return r, false
+		}
+	}
+	if m == 1 && st[0].Is(0) {
+		return r, false
+	}
+	// The gaps below the modes, sorted by stride, then the rest.
+	var fs, fd [inlLeaves + 2]Int
+	fd[0] = S(1)
+	last := S(1)
+	nf := 0
+	for rem := m; ; rem-- {
+		k := 0
+		for j := 1; j < rem; j++ {
+			if st[j].v < st[k].v {
+				k = j
+			}
+		}
+		minStride := st[k]
+		if minStride.v <= 0 || last.v == 0 {
+			return r, false
+		}
+		ns := minStride.Div(last)
+		if ns.v <= 0 {
+			return r, false
+		}
+		nd := minStride.Mul(sh[k])
+		fs[nf] = ns
+		nf++
+		if rem == 1 {
+			if nd.v == 0 {
+				return r, false
+			}
+			fs[nf] = ceilDivPos(cot, nd)
+			_ = ceilDivPos(nd, cot) // as appendRest computes it
+			fd[nf] = nd
+			if fs[nf].Is(1) {
+				fd[nf] = S(0)
+			}
+			nf++
+			break
+		}
+		fd[nf] = nd
+		last = nd
+		copy(sh[k:rem], sh[k+1:rem])
+		copy(st[k:rem], st[k+1:rem])
+	}
+	// bw_coalesce of the result modes, back to front.
+	rs, rd := &bs, &bd
+	rs[0], rd[0] = fs[nf-1], fd[nf-1]
+	q := 1
+	for i := nf - 2; i >= 0; i-- {
+		s, d := fs[i], fd[i]
+		f := q - 1
+		switch {
+		case s.Is(1):
+		case f == 0 && rs[0].Is(1):
+			rs[0], rd[0] = s, d
+		case rs[f].static && intMerges(s, d, rd[f]):
+			rs[f], rd[f] = s.Mul(rs[f]), d
+		default:
+			rs[q], rd[q] = s, d
+			q++
+		}
+	}
+	if q == 1 && rs[0].Is(1) {
+		rd[0] = S(0)
+	}
+	if q > inlLeaves {
+		return r, false
+	}
+	for i, j := 0, q-1; i < j; i, j = i+1, j-1 {
+		rs[i], rs[j] = rs[j], rs[i]
+		rd[i], rd[j] = rd[j], rd[i]
+	}
+	r = flatLayoutInline(rs[:q], rd[:q])
+	// checkComplement's bounds.
+	cl, cr := cosizeLeaves(l), cosizeLeaves(&r)
+	if cl+cr-1 < cot.v || cl > 0 && cr > quo(cot.v+cl-1, cl)*cl {
+		return Layout{}, false
+	}
+	return r, true
 }

@@ -240,3 +240,13 @@ func gcd(t, u int) int {
 		t %= u
 	}
 }
+
+// quo is i/s (s != 0), truncated, with a 32-bit division when both are in
+// [0, 2^32): much faster than the 64-bit one on many x86 cores, and the
+// common case of evaluation.
+func quo(i, s int) int {
+	if uint64(i)|uint64(s) <= math.MaxUint32 {
+		return int(uint32(i) / uint32(s))
+	}
+	return i / s
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"iter"
 	"math"
+	"math/bits"
 	"strings"
 )
 
@@ -256,18 +257,24 @@ func crd2idxCongruent(c, shape, stride *IntTuple) (r Int, ok bool) {
 		return Int{}, false
 	}
 	sum, static, mag := 0, true, uint64(0)
-	for k := range c.numLeaves() {
-		a, d := c.leafAt(k), stride.leafAt(k)
-		if a.Is(0) || d.Is(0) { // a static _0 term
+	cv, dv := &c.v, &stride.v
+	n := int(c.nl)
+	if c.nt == 0 {
+		n = 1
+	}
+	for k := range n { // inline: leaf k is v[k], static bit k
+		a, d := cv[k], dv[k]
+		as, ds := c.st>>uint(k)&1 != 0, stride.st>>uint(k)&1 != 0
+		if as && a == 0 || ds && d == 0 { // a static _0 term
 			continue
 		}
-		x, okMul := mulInt(a.v, d.v)
+		x, okMul := mulInt(a, d)
 		mag, ok = addCap(mag, absMag(x))
 		if !okMul || !ok || x == math.MinInt {
 			return Int{}, false
 		}
 		sum += x
-		static = static && a.static && d.static
+		static = static && as && ds
 	}
 	return Int{sum, static}, true
 }
@@ -291,20 +298,24 @@ func crd2idxDyn(c Int, shape, stride *IntTuple) (r Int, ok bool) {
 		return Int{}, false
 	}
 	n := shape.numLeaves()
-	for k := range n {
-		if shape.st>>k&1 != 0 && uint(shape.v[k]+1) <= 2 {
+	for sb := shape.st; sb != 0; sb &= sb - 1 { // the static leaves
+		if k := bits.TrailingZeros8(sb); uint(shape.v[k]+1) <= 2 {
 			return Int{}, false
 		}
 	}
-	i, off, static := c.v, 0, true
+	static := stride.st == uint8(bitMask(n)) // every stride a static _0
+	for k := 0; static && k < n; k++ {
+		static = stride.v[k] == 0
+	}
+	i, off := c.v, 0
 	for k := range n {
 		s, d := shape.v[k], stride.v[k]
 		part := i
 		if k < n-1 {
-			if s == 0 { // an extent-0 mode takes the whole coordinate
+			if s == 0 || 0 <= i && i < s { // the mode takes the whole coordinate
 				i = 0
 			} else {
-				q := i / s
+				q := quo(i, s)
 				part, i = i-q*s, q
 			}
 		}
@@ -313,7 +324,9 @@ func crd2idxDyn(c Int, shape, stride *IntTuple) (r Int, ok bool) {
 		if !okMul || !ok {
 			return Int{}, false
 		}
-		static = static && stride.st>>k&1 != 0 && d == 0
+		if i == 0 { // the remaining modes add 0
+			break
+		}
 	}
 	return Int{off, static}, true
 }
@@ -444,7 +457,7 @@ func evalLeaves(shape, stride *IntTuple, k0, k1, i int) int {
 			if uint(i) < uint(s) || s == 0 { // 0 <= i < s
 				return off + i*st[k]
 			}
-			q := i / s // one division for the quotient and the remainder
+			q := quo(i, s) // one division for the quotient and the remainder
 			off += (i - q*s) * st[k]
 			i = q
 		}
@@ -523,14 +536,17 @@ func Flatten(l Layout) Layout { return mk(l.shape.Flatten(), l.stride.Flatten())
 // adjacent modes merged where s0*d0 == d1 is known statically, static _1 modes
 // dropped, and depth at most 1. Dynamic modes are never merged, as in CuTe.
 func Coalesce(l Layout) Layout {
-	var bufS, bufD [16]Int
+	if l.shape.big == nil && l.stride.big == nil {
+		return coalesceInline(&l)
+	}
+	var bufS, bufD [2 * inlLeaves]Int
 	sh := flatLeaves(bufS[:0], l.shape)
 	st := flatLeaves(bufD[:0], l.stride)
 	r := len(sh)
 	if r == 0 {
 		return l
 	}
-	return flatLayout(bwCoalesceFlat(sh[:r-1], st[:r-1], sh[r-1], st[r-1], sh[r:], st[r:]))
+	return flatLayoutInline(bwCoalesceFlat(sh[:r-1], st[:r-1], sh[r-1], st[r-1], sh[r:], st[r:]))
 }
 
 // staticEq is CuTe's is_constant<true, decltype(a == b)>.

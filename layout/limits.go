@@ -80,31 +80,24 @@ func addCap(a, b uint64) (uint64, bool) {
 
 // checkTuple reports why t is not a representable tuple, or nil.
 func checkTuple(op string, t IntTuple) *Error {
-	var leaves int
 	prod, sum := uint64(1), uint64(0)
-	var bad *Error
-	t.walkLeaves(func(a Int) {
-		if bad != nil {
-			return
+	for k := range t.numLeaves() {
+		if k >= MaxLeaves {
+			return Errorf(op, "at most MaxLeaves (256) leaves", k+1)
 		}
-		leaves++
-		if leaves > MaxLeaves {
-			bad = Errorf(op, "at most MaxLeaves (256) leaves", leaves)
-			return
-		}
+		a := t.leafAt(k)
 		if a.v == math.MinInt {
-			bad = Errorf(op, "every integer must have a magnitude that fits in int64", a)
-			return
+			return Errorf(op, "every integer must have a magnitude that fits in int64", a)
 		}
 		m := absMag(a.v)
 		var ok1, ok2 bool
 		sum, ok1 = addCap(sum, m)
 		prod, ok2 = mulCap(prod, max(m, 1))
 		if !ok1 || !ok2 {
-			bad = Errorf(op, "the product and the sum of the integers must fit in int64", t)
+			return Errorf(op, "the product and the sum of the integers must fit in int64", t)
 		}
-	})
-	return bad
+	}
+	return nil
 }
 
 // checkLayout reports why shape:stride (congruent) is not a representable
@@ -113,7 +106,7 @@ func checkLayout(op string, shape, stride IntTuple) *Error {
 	if e := checkTuple(op, shape); e != nil {
 		return e
 	}
-	var bufS, bufD [16]Int
+	var bufS, bufD [2 * inlLeaves]Int
 	sh := flatLeaves(bufS[:0], shape)
 	st := flatLeaves(bufD[:0], stride)
 	span, positive := uint64(1), true
@@ -183,15 +176,14 @@ func checkLeaves(op string, ts ...IntTuple) {
 }
 
 // mulInt returns a*b, or ok=false when it overflows an int.
+// ok is |a*b| <= math.MaxInt: the signed 128-bit product (the unsigned one
+// with the high word corrected for negative operands) must sign-extend its
+// low word, and must not be math.MinInt. Branch-light, so that it inlines.
 func mulInt(a, b int) (int, bool) {
-	if a == math.MinInt || b == math.MinInt {
-		return 0, a == 0 || b == 0
-	}
-	p, ok := mulCap(absMag(a), absMag(b))
-	if (a < 0) != (b < 0) {
-		return -int(p), ok
-	}
-	return int(p), ok
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	hi -= uint64(b) & uint64(a>>63)
+	hi -= uint64(a) & uint64(b>>63)
+	return int(lo), hi == uint64(int64(lo)>>63) && lo != 1<<63
 }
 
 // addInt returns a+b, or ok=false when it overflows an int.

@@ -283,6 +283,9 @@ func MustParseTuple(s string) IntTuple {
 // (_4,(2,_3)):(_1,(4,_8)). Shape and stride must be congruent.
 // Parse(l.String()) gives back l, static flags included.
 func Parse(s string) (Layout, error) {
+	if l, ok := parseLayoutFast(s); ok {
+		return l, nil
+	}
 	p := &parser{s: s}
 	l := p.parseLayout()
 	p.end()
@@ -378,4 +381,103 @@ func (p *parser) parseTiler() Tiler {
 		}
 		return Tiler{}
 	}
+}
+
+// parseLayoutFast is Parse for the text String prints (no spaces, at most
+// fastParseDepth levels, integers of at most 18 digits) in one scan of
+// the bytes, and ok=false for anything else, valid or not, which the
+// parser of record then reads (and reports). TestParseFastMatchesParser
+// checks it against that parser.
+func parseLayoutFast(s string) (l Layout, ok bool) {
+	var pos int
+	if l.shape, pos, ok = parseTupleFast(s, 0); !ok || pos >= len(s) || s[pos] != ':' {
+		return Layout{}, false
+	}
+	if l.stride, pos, ok = parseTupleFast(s, pos+1); !ok || pos != len(s) {
+		return Layout{}, false
+	}
+	if !Congruent(l.shape, l.stride) || checkLayout("make_layout", l.shape, l.stride) != nil {
+		return Layout{}, false
+	}
+	return l, true
+}
+
+// fastParseDepth bounds the nesting parseTupleFast reads.
+const fastParseDepth = 16
+
+// parseTupleFast reads an integer or a tuple from s[pos:] and returns it
+// and the position after it, or ok=false.
+func parseTupleFast(s string, pos int) (t IntTuple, end int, ok bool) {
+	var b builder
+	depth := 0
+	for {
+		// An element: a tuple's opening or an integer.
+		if pos < len(s) && s[pos] == '(' {
+			if depth == fastParseDepth {
+				return IntTuple{}, 0, false
+			}
+			b.open()
+			depth++
+			pos++
+			if pos < len(s) && s[pos] == ')' { // ()
+				b.close()
+				depth--
+				pos++
+			} else {
+				continue
+			}
+		} else {
+			var v Int
+			if v, pos, ok = parseIntFast(s, pos); !ok {
+				return IntTuple{}, 0, false
+			}
+			if depth == 0 {
+				return I(v), pos, true
+			}
+			b.leaf(v)
+		}
+		// After an element: ',' for the next one, or ')' closing tuples.
+		for {
+			if depth == 0 {
+				return b.done(), pos, true
+			}
+			if pos >= len(s) {
+				return IntTuple{}, 0, false
+			}
+			if s[pos] == ',' {
+				pos++
+				break
+			}
+			if s[pos] != ')' {
+				return IntTuple{}, 0, false
+			}
+			b.close()
+			depth--
+			pos++
+		}
+	}
+}
+
+// parseIntFast reads _?-?[0-9]{1,18} from s[pos:].
+func parseIntFast(s string, pos int) (Int, int, bool) {
+	static := pos < len(s) && s[pos] == '_'
+	if static {
+		pos++
+	}
+	neg := pos < len(s) && s[pos] == '-'
+	if neg {
+		pos++
+	}
+	start, v := pos, 0
+	for pos < len(s) && isDigit(s[pos]) {
+		v = 10*v + int(s[pos]-'0')
+		pos++
+	}
+	if pos == start || pos-start > 18 {
+		return Int{}, 0, false
+	}
+	if neg {
+		v = -v
+	}
+	return Int{v, static}, pos, true
 }
