@@ -313,6 +313,13 @@ func RakedProduct(a, b Layout) (r Layout, err error) {
 // flat modes, so b*_i = (c ∘ b)_i is the concatenation of the compositions
 // of c with each leaf of b_i (composition distributes over b's leaves).
 func rankProductFast(a, b *Layout, raked bool) (Layout, bool) {
+	return rankProductFastD(a, b, raked, false)
+}
+
+// rankProductFastD is rankProductFast; bDisjoint tells that b's modes are
+// known to be disjoint (disjointModes(b) holds: a compact b, as
+// tile_to_shape builds it), so that the check is skipped.
+func rankProductFastD(a, b *Layout, raked, bDisjoint bool) (Layout, bool) {
 	ra, rb := 1, 1
 	if a.shape.isTup() {
 		ra = a.shape.rank()
@@ -364,7 +371,7 @@ func rankProductFast(a, b *Layout, raked bool) (Layout, bool) {
 		}
 		ey[i+1] = len(ys)
 	}
-	if comp.suspect || !disjointModes(*b) || !productDisjoint(a, b, cs, cd) {
+	if comp.suspect || !(bDisjoint || disjointModes(*b)) || !productDisjoint(a, b, cs, cd) {
 		return Layout{}, false
 	}
 	// zip and coalesce each mode, into one buffer: mode i is [er[i], er[i+1]).
@@ -385,8 +392,10 @@ func rankProductFast(a, b *Layout, raked bool) (Layout, bool) {
 		// coalesce appends the mode after its input; move it down over it.
 		k := len(zs)
 		rs, rd := bwCoalesceFlat(zs[b0:k-1], zd[b0:k-1], zs[k-1], zd[k-1], zs[k:], zd[k:])
-		m := copy(zs[b0:], rs)
-		copy(zd[b0:], rd)
+		m := len(rs)
+		for j := range m { // a short forward copy: the mode lies above b0
+			zs[b0+j], zd[b0+j] = rs[j], rd[j]
+		}
 		zs, zd = zs[:b0+m], zd[:b0+m]
 		er[i+1] = len(zs)
 	}

@@ -179,7 +179,7 @@ func tileToShapeFast(block *Layout, target *Shape, order ModeOrder) (Layout, boo
 	}
 	e := [inlLeaves + 1]int{0, 1, 2, 3, 4, 5, 6, 7, 8}
 	reps := modesLayout(ps[:n], ds[:n], e[:n+1])
-	if r, ok := rankProductFast(&padded, &reps, false); ok {
+	if r, ok := rankProductFastD(&padded, &reps, false, true); ok { // reps is compact
 		return r, true
 	}
 	return rankProductPlain("tile_to_shape", padded, reps, false), true
