@@ -313,13 +313,13 @@ func RakedProduct(a, b Layout) (r Layout, err error) {
 // flat modes, so b*_i = (c ∘ b)_i is the concatenation of the compositions
 // of c with each leaf of b_i (composition distributes over b's leaves).
 func rankProductFast(a, b *Layout, raked bool) (Layout, bool) {
-	return rankProductFastD(a, b, raked, false)
+	return rankProductFastD(a, b, raked, nil)
 }
 
-// rankProductFastD is rankProductFast; bDisjoint tells that b's modes are
-// known to be disjoint (disjointModes(b) holds: a compact b, as
-// tile_to_shape builds it), so that the check is skipped.
-func rankProductFastD(a, b *Layout, raked, bDisjoint bool) (Layout, bool) {
+// rankProductFastD is rankProductFast for a b whose cosize is known where
+// bCosize is not nil: then b is compact (as tile_to_shape builds it), so
+// that its modes are known to be disjoint and the check is skipped.
+func rankProductFastD(a, b *Layout, raked bool, bCosize *Int) (Layout, bool) {
 	ra, rb := 1, 1
 	if a.shape.isTup() {
 		ra = a.shape.rank()
@@ -346,7 +346,13 @@ func rankProductFastD(a, b *Layout, raked, bDisjoint bool) (Layout, bool) {
 		return Layout{}, false
 	}
 	// c = complement(a, size(a)*cosize(b)), as logicalProduct computes it.
-	cot := productOf(&a.shape).Mul(b.Cosize())
+	var cob Int
+	if bCosize != nil {
+		cob = *bCosize
+	} else {
+		cob = b.Cosize()
+	}
+	cot := productOf(&a.shape).Mul(cob)
 	var fS, fD [16]Int
 	sh, st := filterFlat(*a, fS[:], fD[:])
 	var cS, cD [24]Int // more modes move to the heap
@@ -371,7 +377,7 @@ func rankProductFastD(a, b *Layout, raked, bDisjoint bool) (Layout, bool) {
 		}
 		ey[i+1] = len(ys)
 	}
-	if comp.suspect || !(bDisjoint || disjointModes(*b)) || !productDisjoint(a, b, cs, cd) {
+	if comp.suspect || !(bCosize != nil || disjointModes(*b)) || !productDisjoint(a, b, cs, cd) {
 		return Layout{}, false
 	}
 	// zip and coalesce each mode, into one buffer: mode i is [er[i], er[i+1]).

@@ -179,7 +179,14 @@ func tileToShapeFast(block *Layout, target *Shape, order ModeOrder) (Layout, boo
 	}
 	e := [inlLeaves + 1]int{0, 1, 2, 3, 4, 5, 6, 7, 8}
 	reps := modesLayout(ps[:n], ds[:n], e[:n+1])
-	if r, ok := rankProductFastD(&padded, &reps, false, true); ok { // reps is compact
+	// reps is compact: its cosize is its size, typed as Layout.Cosize
+	// types it (static exactly where the size is: a dynamic 1-D index
+	// meets a stride that is not a static 0).
+	cosize := S(1)
+	for i := range n {
+		cosize = cosize.Mul(ps[i])
+	}
+	if r, ok := rankProductFastD(&padded, &reps, false, &cosize); ok {
 		return r, true
 	}
 	return rankProductPlain("tile_to_shape", padded, reps, false), true
