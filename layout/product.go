@@ -1,5 +1,7 @@
 package layout
 
+import "math"
+
 // logicalProduct is CuTe 3.5.1's logical_product; it raises an *Error.
 func logicalProduct(a Layout, t Tiler) Layout {
 	switch t.kind {
@@ -94,17 +96,25 @@ func checkProduct(a, b, c, cb Layout) {
 // flat modes cs:cd: it reports whether the product is injective by one of
 // the two arguments above.
 func productDisjoint(a, b *Layout, cs, cd []Int) bool {
-	for k := range b.stride.numLeaves() {
-		if b.stride.leafAt(k).v < 0 {
+	var bufS, bufD [16]Int
+	return productDisjointFlat(a, flatLeaves(bufS[:0], b.shape), flatLeaves(bufD[:0], b.stride), cs, cd)
+}
+
+// productDisjointFlat is productDisjoint for b given by its leaves bs:bd.
+func productDisjointFlat(a *Layout, bs, bd []Int, cs, cd []Int) bool {
+	cob := 1
+	for k := range bd {
+		if bd[k].v < 0 {
 			return false
 		}
+		cob += (bs[k].v - 1) * bd[k].v
 	}
 	size, cosize := 1, 1
 	for k := range cs {
 		size *= cs[k].v
 		cosize += (cs[k].v - 1) * absInt(cd[k].v)
 	}
-	if cosizeLeaves(b) <= size {
+	if cob <= size {
 		return true
 	}
 	k := len(cs) - 1
@@ -313,13 +323,6 @@ func RakedProduct(a, b Layout) (r Layout, err error) {
 // flat modes, so b*_i = (c ∘ b)_i is the concatenation of the compositions
 // of c with each leaf of b_i (composition distributes over b's leaves).
 func rankProductFast(a, b *Layout, raked bool) (Layout, bool) {
-	return rankProductFastD(a, b, raked, nil)
-}
-
-// rankProductFastD is rankProductFast for a b whose cosize is known where
-// bCosize is not nil: then b is compact (as tile_to_shape builds it), so
-// that its modes are known to be disjoint and the check is skipped.
-func rankProductFastD(a, b *Layout, raked bool, bCosize *Int) (Layout, bool) {
 	ra, rb := 1, 1
 	if a.shape.isTup() {
 		ra = a.shape.rank()
@@ -345,13 +348,22 @@ func rankProductFastD(a, b *Layout, raked bool, bCosize *Int) (Layout, bool) {
 	if !modeEnds(&a.shape, ea[:], n) || !modeEnds(&b.shape, eb[:], n) {
 		return Layout{}, false
 	}
-	// c = complement(a, size(a)*cosize(b)), as logicalProduct computes it.
-	var cob Int
-	if bCosize != nil {
-		cob = *bCosize
-	} else {
-		cob = b.Cosize()
+	cob := cosizeDyn(b)
+	var bs, bd [inlLeaves]Int
+	m := b.shape.numLeaves()
+	for k := range m {
+		bs[k], bd[k] = b.shape.leafAt(k), b.stride.leafAt(k)
 	}
+	return rankProductFlat(a, ea[:n+1], bs[:m], bd[:m], eb[:n+1], cob, disjointModes(*b), raked)
+}
+
+// rankProductFlat is rankProductFast for a padded to its n = len(ea)-1
+// modes (mode i is the leaves [ea[i], ea[i+1])) and b given by its leaves
+// bs:bd, mode i [eb[i], eb[i+1]), its cosize cob and whether its modes are
+// disjoint (disjointModes(b)).
+func rankProductFlat(a *Layout, ea []int, bs, bd []Int, eb []int, cob Int, bDisjoint, raked bool) (Layout, bool) {
+	n := len(ea) - 1
+	// c = complement(a, size(a)*cosize(b)), as logicalProduct computes it.
 	cot := productOf(&a.shape).Mul(cob)
 	var fS, fD [16]Int
 	sh, st := filterFlat(*a, fS[:], fD[:])
@@ -373,11 +385,11 @@ func rankProductFastD(a, b *Layout, raked bool, bCosize *Int) (Layout, bool) {
 	var ey [inlLeaves + 1]int
 	for i := range n {
 		for k := eb[i]; k < eb[i+1]; k++ {
-			ys, yd = composeLeaf(ls, ld, b.shape.leafAt(k), b.stride.leafAt(k), &comp, ys, yd)
+			ys, yd = composeLeaf(ls, ld, bs[k], bd[k], &comp, ys, yd)
 		}
 		ey[i+1] = len(ys)
 	}
-	if comp.suspect || !(bCosize != nil || disjointModes(*b)) || !productDisjoint(a, b, cs, cd) {
+	if comp.suspect || !bDisjoint || !productDisjointFlat(a, bs, bd, cs, cd) {
 		return Layout{}, false
 	}
 	// zip and coalesce each mode, into one buffer: mode i is [er[i], er[i+1]).
@@ -453,6 +465,41 @@ func modesLayout(rs, rd []Int, e []int) Layout {
 		}
 	}
 	return mk(sh, st)
+}
+
+// cosizeDyn is l.Cosize() computed from the leaves where l's size is
+// dynamic, so that Cosize's index size-1 is a dynamic integer that
+// crd2idx distributes over the leaves: the digits of size-1 are the
+// extents less one, and the result is static only where every stride is a
+// static 0. Elsewhere (a static size, a negative stride, an extent that
+// crd2idx does not take so, an overflow) it is l.Cosize().
+// TestCosizeDyn checks it against Cosize.
+func cosizeDyn(l *Layout) Int {
+	sh, st := &l.shape, &l.stride
+	n := sh.numLeaves()
+	if sh.big != nil || st.big != nil || n == 0 || uint64(sh.st)&bitMask(n) == bitMask(n) {
+		return l.Cosize()
+	}
+	off, size, static := 0, 1, true
+	for k := range n {
+		s, d := sh.v[k], st.v[k]
+		if s <= 0 || d < 0 || sh.st>>k&1 != 0 && s == 1 {
+			return l.Cosize()
+		}
+		x, ok1 := mulInt(s-1, d)
+		y, ok2 := mulInt(size, s)
+		var ok3 bool
+		off, ok3 = addInt(off, x)
+		if !ok1 || !ok2 || !ok3 {
+			return l.Cosize()
+		}
+		size = y
+		static = static && st.st>>k&1 != 0 && d == 0
+	}
+	if off == math.MaxInt {
+		return l.Cosize()
+	}
+	return Int{off + 1, static}
 }
 
 // productOf is t.Product() without copying t.
