@@ -145,16 +145,19 @@ func injective(l Layout) bool {
 
 // appendModes is CuTe's append<n>(l): l padded with _1:_0 modes to rank n
 // (an integral l becomes its first mode when n > 1).
-func appendModes(l Layout, n int) Layout {
-	r := l.Rank()
+func appendModes(l Layout, n int) Layout { return appendModesOf(&l, n) }
+
+// appendModesOf is appendModes without copying l.
+func appendModesOf(l *Layout, n int) Layout {
+	r := rankOf(&l.shape)
 	if r >= n {
-		return l
+		return *l
 	}
-	if p, ok := appendModesInline(&l, r, n); ok {
+	if p, ok := appendModesInline(l, r, n); ok {
 		return p
 	}
 	b := tupleLayout()
-	b.addModes(l)
+	b.addModes(*l)
 	for range n - r {
 		b.add(mk(I(S(1)), I(S(0))))
 	}
@@ -500,6 +503,14 @@ func cosizeDyn(l *Layout) Int {
 		return l.Cosize()
 	}
 	return Int{off + 1, static}
+}
+
+// rankOf is t.Len() without copying t.
+func rankOf(t *IntTuple) int {
+	if !t.isTup() {
+		return 1
+	}
+	return t.rank()
 }
 
 // productOf is t.Product() without copying t.

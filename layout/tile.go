@@ -139,10 +139,10 @@ func tileToShapeFast(block *Layout, target *Shape, order ModeOrder) (Layout, boo
 		return Layout{}, false
 	}
 	n := target.rank()
-	if block.Rank() > n {
+	if rankOf(&block.shape) > n {
 		return Layout{}, false
 	}
-	padded := appendModes(*block, n)
+	padded := appendModesOf(block, n)
 	var eb, et [inlLeaves + 1]int
 	if padded.shape.big != nil || !padded.shape.isTup() || !modeEnds(&padded.shape, eb[:], n) || !modeEnds(target, et[:], n) {
 		return Layout{}, false
