@@ -368,11 +368,13 @@ func rankProductFlat(a *Layout, ea []int, bs, bd []Int, eb []int, cob Int, bDisj
 	n := len(ea) - 1
 	// c = complement(a, size(a)*cosize(b)), as logicalProduct computes it.
 	cot := productOf(&a.shape).Mul(cob)
-	var fS, fD [16]Int
+	// Two pairs of buffers serve in turn: fS:fD holds filter(a), then
+	// coalesce_x(c), then the zipped modes; cS:cD holds c, then c ∘ b.
+	var fS, fD [32]Int
 	sh, st := filterFlat(*a, fS[:], fD[:])
 	var cS, cD [24]Int // more modes move to the heap
 	cs, cd, info := complementFlat(*a, sh, st, I(cot), nil, cS[:0], cD[:0])
-	if info.bad != "" {
+	if info.bad != "" || !bDisjoint || !productDisjointFlat(a, bs, bd, cs, cd) {
 		return Layout{}, false
 	}
 	// c ∘ b, leaf by leaf of b, on coalesce_x(c).
@@ -383,8 +385,7 @@ func rankProductFlat(a *Layout, ea []int, bs, bd []Int, eb []int, cob Int, bDisj
 	}
 	ls, ld := bwCoalesceFlat(cs[:r-1], cd[:r-1], last, cd[r-1], fS[:0], fD[:0]) // filter(a) is done with
 	var comp compState
-	var yS, yD [24]Int
-	ys, yd := yS[:0], yD[:0]
+	ys, yd := cS[:0], cD[:0] // c is done with
 	var ey [inlLeaves + 1]int
 	for i := range n {
 		for k := eb[i]; k < eb[i+1]; k++ {
@@ -392,11 +393,11 @@ func rankProductFlat(a *Layout, ea []int, bs, bd []Int, eb []int, cob Int, bDisj
 		}
 		ey[i+1] = len(ys)
 	}
-	if comp.suspect || !bDisjoint || !productDisjointFlat(a, bs, bd, cs, cd) {
+	if comp.suspect {
 		return Layout{}, false
 	}
 	// zip and coalesce each mode, into one buffer: mode i is [er[i], er[i+1]).
-	var zS, zD [32]Int
+	zS, zD := &fS, &fD // coalesce_x(c) is done with
 	var er [inlLeaves + 1]int
 	zs, zd := zS[:0], zD[:0]
 	for i := range n {
