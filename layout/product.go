@@ -384,17 +384,22 @@ func rankProductFlat(a *Layout, ea []int, bs, bd []Int, eb []int, cob Int, bDisj
 		last = S(2)
 	}
 	ls, ld := bwCoalesceFlat(cs[:r-1], cd[:r-1], last, cd[r-1], fS[:0], fD[:0]) // filter(a) is done with
-	var comp compState
-	ys, yd := cS[:0], cD[:0] // c is done with
 	var ey [inlLeaves + 1]int
-	for i := range n {
-		for k := eb[i]; k < eb[i+1]; k++ {
-			ys, yd = composeLeaf(ls, ld, bs[k], bd[k], &comp, ys, yd)
+	var ym fmodes
+	ys, yd := cS[:0], cD[:0] // c is done with
+	if composeLeavesF(ls, ld, bs, bd, eb, ey[:], &ym) {
+		ys, yd = ym.s[:ym.n], ym.d[:ym.n]
+	} else {
+		var comp compState
+		for i := range n {
+			for k := eb[i]; k < eb[i+1]; k++ {
+				ys, yd = composeLeaf(ls, ld, bs[k], bd[k], &comp, ys, yd)
+			}
+			ey[i+1] = len(ys)
 		}
-		ey[i+1] = len(ys)
-	}
-	if comp.suspect {
-		return Layout{}, false
+		if comp.suspect {
+			return Layout{}, false
+		}
 	}
 	// zip and coalesce each mode, into one buffer: mode i is [er[i], er[i+1]).
 	zS, zD := &fS, &fD // coalesce_x(c) is done with
@@ -504,6 +509,34 @@ func cosizeDyn(l *Layout) Int {
 		return l.Cosize()
 	}
 	return Int{off + 1, static}
+}
+
+// composeLeavesF composes ls:ld with each leaf of bs:bd by the fast path
+// of composition (composeLeafF) into m, setting ey[i+1] to the end of the
+// modes of b's mode i [eb[i], eb[i+1]); false where that path gives up
+// (too many modes, a step the plain path must take), and the caller
+// composes leaf by leaf with composeLeaf.
+func composeLeavesF(ls, ld, bs, bd []Int, eb, ey []int, m *fmodes) bool {
+	var la fmodes
+	if len(ls) > fastModes {
+		return false
+	}
+	for k := range ls {
+		if ls[k].v <= 0 {
+			return false
+		}
+		la.s[k], la.d[k] = ls[k], ld[k]
+	}
+	la.n = len(ls)
+	for i := range len(eb) - 1 {
+		for k := eb[i]; k < eb[i+1]; k++ {
+			if m.n == fastModes || bs[k].v <= 0 || bd[k].v < 0 || !composeLeafF(&la, bs[k], bd[k], m) {
+				return false
+			}
+		}
+		ey[i+1] = m.n
+	}
+	return true
 }
 
 // rankOf is t.Len() without copying t.
