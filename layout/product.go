@@ -402,8 +402,12 @@ func rankProductFlat(a *Layout, ea []int, bs, bd []Int, eb []int, cob Int, bDisj
 		}
 	}
 	// zip and coalesce each mode, into one buffer: mode i is [er[i], er[i+1]).
-	zS, zD := &fS, &fD // coalesce_x(c) is done with
 	var er [inlLeaves + 1]int
+	var zm fmodes
+	if zipCoalesceF(a, ea, ys, yd, ey[:], raked, &zm, er[:]) {
+		return modesLayout(zm.s[:zm.n], zm.d[:zm.n], er[:n+1]), true
+	}
+	zS, zD := &fS, &fD // coalesce_x(c) is done with
 	zs, zd := zS[:0], zD[:0]
 	for i := range n {
 		b0 := len(zs)
@@ -535,6 +539,52 @@ func composeLeavesF(ls, ld, bs, bd []Int, eb, ey []int, m *fmodes) bool {
 			}
 		}
 		ey[i+1] = m.n
+	}
+	return true
+}
+
+// zipCoalesceF is the zip-and-coalesce step of rankProductFlat by
+// composition's fast coalesce (bwCoalesceF): mode i of the result, into r,
+// is coalesce of a's mode i [ea[i], ea[i+1]) zipped with ys:yd's mode i
+// [ey[i], ey[i+1]) (the repetitions first when raked), ending at er[i+1].
+// It reports false where bwCoalesceF gives up (a non-positive extent, an
+// overflow, more than fastModes modes), and the caller coalesces with
+// bwCoalesceFlat.
+func zipCoalesceF(a *Layout, ea []int, ys, yd []Int, ey []int, raked bool, r *fmodes, er []int) bool {
+	for i := range len(ea) - 1 {
+		var ts, td [fastModes + 1]Int
+		m := 0
+		put := func(s, d Int) bool {
+			if m > fastModes || s.v <= 0 {
+				return false
+			}
+			ts[m], td[m] = s, d
+			m++
+			return true
+		}
+		if raked {
+			for k := ey[i]; k < ey[i+1]; k++ {
+				if !put(ys[k], yd[k]) {
+					return false
+				}
+			}
+		}
+		for k := ea[i]; k < ea[i+1]; k++ {
+			if !put(a.shape.leafAt(k), a.stride.leafAt(k)) {
+				return false
+			}
+		}
+		if !raked {
+			for k := ey[i]; k < ey[i+1]; k++ {
+				if !put(ys[k], yd[k]) {
+					return false
+				}
+			}
+		}
+		if m == 0 || !bwCoalesceF((*[fastModes]Int)(ts[:fastModes]), (*[fastModes]Int)(td[:fastModes]), m-1, ts[m-1], td[m-1], r) {
+			return false
+		}
+		er[i+1] = r.n
 	}
 	return true
 }
