@@ -56,3 +56,16 @@ func TestProductAllocs(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkTileToShapeGMMADyn is BenchmarkTileToShapeGMMA with the dynamic
+// target (128,64,3) of the table.
+func BenchmarkTileToShapeGMMADyn(b *testing.B) {
+	b.ReportAllocs()
+	trg := Dyns(128, 64, 3)
+	if _, err := TileToShape(benchGMMA, trg, ColMajor); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		benchLay, _ = TileToShape(benchGMMA, trg, ColMajor)
+	}
+}

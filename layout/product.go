@@ -1,5 +1,7 @@
 package layout
 
+import "math"
+
 // logicalProduct is CuTe 3.5.1's logical_product; it raises an *Error.
 func logicalProduct(a Layout, t Tiler) Layout {
 	switch t.kind {
@@ -94,17 +96,25 @@ func checkProduct(a, b, c, cb Layout) {
 // flat modes cs:cd: it reports whether the product is injective by one of
 // the two arguments above.
 func productDisjoint(a, b *Layout, cs, cd []Int) bool {
-	for k := range b.stride.numLeaves() {
-		if b.stride.leafAt(k).v < 0 {
+	var bufS, bufD [16]Int
+	return productDisjointFlat(a, flatLeaves(bufS[:0], b.shape), flatLeaves(bufD[:0], b.stride), cs, cd)
+}
+
+// productDisjointFlat is productDisjoint for b given by its leaves bs:bd.
+func productDisjointFlat(a *Layout, bs, bd []Int, cs, cd []Int) bool {
+	cob := 1
+	for k := range bd {
+		if bd[k].v < 0 {
 			return false
 		}
+		cob += (bs[k].v - 1) * bd[k].v
 	}
 	size, cosize := 1, 1
 	for k := range cs {
 		size *= cs[k].v
 		cosize += (cs[k].v - 1) * absInt(cd[k].v)
 	}
-	if cosizeLeaves(b) <= size {
+	if cob <= size {
 		return true
 	}
 	k := len(cs) - 1
@@ -135,16 +145,19 @@ func injective(l Layout) bool {
 
 // appendModes is CuTe's append<n>(l): l padded with _1:_0 modes to rank n
 // (an integral l becomes its first mode when n > 1).
-func appendModes(l Layout, n int) Layout {
-	r := l.Rank()
+func appendModes(l Layout, n int) Layout { return appendModesOf(&l, n) }
+
+// appendModesOf is appendModes without copying l.
+func appendModesOf(l *Layout, n int) Layout {
+	r := rankOf(&l.shape)
 	if r >= n {
-		return l
+		return *l
 	}
-	if p, ok := appendModesInline(&l, r, n); ok {
+	if p, ok := appendModesInline(l, r, n); ok {
 		return p
 	}
 	b := tupleLayout()
-	b.addModes(l)
+	b.addModes(*l)
 	for range n - r {
 		b.add(mk(I(S(1)), I(S(0))))
 	}
@@ -338,13 +351,30 @@ func rankProductFast(a, b *Layout, raked bool) (Layout, bool) {
 	if !modeEnds(&a.shape, ea[:], n) || !modeEnds(&b.shape, eb[:], n) {
 		return Layout{}, false
 	}
+	cob := cosizeDyn(b)
+	var bs, bd [inlLeaves]Int
+	m := b.shape.numLeaves()
+	for k := range m {
+		bs[k], bd[k] = b.shape.leafAt(k), b.stride.leafAt(k)
+	}
+	return rankProductFlat(a, ea[:n+1], bs[:m], bd[:m], eb[:n+1], cob, disjointModes(*b), raked)
+}
+
+// rankProductFlat is rankProductFast for a padded to its n = len(ea)-1
+// modes (mode i is the leaves [ea[i], ea[i+1])) and b given by its leaves
+// bs:bd, mode i [eb[i], eb[i+1]), its cosize cob and whether its modes are
+// disjoint (disjointModes(b)).
+func rankProductFlat(a *Layout, ea []int, bs, bd []Int, eb []int, cob Int, bDisjoint, raked bool) (Layout, bool) {
+	n := len(ea) - 1
 	// c = complement(a, size(a)*cosize(b)), as logicalProduct computes it.
-	cot := productOf(&a.shape).Mul(b.Cosize())
-	var fS, fD [16]Int
+	cot := productOf(&a.shape).Mul(cob)
+	// Two pairs of buffers serve in turn: fS:fD holds filter(a), then
+	// coalesce_x(c), then the zipped modes; cS:cD holds c, then c ∘ b.
+	var fS, fD [32]Int
 	sh, st := filterFlat(*a, fS[:], fD[:])
 	var cS, cD [24]Int // more modes move to the heap
 	cs, cd, info := complementFlat(*a, sh, st, I(cot), nil, cS[:0], cD[:0])
-	if info.bad != "" {
+	if info.bad != "" || !bDisjoint || !productDisjointFlat(a, bs, bd, cs, cd) {
 		return Layout{}, false
 	}
 	// c ∘ b, leaf by leaf of b, on coalesce_x(c).
@@ -354,22 +384,30 @@ func rankProductFast(a, b *Layout, raked bool) (Layout, bool) {
 		last = S(2)
 	}
 	ls, ld := bwCoalesceFlat(cs[:r-1], cd[:r-1], last, cd[r-1], fS[:0], fD[:0]) // filter(a) is done with
-	var comp compState
-	var yS, yD [24]Int
-	ys, yd := yS[:0], yD[:0]
 	var ey [inlLeaves + 1]int
-	for i := range n {
-		for k := eb[i]; k < eb[i+1]; k++ {
-			ys, yd = composeLeaf(ls, ld, b.shape.leafAt(k), b.stride.leafAt(k), &comp, ys, yd)
+	var ym fmodes
+	ys, yd := cS[:0], cD[:0] // c is done with
+	if composeLeavesF(ls, ld, bs, bd, eb, ey[:], &ym) {
+		ys, yd = ym.s[:ym.n], ym.d[:ym.n]
+	} else {
+		var comp compState
+		for i := range n {
+			for k := eb[i]; k < eb[i+1]; k++ {
+				ys, yd = composeLeaf(ls, ld, bs[k], bd[k], &comp, ys, yd)
+			}
+			ey[i+1] = len(ys)
 		}
-		ey[i+1] = len(ys)
-	}
-	if comp.suspect || !disjointModes(*b) || !productDisjoint(a, b, cs, cd) {
-		return Layout{}, false
+		if comp.suspect {
+			return Layout{}, false
+		}
 	}
 	// zip and coalesce each mode, into one buffer: mode i is [er[i], er[i+1]).
-	var zS, zD [32]Int
 	var er [inlLeaves + 1]int
+	var zm fmodes
+	if zipCoalesceF(a, ea, ys, yd, ey[:], raked, &zm, er[:]) {
+		return modesLayout(zm.s[:zm.n], zm.d[:zm.n], er[:n+1]), true
+	}
+	zS, zD := &fS, &fD // coalesce_x(c) is done with
 	zs, zd := zS[:0], zD[:0]
 	for i := range n {
 		b0 := len(zs)
@@ -385,8 +423,10 @@ func rankProductFast(a, b *Layout, raked bool) (Layout, bool) {
 		// coalesce appends the mode after its input; move it down over it.
 		k := len(zs)
 		rs, rd := bwCoalesceFlat(zs[b0:k-1], zd[b0:k-1], zs[k-1], zd[k-1], zs[k:], zd[k:])
-		m := copy(zs[b0:], rs)
-		copy(zd[b0:], rd)
+		m := len(rs)
+		for j := range m { // a short forward copy: the mode lies above b0
+			zs[b0+j], zd[b0+j] = rs[j], rd[j]
+		}
 		zs, zd = zs[:b0+m], zd[:b0+m]
 		er[i+1] = len(zs)
 	}
@@ -438,6 +478,123 @@ func modesLayout(rs, rd []Int, e []int) Layout {
 		}
 	}
 	return mk(sh, st)
+}
+
+// cosizeDyn is l.Cosize() computed from the leaves where l's size is
+// dynamic, so that Cosize's index size-1 is a dynamic integer that
+// crd2idx distributes over the leaves: the digits of size-1 are the
+// extents less one, and the result is static only where every stride is a
+// static 0. Elsewhere (a static size, a negative stride, an extent that
+// crd2idx does not take so, an overflow) it is l.Cosize().
+// TestCosizeDyn checks it against Cosize.
+func cosizeDyn(l *Layout) Int {
+	sh, st := &l.shape, &l.stride
+	n := sh.numLeaves()
+	if sh.big != nil || st.big != nil || n == 0 || uint64(sh.st)&bitMask(n) == bitMask(n) {
+		return l.Cosize()
+	}
+	off, size, static := 0, 1, true
+	for k := range n {
+		s, d := sh.v[k], st.v[k]
+		if s <= 0 || d < 0 || sh.st>>k&1 != 0 && s == 1 {
+			return l.Cosize()
+		}
+		x, ok1 := mulInt(s-1, d)
+		y, ok2 := mulInt(size, s)
+		var ok3 bool
+		off, ok3 = addInt(off, x)
+		if !ok1 || !ok2 || !ok3 {
+			return l.Cosize()
+		}
+		size = y
+		static = static && st.st>>k&1 != 0 && d == 0
+	}
+	if off == math.MaxInt {
+		return l.Cosize()
+	}
+	return Int{off + 1, static}
+}
+
+// composeLeavesF composes ls:ld with each leaf of bs:bd by the fast path
+// of composition (composeLeafF) into m, setting ey[i+1] to the end of the
+// modes of b's mode i [eb[i], eb[i+1]); false where that path gives up
+// (too many modes, a step the plain path must take), and the caller
+// composes leaf by leaf with composeLeaf.
+func composeLeavesF(ls, ld, bs, bd []Int, eb, ey []int, m *fmodes) bool {
+	var la fmodes
+	if len(ls) > fastModes {
+		return false
+	}
+	for k := range ls {
+		if ls[k].v <= 0 {
+			return false
+		}
+		la.s[k], la.d[k] = ls[k], ld[k]
+	}
+	la.n = len(ls)
+	for i := range len(eb) - 1 {
+		for k := eb[i]; k < eb[i+1]; k++ {
+			if m.n == fastModes || bs[k].v <= 0 || bd[k].v < 0 || !composeLeafF(&la, bs[k], bd[k], m) {
+				return false
+			}
+		}
+		ey[i+1] = m.n
+	}
+	return true
+}
+
+// zipCoalesceF is the zip-and-coalesce step of rankProductFlat by
+// composition's fast coalesce (bwCoalesceF): mode i of the result, into r,
+// is coalesce of a's mode i [ea[i], ea[i+1]) zipped with ys:yd's mode i
+// [ey[i], ey[i+1]) (the repetitions first when raked), ending at er[i+1].
+// It reports false where bwCoalesceF gives up (a non-positive extent, an
+// overflow, more than fastModes modes), and the caller coalesces with
+// bwCoalesceFlat.
+func zipCoalesceF(a *Layout, ea []int, ys, yd []Int, ey []int, raked bool, r *fmodes, er []int) bool {
+	for i := range len(ea) - 1 {
+		var ts, td [fastModes + 1]Int
+		m := 0
+		put := func(s, d Int) bool {
+			if m > fastModes || s.v <= 0 {
+				return false
+			}
+			ts[m], td[m] = s, d
+			m++
+			return true
+		}
+		if raked {
+			for k := ey[i]; k < ey[i+1]; k++ {
+				if !put(ys[k], yd[k]) {
+					return false
+				}
+			}
+		}
+		for k := ea[i]; k < ea[i+1]; k++ {
+			if !put(a.shape.leafAt(k), a.stride.leafAt(k)) {
+				return false
+			}
+		}
+		if !raked {
+			for k := ey[i]; k < ey[i+1]; k++ {
+				if !put(ys[k], yd[k]) {
+					return false
+				}
+			}
+		}
+		if m == 0 || !bwCoalesceF((*[fastModes]Int)(ts[:fastModes]), (*[fastModes]Int)(td[:fastModes]), m-1, ts[m-1], td[m-1], r) {
+			return false
+		}
+		er[i+1] = r.n
+	}
+	return true
+}
+
+// rankOf is t.Len() without copying t.
+func rankOf(t *IntTuple) int {
+	if !t.isTup() {
+		return 1
+	}
+	return t.rank()
 }
 
 // productOf is t.Product() without copying t.

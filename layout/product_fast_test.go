@@ -207,3 +207,22 @@ func TestFlatLayoutInline(t *testing.T) {
 		}
 	})
 }
+
+// TestCosizeDyn checks cosizeDyn against Layout.Cosize, static flags
+// included.
+func TestCosizeDyn(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		l := genProductOperand(t, "l")
+		got, gerr := outcome(func() Layout { return mk(I(cosizeDyn(&l)), I(S(0))) })
+		want, werr := outcome(func() Layout { return mk(I(l.Cosize()), I(S(0))) })
+		if (gerr == nil) != (werr == nil) || gerr == nil && !got.Equal(want) {
+			t.Fatalf("cosizeDyn(%v) = %v (%v), Cosize %v (%v)", l, got, gerr, want, werr)
+		}
+	})
+	for _, s := range []string{"(3,4):(1,3)", "(3,_4):(_0,_0)", "(3,_1):(2,5)", "(_2,5):(_5,_1)", "(3,(2,4)):(-1,(2,8))", "4:_0", "(0,3):(1,2)"} {
+		l := MustParse(s)
+		if got, want := cosizeDyn(&l), l.Cosize(); got != want {
+			t.Errorf("cosizeDyn(%v) = %+v, Cosize %+v", l, got, want)
+		}
+	}
+}

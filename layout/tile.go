@@ -139,10 +139,10 @@ func tileToShapeFast(block *Layout, target *Shape, order ModeOrder) (Layout, boo
 		return Layout{}, false
 	}
 	n := target.rank()
-	if block.Rank() > n {
+	if rankOf(&block.shape) > n {
 		return Layout{}, false
 	}
-	padded := appendModes(*block, n)
+	padded := appendModesOf(block, n)
 	var eb, et [inlLeaves + 1]int
 	if padded.shape.big != nil || !padded.shape.isTup() || !modeEnds(&padded.shape, eb[:], n) || !modeEnds(target, et[:], n) {
 		return Layout{}, false
@@ -177,10 +177,17 @@ func tileToShapeFast(block *Layout, target *Shape, order ModeOrder) (Layout, boo
 		ds[k] = cur
 		pendA, pendB, pending = cur, ps[k], true
 	}
+	// reps is compact: its cosize is its size, typed as Layout.Cosize
+	// types it (static exactly where the size is: a dynamic 1-D index
+	// meets a stride that is not a static 0), and its modes are disjoint.
+	cosize := S(1)
+	for i := range n {
+		cosize = cosize.Mul(ps[i])
+	}
 	e := [inlLeaves + 1]int{0, 1, 2, 3, 4, 5, 6, 7, 8}
-	reps := modesLayout(ps[:n], ds[:n], e[:n+1])
-	if r, ok := rankProductFast(&padded, &reps, false); ok {
+	if r, ok := rankProductFlat(&padded, eb[:n+1], ps[:n], ds[:n], e[:n+1], cosize, true, false); ok {
 		return r, true
 	}
+	reps := modesLayout(ps[:n], ds[:n], e[:n+1])
 	return rankProductPlain("tile_to_shape", padded, reps, false), true
 }

@@ -34,3 +34,16 @@ func TestTileToShapeAllocs(t *testing.T) {
 		t.Errorf("TileToShape(%v): %v allocations, want <= 1", benchAtom, n)
 	}
 }
+
+// BenchmarkTileToShapeSwizzledDyn is BenchmarkTileToShapeSwizzled with the
+// dynamic target (128,64,3) of the table.
+func BenchmarkTileToShapeSwizzledDyn(b *testing.B) {
+	b.ReportAllocs()
+	trg := layout.Dyns(128, 64, 3)
+	if _, err := TileToShape(benchAtom, trg, layout.ColMajor); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		benchFunc, _ = TileToShape(benchAtom, trg, layout.ColMajor)
+	}
+}

@@ -42,36 +42,29 @@ type evaluator struct {
 func (e *evaluator) init(c *composed) {
 	sw := c.sw
 	e.ymsk, e.rs, e.ls, e.off, e.c = int(sw.ymsk), sw.rs, sw.ls, c.off.Value(), c
-	if c.nest == nil && !e.unpack(c.lay) {
+	if c.nest == nil && !e.unpack(&c.lay) {
 		e.n, e.split = 0, 0
 	}
 }
 
-// unpack fills the leaf arrays from l, reporting whether l fits them.
-func (e *evaluator) unpack(l layout.Layout) bool {
+// unpack fills the leaf arrays from l, reporting whether l fits them: the
+// leaves of l in order, split after those of mode 0 for a rank-2 l.
+func (e *evaluator) unpack(l *layout.Layout) bool {
 	var bufS, bufD [2 * maxFlat]layout.Int // more leaves move to the heap
-	add := func(sh, st layout.IntTuple) bool {
-		ss, ds := sh.AppendLeaves(bufS[:0]), st.AppendLeaves(bufD[:0])
-		for k := range ss {
-			if e.n == maxFlat || ss[k].Value() <= 0 {
-				return false
-			}
-			e.ext[e.n], e.str[e.n] = ss[k].Value(), ds[k].Value()
-			e.n++
-		}
-		return true
-	}
 	shape, stride := l.Shape(), l.Stride()
-	if shape.IsTuple() && shape.Len() == 2 {
-		if !add(shape.At(0), stride.At(0)) {
-			return false
-		}
-		e.split = e.n
-		if !add(shape.At(1), stride.At(1)) {
-			return false
-		}
-	} else if !add(shape, stride) {
+	ss, ds := shape.AppendLeaves(bufS[:0]), stride.AppendLeaves(bufD[:0])
+	if len(ss) > maxFlat {
 		return false
+	}
+	for k := range ss {
+		if ss[k].Value() <= 0 {
+			return false
+		}
+		e.ext[k], e.str[k] = ss[k].Value(), ds[k].Value()
+	}
+	e.n = len(ss)
+	if shape.IsTuple() && shape.Len() == 2 {
+		e.split = len(shape.At(0).AppendLeaves(bufD[:0]))
 	}
 	if e.n == 0 || e.split == e.n {
 		return false
