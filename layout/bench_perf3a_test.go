@@ -79,15 +79,7 @@ func complementSelfPlain(l Layout) (r Layout, err error) {
 // the same error.
 func TestComplementSelfMatchesPlain(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		var l Layout
-		switch rapid.IntRange(0, 2).Draw(t, "kind") {
-		case 0:
-			l = genLayout(t)
-		case 1:
-			l = genPermuted(t, "l", false, true)
-		default:
-			l = genPermuted(t, "l", true, rapid.Bool().Draw(t, "static"))
-		}
+		l := genComplementInput(t)
 		fast, ferr := Complement(l)
 		plain, perr := complementSelfPlain(l)
 		if (ferr == nil) != (perr == nil) || (ferr != nil && ferr.Error() != perr.Error()) {
@@ -239,15 +231,7 @@ func TestFlatScratchAllocs(t *testing.T) {
 // bw_coalesce over the flat leaves (the general path).
 func TestCoalesceInlineMatches(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		var l Layout
-		switch rapid.IntRange(0, 2).Draw(t, "kind") {
-		case 0:
-			l = genLayout(t)
-		case 1:
-			l = genPermuted(t, "l", rapid.Bool().Draw(t, "pow2"), rapid.Bool().Draw(t, "static"))
-		default:
-			l = genPow2Layout(t, "l")
-		}
+		l := genAnyLayout(t)
 		if l.shape.big != nil || l.stride.big != nil {
 			return
 		}
@@ -275,15 +259,7 @@ func TestCoalesceInlineMatches(t *testing.T) {
 func TestComplementInlineMatches(t *testing.T) {
 	answered, total := 0, 0
 	rapid.Check(t, func(t *rapid.T) {
-		var l Layout
-		switch rapid.IntRange(0, 2).Draw(t, "kind") {
-		case 0:
-			l = genLayout(t)
-		case 1:
-			l = genPermuted(t, "l", false, true)
-		default:
-			l = genPermuted(t, "l", true, rapid.Bool().Draw(t, "static"))
-		}
+		l := genComplementInput(t)
 		self := rapid.Bool().Draw(t, "self")
 		cot := genInt(t, -2, 1<<10, "cot")
 		total++
@@ -310,4 +286,27 @@ func TestComplementInlineMatches(t *testing.T) {
 	if answered*5 < total {
 		t.Errorf("the inline complement answered %d of %d, want at least a fifth", answered, total)
 	}
+}
+
+// genComplementInput draws a layout for the complement properties: any
+// layout, a compact permuted one, or a permuted one of powers of two.
+func genComplementInput(t *rapid.T) Layout {
+	switch rapid.IntRange(0, 2).Draw(t, "kind") {
+	case 0:
+		return genLayout(t)
+	case 1:
+		return genPermuted(t, "l", false, true)
+	}
+	return genPermuted(t, "l", true, rapid.Bool().Draw(t, "static"))
+}
+
+// genAnyLayout draws any layout, a permuted one or one of powers of two.
+func genAnyLayout(t *rapid.T) Layout {
+	switch rapid.IntRange(0, 2).Draw(t, "kind") {
+	case 0:
+		return genLayout(t)
+	case 1:
+		return genPermuted(t, "l", rapid.Bool().Draw(t, "pow2"), rapid.Bool().Draw(t, "static"))
+	}
+	return genPow2Layout(t, "l")
 }

@@ -63,15 +63,7 @@ func leftInversePlainErr(l Layout) (r Layout, err error) {
 // flags included) and the same error.
 func TestInverseFlatMatchesPlain(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		var l Layout
-		switch rapid.IntRange(0, 2).Draw(t, "kind") {
-		case 0:
-			l = genLayout(t)
-		case 1:
-			l = genPow2Layout(t, "l")
-		default:
-			l = genPermuted(t, "l", rapid.Bool().Draw(t, "pow2"), rapid.Bool().Draw(t, "static"))
-		}
+		l := genAnyLayout(t)
 		var r1, r2 Layout
 		var p1, p2 bool
 		e1 := catchErr(func() { r1, p1 = rightInverseSigned(l) })
