@@ -150,20 +150,7 @@ func TestComplementProperty(t *testing.T) {
 		if err != nil {
 			t.Fatalf("ComplementTo(%v, %d): %v", l, m, err)
 		}
-		image := map[int]bool{}
-		for _, off := range l.All() {
-			image[off] = true
-		}
-		prev := -1
-		for i, off := range c.All() {
-			if off <= prev {
-				t.Fatalf("complement(%v, %d) = %v is not ordered at %d", l, m, c, i)
-			}
-			prev = off
-			if i > 0 && image[off] {
-				t.Fatalf("complement(%v, %d) = %v meets the layout at %d", l, m, c, off)
-			}
-		}
+		checkComplementOf(t, l, m, c)
 		// (l, complement) is injective and covers [0, m).
 		seen := map[int]bool{}
 		for _, off := range Concat(l, c).All() {
@@ -403,20 +390,7 @@ func TestGappedComplementProperty(t *testing.T) {
 		if err != nil {
 			return
 		}
-		image := map[int]bool{}
-		for _, off := range l.All() {
-			image[off] = true
-		}
-		prev := -1
-		for i, off := range c.All() {
-			if off <= prev {
-				t.Fatalf("complement(%v, %d) = %v is not ordered at %d", l, m, c, i)
-			}
-			prev = off
-			if i > 0 && image[off] {
-				t.Fatalf("complement(%v, %d) = %v meets the layout at %d", l, m, c, off)
-			}
-		}
+		checkComplementOf(t, l, m, c)
 		cl, cc := cosizeOf(l), cosizeOf(c)
 		if cosizeOf(Concat(l, c)) < m {
 			t.Fatalf("complement(%v, %d) = %v: (l, c) does not cover the cotarget", l, m, c)
@@ -553,6 +527,25 @@ func wantErrors(t *testing.T, cases []errCase) {
 		}
 		if _, ok := err.(*Error); !ok {
 			t.Errorf("%s: error %T is not an *Error", c.name, err)
+		}
+	}
+}
+
+// checkComplementOf fails t unless c, the complement of l to m, is ordered
+// (its offsets increase) and meets l's image only at offset 0.
+func checkComplementOf(t interface{ Fatalf(string, ...any) }, l Layout, m int, c Layout) {
+	image := map[int]bool{}
+	for _, off := range l.All() {
+		image[off] = true
+	}
+	prev := -1
+	for i, off := range c.All() {
+		if off <= prev {
+			t.Fatalf("complement(%v, %d) = %v is not ordered at %d", l, m, c, i)
+		}
+		prev = off
+		if i > 0 && image[off] {
+			t.Fatalf("complement(%v, %d) = %v meets the layout at %d", l, m, c, off)
 		}
 	}
 }

@@ -597,19 +597,6 @@ func rankOf(t *IntTuple) int {
 	return t.rank()
 }
 
-// productOf is t.Product() without copying t.
-func productOf(t *IntTuple) Int {
-	n := t.numLeaves()
-	if n == 0 {
-		return S(1)
-	}
-	p := t.leafAt(0)
-	for k := 1; k < n; k++ {
-		p = p.Mul(t.leafAt(k))
-	}
-	return p
-}
-
 // modeEnds fills e[1:] with the end leaf of each of the n top-level modes
 // of the tuple t (e[0] = 0), reporting false where t has not n modes or a
 // mode has no leaf.

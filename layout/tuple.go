@@ -137,7 +137,10 @@ func (t IntTuple) IsStatic() bool {
 
 // Product returns the product of the leaves (CuTe's product and size): _1 for
 // the empty tuple.
-func (t IntTuple) Product() Int {
+func (t IntTuple) Product() Int { return productOf(&t) }
+
+// productOf is t.Product() without copying t.
+func productOf(t *IntTuple) Int {
 	n := t.numLeaves()
 	if n == 0 {
 		return S(1)
