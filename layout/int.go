@@ -182,23 +182,14 @@ func (a Int) CeilDiv(b Int) Int { return a.Add(b).Sub(S(1)).Div(b) }
 // 1 or -1 when |a| < |b|). With both static, CuTe requires a%b == 0 or
 // b%a == 0; a violation is the library's error.
 func (a Int) ShapeDiv(b Int) Int {
-	if both(a, b) {
-		if b.v == 0 || a.v == 0 || (a.v%b.v != 0 && b.v%a.v != 0) {
-			throw("shape_div", "a % b == 0 || b % a == 0 for static a, b", a, b)
-		}
-		if a.v == math.MinInt && b.v == -1 {
-			overflow("/", a, b)
-		}
-		q := a.v / b.v
-		if q == 0 {
-			q = sign(a.v) * sign(b.v)
-		}
-		return S(q)
-	}
-	if a.Is(0) {
+	static := both(a, b)
+	switch {
+	case static && (b.v == 0 || a.v == 0 || (a.v%b.v != 0 && b.v%a.v != 0)):
+		throw("shape_div", "a % b == 0 || b % a == 0 for static a, b", a, b)
+	case static:
+	case a.Is(0):
 		return S(0)
-	}
-	if b.v == 0 {
+	case b.v == 0:
 		throw("shape_div", "division by zero", a, b)
 	}
 	if a.v == math.MinInt && b.v == -1 {
@@ -208,7 +199,7 @@ func (a Int) ShapeDiv(b Int) Int {
 	if q == 0 {
 		q = sign(a.v) * sign(b.v)
 	}
-	return D(q)
+	return Int{q, static}
 }
 
 func sign(v int) int {
