@@ -75,21 +75,10 @@ func genPermutedGaps(t *rapid.T, label string, pow2, staticStrides, gaps bool) L
 // genPow2Layout draws a layout of rank <= 3, depth <= 2, with power-of-two
 // shapes and arbitrary small strides (zeros and negatives included).
 func genPow2Layout(t *rapid.T, label string) Layout {
-	var gen func(depth int) (IntTuple, IntTuple)
-	gen = func(depth int) (IntTuple, IntTuple) {
-		if depth == 0 || rapid.IntRange(0, 2).Draw(t, label+"_leaf") == 0 {
-			s := 1 << rapid.IntRange(0, 3).Draw(t, label+"_log")
-			return I(kindOf(t, s, false, label+"_ks")), I(kindOf(t, rapid.IntRange(-4, 40).Draw(t, label+"_d"), false, label+"_kd"))
-		}
-		n := rapid.IntRange(1, 3).Draw(t, label+"_rank")
-		sh, st := make([]IntTuple, n), make([]IntTuple, n)
-		for i := range sh {
-			sh[i], st[i] = gen(depth - 1)
-		}
-		return tup(sh), tup(st)
-	}
-	sh, st := gen(2)
-	return mk(sh, st)
+	return genTree(t, label+"_", 2, func() (IntTuple, IntTuple) {
+		s := 1 << rapid.IntRange(0, 3).Draw(t, label+"_log")
+		return I(kindOf(t, s, false, label+"_ks")), I(kindOf(t, rapid.IntRange(-4, 40).Draw(t, label+"_d"), false, label+"_kd"))
+	})
 }
 
 func checkComposition(t *rapid.T, a, b, r Layout) {

@@ -105,11 +105,7 @@ func TestIdentityLayoutEval(t *testing.T) {
 // strides: r(i) == a(b(i)), and a divide is a re-indexing of a.
 func TestBasisAlgebraIdentities(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		sh := genBasisShape(t)
-		a := MustMakeBasisLayout(sh, genBasisStride(t, sh))
-		if rapid.Bool().Draw(t, "identity") {
-			a = IdentityLayout(sh)
-		}
+		a := genBasisLayout(t)
 		n := 1 << rapid.IntRange(0, 3).Draw(t, "tile")
 		b := mk(I(S(n)), I(S(1)))
 		r, err := CompositionBasis(a, b)
@@ -190,11 +186,7 @@ func TestCompatibleRelations(t *testing.T) {
 // The plan's flat coordinates are the leaves of the typed values.
 func TestCoordPlan(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		sh := genBasisShape(t)
-		l := MustMakeBasisLayout(sh, genBasisStride(t, sh))
-		if rapid.Bool().Draw(t, "identity") {
-			l = IdentityLayout(sh)
-		}
+		l := genBasisLayout(t)
 		z, err := l.ZeroCoord()
 		if err != nil {
 			t.Fatal(err)
@@ -257,4 +249,14 @@ func BenchmarkBasisLayoutAt(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		_, _ = l.Eval(i & 8191)
 	}
+}
+
+// genBasisLayout draws a layout with basis strides, or an identity layout.
+func genBasisLayout(t *rapid.T) BasisLayout {
+	sh := genBasisShape(t)
+	l := MustMakeBasisLayout(sh, genBasisStride(t, sh))
+	if rapid.Bool().Draw(t, "identity") {
+		l = IdentityLayout(sh)
+	}
+	return l
 }

@@ -24,21 +24,29 @@ func genInt(t *rapid.T, lo, hi int, label string) Int {
 // every element stay fast.
 func genLayout(t *rapid.T) Layout {
 	budget := maxGenSize
+	return genTree(t, "", 3, func() (IntTuple, IntTuple) {
+		s := genInt(t, 1, min(5, budget), "s")
+		budget /= s.v
+		return I(s), I(genInt(t, -8, 16, "d"))
+	})
+}
+
+// genTree draws a layout of depth <= depth and ranks <= 3 whose leaves
+// (shape and stride) leaf draws; label prefixes the draws' names.
+func genTree(t *rapid.T, label string, depth int, leaf func() (IntTuple, IntTuple)) Layout {
 	var gen func(depth int) (IntTuple, IntTuple)
 	gen = func(depth int) (IntTuple, IntTuple) {
-		if depth == 0 || rapid.IntRange(0, 2).Draw(t, "leaf") == 0 {
-			s := genInt(t, 1, min(5, budget), "s")
-			budget /= s.v
-			return I(s), I(genInt(t, -8, 16, "d"))
+		if depth == 0 || rapid.IntRange(0, 2).Draw(t, label+"leaf") == 0 {
+			return leaf()
 		}
-		n := rapid.IntRange(1, 3).Draw(t, "rank")
+		n := rapid.IntRange(1, 3).Draw(t, label+"rank")
 		sh, st := make([]IntTuple, n), make([]IntTuple, n)
 		for i := range sh {
 			sh[i], st[i] = gen(depth - 1)
 		}
 		return tup(sh), tup(st)
 	}
-	sh, st := gen(3)
+	sh, st := gen(depth)
 	return mk(sh, st)
 }
 
