@@ -144,15 +144,7 @@ func TestMulIntMatchesCap(t *testing.T) {
 // (static flags included); on the printed text of drawn layouts it answers;
 // on mangled text it answers only what the parser accepts.
 func TestParseFastMatchesParser(t *testing.T) {
-	plain := func(s string) (Layout, error) {
-		p := &parser{s: s}
-		l := p.parseLayout()
-		p.end()
-		if p.err != nil {
-			return Layout{}, p.err
-		}
-		return l, nil
-	}
+	plain := parseLayout
 	rapid.Check(t, func(t *rapid.T) {
 		l := genLayout(t)
 		s := l.String()

@@ -286,6 +286,12 @@ func Parse(s string) (Layout, error) {
 	if l, ok := parseLayoutFast(s); ok {
 		return l, nil
 	}
+	return parseLayout(s)
+}
+
+// parseLayout is Parse by the parser of record (the grammar, any spacing,
+// every error); parseLayoutFast is checked against it.
+func parseLayout(s string) (Layout, error) {
 	p := &parser{s: s}
 	l := p.parseLayout()
 	p.end()
