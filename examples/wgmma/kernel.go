@@ -404,19 +404,7 @@ func (k *kernel[TC]) partition() error {
 	if err != nil {
 		return err
 	}
-	tCsA, err := atom.PartitionA(k.thr[0], sA) // (MMA,MMA_M,MMA_K,PIPE)
-	if err != nil {
-		return err
-	}
-	tCsB, err := atom.PartitionB(k.thr[0], sB) // (MMA,MMA_N,MMA_K,PIPE)
-	if err != nil {
-		return err
-	}
-	tCrA, err := gmma.MakeFragment(k.gm.MajorA, tCsA) // (MMA,MMA_M,MMA_K,PIPE)
-	if err != nil {
-		return err
-	}
-	tCrB, err := gmma.MakeFragment(k.gm.MajorB, tCsB) // (MMA,MMA_N,MMA_K,PIPE)
+	_, _, tCrA, tCrB, err := k.operands(sA, sB)
 	if err != nil {
 		return err
 	}
@@ -458,6 +446,22 @@ func (k *kernel[TC]) partition() error {
 	}
 	pt.acc, err = hw.AccumulatorRegs(pt.tCrC, k.instr, 0, k.codec)
 	return err
+}
+
+// operands is thread 0's partition of the smem tensors sA and sB and the
+// descriptor fragments made from them, as device_gemm computes them.
+func (k *kernel[TC]) operands(sA, sB tensor.Tensor[numeric.Float16]) (tCsA, tCsB tensor.Tensor[numeric.Float16], tCrA, tCrB gmma.DescTensor, err error) {
+	if tCsA, err = atom.PartitionA(k.thr[0], sA); err != nil { // (MMA,MMA_M,MMA_K,PIPE)
+		return
+	}
+	if tCsB, err = atom.PartitionB(k.thr[0], sB); err != nil { // (MMA,MMA_N,MMA_K,PIPE)
+		return
+	}
+	if tCrA, err = gmma.MakeFragment(k.gm.MajorA, tCsA); err != nil { // (MMA,MMA_M,MMA_K,PIPE)
+		return
+	}
+	tCrB, err = gmma.MakeFragment(k.gm.MajorB, tCsB) // (MMA,MMA_N,MMA_K,PIPE)
+	return
 }
 
 // newChunkPlan plans the copy of k-tile kt of g (bM|bN, bK, k) into stage

@@ -70,7 +70,6 @@ import (
 	"time"
 
 	"github.com/gocute/cute/atom"
-	"github.com/gocute/cute/gmma"
 	"github.com/gocute/cute/numeric"
 )
 
@@ -228,24 +227,11 @@ func (k *kernel[TC]) printSetup(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	thr := k.thr[0]
-	tCsA, err := atom.PartitionA(thr, sA)
+	tCsA, tCsB, tCrA, tCrB, err := k.operands(sA, sB)
 	if err != nil {
 		return err
 	}
-	tCsB, err := atom.PartitionB(thr, sB)
-	if err != nil {
-		return err
-	}
-	tCrA, err := gmma.MakeFragment(k.gm.MajorA, tCsA)
-	if err != nil {
-		return err
-	}
-	tCrB, err := gmma.MakeFragment(k.gm.MajorB, tCsB)
-	if err != nil {
-		return err
-	}
-	tCgC, err := atom.PartitionC(thr, gC)
+	tCgC, err := atom.PartitionC(k.thr[0], gC)
 	if err != nil {
 		return err
 	}
