@@ -12,9 +12,7 @@ import (
 	"github.com/gocute/cute/numeric"
 )
 
-// runWMMA prints, for each requested fragment, the fragment's matrix in the
-// style of print_layout with each cell naming the lane and element index
-// (T3:2 = lane 3, x[2]) that holds it.
+// wmmaHelp is wmma's help text; see wmmaFlags.
 const wmmaHelp = `Example: cute wmma --shape m16n16k16 --type f16 --frag a`
 
 // wmmaFlags defines wmma's flags; the command prints, for each requested
