@@ -148,9 +148,18 @@ type problem[TC accum] struct {
 // (_1, rows), CuTe's make_tensor(make_gmem_ptr(p), make_shape(R,C),
 // make_stride(Int<1>{}, ldR)).
 func gmemTensor[T any](data []T, bits int, addr uint64, rows, cols int) tensor.Tensor[T] {
-	l := layout.MustMake(layout.Dyns(rows, cols), layout.Tup(layout.I(layout.S(1)), layout.I(layout.D(rows))))
 	mem := &tensor.SliceMemory[T]{Base: addr * 8, Bits: bits, Data: data}
-	return tensor.View[T](mem, tensor.GmemPtr(bits, addr), l)
+	return tensor.View[T](mem, tensor.GmemPtr(bits, addr), gmemLayout(rows, cols, false))
+}
+
+// gmemLayout returns the (rows, cols) layout of a matrix in global memory:
+// (_1, rows) strides, mode 0 contiguous, or with rowMajor (gemm_tn's K-major
+// A and B) (cols, _1).
+func gmemLayout(rows, cols int, rowMajor bool) layout.Layout {
+	if rowMajor {
+		return layout.MustMake(layout.Dyns(rows, cols), layout.Tup(layout.I(layout.D(cols)), layout.I(layout.S(1))))
+	}
+	return layout.MustMake(layout.Dyns(rows, cols), layout.Tup(layout.I(layout.S(1)), layout.I(layout.D(rows))))
 }
 
 // newProblem fills A and B with pseudo-random integers small enough that
@@ -211,11 +220,8 @@ func newProblemTN[TC accum](m, n, k int, seed uint64) *problem[TC] {
 	}
 	p.a, p.b, p.tn = kmajor(p.a, m), kmajor(p.b, n), true
 	p.ga, p.gb = f16Bytes(p.a), f16Bytes(p.b)
-	kl := func(rows int) layout.Layout {
-		return layout.MustMake(layout.Dyns(rows, k), layout.Tup(layout.I(layout.D(k)), layout.I(layout.S(1))))
-	}
-	p.mA = tensor.View[numeric.Float16](&tensor.SliceMemory[numeric.Float16]{Base: addrA * 8, Bits: 16, Data: p.a}, tensor.GmemPtr(16, addrA), kl(m))
-	p.mB = tensor.View[numeric.Float16](&tensor.SliceMemory[numeric.Float16]{Base: addrB * 8, Bits: 16, Data: p.b}, tensor.GmemPtr(16, addrB), kl(n))
+	p.mA = tensor.View[numeric.Float16](&tensor.SliceMemory[numeric.Float16]{Base: addrA * 8, Bits: 16, Data: p.a}, tensor.GmemPtr(16, addrA), gmemLayout(m, k, true))
+	p.mB = tensor.View[numeric.Float16](&tensor.SliceMemory[numeric.Float16]{Base: addrB * 8, Bits: 16, Data: p.b}, tensor.GmemPtr(16, addrB), gmemLayout(n, k, true))
 	return p
 }
 

@@ -71,14 +71,6 @@ type tmaPlan struct {
 	tx   uint32          // kTmaTransactionBytes
 }
 
-// gmemLayoutA returns A's (M,K) layout: M-major (NT) or K-major (TN).
-func (o Options) gmemLayout(rows, cols int) layout.Layout {
-	if o.TN {
-		return layout.MustMake(layout.Dyns(rows, cols), layout.Tup(layout.I(layout.D(cols)), layout.I(layout.S(1))))
-	}
-	return layout.MustMake(layout.Dyns(rows, cols), layout.Tup(layout.I(layout.S(1)), layout.I(layout.D(rows))))
-}
-
 // newTMAPlan is gemm_nt / gemm_tn's TMA setup (make_tma_atom for A and B
 // on the host); the MMA partitions of the device code are k.part, as for
 // the plain kernel.
@@ -108,7 +100,7 @@ func (k *kernel[TC]) newTMAPlan() (*tmaPlan, error) {
 // tma_partition of CTA (0,0)'s tiles.
 func (k *kernel[TC]) newTMAOperand(o *tmaOperand, name string, addr uint64, rows, tile int, sL tensor.FlaggedLayout, sAddr uint64) error {
 	o.name, o.tile = name, tile
-	g := tma.Gmem{Type: "half_t", Addr: addr, Layout: k.opt.gmemLayout(rows, k.p.K)}
+	g := tma.Gmem{Type: "half_t", Addr: addr, Layout: gmemLayout(rows, k.p.K, k.opt.TN)}
 	stage := tma.SmemFlagged(sL.WithLayout(sL.Layout().Take(0, 2)))
 	tiler := layout.ShapeTiler(layout.Statics(tile, bK))
 	var err error
