@@ -76,11 +76,12 @@ type tmaPlan struct {
 // the plain kernel.
 func (k *kernel[TC]) newTMAPlan() (*tmaPlan, error) {
 	t := &tmaPlan{}
-	// thrust::device_vector d_A = h_A: the device copies of A and B.
-	if err := t.gmem.Map(addrA, f16Bytes(k.p.a)); err != nil {
+	// thrust::device_vector d_A = h_A: the device copies of A and B, the
+	// byte images the problem already holds (TMA loads only read them).
+	if err := t.gmem.Map(addrA, k.p.ga); err != nil {
 		return nil, err
 	}
-	if err := t.gmem.Map(addrB, f16Bytes(k.p.b)); err != nil {
+	if err := t.gmem.Map(addrB, k.p.gb); err != nil {
 		return nil, err
 	}
 	var err error
