@@ -160,10 +160,7 @@ func tmaPartitionReport(w io.Writer, t tma.TiledCopy, g tma.Gmem, smemArg string
 	if gA, err = gA.GroupModes(0, gA.Rank()); err != nil {
 		return err
 	}
-	gA, err = tensor.MakeCoordTensor(gA.Iter(), layout.ConcatBasis(gA.Layout(), layout.MustMakeBasisLayout(layout.I(layout.S(1)), layout.Leaf(layout.BasisOf(layout.S(0)))))), nil
-	if err != nil {
-		return err
-	}
+	gA = tensor.MakeCoordTensor(gA.Iter(), layout.ConcatBasis(gA.Layout(), layout.MustMakeBasisLayout(layout.I(layout.S(1)), layout.Leaf(layout.BasisOf(layout.S(0))))))
 	tAgA, tAsA, err := tma.Partition(t.Atom, 0, layout.MustParse("_1:_0"), sA, gA)
 	if err != nil {
 		return err
