@@ -34,10 +34,8 @@ func serveLines(name string, stdin io.Reader, stdout, stderr io.Writer, answer f
 				firstBad = n
 			}
 		}
-		if writeErr = enc.Encode(a); writeErr != nil {
-			return writeErr
-		}
-		return nil
+		writeErr = enc.Encode(a)
+		return writeErr
 	})
 	w.Flush()
 	if err != nil && err == writeErr {
