@@ -1,6 +1,7 @@
 package atom
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/gocute/cute/layout"
@@ -80,7 +81,7 @@ func copyIf[T any](a Copy, x CopyExecutor, pred *tensor.Tensor[bool], src, dst t
 		return layout.Errorf("copy", "a valid Copy_Atom")
 	}
 	if n := a.op.thrID.Size().Value(); n != 1 {
-		return layout.Errorf("copy", "a thread-local Copy_Atom (this one is executed by "+itoa(n)+" threads together; use the hardware model)", a.op.name)
+		return layout.Errorf("copy", "a thread-local Copy_Atom (this one is executed by "+strconv.Itoa(n)+" threads together; use the hardware model)", a.op.name)
 	}
 	if a.op.autoVectorizing() && x == nil {
 		if pred != nil {
@@ -284,8 +285,6 @@ func (o CopyOp) autoVectorizing() bool {
 // the copy with source size 0 (Copy_Traits::with(bool)) instead of
 // skipping it.
 func (o CopyOp) zeroFills() bool { return strings.Contains(o.name, "_ZFILL") }
-
-func itoa(n int) string { return layout.D(n).String() }
 
 // restSize is the size of the modes after the first.
 func restSize[T any](t tensor.Tensor[T]) int {

@@ -160,9 +160,8 @@ func GemmThreads[TD, TA, TB, TC any](tm TiledMMA, x Executor, d []tensor.Tensor[
 	return nil
 }
 
-func typeName(v any) string { return strings.TrimPrefix(fmtType(v), "main.") }
-
-func fmtType(v any) string { return fmt.Sprintf("%T", v) }
+// typeName is the Go type of v, as an error message names it.
+func typeName(v any) string { return strings.TrimPrefix(fmt.Sprintf("%T", v), "main.") }
 
 // An elem is what GemmThreads and CopyThreads need of an element type T:
 // sizeof(T), its raw bits in a 32-bit register (float64 as float32 bits)

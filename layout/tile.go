@@ -46,9 +46,9 @@ func (o ModeOrder) layoutOf(s Shape) Layout {
 	return Left(s)
 }
 
-// productEach is CuTe's product_each: the tuple of the sizes of t's modes
+// ProductEach is CuTe's product_each: the tuple of the sizes of t's modes
 // (an integer counts as one mode).
-func productEach(t IntTuple) IntTuple {
+func ProductEach(t IntTuple) IntTuple {
 	if !t.IsTuple() {
 		return Tup(t)
 	}
@@ -85,7 +85,7 @@ func tileToShapePlain(block Layout, target Shape, order ModeOrder) Layout {
 		throw("tile_to_shape", "rank(block) <= rank(target)", block, target)
 	}
 	padded := appendModes(block, n)
-	bs, ts := productEach(padded.shape), productEach(target)
+	bs, ts := ProductEach(padded.shape), ProductEach(target)
 	if ts.IsStatic() && !bs.IsStatic() {
 		throw("tile_to_shape", "a static target needs a static block shape", block, target)
 	}

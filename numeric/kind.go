@@ -135,28 +135,36 @@ func (k Kind) IsInteger() bool {
 	return i.integer
 }
 
-// canonKind removes whitespace and the cute::, cutlass:: and std::
-// namespaces from a C++ type name.
+// canonKind removes whitespace, the cute::, cutlass:: and std::
+// namespaces and a leading '?' (with which the vectors' printer marks a
+// type it shows by its demangled C++ name) from a C++ type name.
 func canonKind(s string) string {
 	s = strings.Join(strings.Fields(s), "")
 	for _, p := range []string{"cute::", "cutlass::", "std::"} {
 		s = strings.ReplaceAll(s, p, "")
 	}
-	return s
+	return strings.TrimPrefix(s, "?")
 }
+
+// kindByName maps the canonical C++ name (canonKind) and the PTX name of
+// every valid kind to it.
+var kindByName = func() map[string]Kind {
+	m := map[string]Kind{}
+	for k := KindInvalid + 1; k < numKinds; k++ {
+		m[canonKind(kinds[k].cxx)] = k
+		if p := kinds[k].ptx; p != "" {
+			m[p] = k
+		}
+	}
+	return m
+}()
 
 // ParseKind returns the element type spelled s: its C++ name ("half_t",
 // "cutlass::half_t", "complex<float>", with or without the cute::,
 // cutlass:: or std:: namespace and spaces) or its PTX name ("f16").
 func ParseKind(s string) (Kind, error) {
-	c := canonKind(s)
-	if c == "?SM80_8x8x4_GC64C64C64GC64_TN::GaussComplex" || c == "SM80_8x8x4_GC64C64C64GC64_TN::GaussComplex" {
-		return KindGaussComplex, nil
-	}
-	for k := KindInvalid + 1; k < numKinds; k++ {
-		if i := kinds[k]; c == i.cxx || (i.ptx != "" && c == i.ptx) {
-			return k, nil
-		}
+	if k, ok := kindByName[canonKind(s)]; ok {
+		return k, nil
 	}
 	return KindInvalid, errs.Newf(errs.ErrParse, "numeric.ParseKind", "unknown element type %q (want a C++ name such as half_t or a PTX name such as f16)", s)
 }

@@ -145,12 +145,15 @@ func splitArgs(s string) ([]string, error) {
 	var out []string
 	var stack []byte
 	start := 0
-	closer := map[byte]byte{'(': ')', '<': '>', '[': ']'}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch c {
-		case '(', '<', '[':
-			stack = append(stack, closer[c])
+		case '(':
+			stack = append(stack, ')')
+		case '<':
+			stack = append(stack, '>')
+		case '[':
+			stack = append(stack, ']')
 		case ')', '>', ']':
 			if len(stack) == 0 || stack[len(stack)-1] != c {
 				return nil, layout.Newf(layout.ErrParse, "", "unbalanced %q at offset %d", c, i)

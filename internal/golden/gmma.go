@@ -58,18 +58,7 @@ func staticTuple(s string) (layout.IntTuple, error) {
 	if err != nil {
 		return layout.IntTuple{}, err
 	}
-	return toStatic(t), nil
-}
-
-func toStatic(t layout.IntTuple) layout.IntTuple {
-	if !t.IsTuple() {
-		return layout.I(layout.S(t.Int().Value()))
-	}
-	e := t.Elems()
-	for i := range e {
-		e[i] = toStatic(e[i])
-	}
-	return layout.Tup(e...)
+	return t.Map(func(a layout.Int) layout.Int { return layout.S(a.Value()) }), nil
 }
 
 // parseOrder parses a tile_to_shape order: "default" (LayoutLeft),

@@ -88,15 +88,7 @@ func readTMASpec(args []string) (tmaSpec, error) {
 		}
 	}
 	if args[5] == "default" {
-		sh := sp.s.Layout().Shape()
-		if !sh.IsTuple() {
-			sh = layout.Tup(sh)
-		}
-		e := make([]layout.IntTuple, sh.Len())
-		for i := range e {
-			e[i] = layout.I(sh.At(i).Product())
-		}
-		sp.tiler = layout.ShapeTiler(layout.Tup(e...))
+		sp.tiler = layout.ShapeTiler(layout.ProductEach(sp.s.Layout().Shape()))
 	} else if sp.tiler, err = layout.ParseTiler(args[5]); err != nil {
 		return sp, err
 	}
