@@ -324,10 +324,9 @@ func (rec *SparseRecord) Execute() ([][]uint32, error) {
 	if err != nil {
 		return fail("%v", err)
 	}
+	// Instructions has checked that sp_meta (and, RS, a_regs) holds one
+	// entry per instruction.
 	for i, s := range ins {
-		if i >= len(rec.SpMeta) {
-			return fail("no sp_meta[%d]", i)
-		}
 		meta := make([][]string, len(rec.SpMeta[i]))
 		for t, v := range rec.SpMeta[i] {
 			meta[t] = []string{v}
@@ -337,9 +336,6 @@ func (rec *SparseRecord) Execute() ([][]uint32, error) {
 		}
 		if !s.ARegs {
 			continue
-		}
-		if i >= len(rec.ARegs) {
-			return fail("no a_regs[%d]", i)
 		}
 		if err := setThreadRegs(wg, rec.ARegs[i], s.AReg, 4); err != nil {
 			return fail("a_regs[%d]: %v", i, err)
