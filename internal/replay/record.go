@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -228,13 +229,26 @@ func parseRegs(row []string, dst []uint32) error {
 }
 
 // FormatRegs writes registers as the records do: 8 lower-case hex digits.
+// The strings share one backing text, the rows one backing array.
 func FormatRegs(regs [][]uint32) [][]string {
+	n := 0
+	for _, row := range regs {
+		n += len(row)
+	}
+	buf := make([]byte, 0, 4*n)
+	for _, row := range regs {
+		for _, v := range row {
+			buf = binary.BigEndian.AppendUint32(buf, v)
+		}
+	}
+	text := hex.EncodeToString(buf)
+	words := make([]string, n)
+	for k := range words {
+		words[k] = text[8*k : 8*k+8]
+	}
 	out := make([][]string, len(regs))
 	for t, row := range regs {
-		out[t] = make([]string, len(row))
-		for i, v := range row {
-			out[t][i] = fmt.Sprintf("%08x", v)
-		}
+		out[t], words = words[:len(row):len(row)], words[len(row):]
 	}
 	return out
 }
