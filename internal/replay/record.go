@@ -341,9 +341,9 @@ func (rec *SparseRecord) Execute() ([][]uint32, error) {
 	// Instructions has checked that sp_meta (and, RS, a_regs) holds one
 	// entry per instruction.
 	for i, s := range ins {
-		meta := make([][]string, len(rec.SpMeta[i]))
-		for t, v := range rec.SpMeta[i] {
-			meta[t] = []string{v}
+		meta := make([][]string, len(rec.SpMeta[i])) // thread t's one register, sharing sp_meta's array
+		for t := range meta {
+			meta[t] = rec.SpMeta[i][t : t+1]
 		}
 		if err := setThreadRegs(wg, meta, s.MetaReg, 1); err != nil {
 			return fail("sp_meta[%d]: %v", i, err)
