@@ -79,12 +79,12 @@ const (
 
 // NewDescriptor packs the raw fields of a descriptor: start, lbo and sbo are
 // in 16-byte units (byte address or offset >> 4) and must fit in 14 bits,
-// baseOffset must fit in 3 bits, and layout must be one of the four layout
+// baseOffset must fit in 3 bits, and lt must be one of the four layout
 // types. The reserved bits are zero.
-func NewDescriptor(start, lbo, sbo uint16, baseOffset uint8, layout LayoutType) (Descriptor, error) {
+func NewDescriptor(start, lbo, sbo uint16, baseOffset uint8, lt LayoutType) (Descriptor, error) {
 	check := func(name string, v, max uint64) error {
 		if v > max {
-			return newf(errInvalid, "gmma.NewDescriptor", "%s field %#x does not fit in its range [0, %#x]", name, v, max)
+			return layout.Newf(layout.ErrInvalid, "gmma.NewDescriptor", "%s field %#x does not fit in its range [0, %#x]", name, v, max)
 		}
 		return nil
 	}
@@ -93,7 +93,7 @@ func NewDescriptor(start, lbo, sbo uint16, baseOffset uint8, layout LayoutType) 
 		check("leading byte offset", uint64(lbo), descField14),
 		check("stride byte offset", uint64(sbo), descField14),
 		check("base offset", uint64(baseOffset), 7),
-		check("layout type", uint64(layout), 3),
+		check("layout type", uint64(lt), 3),
 	} {
 		if e != nil {
 			return 0, e
@@ -101,22 +101,22 @@ func NewDescriptor(start, lbo, sbo uint16, baseOffset uint8, layout LayoutType) 
 	}
 	return Descriptor(uint64(start)<<descStartShift | uint64(lbo)<<descLBOShift |
 		uint64(sbo)<<descSBOShift | uint64(baseOffset)<<descBaseShift |
-		uint64(layout)<<descTypeShift), nil
+		uint64(lt)<<descTypeShift), nil
 }
 
 // NewDescriptorBytes is [NewDescriptor] with the start address and the two
 // offsets given in bytes. Each must be a multiple of 16 and, divided by 16,
 // fit in 14 bits (so below 2^18).
-func NewDescriptorBytes(startAddr, lboBytes, sboBytes uint32, baseOffset uint8, layout LayoutType) (Descriptor, error) {
+func NewDescriptorBytes(startAddr, lboBytes, sboBytes uint32, baseOffset uint8, lt LayoutType) (Descriptor, error) {
 	for _, f := range []struct {
 		name string
 		v    uint32
 	}{{"start address", startAddr}, {"leading byte offset", lboBytes}, {"stride byte offset", sboBytes}} {
 		if f.v%16 != 0 || f.v>>4 > descField14 {
-			return 0, newf(errDivisibility, "gmma.NewDescriptorBytes", "%s %#x is not a multiple of 16 below 0x40000", f.name, f.v)
+			return 0, layout.Newf(layout.ErrDivisibility, "gmma.NewDescriptorBytes", "%s %#x is not a multiple of 16 below 0x40000", f.name, f.v)
 		}
 	}
-	return NewDescriptor(uint16(startAddr>>4), uint16(lboBytes>>4), uint16(sboBytes>>4), baseOffset, layout)
+	return NewDescriptor(uint16(startAddr>>4), uint16(lboBytes>>4), uint16(sboBytes>>4), baseOffset, lt)
 }
 
 // ParseDescriptor parses a descriptor written as up to 16 hexadecimal digits,
@@ -183,12 +183,3 @@ func (d Descriptor) String() string {
 		d.StrideByteOffset(), d.StrideByteOffset(), d.BaseOffset(),
 		uint8(d.LayoutType()), d.LayoutType())
 }
-
-// newf and these kinds serve functions whose parameter named layout shadows
-// the package.
-var newf = layout.Newf
-
-const (
-	errInvalid      = layout.ErrInvalid
-	errDivisibility = layout.ErrDivisibility
-)

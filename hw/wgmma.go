@@ -255,13 +255,14 @@ func (w *Warpgroup) retire(op *inflightOp) {
 
 // shapeKey identifies the shape and role of an asynchronous register access
 // for the same-shape exemption of wgmma.fence: accumulator accesses of
-// wgmmas of the same shape are ordered without a fence.
-func shapeKey(m WGMMA, accumulator bool) uint32 {
-	k := uint32(m.N)<<8 | uint32(m.K())<<1
+// wgmmas of the same shape (m64nNkK, K the instruction's own: a sparse
+// wgmma's is twice the dense one's) are ordered without a fence.
+func shapeKey(n, k int, accumulator bool) uint32 {
+	key := uint32(n)<<8 | uint32(k)<<1
 	if accumulator {
-		k |= 1
+		key |= 1
 	}
-	return k
+	return key
 }
 
 // MMAAsync issues one wgmma.mma_async. The result is computed at once, but
@@ -273,7 +274,7 @@ func (w *Warpgroup) MMAAsync(m WGMMA) error {
 	if err := m.Validate(); err != nil {
 		return layout.Newf(0, "hw.Warpgroup.MMAAsync", "%w", err)
 	}
-	dk, ak := shapeKey(m, true), shapeKey(m, false)
+	dk, ak := shapeKey(m.N, m.K(), true), shapeKey(m.N, m.K(), false)
 	if err := w.checkIssue("MMAAsync", m, m.K(), dk, ak); err != nil {
 		return err
 	}

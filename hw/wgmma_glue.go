@@ -174,10 +174,7 @@ func FragmentToRegs[T any](w *Warpgroup, t, reg0 int, frag tensor.Tensor[T], cod
 	}
 	b, bits := w.glue[:4], codec.Bits
 	clear(b)
-	mask := uint32(1)<<bits - 1
-	if bits == 32 {
-		mask = ^uint32(0)
-	}
+	mask := uint32(1)<<bits - 1 // all ones for 32 bits: a uint32 shifted by 32 is 0
 	mem, p := frag.Memory(), frag.Pointer()
 	for i := range frag.Len() {
 		o := frag.Offset(i)
@@ -203,9 +200,6 @@ func ClearFragment[T any](w *Warpgroup, t, reg0 int, frag tensor.Tensor[T], code
 		return err
 	}
 	mask := uint32(1)<<codec.Bits - 1
-	if codec.Bits == 32 {
-		mask = ^uint32(0)
-	}
 	for i := range frag.Len() {
 		bit := frag.Offset(i) * codec.Bits
 		regs[bit/32] &^= mask << (bit % 32)

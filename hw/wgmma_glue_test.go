@@ -307,3 +307,29 @@ func BenchmarkStoreFragment(b *testing.B) {
 		}
 	}
 }
+
+// TestFragmentRegsF32: 32-bit elements fill whole registers: FragmentToRegs
+// writes every bit, ClearFragment zeroes every bit.
+func TestFragmentRegsF32(t *testing.T) {
+	wg, _ := setup(t, 8)
+	l := layout.MustParse("(_2,_1,_1):(_1,_0,_0)")
+	in := tensor.View[float32](&tensor.SliceMemory[float32]{Bits: 32, Data: make([]float32, 2)}, tensor.Ptr(32, 0), l)
+	in.Set(0, -1.5)
+	in.Set(1, float32(math.Float32frombits(0xffffffff)))
+	if err := FragmentToRegs(wg, 2, 6, in, tensor.F32Codec); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []uint32{math.Float32bits(-1.5), 0xffffffff} {
+		if r, _ := wg.Reg(2, 6+i); r != want {
+			t.Errorf("r%d = %#x, want %#x", 6+i, r, want)
+		}
+	}
+	if err := ClearFragment(wg, 2, 6, in, tensor.F32Codec); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		if r, _ := wg.Reg(2, 6+i); r != 0 {
+			t.Errorf("after ClearFragment r%d = %#x, want 0", 6+i, r)
+		}
+	}
+}

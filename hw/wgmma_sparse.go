@@ -144,15 +144,6 @@ func (s WGMMASparse) String() string {
 	return s.WGMMA.text("wgmma.mma_async.sp.sync.aligned."+s.typeString(), fmt.Sprintf("r%d, %d, ", s.MetaReg, s.Selector))
 }
 
-// sparseKey is shapeKey for a sparse instruction (its own K).
-func sparseKey(s WGMMASparse, accumulator bool) uint32 {
-	k := uint32(s.N)<<8 | uint32(s.K())<<1
-	if accumulator {
-		k |= 1
-	}
-	return k
-}
-
 // MMASparseAsync issues one wgmma.mma_async.sp, with the hazard model of
 // [Warpgroup.MMAAsync]: the result is computed at once, and the
 // accumulator (and RS A) registers stay inaccessible until a WaitGroup
@@ -165,7 +156,7 @@ func (w *Warpgroup) MMASparseAsync(s WGMMASparse) error {
 	if err := s.Validate(); err != nil {
 		return layout.Newf(0, "hw.Warpgroup.MMASparseAsync", "%w", err)
 	}
-	dk, ak := sparseKey(s, true), sparseKey(s, false)
+	dk, ak := shapeKey(s.N, s.K(), true), shapeKey(s.N, s.K(), false)
 	if err := w.checkIssue("MMASparseAsync", s.WGMMA, s.K(), dk, ak); err != nil {
 		return err
 	}

@@ -3,7 +3,6 @@ package replay
 import (
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -112,15 +111,14 @@ func ldmatrix(rec json.RawMessage) (map[string]any, error) {
 	if err := w.LdMatrix(m, 0, addrs); err != nil {
 		return nil, err
 	}
-	regs := make([][]string, hw.WarpSize)
+	regs := make([][]uint32, hw.WarpSize)
 	for t := range regs {
-		regs[t] = make([]string, m.Num)
+		regs[t] = make([]uint32, m.Num)
 		for i := range regs[t] {
-			v, _ := w.Reg(t, i)
-			regs[t][i] = fmt.Sprintf("%08x", v)
+			regs[t][i], _ = w.Reg(t, i)
 		}
 	}
-	return map[string]any{"regs": regs}, nil
+	return map[string]any{"regs": FormatRegs(regs)}, nil
 }
 
 // stmatrix replays a stmatrix record: [a0, a0+region_bytes) holds 0xEE,

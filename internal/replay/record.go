@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -228,13 +229,26 @@ func parseRegs(row []string, dst []uint32) error {
 }
 
 // FormatRegs writes registers as the records do: 8 lower-case hex digits.
+// The strings share one backing text, the rows one backing array.
 func FormatRegs(regs [][]uint32) [][]string {
+	n := 0
+	for _, row := range regs {
+		n += len(row)
+	}
+	buf := make([]byte, 0, 4*n)
+	for _, row := range regs {
+		for _, v := range row {
+			buf = binary.BigEndian.AppendUint32(buf, v)
+		}
+	}
+	text := hex.EncodeToString(buf)
+	words := make([]string, n)
+	for k := range words {
+		words[k] = text[8*k : 8*k+8]
+	}
 	out := make([][]string, len(regs))
 	for t, row := range regs {
-		out[t] = make([]string, len(row))
-		for i, v := range row {
-			out[t][i] = fmt.Sprintf("%08x", v)
-		}
+		out[t], words = words[:len(row):len(row)], words[len(row):]
 	}
 	return out
 }
@@ -324,22 +338,18 @@ func (rec *SparseRecord) Execute() ([][]uint32, error) {
 	if err != nil {
 		return fail("%v", err)
 	}
+	// Instructions has checked that sp_meta (and, RS, a_regs) holds one
+	// entry per instruction.
 	for i, s := range ins {
-		if i >= len(rec.SpMeta) {
-			return fail("no sp_meta[%d]", i)
-		}
-		meta := make([][]string, len(rec.SpMeta[i]))
-		for t, v := range rec.SpMeta[i] {
-			meta[t] = []string{v}
+		meta := make([][]string, len(rec.SpMeta[i])) // thread t's one register, sharing sp_meta's array
+		for t := range meta {
+			meta[t] = rec.SpMeta[i][t : t+1]
 		}
 		if err := setThreadRegs(wg, meta, s.MetaReg, 1); err != nil {
 			return fail("sp_meta[%d]: %v", i, err)
 		}
 		if !s.ARegs {
 			continue
-		}
-		if i >= len(rec.ARegs) {
-			return fail("no a_regs[%d]", i)
 		}
 		if err := setThreadRegs(wg, rec.ARegs[i], s.AReg, 4); err != nil {
 			return fail("a_regs[%d]: %v", i, err)
