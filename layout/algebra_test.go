@@ -187,7 +187,7 @@ func TestDivideProperties(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		a := genPow2Layout(t, "a")
 		b := genPermuted(t, "b", true, true)
-		if cosizeOf(b) > a.Size().Value() {
+		if cosizeLeaves(&b) > a.Size().Value() {
 			return
 		}
 		bt := LayoutTiler(b)
@@ -227,7 +227,7 @@ func TestDivideProperties(t *testing.T) {
 			}
 		}
 		// By mode: mode 0 divided by b, the rest as it is.
-		if a.IsTuple() && cosizeOf(b) <= a.Mode(0).Size().Value() {
+		if a.IsTuple() && cosizeLeaves(&b) <= a.Mode(0).Size().Value() {
 			mt := TupleTiler(bt)
 			lm, err := LogicalDivide(a, mt)
 			if err != nil {
@@ -374,14 +374,14 @@ func genGapped(t *rapid.T, label string) Layout {
 func TestGappedComplementProperty(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		l := genGapped(t, "l")
-		m := rapid.IntRange(1, 4*cosizeOf(l)).Draw(t, "cotarget")
+		m := rapid.IntRange(1, 4*cosizeLeaves(&l)).Draw(t, "cotarget")
 		c, err := ComplementTo(l, I(S(m)))
 		if err != nil {
 			return
 		}
 		checkComplementOf(t, l, m, c)
-		cl, cc := cosizeOf(l), cosizeOf(c)
-		if cosizeOf(Concat(l, c)) < m {
+		cl, cc := cosizeLeaves(&l), cosizeLeaves(&c)
+		if lc := Concat(l, c); cosizeLeaves(&lc) < m {
 			t.Fatalf("complement(%v, %d) = %v: (l, c) does not cover the cotarget", l, m, c)
 		}
 		if cc > (m+cl-1)/cl*cl {

@@ -310,18 +310,6 @@ func ceilDivPos(a, b Int) Int {
 	return a.CeilDiv(b)
 }
 
-// cosizeOf is the value of cosize(l): sum((s-1)*|d|) + 1 over the leaves.
-func cosizeOf(l Layout) int {
-	var bufS, bufD [2 * inlLeaves]Int
-	sh := flatLeaves(bufS[:0], l.shape)
-	st := flatLeaves(bufD[:0], l.stride)
-	c := 1
-	for i := range sh {
-		c += (sh[i].v - 1) * absInt(st[i].v)
-	}
-	return c
-}
-
 // checkComplement raises an *Error when r = complement(l, cotarget) misses
 // one of the bounds of CuTe's complement contract (the conditions of CuTe's
 // complement unit test) that the nesting argument of complementOf does not

@@ -210,7 +210,7 @@ func LeftInverse(l Layout) (r Layout, err error) {
 func leftInversePlain(l Layout) (Layout, error) {
 	c, info := complementOf(l, I(Filter(l).Cosize()))
 	r, pos := rightInverseSigned(Concat(l, c))
-	if info.bad == "" && pos && !hasBroadcast(l) && cosizeOf(l) <= r.Size().v {
+	if info.bad == "" && pos && !hasBroadcast(l) && cosizeLeaves(&l) <= r.Size().v {
 		return r, nil
 	}
 	return leftInverseChecked(l, r)
@@ -275,7 +275,7 @@ func sizeOf(r *Layout) int {
 	return r.Size().v
 }
 
-// cosizeFlat is cosizeOf on the flat leaves sh:st of l.
+// cosizeFlat is cosizeLeaves on the flat leaves sh:st of l.
 func cosizeFlat(sh, st []Int) int {
 	c := 1
 	for i := range sh {

@@ -122,7 +122,8 @@ func productDisjointFlat(a *Layout, bs, bd []Int, cs, cd []Int) bool {
 	return cd[k].v > 0 && cd[k].v > cosizeLeaves(a)-1+below
 }
 
-// cosizeLeaves is cosizeOf(*l) without copying the leaves.
+// cosizeLeaves is the cosize of l as an int: 1 + sum((s-1)*|d|) over its
+// leaves (the cosize for positive extents), read in place.
 func cosizeLeaves(l *Layout) int {
 	c := 1
 	for k := range l.shape.numLeaves() {
