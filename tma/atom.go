@@ -358,8 +358,9 @@ func makeDesc(g Gmem, gb layout.BasisLayout, valBits, tmaBits int, format DataTy
 			return layout.BasisOf(layout.S(0))
 		}
 		// j: the TMA mode whose basis is E<ei's path>, -1 if none.
+		path := ei.Path()
 		j := slices.IndexFunc(modes, func(m layout.BasisLayout) bool {
-			return slices.ContainsFunc(m.Stride().Leaves(), func(dj layout.Basis) bool { return isE(dj, ei.Path()) })
+			return slices.ContainsFunc(m.Stride().Leaves(), func(dj layout.Basis) bool { return isE(dj, path) })
 		})
 		switch {
 		case j < 0:

@@ -200,7 +200,8 @@ func constructGBasis(in gbasisInputs, steps *[]Step) layout.BasisLayout {
 		if shp[i].Is(1) || std[i].Is(0) {
 			continue
 		}
-		if !slices.ContainsFunc(tileBases, func(tb layout.Basis) bool { return isE(tb, bases[i].Path()) }) {
+		path := bases[i].Path()
+		if !slices.ContainsFunc(tileBases, func(tb layout.Basis) bool { return isE(tb, path) }) {
 			modes = append(modes, layout.MustMakeBasisLayout(layout.I(layout.S(1)), layout.Leaf(bases[i])))
 		}
 	}
