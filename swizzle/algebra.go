@@ -92,32 +92,36 @@ func inverse(f Func, op string, inv func(layout.Layout) (layout.Layout, error)) 
 		// Where every part is linear over GF(2) (bit permutations and
 		// swizzles on [0, 2^n)), checking the n basis points decides it;
 		// otherwise every point is checked.
+		right := op == "right_inverse"
+		check := func(i int) error {
+			if right {
+				if f.Eval(r.Eval(i)) != i {
+					return layout.Errorf(op, "layout(result(i)) == i for i < size(result) (CuTe's swizzle pass-through fails it here)", f, r)
+				}
+			} else if v := f.Eval(i); f.Eval(r.Eval(v)) != v {
+				return layout.Errorf(op, "layout(result(layout(i))) == layout(i) for i < size(layout) (CuTe's swizzle pass-through fails it here)", f, r)
+			}
+			return nil
+		}
 		if n, ok := bitLinearPair(f, r); ok {
 			for k := -1; k < n; k++ {
 				i := 0
 				if k >= 0 {
 					i = 1 << k
 				}
-				if op == "right_inverse" && f.Eval(r.Eval(i)) != i {
-					return nil, layout.Errorf(op, "layout(result(i)) == i for i < size(result) (CuTe's swizzle pass-through fails it here)", f, r)
-				}
-				if v := f.Eval(i); op != "right_inverse" && f.Eval(r.Eval(v)) != v {
-					return nil, layout.Errorf(op, "layout(result(layout(i))) == layout(i) for i < size(layout) (CuTe's swizzle pass-through fails it here)", f, r)
+				if err := check(i); err != nil {
+					return nil, err
 				}
 			}
 			return r, nil
 		}
-		if op == "right_inverse" {
-			for i, n := 0, r.Size().Value(); i < n; i++ {
-				if f.Eval(r.Eval(i)) != i {
-					return nil, layout.Errorf(op, "layout(result(i)) == i for i < size(result) (CuTe's swizzle pass-through fails it here)", f, r)
-				}
-			}
-		} else {
-			for i, n := 0, f.Size().Value(); i < n; i++ {
-				if v := f.Eval(i); f.Eval(r.Eval(v)) != v {
-					return nil, layout.Errorf(op, "layout(result(layout(i))) == layout(i) for i < size(layout) (CuTe's swizzle pass-through fails it here)", f, r)
-				}
+		n := f.Size().Value()
+		if right {
+			n = r.Size().Value()
+		}
+		for i := range n {
+			if err := check(i); err != nil {
+				return nil, err
 			}
 		}
 		return r, nil

@@ -41,7 +41,7 @@ func GemmD[T Number](d, a, b, c Tensor[T]) error {
 	if err != nil {
 		return err
 	}
-	if g.V != 1 || valueCount(a.Shape(), g.GemmShape.A) != 1 || valueCount(b.Shape(), g.GemmShape.B) != 1 {
+	if g.V != 1 || ValueCount(a.Shape(), g.GemmShape.A) != 1 || ValueCount(b.Shape(), g.GemmShape.B) != 1 {
 		return layout.Errorf("gemm", "UniversalFMA takes one value per operand: size<0> == _1", d.Shape(), a.Shape(), b.Shape())
 	}
 	var ta, tb, tc, td offsets
@@ -89,9 +89,7 @@ func GemmD[T Number](d, a, b, c Tensor[T]) error {
 // ValueCount returns the size of the value mode (V) of a tensor of shape
 // s read through the form f: size<0> for the forms with a V mode, 1 for
 // the others (CuTe appends and prepends _1 modes).
-func ValueCount(s layout.Shape, f Form) int { return valueCount(s, f) }
-
-func valueCount(s layout.Shape, f Form) int {
+func ValueCount(s layout.Shape, f Form) int {
 	switch f {
 	case FormVXY, FormV, FormVX:
 		if !s.IsTuple() {
@@ -168,8 +166,9 @@ const (
 	FormVX              // rank 2 (V,X): Y = 0
 )
 
-// atForm reads t(v,x,y) through the form f. It does not allocate.
-func atForm[T any](f Form, t Tensor[T], v, x, y int) T {
+// At returns element (v, x, y) of t read through the form f. It does not
+// allocate.
+func At[T any](f Form, t Tensor[T], v, x, y int) T {
 	switch f {
 	case FormV:
 		return t.Get(v)
@@ -191,10 +190,13 @@ type dispatched[T any] struct {
 
 type formOf[T any] struct{ f Form }
 
-func (f formOf[T]) at(t Tensor[T], v, x, y int) T { return atForm(f.f, t, v, x, y) }
+func (f formOf[T]) at(t Tensor[T], v, x, y int) T { return At(f.f, t, v, x, y) }
 
-func (f formOf[T]) set(t Tensor[T], val T, v, x, y int) {
-	switch f.f {
+func (f formOf[T]) set(t Tensor[T], val T, v, x, y int) { SetAt(f.f, t, val, v, x, y) }
+
+// SetAt sets element (v, x, y) of t written through the form f.
+func SetAt[T any](f Form, t Tensor[T], val T, v, x, y int) {
+	switch f {
 	case FormV:
 		t.Set(v, val)
 	case FormX:
@@ -207,12 +209,6 @@ func (f formOf[T]) set(t Tensor[T], val T, v, x, y int) {
 		t.SetElem(val, v, x, y)
 	}
 }
-
-// At returns element (v, x, y) of t read through the form.
-func At[T any](f Form, t Tensor[T], v, x, y int) T { return atForm(f, t, v, x, y) }
-
-// SetAt sets element (v, x, y) of t written through the form.
-func SetAt[T any](f Form, t Tensor[T], val T, v, x, y int) { formOf[T]{f}.set(t, val, v, x, y) }
 
 func dispatch[T any](op string, d, a, b, c Tensor[T]) (dispatched[T], error) {
 	g, err := GemmDispatch(op, d.Shape(), a.Shape(), b.Shape(), c.Shape(), d.ptr.space, a.ptr.space, b.ptr.space, c.ptr.space)

@@ -2,6 +2,7 @@ package tma
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/gocute/cute/atom"
@@ -356,18 +357,11 @@ func makeDesc(g Gmem, gb layout.BasisLayout, valBits, tmaBits int, format DataTy
 		if si.Is(1) || di.Is(0) {
 			return layout.BasisOf(layout.S(0))
 		}
-		j := -1
-		for k, m := range modes {
-			for _, dj := range m.Stride().Leaves() {
-				if isE(dj, ei.Path()) {
-					j = k
-					break
-				}
-			}
-			if j >= 0 {
-				break
-			}
-		}
+		// j: the TMA mode whose basis is E<ei's path>, -1 if none.
+		path := ei.Path()
+		j := slices.IndexFunc(modes, func(m layout.BasisLayout) bool {
+			return slices.ContainsFunc(m.Stride().Leaves(), func(dj layout.Basis) bool { return isE(dj, path) })
+		})
 		switch {
 		case j < 0:
 			return layout.BasisOf(layout.S(0))

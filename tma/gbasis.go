@@ -2,6 +2,7 @@ package tma
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/gocute/cute/internal/raise"
 	"github.com/gocute/cute/layout"
@@ -52,22 +53,12 @@ func composeLeafByBasis(a layout.BasisLayout, b layout.BasisLayout) layout.Basis
 	return r
 }
 
+// isUnit reports whether the basis has a static scale of 1 (E<path> for
+// some path).
+func isUnit(b layout.Basis) bool { return !b.IsRatio() && b.IsStatic() && b.Scale().Is(1) }
+
 // isE reports whether the basis is exactly E<path> (static scale 1).
-func isE(b layout.Basis, path []int) bool {
-	if b.IsRatio() || !b.IsStatic() || !b.Scale().Is(1) {
-		return false
-	}
-	p := b.Path()
-	if len(p) != len(path) {
-		return false
-	}
-	for i := range p {
-		if p[i] != path[i] {
-			return false
-		}
-	}
-	return true
-}
+func isE(b layout.Basis, path []int) bool { return isUnit(b) && slices.Equal(b.Path(), path) }
 
 // coalesce256 is CuTe's detail::coalesce_256: a greedy coalesce of the
 // flattened layout that merges a mode into the previous one only while the
@@ -168,11 +159,8 @@ func constructGBasis(in gbasisInputs, steps *[]Step) layout.BasisLayout {
 		strides = []layout.Basis{full.Stride().Basis()}
 	}
 	rank := len(strides)
-	for i, d := range strides {
-		if d.IsRatio() || !d.IsStatic() || !d.Scale().Is(1) {
-			rank = i
-			break
-		}
+	if i := slices.IndexFunc(strides, func(d layout.Basis) bool { return !isUnit(d) }); i >= 0 {
+		rank = i
 	}
 	if rank == 0 {
 		raise.Throw(layout.Errorf(op, "Could not find a common tile-gmem vectorization. Does the Tile select out major GMEM modes?",
@@ -207,30 +195,15 @@ func constructGBasis(in gbasisInputs, steps *[]Step) layout.BasisLayout {
 	shp, std := gT.Shape().Leaves(), gT.Stride().Leaves()
 	bases := gbasis.Stride().Leaves()
 	tileBases := tile.Stride().Leaves()
-	var restS []layout.IntTuple
-	var restD []layout.ArithTuple
-	for i := range shp {
-		if i >= len(bases) {
-			break
-		}
+	modes := tile.Modes()
+	for i := range min(len(shp), len(bases)) {
 		if shp[i].Is(1) || std[i].Is(0) {
 			continue
 		}
-		found := false
-		for _, tb := range tileBases {
-			if isE(tb, bases[i].Path()) {
-				found = true
-				break
-			}
+		path := bases[i].Path()
+		if !slices.ContainsFunc(tileBases, func(tb layout.Basis) bool { return isE(tb, path) }) {
+			modes = append(modes, layout.MustMakeBasisLayout(layout.I(layout.S(1)), layout.Leaf(bases[i])))
 		}
-		if !found {
-			restS = append(restS, layout.I(layout.S(1)))
-			restD = append(restD, layout.Leaf(bases[i]))
-		}
-	}
-	modes := tile.Modes()
-	for i := range restS {
-		modes = append(modes, layout.MustMakeBasisLayout(restS[i], restD[i]))
 	}
 	// group<min(rank,4), -1>: at most 5 modes, the trailing ones grouped.
 	if n := len(modes); n > 4 {

@@ -231,18 +231,22 @@ func AtomTV(m atom.MMA, op Operand) (TVGrid, error) {
 // does not see, so an atom whose ThrID is not compact (SM70's quad pairs,
 // threads 0-3 and 16-19) is drawn with its real thread indices.
 func TiledTV(t atom.TiledMMA, op Operand) (TVGrid, error) {
+	// x, y: the TileSize modes drawn; vmnk: the modes of ThrLayoutVMNK the
+	// operand sees (the other one is sliced at 0).
 	var (
 		x, y   int
+		vmnk   [3]int
 		rn, cn string
 		thrf   func(layout.Layout) (layout.Layout, error)
+		tvf    func() layout.Layout
 	)
 	switch op {
 	case A:
-		x, y, rn, cn, thrf = 0, 2, "m", "k", t.ThrfrgA
+		x, y, vmnk, rn, cn, thrf, tvf = 0, 2, [3]int{0, 1, 3}, "m", "k", t.ThrfrgA, t.LayoutATV
 	case B:
-		x, y, rn, cn, thrf = 1, 2, "n", "k", t.ThrfrgB
+		x, y, vmnk, rn, cn, thrf, tvf = 1, 2, [3]int{0, 2, 3}, "n", "k", t.ThrfrgB, t.LayoutBTV
 	case C:
-		x, y, rn, cn, thrf = 0, 1, "m", "n", t.ThrfrgC
+		x, y, vmnk, rn, cn, thrf, tvf = 0, 1, [3]int{0, 1, 2}, "m", "n", t.ThrfrgC, t.LayoutCTV
 	default:
 		return TVGrid{}, layout.Errorf("viz.TiledTV", "the operand must be A, B or C", op)
 	}
@@ -263,30 +267,14 @@ func TiledTV(t atom.TiledMMA, op Operand) (TVGrid, error) {
 	if err != nil {
 		return TVGrid{}, err
 	}
-	// The thread numbering: ThrLayoutVMNK(_,_,_,0), (_,_,0,_) or (_,0,_,_).
 	v := t.ThrLayoutVMNK()
-	var thrID layout.Layout
-	switch op {
-	case A:
-		thrID = layout.Concat(v.Mode(0), v.Mode(1), v.Mode(3))
-	case B:
-		thrID = layout.Concat(v.Mode(0), v.Mode(2), v.Mode(3))
-	default:
-		thrID = layout.Concat(v.Mode(0), v.Mode(1), v.Mode(2))
-	}
+	thrID := layout.Concat(v.Mode(vmnk[0]), v.Mode(vmnk[1]), v.Mode(vmnk[2]))
 	g, err := GridFromMN(mn, thrID)
 	if err != nil {
 		return TVGrid{}, err
 	}
 	g.RowName, g.ColName = rn, cn
-	switch op {
-	case A:
-		g.TV = t.LayoutATV()
-	case B:
-		g.TV = t.LayoutBTV()
-	default:
-		g.TV = t.LayoutCTV()
-	}
+	g.TV = tvf()
 	return g, nil
 }
 
