@@ -25,6 +25,16 @@ func sameSize(op string, n, m int, a, b layout.Int) error {
 	return nil
 }
 
+// checkDst states what every algorithm asks of its destination: it is
+// writable (a counting tensor is read-only, as CuTe's counting_iterator
+// has no assignable element) and as large as the source.
+func checkDst[S, D any](op string, src Tensor[S], dst Tensor[D]) error {
+	if dst.ptr.space == Counting {
+		return layout.Errorf(op, "the destination must be writable, not a counting tensor", dst.ptr)
+	}
+	return sameSize(op, src.Len(), dst.Len(), src.Size(), dst.Size())
+}
+
 // Copy is CuTe's copy(src, dst): dst(i) = src(i) for every 1-D index i.
 // src and dst must have the same size; tensors of different sizes are an
 // error (*layout.Error, op "copy"). Overlapping tensors are copied in
@@ -36,7 +46,7 @@ func sameSize(op string, n, m int, a, b layout.Int) error {
 // result is the element-wise one. Use [CopyVec] to force a vector width.
 func Copy[T any](src, dst Tensor[T]) error {
 	n := src.Len()
-	if err := sameSize("copy", n, dst.Len(), src.Size(), dst.Size()); err != nil {
+	if err := checkDst("copy", src, dst); err != nil {
 		return err
 	}
 	if sd, sb, ok := sliceOf(src); ok {
@@ -88,7 +98,7 @@ func sliceOf[T any](t Tensor[T]) (data []T, base int, ok bool) {
 //	copy_if(tApA, tAgA(_,k), tAsA(_,k))
 func CopyIf[T any](pred Tensor[bool], src, dst Tensor[T]) error {
 	n := src.Len()
-	if err := sameSize("copy_if", n, dst.Len(), src.Size(), dst.Size()); err != nil {
+	if err := checkDst("copy_if", src, dst); err != nil {
 		return err
 	}
 	if pred.Len() < n {
@@ -106,7 +116,7 @@ func CopyIf[T any](pred Tensor[bool], src, dst Tensor[T]) error {
 // index (CuTe accepts any PrdTensor with operator()(int)).
 func CopyIfFunc[T any](pred func(i int) bool, src, dst Tensor[T]) error {
 	n := src.Len()
-	if err := sameSize("copy_if", n, dst.Len(), src.Size(), dst.Size()); err != nil {
+	if err := checkDst("copy_if", src, dst); err != nil {
 		return err
 	}
 	for i := 0; i < n; i++ {
@@ -136,7 +146,7 @@ func CopyVec[T any](vecBits int, src, dst Tensor[T]) error {
 		return layout.Errorf("copy_vec", "sizeof_bits(VecType) >= 8 && sizeof_bits(VecType) % 8 == 0", vecBits)
 	}
 	n := src.Len()
-	if err := sameSize("copy_vec", n, dst.Len(), src.Size(), dst.Size()); err != nil {
+	if err := checkDst("copy_vec", src, dst); err != nil {
 		return err
 	}
 	bits := src.ptr.Bits()
@@ -252,7 +262,7 @@ func Clear[T any](t Tensor[T]) {
 // element types may differ (a conversion copy).
 func Transform[S, D any](src Tensor[S], dst Tensor[D], op func(S) D) error {
 	n := src.Len()
-	if err := sameSize("transform", n, dst.Len(), src.Size(), dst.Size()); err != nil {
+	if err := checkDst("transform", src, dst); err != nil {
 		return err
 	}
 	for i := 0; i < n; i++ {
@@ -285,7 +295,7 @@ type Number interface {
 // hold NaNs). x and y must have the same size.
 func Axpby[T Number](alpha T, x Tensor[T], beta T, y Tensor[T]) error {
 	n := x.Len()
-	if err := sameSize("axpby", n, y.Len(), x.Size(), y.Size()); err != nil {
+	if err := checkDst("axpby", x, y); err != nil {
 		return err
 	}
 	for i := 0; i < n; i++ {
@@ -298,7 +308,7 @@ func Axpby[T Number](alpha T, x Tensor[T], beta T, y Tensor[T]) error {
 // only; pred must have at least size(x) elements.
 func AxpbyIf[T Number](alpha T, x Tensor[T], beta T, y Tensor[T], pred Tensor[bool]) error {
 	n := x.Len()
-	if err := sameSize("axpby", n, y.Len(), x.Size(), y.Size()); err != nil {
+	if err := checkDst("axpby", x, y); err != nil {
 		return err
 	}
 	if pred.Len() < n {

@@ -147,7 +147,7 @@ func Converter[S, D any]() (func(S) D, error) {
 // number of elements; it does not allocate per element.
 func CopyConvert[S, D any](src Tensor[S], dst Tensor[D]) error {
 	n := src.Len()
-	if err := sameSize("copy", n, dst.Len(), src.Size(), dst.Size()); err != nil {
+	if err := checkDst("copy", src, dst); err != nil {
 		return err
 	}
 	r, w := reader[S](), writer[D]()

@@ -6,7 +6,8 @@ import "github.com/gocute/cute/swizzle"
 // the tensor of implicit integers whose element c is start + L(c). It
 // prints as CuTe prints it, counting_iter(42) o (4,5):(_1,4), and can be
 // sliced, tiled and partitioned like any tensor (the offsets accumulate in
-// the iterator). It is read-only.
+// the iterator). It is read-only: the algorithms (Copy, CopyIf, GemmD, ...)
+// report a counting destination as an error, and Set panics.
 func CountingIter(start int, l swizzle.Func) Tensor[int] {
 	if l == nil {
 		panic("tensor: CountingIter with a nil layout")

@@ -37,6 +37,9 @@ func Gemm[T Number](a, b, c Tensor[T]) error { return GemmD(c, a, b, c) }
 // architectures); integer-valued inputs of moderate size are exact either
 // way, which is how the examples check max error 0.
 func GemmD[T Number](d, a, b, c Tensor[T]) error {
+	if d.ptr.space == Counting {
+		return layout.Errorf("gemm", "the destination must be writable, not a counting tensor", d.ptr)
+	}
 	g, err := dispatch("gemm", d, a, b, c)
 	if err != nil {
 		return err
