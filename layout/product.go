@@ -97,11 +97,12 @@ func checkProduct(a, b, c, cb Layout) {
 // the two arguments above.
 func productDisjoint(a, b *Layout, cs, cd []Int) bool {
 	var bufS, bufD [16]Int
-	return productDisjointFlat(a, flatLeaves(bufS[:0], b.shape), flatLeaves(bufD[:0], b.stride), cs, cd)
+	return productDisjointFlat(cosizeLeaves(a), flatLeaves(bufS[:0], b.shape), flatLeaves(bufD[:0], b.stride), cs, cd)
 }
 
-// productDisjointFlat is productDisjoint for b given by its leaves bs:bd.
-func productDisjointFlat(a *Layout, bs, bd []Int, cs, cd []Int) bool {
+// productDisjointFlat is productDisjoint for a given by its cosize
+// cosizeLeaves(a) and b by its leaves bs:bd.
+func productDisjointFlat(cosA int, bs, bd []Int, cs, cd []Int) bool {
 	cob := 1
 	for k := range bd {
 		if bd[k].v < 0 {
@@ -119,7 +120,7 @@ func productDisjointFlat(a *Layout, bs, bd []Int, cs, cd []Int) bool {
 	}
 	k := len(cs) - 1
 	below := cosize - 1 - (cs[k].v-1)*absInt(cd[k].v)
-	return cd[k].v > 0 && cd[k].v > cosizeLeaves(a)-1+below
+	return cd[k].v > 0 && cd[k].v > cosA-1+below
 }
 
 // cosizeLeaves is the cosize of l as an int: 1 + sum((s-1)*|d|) over its
@@ -314,126 +315,6 @@ func RakedProduct(a, b Layout) (r Layout, err error) {
 	return rankProduct("raked_product", a, b, true), nil
 }
 
-// rankProductFast is rankProduct computed on flat modes, without building
-// the intermediate layouts, for the common case: a and b padded to tuples
-// of equal rank, each inline with no empty mode, a composition that needs
-// no verification and a product whose injectivity the O(rank) argument of
-// checkProduct shows. It takes the steps of the code of record in the same
-// order, so it raises the same errors; where the case does not apply it
-// returns ok=false before anything differs. TestRankProductFast checks it
-// against the code of record.
-//
-// Mode i of the result is coalesce((a_i, b*_i)); coalesce only sees the
-// flat modes, so b*_i = (c ∘ b)_i is the concatenation of the compositions
-// of c with each leaf of b_i (composition distributes over b's leaves).
-func rankProductFast(a, b *Layout, raked bool) (Layout, bool) {
-	ra, rb := 1, 1
-	if a.shape.isTup() {
-		ra = a.shape.rank()
-	}
-	if b.shape.isTup() {
-		rb = b.shape.rank()
-	}
-	n := max(ra, rb)
-	var pa, pb Layout
-	if ra < n || !a.shape.isTup() {
-		pa = appendModes(*a, n)
-		a = &pa
-	}
-	if rb < n || !b.shape.isTup() {
-		pb = appendModes(*b, n)
-		b = &pb
-	}
-	if !a.shape.isTup() || !b.shape.isTup() || a.shape.big != nil || b.shape.big != nil || n > inlLeaves {
-		return Layout{}, false
-	}
-	// The leaf ranges of the modes: mode i is [ea[i], ea[i+1]).
-	var ea, eb [inlLeaves + 1]int
-	if !modeEnds(&a.shape, ea[:], n) || !modeEnds(&b.shape, eb[:], n) {
-		return Layout{}, false
-	}
-	cob := cosizeDyn(b)
-	var bs, bd [inlLeaves]Int
-	m := b.shape.numLeaves()
-	for k := range m {
-		bs[k], bd[k] = b.shape.leafAt(k), b.stride.leafAt(k)
-	}
-	return rankProductFlat(a, ea[:n+1], bs[:m], bd[:m], eb[:n+1], cob, disjointModes(*b), raked)
-}
-
-// rankProductFlat is rankProductFast for a padded to its n = len(ea)-1
-// modes (mode i is the leaves [ea[i], ea[i+1])) and b given by its leaves
-// bs:bd, mode i [eb[i], eb[i+1]), its cosize cob and whether its modes are
-// disjoint (disjointModes(b)).
-func rankProductFlat(a *Layout, ea []int, bs, bd []Int, eb []int, cob Int, bDisjoint, raked bool) (Layout, bool) {
-	n := len(ea) - 1
-	// c = complement(a, size(a)*cosize(b)), as logicalProduct computes it.
-	cot := productOf(&a.shape).Mul(cob)
-	// Two pairs of buffers serve in turn: fS:fD holds filter(a), then
-	// coalesce_x(c), then the zipped modes; cS:cD holds c, then c ∘ b.
-	var fS, fD [32]Int
-	sh, st := filterFlat(*a, fS[:], fD[:])
-	var cS, cD [24]Int // more modes move to the heap
-	cs, cd, info := complementFlat(*a, sh, st, I(cot), nil, cS[:0], cD[:0])
-	if info.bad != "" || !bDisjoint || !productDisjointFlat(a, bs, bd, cs, cd) {
-		return Layout{}, false
-	}
-	// c ∘ b, leaf by leaf of b, on coalesce_x(c).
-	r := len(cs)
-	last := cs[r-1]
-	if last.Is(1) {
-		last = S(2)
-	}
-	ls, ld := bwCoalesceFlat(cs[:r-1], cd[:r-1], last, cd[r-1], fS[:0], fD[:0]) // filter(a) is done with
-	var ey [inlLeaves + 1]int
-	var ym fmodes
-	ys, yd := cS[:0], cD[:0] // c is done with
-	if composeLeavesF(ls, ld, bs, bd, eb, ey[:], &ym) {
-		ys, yd = ym.s[:ym.n], ym.d[:ym.n]
-	} else {
-		var comp compState
-		for i := range n {
-			for k := eb[i]; k < eb[i+1]; k++ {
-				ys, yd = composeLeaf(ls, ld, bs[k], bd[k], &comp, ys, yd)
-			}
-			ey[i+1] = len(ys)
-		}
-		if comp.suspect {
-			return Layout{}, false
-		}
-	}
-	// zip and coalesce each mode, into one buffer: mode i is [er[i], er[i+1]).
-	var er [inlLeaves + 1]int
-	var zm fmodes
-	if zipCoalesceF(a, ea, ys, yd, ey[:], raked, &zm, er[:]) {
-		return modesLayout(zm.s[:zm.n], zm.d[:zm.n], er[:n+1]), true
-	}
-	zS, zD := &fS, &fD // coalesce_x(c) is done with
-	zs, zd := zS[:0], zD[:0]
-	for i := range n {
-		b0 := len(zs)
-		if raked {
-			zs, zd = append(zs, ys[ey[i]:ey[i+1]]...), append(zd, yd[ey[i]:ey[i+1]]...)
-		}
-		for k := ea[i]; k < ea[i+1]; k++ {
-			zs, zd = append(zs, a.shape.leafAt(k)), append(zd, a.stride.leafAt(k))
-		}
-		if !raked {
-			zs, zd = append(zs, ys[ey[i]:ey[i+1]]...), append(zd, yd[ey[i]:ey[i+1]]...)
-		}
-		// coalesce appends the mode after its input; move it down over it.
-		k := len(zs)
-		rs, rd := bwCoalesceFlat(zs[b0:k-1], zd[b0:k-1], zs[k-1], zd[k-1], zs[k:], zd[k:])
-		m := len(rs)
-		for j := range m { // a short forward copy: the mode lies above b0
-			zs[b0+j], zd[b0+j] = rs[j], rd[j]
-		}
-		zs, zd = zs[:b0+m], zd[:b0+m]
-		er[i+1] = len(zs)
-	}
-	return modesLayout(zs, zd, er[:n+1]), true
-}
-
 // modesLayout returns the tuple layout whose mode i has the flat modes
 // rs[e[i]:e[i+1]] (an integer for one, a flat tuple otherwise), as
 // tupleLayout and addModes build it, writing the inline form directly.
@@ -514,80 +395,6 @@ func cosizeDyn(l *Layout) Int {
 		return l.Cosize()
 	}
 	return Int{off + 1, static}
-}
-
-// composeLeavesF composes ls:ld with each leaf of bs:bd by the fast path
-// of composition (composeLeafF) into m, setting ey[i+1] to the end of the
-// modes of b's mode i [eb[i], eb[i+1]); false where that path gives up
-// (too many modes, a step the plain path must take), and the caller
-// composes leaf by leaf with composeLeaf.
-func composeLeavesF(ls, ld, bs, bd []Int, eb, ey []int, m *fmodes) bool {
-	var la fmodes
-	if len(ls) > fastModes {
-		return false
-	}
-	for k := range ls {
-		if ls[k].v <= 0 {
-			return false
-		}
-		la.s[k], la.d[k] = ls[k], ld[k]
-	}
-	la.n = len(ls)
-	for i := range len(eb) - 1 {
-		for k := eb[i]; k < eb[i+1]; k++ {
-			if m.n == fastModes || bs[k].v <= 0 || bd[k].v < 0 || !composeLeafF(&la, bs[k], bd[k], m) {
-				return false
-			}
-		}
-		ey[i+1] = m.n
-	}
-	return true
-}
-
-// zipCoalesceF is the zip-and-coalesce step of rankProductFlat by
-// composition's fast coalesce (bwCoalesceF): mode i of the result, into r,
-// is coalesce of a's mode i [ea[i], ea[i+1]) zipped with ys:yd's mode i
-// [ey[i], ey[i+1]) (the repetitions first when raked), ending at er[i+1].
-// It reports false where bwCoalesceF gives up (a non-positive extent, an
-// overflow, more than fastModes modes), and the caller coalesces with
-// bwCoalesceFlat.
-func zipCoalesceF(a *Layout, ea []int, ys, yd []Int, ey []int, raked bool, r *fmodes, er []int) bool {
-	for i := range len(ea) - 1 {
-		var ts, td [fastModes + 1]Int
-		m := 0
-		put := func(s, d Int) bool {
-			if m > fastModes || s.v <= 0 {
-				return false
-			}
-			ts[m], td[m] = s, d
-			m++
-			return true
-		}
-		if raked {
-			for k := ey[i]; k < ey[i+1]; k++ {
-				if !put(ys[k], yd[k]) {
-					return false
-				}
-			}
-		}
-		for k := ea[i]; k < ea[i+1]; k++ {
-			if !put(a.shape.leafAt(k), a.stride.leafAt(k)) {
-				return false
-			}
-		}
-		if !raked {
-			for k := ey[i]; k < ey[i+1]; k++ {
-				if !put(ys[k], yd[k]) {
-					return false
-				}
-			}
-		}
-		if m == 0 || !bwCoalesceF((*[fastModes]Int)(ts[:fastModes]), (*[fastModes]Int)(td[:fastModes]), m-1, ts[m-1], td[m-1], r) {
-			return false
-		}
-		er[i+1] = r.n
-	}
-	return true
 }
 
 // rankOf is t.Len() without copying t.

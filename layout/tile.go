@@ -133,61 +133,62 @@ func FragmentLike(l Layout) (r Layout, err error) {
 // an inline tuple of its rank, a column- or row-major order, and every
 // check passed (where one fails it returns ok=false and TileToShape raises
 // the error). The repetition layout is built directly and multiplied by
-// rankProduct. TestTileToShapeFast checks it against the code of record.
+// rankProductFlat. TestTileToShapeFast checks it against the code of record.
 func tileToShapeFast(block *Layout, target *Shape, order ModeOrder) (Layout, bool) {
 	if order.has || target.big != nil || !target.isTup() || target.rank() > inlLeaves {
 		return Layout{}, false
 	}
 	n := target.rank()
-	if rankOf(&block.shape) > n {
+	var x, reps flatOperand
+	var et [inlLeaves + 1]int
+	if rankOf(&block.shape) > n || !x.read(block, n) || !modeEnds(target, et[:], n) {
 		return Layout{}, false
 	}
-	padded := appendModesOf(block, n)
-	var eb, et [inlLeaves + 1]int
-	if padded.shape.big != nil || !padded.shape.isTup() || !modeEnds(&padded.shape, eb[:], n) || !modeEnds(target, et[:], n) {
-		return Layout{}, false
-	}
-	var ps, ds [inlLeaves]Int
-	tstatic, bstatic := true, true
+	tstatic, bstatic, bad := true, true, false
 	for i := range n {
-		b, t := leafProduct(&padded.shape, eb[i], eb[i+1]), leafProduct(target, et[i], et[i+1])
-		if b.v <= 0 || t.v <= 0 || t.v%b.v != 0 {
+		b := S(1) // the product of the block's mode i, as leafProduct types it
+		for k := x.e[i]; k < x.e[i+1]; k++ {
+			b = mulF(b, x.s[k], &bad)
+		}
+		t := leafProduct(target, et[i], et[i+1])
+		if bad || b.v <= 0 || t.v <= 0 || t.v%b.v != 0 {
 			return Layout{}, false
 		}
 		tstatic, bstatic = tstatic && t.static, bstatic && b.static
-		ps[i] = ceilDivInt(t, b)
+		reps.s[i] = ceilDivInt(t, b)
+		reps.e[i+1] = i + 1
 	}
 	if tstatic && !bstatic {
 		return Layout{}, false
 	}
-	// The compact layout of ps in the order (see compact).
+	reps.n = n
+	// The compact layout of the repetitions in the order (see compact).
 	cur, pendA, pendB, pending := S(1), Int{}, Int{}, false
 	for i := range n {
 		k := i
 		if order.right {
 			k = n - 1 - i
 		}
-		if ps[k].Is(1) {
-			ds[k] = S(0)
+		if reps.s[k].Is(1) {
+			reps.d[k] = S(0)
 			continue
 		}
 		if pending {
 			cur, pending = pendA.Mul(pendB), false
 		}
-		ds[k] = cur
-		pendA, pendB, pending = cur, ps[k], true
+		reps.d[k] = cur
+		pendA, pendB, pending = cur, reps.s[k], true
 	}
 	// reps is compact: its cosize is its size, typed as Layout.Cosize
 	// types it (static exactly where the size is: a dynamic 1-D index
 	// meets a stride that is not a static 0), and its modes are disjoint.
 	cosize := S(1)
 	for i := range n {
-		cosize = cosize.Mul(ps[i])
+		cosize = cosize.Mul(reps.s[i])
 	}
-	e := [inlLeaves + 1]int{0, 1, 2, 3, 4, 5, 6, 7, 8}
-	if r, ok := rankProductFlat(&padded, eb[:n+1], ps[:n], ds[:n], e[:n+1], cosize, true, false); ok {
+	if r, ok := rankProductFlat(&x, &reps, cosize, true, false); ok {
 		return r, true
 	}
-	reps := modesLayout(ps[:n], ds[:n], e[:n+1])
-	return rankProductPlain("tile_to_shape", padded, reps, false), true
+	padded := appendModesOf(block, n)
+	return rankProductPlain("tile_to_shape", padded, modesLayout(reps.s[:n], reps.d[:n], reps.e[:n+1]), false), true
 }
