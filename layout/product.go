@@ -207,11 +207,18 @@ func appendModesInline(l *Layout, r, n int) (Layout, bool) {
 // logical_product of a and b padded to their common rank R, its two modes
 // zipped (block first for blocked, tile first for raked) and every mode
 // coalesced, as CuTe 3.5.1 does.
-func rankProduct(op string, a, b Layout, raked bool) Layout {
-	if r, ok := rankProductFast(&a, &b, raked); ok {
-		return r
+func rankProduct(op string, a, b Layout, raked bool) (r Layout) {
+	rankProductTo(&r, op, &a, &b, raked)
+	return r
+}
+
+// rankProductTo is rankProduct writing to *r, a zero Layout: by the fast
+// path where it applies, else by the code of record.
+func rankProductTo(r *Layout, op string, a, b *Layout, raked bool) {
+	if !rankProductInto(r, a, b, raked) {
+		*r = Layout{}
+		*r = rankProductPlain(op, *a, *b, raked)
 	}
-	return rankProductPlain(op, a, b, raked)
 }
 
 // rankProductPlain is rankProduct as CuTe defines it (the code of record of
@@ -304,7 +311,8 @@ func FlatProduct(a Layout, t Tiler) (r Layout, err error) {
 // tuple-shaped when R is 1.
 func BlockedProduct(a, b Layout) (r Layout, err error) {
 	defer catchIn("blocked_product", &err)
-	return rankProduct("blocked_product", a, b, false), nil
+	rankProductTo(&r, "blocked_product", &a, &b, false)
+	return r, nil
 }
 
 // RakedProduct returns CuTe 3.5.1's raked_product(a, b): like
@@ -312,13 +320,20 @@ func BlockedProduct(a, b Layout) (r Layout, err error) {
 // coalesced.
 func RakedProduct(a, b Layout) (r Layout, err error) {
 	defer catchIn("raked_product", &err)
-	return rankProduct("raked_product", a, b, true), nil
+	rankProductTo(&r, "raked_product", &a, &b, true)
+	return r, nil
 }
 
 // modesLayout returns the tuple layout whose mode i has the flat modes
 // rs[e[i]:e[i+1]] (an integer for one, a flat tuple otherwise), as
 // tupleLayout and addModes build it, writing the inline form directly.
-func modesLayout(rs, rd []Int, e []int) Layout {
+func modesLayout(rs, rd []Int, e []int) (r Layout) {
+	modesLayoutInto(&r, rs, rd, e)
+	return r
+}
+
+// modesLayoutInto is modesLayout writing to *r, a zero Layout.
+func modesLayoutInto(r *Layout, rs, rd []Int, e []int) {
 	n := len(e) - 1
 	nl, nt := e[n], 2
 	for i := range n {
@@ -329,11 +344,12 @@ func modesLayout(rs, rd []Int, e []int) Layout {
 		}
 	}
 	if nl > inlLeaves || nt > inlTokens {
-		r := tupleLayout()
+		b := tupleLayout()
 		for i := range n {
-			addModes(&r.sh, &r.st, rs[e[i]:e[i+1]], rd[e[i]:e[i+1]])
+			addModes(&b.sh, &b.st, rs[e[i]:e[i+1]], rd[e[i]:e[i+1]])
 		}
-		return r.done()
+		*r = b.done()
+		return
 	}
 	tk, j := uint64(tOpen), uint(1)
 	for i := range n {
@@ -348,8 +364,9 @@ func modesLayout(rs, rd []Int, e []int) Layout {
 		j += m + 2
 	}
 	tk |= tClose << (tokBits * j)
-	sh := IntTuple{tk: tk, nt: uint8(nt), nl: uint8(nl), rk: uint8(n)}
-	st := sh
+	sh, st := &r.shape, &r.stride
+	sh.tk, sh.nt, sh.nl, sh.rk = tk, uint8(nt), uint8(nl), uint8(n)
+	st.tk, st.nt, st.nl, st.rk = tk, uint8(nt), uint8(nl), uint8(n)
 	for k := range nl {
 		sh.v[k], st.v[k] = rs[k].v, rd[k].v
 		if rs[k].static {
@@ -359,7 +376,6 @@ func modesLayout(rs, rd []Int, e []int) Layout {
 			st.st |= 1 << k
 		}
 	}
-	return mk(sh, st)
 }
 
 // cosizeDyn is l.Cosize() computed from the leaves where l's size is

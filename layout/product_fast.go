@@ -104,11 +104,18 @@ func (o *flatOperand) cosizeLeaves() int {
 
 // rankProductFast is rankProduct on the leaves of the padded operands
 // (rankProductFlat); ok=false where it does not apply.
-func rankProductFast(a, b *Layout, raked bool) (Layout, bool) {
+func rankProductFast(a, b *Layout, raked bool) (r Layout, ok bool) {
+	ok = rankProductInto(&r, a, b, raked)
+	return r, ok
+}
+
+// rankProductInto is rankProductFast writing the result to *r, a zero
+// Layout (which holds garbage where it gives up).
+func rankProductInto(r *Layout, a, b *Layout, raked bool) bool {
 	n := max(rankOf(&a.shape), rankOf(&b.shape))
 	var x, y flatOperand
 	if !x.read(a, n) || !y.read(b, n) {
-		return Layout{}, false
+		return false
 	}
 	cob, ok := y.cosize()
 	if !ok {
@@ -116,71 +123,80 @@ func rankProductFast(a, b *Layout, raked bool) (Layout, bool) {
 		cob = cosizeDyn(&pb)
 	}
 	// the padding modes _1:_0 are no part of disjointModes(b)
-	return rankProductFlat(&x, &y, cob, disjointFast(b), raked)
+	return rankProductFlat(r, &x, &y, cob, disjointFast(b), raked)
 }
 
 // rankProductFlat is rankProduct for the padded operands x and y, the
-// cosize cob of y and whether y's modes are disjoint (disjointModes).
-func rankProductFlat(x, y *flatOperand, cob Int, yDisjoint, raked bool) (Layout, bool) {
+// cosize cob of y and whether y's modes are disjoint (disjointModes),
+// writing the result to *r (a zero Layout).
+func rankProductFlat(r *Layout, x, y *flatOperand, cob Int, yDisjoint, raked bool) bool {
 	na, nb := x.leaves(), y.leaves()
+	if !yDisjoint || cob.v <= 0 {
+		return false
+	}
 	for k := range nb {
 		if y.s[k].v <= 0 || y.d[k].v < 0 {
-			return Layout{}, false
+			return false
 		}
 	}
-	// c = complement(a, size(a)*cosize(b)), of filter(a)
-	bad := false
-	size := S(1)
-	var fs, fd [fastModes]Int
+	// c = complement(filter(a), size(a)*cosize(b)); filter(a) is a with
+	// the extents of its static-0 strides _1, coalesced.
+	bad, size := false, S(1)
+	var f, c fmodes
 	for k := range na {
 		if x.s[k].v <= 0 {
-			return Layout{}, false
+			return false
 		}
 		size = mulF(size, x.s[k], &bad)
-		fs[k], fd[k] = x.s[k], x.d[k]
-		if fd[k].Is(0) {
-			fs[k] = S(1)
+		f.s[k], f.d[k] = x.s[k], x.d[k]
+		if f.d[k].Is(0) {
+			f.s[k] = S(1)
 		}
 	}
 	cot := mulF(size, cob, &bad)
-	var f, c fmodes
-	if bad || cob.v <= 0 || !yDisjoint || !bwCoalesceF(&fs, &fd, na-1, fs[na-1], fd[na-1], &f) || !complementF(&f, cot, &c) {
-		return Layout{}, false
+	if f.n = coalesceModes(f.s[:na], f.d[:na]); bad || f.n == 0 || !complementF(&f, cot, &c) {
+		return false
 	}
 	if !productDisjointFlat(x.cosizeLeaves(), y.s[:nb], y.d[:nb], c.s[:c.n], c.d[:c.n]) {
-		return Layout{}, false
+		return false
 	}
-	// c ∘ b, leaf by leaf of b, on coalesce_x(c)
-	var l, m fmodes
-	last := c.s[c.n-1]
-	if last.Is(1) {
-		last = S(2)
+	// c ∘ b, leaf by leaf of b, on coalesce_x(c): c itself (coalesced
+	// already) unless its last extent is a static _1, which counts as _2.
+	if c.s[c.n-1].Is(1) {
+		c.s[c.n-1] = S(2)
+		if c.n = coalesceModes(c.s[:c.n], c.d[:c.n]); c.n == 0 {
+			return false
+		}
 	}
-	if !bwCoalesceF(&c.s, &c.d, c.n-1, last, c.d[c.n-1], &l) {
-		return Layout{}, false
-	}
+	var m fmodes
 	var ey [inlLeaves + 1]int
-	if !composeLeavesF(&l, y, &m, ey[:]) && !composeLeavesPlain(&l, y, &m, ey[:]) {
-		return Layout{}, false
+	if !composeLeavesF(&c, y, &m, ey[:]) && !composeLeavesPlain(&c, y, &m, ey[:]) {
+		return false
 	}
 	// zip and coalesce each mode: mode i of the result is [er[i], er[i+1]).
+	var zs, zd [2 * fastModes]Int
 	var er [inlLeaves + 1]int
-	var z fmodes
+	w := 0
 	for i := range x.n {
-		var ts, td [fastModes + 1]Int
 		s0, d0, s1, d1 := zipMode(x, &m, ey[:], i, raked)
-		j := len(s0) + len(s1)
-		if j > fastModes+1 {
-			return zipCoalesceFlat(x, &m, ey[:], raked), true
+		b := w
+		for j := range s0 {
+			zs[w], zd[w] = s0[j], d0[j]
+			w++
 		}
-		copy(ts[copy(ts[:], s0):], s1)
-		copy(td[copy(td[:], d0):], d1)
-		if !bwCoalesceF((*[fastModes]Int)(ts[:]), (*[fastModes]Int)(td[:]), j-1, ts[j-1], td[j-1], &z) {
-			return zipCoalesceFlat(x, &m, ey[:], raked), true
+		for j := range s1 {
+			zs[w], zd[w] = s1[j], d1[j]
+			w++
 		}
-		er[i+1] = z.n
+		n := coalesceModes(zs[b:w], zd[b:w])
+		if n == 0 {
+			return false
+		}
+		w = b + n
+		er[i+1] = w
 	}
-	return modesLayout(z.s[:z.n], z.d[:z.n], er[:x.n+1]), true
+	modesLayoutInto(r, zs[:w], zd[:w], er[:x.n+1])
+	return true
 }
 
 // zipMode returns the two halves of mode i of zip(x, y), y's modes given
@@ -194,34 +210,74 @@ func zipMode(x *flatOperand, m *fmodes, ey []int, i int, raked bool) (s0, d0, s1
 	return s0, d0, s1, d1
 }
 
-// zipCoalesceFlat is the zip and coalesce of rankProductFlat by
-// bwCoalesceFlat, for a result too large for bwCoalesceF.
-func zipCoalesceFlat(x *flatOperand, m *fmodes, ey []int, raked bool) Layout {
-	var bufS, bufD [4 * fastModes]Int // more modes move to the heap
-	zs, zd := bufS[:0], bufD[:0]
-	var er [inlLeaves + 1]int
-	for i := range x.n {
-		b := len(zs)
-		s0, d0, s1, d1 := zipMode(x, m, ey, i, raked)
-		zs, zd = append(append(zs, s0...), s1...), append(append(zd, d0...), d1...)
-		// coalesce appends the mode after its input; move it down over it.
-		k := len(zs)
-		rs, rd := bwCoalesceFlat(zs[b:k-1], zd[b:k-1], zs[k-1], zd[k-1], zs[k:], zd[k:])
-		copy(zs[b:], rs) // a forward copy: the mode lies above b
-		copy(zd[b:], rd)
-		zs, zd = zs[:b+len(rs)], zd[:b+len(rs)]
-		er[i+1] = len(zs)
+// coalesceModes is bw_coalesce (bwCoalesceFlat) of the flat modes s:d in
+// place, for positive extents: the last mode is the front; each mode
+// before it, last to first, is skipped (a static _1), replaces a static _1
+// front that no mode has preceded yet, merges into the front (its s*d is
+// the front's stride statically, the front's extent static) or becomes the
+// new front, written just below the old one. The result, front to back,
+// is moved down to the start; it returns its length, 0 where an extent is
+// not positive or a product overflows (s:d then holds garbage).
+func coalesceModes(s, d []Int) int {
+	e := len(s) - 1
+	if e < 0 || s[e].v <= 0 {
+		return 0
 	}
-	return modesLayout(zs, zd, er[:x.n+1])
+	w, bad := e, false // the front
+	for i := e - 1; i >= 0; i-- {
+		x, y := s[i], d[i]
+		switch {
+		case x.v <= 0:
+			return 0
+		case x.Is(1):
+		case w == e && s[w].Is(1):
+			s[w], d[w] = x, y
+		case s[w].static && d[w].static && staticEq(mulF(x, y, &bad), d[w]):
+			s[w], d[w] = mulF(x, s[w], &bad), y
+		default:
+			w--
+			s[w], d[w] = x, y
+		}
+	}
+	if w == e && s[w].Is(1) {
+		d[w] = S(0)
+	}
+	if bad {
+		return 0
+	}
+	if w > 0 {
+		for i := w; i <= e; i++ { // w > i for every mode read, so this is in order
+			s[i-w], d[i-w] = s[i], d[i]
+		}
+	}
+	return e - w + 1
 }
 
-// composeLeavesF composes l with each leaf of y by the fast path of
-// composition (composeLeafF) into m, setting ey[i+1] to the end of the
-// modes of y's mode i; false where that path gives up.
+// composeLeavesF composes l with each leaf of y into m, setting ey[i+1] to
+// the end of the modes of y's mode i: for one mode C:D of l, the leaf s:d
+// gives s:d for d = _0 and s:d*D otherwise (_0 for a static _1 s), as
+// composeLeafF does for one mode; for more, composeLeafF. False where that
+// gives up.
 func composeLeavesF(l *fmodes, y *flatOperand, m *fmodes, ey []int) bool {
 	for i := range y.n {
 		for k := y.e[i]; k < y.e[i+1]; k++ {
-			if m.n == fastModes || !composeLeafF(l, y.s[k], y.d[k], m) {
+			s, d := y.s[k], y.d[k]
+			switch {
+			case m.n == fastModes:
+				return false
+			case d.Is(0) || l.n == 1 && d.v != 0:
+				bad := false
+				if !d.Is(0) {
+					if d = mulF(d, l.d[0], &bad); s.Is(1) {
+						d = S(0)
+					}
+				}
+				m.s[m.n], m.d[m.n] = s, d
+				m.n++
+				if bad {
+					return false
+				}
+			case !composeLeafF(l, s, d, m):
 				return false
 			}
 		}
@@ -254,12 +310,11 @@ func composeLeavesPlain(l *fmodes, y *flatOperand, m *fmodes, ey []int) bool {
 
 // complementF is complementFlat of the filtered modes f (positive extents)
 // for the positive integral cotarget cot, into c: make_layout(cot) for
-// filter(a) = _1:_0, else the modes sorted by
-// stride, each gap below one of shape stride/(previous shape*stride), the
-// rest ceil_div(cot, last) above the last, coalesced. ok=false where the
-// plain path raises or reports a bad complement (a static-0 stride alone,
-// a dynamic stride for rank > 1, a stride or new shape not positive), or a
-// product overflows.
+// filter(a) = _1:_0, else the modes sorted by stride, each gap below one
+// of shape stride/(previous shape*stride), the rest ceil_div(cot, last)
+// above the last, coalesced. ok=false where the plain path raises or
+// reports a bad complement (a dynamic stride for rank > 1, a stride or
+// new shape not positive), or a product overflows.
 func complementF(f *fmodes, cot Int, c *fmodes) bool {
 	n := f.n
 	if n == fastModes || cot.v <= 0 {
@@ -272,8 +327,7 @@ func complementF(f *fmodes, cot Int, c *fmodes) bool {
 		}
 		return true
 	}
-	var gs, gd [fastModes]Int
-	gd[0] = S(1)
+	c.d[0] = S(1)
 	last, used, bad := S(1), 0, false
 	for i := range n {
 		k := -1 // the first mode of least stride not used yet
@@ -287,19 +341,20 @@ func complementF(f *fmodes, cot Int, c *fmodes) bool {
 		if d.v <= 0 || n > 1 && !d.static {
 			return false
 		}
-		gs[i] = Int{d.v / last.v, d.static && last.static}
-		if gs[i].v == 0 {
+		c.s[i] = Int{d.v / last.v, d.static && last.static}
+		if c.s[i].v == 0 {
 			return false
 		}
 		last = mulF(d, f.s[k], &bad)
-		gd[i+1] = last
+		c.d[i+1] = last
 	}
 	if bad || cot.v > 1<<62 || last.v > 1<<62 {
 		return false
 	}
-	gs[n] = ceilDivPos(cot, last)
-	if gs[n].Is(1) {
-		gd[n] = S(0)
+	c.s[n] = ceilDivPos(cot, last)
+	if c.s[n].Is(1) {
+		c.d[n] = S(0)
 	}
-	return bwCoalesceF(&gs, &gd, n, gs[n], gd[n], c)
+	c.n = coalesceModes(c.s[:n+1], c.d[:n+1])
+	return c.n > 0
 }

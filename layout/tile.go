@@ -186,7 +186,8 @@ func tileToShapeFast(block *Layout, target *Shape, order ModeOrder) (Layout, boo
 	for i := range n {
 		cosize = cosize.Mul(reps.s[i])
 	}
-	if r, ok := rankProductFlat(&x, &reps, cosize, true, false); ok {
+	var r Layout
+	if rankProductFlat(&r, &x, &reps, cosize, true, false) {
 		return r, true
 	}
 	padded := appendModesOf(block, n)
