@@ -141,7 +141,8 @@ func tileToShapeFast(block *Layout, target *Shape, order ModeOrder) (Layout, boo
 	n := target.rank()
 	var x, reps flatOperand
 	var et [inlLeaves + 1]int
-	if rankOf(&block.shape) > n || !x.read(block, n) || !modeEnds(target, et[:], n) {
+	flat := int(target.nt) == n+2 // ( L...L ): every mode of the target is a leaf
+	if rankOf(&block.shape) > n || !x.read(block, n) || !flat && !modeEnds(target, et[:], n) {
 		return Layout{}, false
 	}
 	tstatic, bstatic, bad := true, true, false
@@ -150,12 +151,17 @@ func tileToShapeFast(block *Layout, target *Shape, order ModeOrder) (Layout, boo
 		for k := x.e[i]; k < x.e[i+1]; k++ {
 			b = mulF(b, x.s[k], &bad)
 		}
-		t := leafProduct(target, et[i], et[i+1])
-		if bad || b.v <= 0 || t.v <= 0 || t.v%b.v != 0 {
+		var t Int
+		if flat {
+			t = Int{target.v[i], target.st>>i&1 != 0}
+		} else {
+			t = leafProduct(target, et[i], et[i+1])
+		}
+		if bad || b.v <= 0 || t.v <= 0 || t.v%b.v != 0 || t.v > 1<<62 {
 			return Layout{}, false
 		}
 		tstatic, bstatic = tstatic && t.static, bstatic && b.static
-		reps.s[i] = ceilDivInt(t, b)
+		reps.s[i] = ceilDivPos(t, b)
 		reps.e[i+1] = i + 1
 	}
 	if tstatic && !bstatic {
@@ -174,7 +180,7 @@ func tileToShapeFast(block *Layout, target *Shape, order ModeOrder) (Layout, boo
 			continue
 		}
 		if pending {
-			cur, pending = pendA.Mul(pendB), false
+			cur, pending = mulF(pendA, pendB, &bad), false
 		}
 		reps.d[k] = cur
 		pendA, pendB, pending = cur, reps.s[k], true
@@ -184,7 +190,10 @@ func tileToShapeFast(block *Layout, target *Shape, order ModeOrder) (Layout, boo
 	// meets a stride that is not a static 0), and its modes are disjoint.
 	cosize := S(1)
 	for i := range n {
-		cosize = cosize.Mul(reps.s[i])
+		cosize = mulF(cosize, reps.s[i], &bad)
+	}
+	if bad {
+		return Layout{}, false
 	}
 	var r Layout
 	if rankProductFlat(&r, &x, &reps, cosize, true, false) {
