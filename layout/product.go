@@ -96,20 +96,20 @@ func checkProduct(a, b, c, cb Layout) {
 // flat modes cs:cd: it reports whether the product is injective by one of
 // the two arguments above.
 func productDisjoint(a, b *Layout, cs, cd []Int) bool {
-	var bufS, bufD [16]Int
-	return productDisjointFlat(cosizeLeaves(a), flatLeaves(bufS[:0], b.shape), flatLeaves(bufD[:0], b.stride), cs, cd)
-}
-
-// productDisjointFlat is productDisjoint for a given by its cosize
-// cosizeLeaves(a) and b by its leaves bs:bd.
-func productDisjointFlat(cosA int, bs, bd []Int, cs, cd []Int) bool {
 	cob := 1
-	for k := range bd {
-		if bd[k].v < 0 {
+	for k := range b.shape.numLeaves() {
+		s, d := b.shape.leafAt(k), b.stride.leafAt(k)
+		if d.v < 0 {
 			return false
 		}
-		cob += (bs[k].v - 1) * bd[k].v
+		cob += (s.v - 1) * d.v
 	}
+	return productDisjointFlat(cosizeLeaves(a), cob, cs, cd)
+}
+
+// productDisjointFlat is productDisjoint for a and b given by their
+// cosizes cosizeLeaves(a) and cosizeLeaves(b) (b's strides non-negative).
+func productDisjointFlat(cosA, cob int, cs, cd []Int) bool {
 	size, cosize := 1, 1
 	for k := range cs {
 		size *= cs[k].v

@@ -17,19 +17,30 @@ package layout
 // flags and errors included.
 
 // A flatOperand is an operand of a rank product padded to n modes
-// (appendModes), by its leaves: mode i is the leaves [e[i], e[i+1]).
+// (appendModes), by its leaves: mode i is the leaves [e[i], e[i+1]). read
+// also records what the product asks of the leaves.
 type flatOperand struct {
 	s, d [inlLeaves]Int
 	e    [inlLeaves + 1]int
 	n    int
+	cos  int  // 1 + sum((s-1)*|d|): cosizeLeaves
+	pos  bool // every extent positive
+	nneg bool // every stride non-negative
+	// small: every extent and stride in [1, 2^28] and [0, 2^28] (so cos
+	// is exact); sst, dst: the static leaves of shape and stride; one:
+	// some extent a static _1; dsum: the sum of the strides' values
+	small    bool
+	sst, dst uint16
+	one      bool
+	dsum     int
 }
 
 // leaves returns the number of leaves.
 func (o *flatOperand) leaves() int { return o.e[o.n] }
 
 // read sets o to appendModes(l, n) for n >= rank(l); false where that is
-// no tuple (an integral l with n = 1) or empty, has more than inlLeaves leaves, or
-// has a mode without leaves.
+// no tuple (an integral l with n = 1) or empty, has more than inlLeaves
+// leaves, or has a mode without leaves.
 func (o *flatOperand) read(l *Layout, n int) bool {
 	sh, st := &l.shape, &l.stride
 	if sh.big != nil || n < 1 || n > inlLeaves || n < 2 && sh.nt == 0 {
@@ -53,53 +64,44 @@ func (o *flatOperand) read(l *Layout, n int) bool {
 	if m+n-r > inlLeaves {
 		return false
 	}
+	o.sst = uint16(sh.st) & uint16(bitMask(m))
+	o.dst = uint16(st.st) & uint16(bitMask(m))
+	c, pos, nneg, small, one, dsum := 1, true, true, true, false, 0
 	for k := range m {
-		o.s[k], o.d[k] = Int{sh.v[k], sh.st>>k&1 != 0}, Int{st.v[k], st.st>>k&1 != 0}
+		x, y := sh.v[k], st.v[k]
+		o.s[k], o.d[k] = Int{x, o.sst>>k&1 != 0}, Int{y, o.dst>>k&1 != 0}
+		c += (x - 1) * absInt(y)
+		pos, nneg = pos && x > 0, nneg && y >= 0
+		small = small && uint64(x-1) < 1<<28 && uint64(y) <= 1<<28
+		one = one || x == 1 && o.s[k].static
+		dsum += y
 	}
 	for i := r; i < n; i++ { // the padding modes _1:_0
 		o.s[m], o.d[m] = S(1), S(0)
+		o.sst, o.dst = o.sst|1<<m, o.dst|1<<m
+		one = true
 		m++
 		o.e[i+1] = m
 	}
-	o.n = n
+	o.n, o.cos, o.pos, o.nneg, o.small, o.one, o.dsum = n, c, pos, nneg, small, one, dsum
 	return true
 }
 
-// cosize is Layout.Cosize of the padded operand for two classes, read
-// from the leaves (ok=false elsewhere): every leaf static (the static
+// cosize is Layout.Cosize of the padded operand for two classes of small
+// leaves (ok=false elsewhere): every leaf static (the static
 // 1 + sum((s-1)*d)), or some extent dynamic and none a static _1 (the
-// rule of cosizeDyn). Extents must be positive and strides non-negative.
+// rule of cosizeDyn: static only where every stride is a static 0).
 func (o *flatOperand) cosize() (Int, bool) {
-	off, allStatic, dynShape, stride0, one := 1, true, false, true, false
-	for k := range o.leaves() {
-		s, d := o.s[k], o.d[k]
-		x, ok1 := mulInt(s.v-1, d.v)
-		var ok2 bool
-		off, ok2 = addInt(off, x)
-		if s.v <= 0 || d.v < 0 || !ok1 || !ok2 || off == 1<<63-1 {
-			return Int{}, false
-		}
-		allStatic = allStatic && s.static && d.static
-		dynShape = dynShape || !s.static
-		stride0 = stride0 && d.Is(0)
-		one = one || s.Is(1)
-	}
+	all := uint16(bitMask(o.leaves()))
 	switch {
-	case allStatic:
-		return S(off), true
-	case !dynShape || one:
+	case !o.small:
+		return Int{}, false
+	case o.sst&o.dst == all:
+		return S(o.cos), true
+	case o.sst == all || o.one:
 		return Int{}, false
 	}
-	return Int{off, stride0}, true
-}
-
-// cosizeLeaves is cosizeLeaves(l) for the operand l read into o.
-func (o *flatOperand) cosizeLeaves() int {
-	c := 1
-	for k := range o.leaves() {
-		c += (o.s[k].v - 1) * absInt(o.d[k].v)
-	}
-	return c
+	return Int{o.cos, o.dst == all && o.dsum == 0}, true
 }
 
 // rankProductFast is rankProduct on the leaves of the padded operands
@@ -130,23 +132,15 @@ func rankProductInto(r *Layout, a, b *Layout, raked bool) bool {
 // cosize cob of y and whether y's modes are disjoint (disjointModes),
 // writing the result to *r (a zero Layout).
 func rankProductFlat(r *Layout, x, y *flatOperand, cob Int, yDisjoint, raked bool) bool {
-	na, nb := x.leaves(), y.leaves()
-	if !yDisjoint || cob.v <= 0 {
+	na := x.leaves()
+	if !yDisjoint || cob.v <= 0 || !x.pos || !y.pos || !y.nneg {
 		return false
-	}
-	for k := range nb {
-		if y.s[k].v <= 0 || y.d[k].v < 0 {
-			return false
-		}
 	}
 	// c = complement(filter(a), size(a)*cosize(b)); filter(a) is a with
 	// the extents of its static-0 strides _1, coalesced.
 	bad, size := false, S(1)
 	var f, c fmodes
 	for k := range na {
-		if x.s[k].v <= 0 {
-			return false
-		}
 		size = mulF(size, x.s[k], &bad)
 		f.s[k], f.d[k] = x.s[k], x.d[k]
 		if f.d[k].Is(0) {
@@ -157,7 +151,7 @@ func rankProductFlat(r *Layout, x, y *flatOperand, cob Int, yDisjoint, raked boo
 	if f.n = coalesceModes(f.s[:na], f.d[:na]); bad || f.n == 0 || !complementF(&f, cot, &c) {
 		return false
 	}
-	if !productDisjointFlat(x.cosizeLeaves(), y.s[:nb], y.d[:nb], c.s[:c.n], c.d[:c.n]) {
+	if !productDisjointFlat(x.cos, y.cos, c.s[:c.n], c.d[:c.n]) {
 		return false
 	}
 	// c ∘ b, leaf by leaf of b, on coalesce_x(c): c itself (coalesced

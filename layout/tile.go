@@ -132,8 +132,9 @@ func FragmentLike(l Layout) (r Layout, err error) {
 // target that is an inline tuple of at most 8 modes, the block padded to
 // an inline tuple of its rank, a column- or row-major order, and every
 // check passed (where one fails it returns ok=false and TileToShape raises
-// the error). The repetition layout is built directly and multiplied by
-// rankProductFlat. TestTileToShapeFast checks it against the code of record.
+// the error, or rankProductFlat gives up). The repetition layout is built
+// directly and multiplied by rankProductFlat. TestTileToShapeFast checks it
+// against the code of record.
 func tileToShapeFast(block *Layout, target *Shape, order ModeOrder) (Layout, bool) {
 	if order.has || target.big != nil || !target.isTup() || target.rank() > inlLeaves {
 		return Layout{}, false
@@ -195,10 +196,7 @@ func tileToShapeFast(block *Layout, target *Shape, order ModeOrder) (Layout, boo
 	if bad {
 		return Layout{}, false
 	}
+	reps.cos, reps.pos, reps.nneg = cosize.v, true, true
 	var r Layout
-	if rankProductFlat(&r, &x, &reps, cosize, true, false) {
-		return r, true
-	}
-	padded := appendModesOf(block, n)
-	return rankProductPlain("tile_to_shape", padded, modesLayout(reps.s[:n], reps.d[:n], reps.e[:n+1]), false), true
+	return r, rankProductFlat(&r, &x, &reps, cosize, true, false)
 }
