@@ -209,20 +209,29 @@ func zipMode(x *flatOperand, m *fmodes, ey []int, i int, raked bool) (s0, d0, s1
 // before it, last to first, is skipped (a static _1), replaces a static _1
 // front that no mode has preceded yet, merges into the front (its s*d is
 // the front's stride statically, the front's extent static) or becomes the
-// new front, written just below the old one. The result, front to back,
-// is moved down to the start; it returns its length, 0 where an extent is
-// not positive or a product overflows (s:d then holds garbage).
+// new front, written just below the old one (with no static extent,
+// nothing changes). The result, front to back, is moved down to the
+// start; it returns its length, 0 where an extent is not positive or a
+// product overflows (s:d then holds garbage).
 func coalesceModes(s, d []Int) int {
 	e := len(s) - 1
-	if e < 0 || s[e].v <= 0 {
+	if e < 0 {
 		return 0
+	}
+	dyn := true // no static extent: nothing is skipped, replaced or merged
+	for i := range s {
+		if s[i].v <= 0 {
+			return 0
+		}
+		dyn = dyn && !s[i].static
+	}
+	if dyn {
+		return e + 1
 	}
 	w, bad := e, false // the front
 	for i := e - 1; i >= 0; i-- {
 		x, y := s[i], d[i]
 		switch {
-		case x.v <= 0:
-			return 0
 		case x.Is(1):
 		case w == e && s[w].Is(1):
 			s[w], d[w] = x, y
@@ -247,37 +256,62 @@ func coalesceModes(s, d []Int) int {
 	return e - w + 1
 }
 
-// composeLeavesF composes l with each leaf of y into m, setting ey[i+1] to
-// the end of the modes of y's mode i: for one mode C:D of l, the leaf s:d
-// gives s:d for d = _0 and s:d*D otherwise (_0 for a static _1 s), as
-// composeLeafF does for one mode; for more, composeLeafF. False where that
+// composeLeavesF composes l with each leaf of y into m (composeLeafM),
+// setting ey[i+1] to the end of the modes of y's mode i; false where that
 // gives up.
 func composeLeavesF(l *fmodes, y *flatOperand, m *fmodes, ey []int) bool {
 	for i := range y.n {
 		for k := y.e[i]; k < y.e[i+1]; k++ {
-			s, d := y.s[k], y.d[k]
-			switch {
-			case m.n == fastModes:
-				return false
-			case d.Is(0) || l.n == 1 && d.v != 0:
-				bad := false
-				if !d.Is(0) {
-					if d = mulF(d, l.d[0], &bad); s.Is(1) {
-						d = S(0)
-					}
-				}
-				m.s[m.n], m.d[m.n] = s, d
-				m.n++
-				if bad {
-					return false
-				}
-			case !composeLeafF(l, s, d, m):
+			if !composeLeafM(l, m, y.s[k], y.d[k]) {
 				return false
 			}
 		}
 		ey[i+1] = m.n
 	}
 	return true
+}
+
+// composeLeafM is composeLeafF (l's extents positive, s positive, d
+// non-negative) appending to m: the modes of l ∘ s:d are written after
+// m's and coalesced there. A static _0 stride d gives s:d. Otherwise every
+// mode of l but the last, in order, has the rest of d divided out of its
+// extent (for a static _1 d, only cut to the rest of s), its stride scaled
+// by what was divided out, and its extent cut to the rest of s, which it
+// divides; the last mode takes the rest of s at the rest of d times its
+// stride.
+func composeLeafM(l, m *fmodes, s, d Int) bool {
+	b, n := m.n, l.n-1
+	switch {
+	case d.Is(0) && b < fastModes:
+		m.s[b], m.d[b], m.n = s, d, b+1
+		return true
+	case d.v == 0 || b+n+1 > fastModes: // shape_div by a dynamic 0: the plain path raises it
+		return false
+	}
+	bad, rest, div := false, s, d // div: what is left of d to divide out
+	for i := range n {
+		e, x := l.s[i], Int{}
+		switch {
+		case d.Is(1):
+			m.s[b+i], m.d[b+i] = shapeMin(e, rest), l.d[i]
+			rest = shapeDivF(rest, e, true, &bad)
+			continue
+		case div.v == 1: // shape_div(e, 1) is e, shape_div(1, e) is 1, shape_div(e, e) is 1
+			x = Int{e.v, e.static && div.static}
+			div = Int{1, x.static}
+			m.d[b+i] = mulF(l.d[i], div, &bad)
+		default:
+			x = shapeDivF(e, div, false, &bad)
+			div = shapeDivF(div, e, false, &bad)
+			m.d[b+i] = mulF(l.d[i], shapeDivF(e, x, false, &bad), &bad)
+		}
+		m.s[b+i] = shapeMin(x, rest)
+		rest = shapeDivF(rest, x, true, &bad)
+	}
+	m.s[b+n], m.d[b+n] = rest, mulF(div, l.d[n], &bad)
+	k := coalesceModes(m.s[b:b+n+1], m.d[b:b+n+1])
+	m.n = b + k
+	return !bad && k > 0
 }
 
 // composeLeavesPlain is composeLeavesF by the plain composeLeaf (which may
