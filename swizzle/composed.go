@@ -2,6 +2,7 @@ package swizzle
 
 import (
 	"fmt"
+	"sync/atomic"
 
 	"github.com/gocute/cute/internal/raise"
 	"github.com/gocute/cute/layout"
@@ -63,6 +64,24 @@ func newComposedLayout(sw Swizzle, off layout.Int, mixed uint32, l layout.Layout
 	c := &composed{sw: sw, off: off, mixed: mixed, lay: l}
 	c.ev.init(c)
 	return ComposedLayout{c}
+}
+
+// lastLifted is the composed layout that lift built last. A ComposedLayout
+// is immutable, so where an operation builds the same one again (the same
+// swizzle, offset and inner layout: a GMMA tile built for every call, say)
+// internLayout returns it instead of allocating and unpacking a new one;
+// no caller can tell the two apart (Equal compares the parts).
+var lastLifted atomic.Pointer[composed]
+
+// internLayout is newComposedLayout(sw, off, mixed, l), returning the last
+// one it built where that has the same parts.
+func internLayout(sw Swizzle, off layout.Int, mixed uint32, l layout.Layout) ComposedLayout {
+	if c := lastLifted.Load(); c != nil && c.nest == nil && c.sw == sw && c.off == off && c.mixed == mixed && c.lay == l {
+		return ComposedLayout{c}
+	}
+	r := newComposedLayout(sw, off, mixed, l)
+	lastLifted.Store(r.composed)
+	return r
 }
 
 // MakeComposed returns CuTe's make_composed_layout(sw, offset, inner):
