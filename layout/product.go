@@ -335,23 +335,8 @@ func modesLayout(rs, rd []Int, e []int) (r Layout) {
 // modesLayoutInto is modesLayout writing to *r, a zero Layout.
 func modesLayoutInto(r *Layout, rs, rd []Int, e []int) {
 	n := len(e) - 1
-	nl, nt := e[n], 2
-	for i := range n {
-		if m := e[i+1] - e[i]; m == 1 {
-			nt++
-		} else {
-			nt += m + 2
-		}
-	}
-	if nl > inlLeaves || nt > inlTokens {
-		b := tupleLayout()
-		for i := range n {
-			addModes(&b.sh, &b.st, rs[e[i]:e[i+1]], rd[e[i]:e[i+1]])
-		}
-		*r = b.done()
-		return
-	}
-	tk, j := uint64(tOpen), uint(1)
+	nl := e[n]
+	tk, j := uint64(tOpen), uint(1) // the tokens so far; shifts past 64 bits drop them
 	for i := range n {
 		m := uint(e[i+1] - e[i])
 		if m == 1 {
@@ -363,10 +348,18 @@ func modesLayoutInto(r *Layout, rs, rd []Int, e []int) {
 		tk |= (tOpen | (1<<(tokBits*m)-1)<<tokBits | tClose<<(tokBits*(m+1))) << (tokBits * j)
 		j += m + 2
 	}
+	if nt := j + 1; nl > inlLeaves || nt > inlTokens {
+		b := tupleLayout()
+		for i := range n {
+			addModes(&b.sh, &b.st, rs[e[i]:e[i+1]], rd[e[i]:e[i+1]])
+		}
+		*r = b.done()
+		return
+	}
 	tk |= tClose << (tokBits * j)
 	sh, st := &r.shape, &r.stride
-	sh.tk, sh.nt, sh.nl, sh.rk = tk, uint8(nt), uint8(nl), uint8(n)
-	st.tk, st.nt, st.nl, st.rk = tk, uint8(nt), uint8(nl), uint8(n)
+	sh.tk, sh.nt, sh.nl, sh.rk = tk, uint8(j+1), uint8(nl), uint8(n)
+	st.tk, st.nt, st.nl, st.rk = tk, uint8(j+1), uint8(nl), uint8(n)
 	for k := range nl {
 		sh.v[k], st.v[k] = rs[k].v, rd[k].v
 		if rs[k].static {

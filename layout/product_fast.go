@@ -162,9 +162,10 @@ func rankProductFlat(r *Layout, x, y *flatOperand, cob Int, yDisjoint, raked boo
 			return false
 		}
 	}
-	var m fmodes
+	m := &f // filter(a) is done with
+	m.n = 0
 	var ey [inlLeaves + 1]int
-	if !composeLeavesF(&c, y, &m, ey[:]) && !composeLeavesPlain(&c, y, &m, ey[:]) {
+	if !composeLeavesF(&c, y, m, ey[:]) && !composeLeavesPlain(&c, y, m, ey[:]) {
 		return false
 	}
 	// zip and coalesce each mode: mode i of the result is [er[i], er[i+1]).
@@ -172,7 +173,7 @@ func rankProductFlat(r *Layout, x, y *flatOperand, cob Int, yDisjoint, raked boo
 	var er [inlLeaves + 1]int
 	w := 0
 	for i := range x.n {
-		s0, d0, s1, d1 := zipMode(x, &m, ey[:], i, raked)
+		s0, d0, s1, d1 := zipMode(x, m, ey[:], i, raked)
 		b := w
 		for j := range s0 {
 			zs[w], zd[w] = s0[j], d0[j]
@@ -369,7 +370,7 @@ func complementF(f *fmodes, cot Int, c *fmodes) bool {
 		if d.v <= 0 || n > 1 && !d.static {
 			return false
 		}
-		c.s[i] = Int{d.v / last.v, d.static && last.static}
+		c.s[i] = Int{divPos(d.v, last.v), d.static && last.static}
 		if c.s[i].v == 0 {
 			return false
 		}
@@ -379,7 +380,7 @@ func complementF(f *fmodes, cot Int, c *fmodes) bool {
 	if bad || cot.v > 1<<62 || last.v > 1<<62 {
 		return false
 	}
-	c.s[n] = ceilDivPos(cot, last)
+	c.s[n] = Int{ceilPos(cot.v, last.v), cot.static && last.static} // ceilDivPos
 	if c.s[n].Is(1) {
 		c.d[n] = S(0)
 	}

@@ -158,11 +158,11 @@ func tileToShapeFast(block *Layout, target *Shape, order ModeOrder) (Layout, boo
 		} else {
 			t = leafProduct(target, et[i], et[i+1])
 		}
-		if bad || b.v <= 0 || t.v <= 0 || t.v%b.v != 0 || t.v > 1<<62 {
+		if bad || b.v <= 0 || t.v <= 0 || modPos(t.v, b.v) != 0 {
 			return Layout{}, false
 		}
 		tstatic, bstatic = tstatic && t.static, bstatic && b.static
-		reps.s[i] = ceilDivPos(t, b)
+		reps.s[i] = Int{divPos(t.v, b.v), t.static && b.static} // ceil_div(t, b), b divides t
 		reps.e[i+1] = i + 1
 	}
 	if tstatic && !bstatic {
