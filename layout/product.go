@@ -324,53 +324,6 @@ func RakedProduct(a, b Layout) (r Layout, err error) {
 	return r, nil
 }
 
-// modesLayout returns the tuple layout whose mode i has the flat modes
-// rs[e[i]:e[i+1]] (an integer for one, a flat tuple otherwise), as
-// tupleLayout and addModes build it, writing the inline form directly.
-func modesLayout(rs, rd []Int, e []int) (r Layout) {
-	modesLayoutInto(&r, rs, rd, e)
-	return r
-}
-
-// modesLayoutInto is modesLayout writing to *r, a zero Layout.
-func modesLayoutInto(r *Layout, rs, rd []Int, e []int) {
-	n := len(e) - 1
-	nl := e[n]
-	tk, j := uint64(tOpen), uint(1) // the tokens so far; shifts past 64 bits drop them
-	for i := range n {
-		m := uint(e[i+1] - e[i])
-		if m == 1 {
-			tk |= tLeaf << (tokBits * j)
-			j++
-			continue
-		}
-		// ( L...L ): tLeaf is both bits, so m leaves are 2m set bits.
-		tk |= (tOpen | (1<<(tokBits*m)-1)<<tokBits | tClose<<(tokBits*(m+1))) << (tokBits * j)
-		j += m + 2
-	}
-	if nt := j + 1; nl > inlLeaves || nt > inlTokens {
-		b := tupleLayout()
-		for i := range n {
-			addModes(&b.sh, &b.st, rs[e[i]:e[i+1]], rd[e[i]:e[i+1]])
-		}
-		*r = b.done()
-		return
-	}
-	tk |= tClose << (tokBits * j)
-	sh, st := &r.shape, &r.stride
-	sh.tk, sh.nt, sh.nl, sh.rk = tk, uint8(j+1), uint8(nl), uint8(n)
-	st.tk, st.nt, st.nl, st.rk = tk, uint8(j+1), uint8(nl), uint8(n)
-	for k := range nl {
-		sh.v[k], st.v[k] = rs[k].v, rd[k].v
-		if rs[k].static {
-			sh.st |= 1 << k
-		}
-		if rd[k].static {
-			st.st |= 1 << k
-		}
-	}
-}
-
 // cosizeDyn is l.Cosize() computed from the leaves where l's size is
 // dynamic, so that Cosize's index size-1 is a dynamic integer that
 // crd2idx distributes over the leaves: the digits of size-1 are the

@@ -168,29 +168,59 @@ func rankProductFlat(r *Layout, x, y *flatOperand, cob Int, yDisjoint, raked boo
 	if !composeLeavesF(&c, y, m, ey[:]) && !composeLeavesPlain(&c, y, m, ey[:]) {
 		return false
 	}
-	// zip and coalesce each mode: mode i of the result is [er[i], er[i+1]).
-	var zs, zd [2 * fastModes]Int
-	var er [inlLeaves + 1]int
-	w := 0
+	// zip and coalesce each mode, written straight into r: mode i is
+	// coalesce((a_i, b*_i)), or of (b*_i, a_i) when raked, coalesced in c
+	// (done with); a result that is not inline is left to the plain path.
+	var w flatWriter
+	w.tok(tOpen)
 	for i := range x.n {
 		s0, d0, s1, d1 := zipMode(x, m, ey[:], i, raked)
-		b := w
-		for j := range s0 {
-			zs[w], zd[w] = s0[j], d0[j]
-			w++
-		}
-		for j := range s1 {
-			zs[w], zd[w] = s1[j], d1[j]
-			w++
-		}
-		n := coalesceModes(zs[b:w], zd[b:w])
-		if n == 0 {
+		k := len(s0) + len(s1)
+		if k > fastModes {
 			return false
 		}
-		w = b + n
-		er[i+1] = w
+		for j := range s0 {
+			c.s[j], c.d[j] = s0[j], d0[j]
+		}
+		for j := range s1 {
+			c.s[len(s0)+j], c.d[len(s0)+j] = s1[j], d1[j]
+		}
+		if k = coalesceModes(c.s[:k], c.d[:k]); k == 0 || !w.addFlat(r, c.s[:k], c.d[:k]) {
+			return false
+		}
 	}
-	modesLayoutInto(r, zs[:w], zd[:w], er[:x.n+1])
+	if w.nt == inlTokens {
+		return false
+	}
+	w.tok(tClose)
+	w.finish(r, x.n)
+	return true
+}
+
+// addFlat appends the flat modes s:d to dst as one element: a leaf for
+// one mode, a flat tuple otherwise; false where that does not fit inline.
+func (w *flatWriter) addFlat(dst *Layout, s, d []Int) bool {
+	k := len(s)
+	pat, nt := uint64(tLeaf), 1
+	if k > 1 { // ( L...L ): tLeaf is both bits, so k leaves are 2k set bits
+		pat, nt = tOpen|(1<<(tokBits*uint(k))-1)<<tokBits|tClose<<(tokBits*uint(k+1)), k+2
+	}
+	if w.nl+k > inlLeaves || w.nt+nt > inlTokens {
+		return false
+	}
+	w.tk |= pat << (tokBits * uint(w.nt))
+	w.nt += nt
+	sh, st := &dst.shape, &dst.stride
+	for j := range k {
+		sh.v[w.nl], st.v[w.nl] = s[j].v, d[j].v
+		if s[j].static {
+			sh.st |= 1 << w.nl
+		}
+		if d[j].static {
+			st.st |= 1 << w.nl
+		}
+		w.nl++
+	}
 	return true
 }
 

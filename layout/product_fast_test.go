@@ -160,29 +160,6 @@ func TestPairLayout(t *testing.T) {
 	})
 }
 
-// TestModesLayout checks modesLayout against the builder, representation
-// included.
-func TestModesLayout(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		n := rapid.IntRange(1, 5).Draw(t, "n")
-		var rs, rd []Int
-		e := []int{0}
-		for range n {
-			for range rapid.IntRange(1, 4).Draw(t, "m") {
-				rs, rd = append(rs, genInt(t, 1, 9, "s")), append(rd, genInt(t, 0, 9, "d"))
-			}
-			e = append(e, len(rs))
-		}
-		want := tupleLayout()
-		for i := range n {
-			addModes(&want.sh, &want.st, rs[e[i]:e[i+1]], rd[e[i]:e[i+1]])
-		}
-		if got, w := modesLayout(rs, rd, e), want.done(); got != w && (got.shape.big == nil || !got.Equal(w)) {
-			t.Fatalf("modesLayout = %v (%+v), want %v (%+v)", got, got, w, w)
-		}
-	})
-}
-
 // TestCeilDivPos checks ceilDivPos against Int.CeilDiv.
 func TestCeilDivPos(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
