@@ -20,19 +20,38 @@ package layout
 // (appendModes), by its leaves: mode i is the leaves [e[i], e[i+1]). read
 // also records what the product asks of the leaves.
 type flatOperand struct {
-	s, d [inlLeaves]Int
-	e    [inlLeaves + 1]int
-	n    int
-	cos  int  // 1 + sum((s-1)*|d|): cosizeLeaves
-	pos  bool // every extent positive
-	nneg bool // every stride non-negative
+	v, w     [inlLeaves]int // the leaves' values: extents, strides
+	sst, dst uint16         // the static leaves of shape and stride
+	e        [inlLeaves + 1]int
+	n        int
+	cos      int  // 1 + sum((s-1)*|d|): cosizeLeaves
+	pos      bool // every extent positive
+	nneg     bool // every stride non-negative
 	// small: every extent and stride in [1, 2^28] and [0, 2^28] (so cos
-	// is exact); sst, dst: the static leaves of shape and stride; one:
-	// some extent a static _1; dsum: the sum of the strides' values
-	small    bool
-	sst, dst uint16
-	one      bool
-	dsum     int
+	// is exact); one: some extent a static _1; dsum: the sum of the
+	// strides' values
+	small bool
+	one   bool
+	dsum  int
+}
+
+// s and d return the extent and stride of leaf k.
+func (o *flatOperand) s(k int) Int { return Int{o.v[k], o.sst>>k&1 != 0} }
+func (o *flatOperand) d(k int) Int { return Int{o.w[k], o.dst>>k&1 != 0} }
+
+// set sets leaf k to s:d.
+func (o *flatOperand) set(k int, s, d Int) {
+	o.v[k], o.w[k] = s.v, d.v
+	o.sst = o.sst&^(1<<k) | b2u(s.static)<<k
+	o.dst = o.dst&^(1<<k) | b2u(d.static)<<k
+}
+
+// b2u is 1 for true, 0 for false.
+func b2u(b bool) uint16 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // leaves returns the number of leaves.
@@ -69,15 +88,15 @@ func (o *flatOperand) read(l *Layout, n int) bool {
 	c, pos, nneg, small, one, dsum := 1, true, true, true, false, 0
 	for k := range m {
 		x, y := sh.v[k], st.v[k]
-		o.s[k], o.d[k] = Int{x, o.sst>>k&1 != 0}, Int{y, o.dst>>k&1 != 0}
+		o.v[k], o.w[k] = x, y
 		c += (x - 1) * absInt(y)
 		pos, nneg = pos && x > 0, nneg && y >= 0
 		small = small && uint64(x-1) < 1<<28 && uint64(y) <= 1<<28
-		one = one || x == 1 && o.s[k].static
+		one = one || x == 1 && o.sst>>k&1 != 0
 		dsum += y
 	}
 	for i := r; i < n; i++ { // the padding modes _1:_0
-		o.s[m], o.d[m] = S(1), S(0)
+		o.v[m], o.w[m] = 1, 0
 		o.sst, o.dst = o.sst|1<<m, o.dst|1<<m
 		one = true
 		m++
@@ -141,8 +160,8 @@ func rankProductFlat(r *Layout, x, y *flatOperand, cob Int, yDisjoint, raked boo
 	bad, size := false, S(1)
 	var f, c fmodes
 	for k := range na {
-		size = mulF(size, x.s[k], &bad)
-		f.s[k], f.d[k] = x.s[k], x.d[k]
+		f.s[k], f.d[k] = x.s(k), x.d(k)
+		size = mulF(size, f.s[k], &bad)
 		if f.d[k].Is(0) {
 			f.s[k] = S(1)
 		}
@@ -174,16 +193,21 @@ func rankProductFlat(r *Layout, x, y *flatOperand, cob Int, yDisjoint, raked boo
 	var w flatWriter
 	w.tok(tOpen)
 	for i := range x.n {
-		s0, d0, s1, d1 := zipMode(x, m, ey[:], i, raked)
-		k := len(s0) + len(s1)
+		ys, yd := m.s[ey[i]:ey[i+1]], m.d[ey[i]:ey[i+1]]
+		a0, a1 := x.e[i], x.e[i+1]
+		k := a1 - a0 + len(ys)
 		if k > fastModes {
 			return false
 		}
-		for j := range s0 {
-			c.s[j], c.d[j] = s0[j], d0[j]
+		xa, ya := 0, a1-a0 // where x_i and y_i start: (x_i, y_i), or (y_i, x_i) when raked
+		if raked {
+			xa, ya = len(ys), 0
 		}
-		for j := range s1 {
-			c.s[len(s0)+j], c.d[len(s0)+j] = s1[j], d1[j]
+		for a := a0; a < a1; a++ {
+			c.s[xa+a-a0], c.d[xa+a-a0] = x.s(a), x.d(a)
+		}
+		for t := range ys {
+			c.s[ya+t], c.d[ya+t] = ys[t], yd[t]
 		}
 		if k = coalesceModes(c.s[:k], c.d[:k]); k == 0 || !w.addFlat(r, c.s[:k], c.d[:k]) {
 			return false
@@ -222,17 +246,6 @@ func (w *flatWriter) addFlat(dst *Layout, s, d []Int) bool {
 		w.nl++
 	}
 	return true
-}
-
-// zipMode returns the two halves of mode i of zip(x, y), y's modes given
-// by m (mode i is [ey[i], ey[i+1])): (x_i, y_i), or (y_i, x_i) when raked.
-func zipMode(x *flatOperand, m *fmodes, ey []int, i int, raked bool) (s0, d0, s1, d1 []Int) {
-	s0, d0 = x.s[x.e[i]:x.e[i+1]], x.d[x.e[i]:x.e[i+1]]
-	s1, d1 = m.s[ey[i]:ey[i+1]], m.d[ey[i]:ey[i+1]]
-	if raked {
-		return s1, d1, s0, d0
-	}
-	return s0, d0, s1, d1
 }
 
 // coalesceModes is bw_coalesce (bwCoalesceFlat) of the flat modes s:d in
@@ -293,7 +306,7 @@ func coalesceModes(s, d []Int) int {
 func composeLeavesF(l *fmodes, y *flatOperand, m *fmodes, ey []int) bool {
 	for i := range y.n {
 		for k := y.e[i]; k < y.e[i+1]; k++ {
-			if !composeLeafM(l, m, y.s[k], y.d[k]) {
+			if !composeLeafM(l, m, y.s(k), y.d(k)) {
 				return false
 			}
 		}
@@ -355,7 +368,7 @@ func composeLeavesPlain(l *fmodes, y *flatOperand, m *fmodes, ey []int) bool {
 	ys, yd := bufS[:0], bufD[:0]
 	for i := range y.n {
 		for k := y.e[i]; k < y.e[i+1]; k++ {
-			ys, yd = composeLeaf(l.s[:l.n], l.d[:l.n], y.s[k], y.d[k], &comp, ys, yd)
+			ys, yd = composeLeaf(l.s[:l.n], l.d[:l.n], y.s(k), y.d(k), &comp, ys, yd)
 		}
 		ey[i+1] = len(ys)
 	}

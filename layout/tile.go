@@ -150,7 +150,7 @@ func tileToShapeFast(block *Layout, target *Shape, order ModeOrder) (Layout, boo
 	for i := range n {
 		b := S(1) // the product of the block's mode i, as leafProduct types it
 		for k := x.e[i]; k < x.e[i+1]; k++ {
-			b = mulF(b, x.s[k], &bad)
+			b = mulF(b, x.s(k), &bad)
 		}
 		var t Int
 		if flat {
@@ -162,7 +162,7 @@ func tileToShapeFast(block *Layout, target *Shape, order ModeOrder) (Layout, boo
 			return Layout{}, false
 		}
 		tstatic, bstatic = tstatic && t.static, bstatic && b.static
-		reps.s[i] = Int{divPos(t.v, b.v), t.static && b.static} // ceil_div(t, b), b divides t
+		reps.set(i, Int{divPos(t.v, b.v), t.static && b.static}, S(0)) // ceil_div(t, b), b divides t
 		reps.e[i+1] = i + 1
 	}
 	if tstatic && !bstatic {
@@ -176,22 +176,21 @@ func tileToShapeFast(block *Layout, target *Shape, order ModeOrder) (Layout, boo
 		if order.right {
 			k = n - 1 - i
 		}
-		if reps.s[k].Is(1) {
-			reps.d[k] = S(0)
-			continue
+		if reps.s(k).Is(1) {
+			continue // the stride _0
 		}
 		if pending {
 			cur, pending = mulF(pendA, pendB, &bad), false
 		}
-		reps.d[k] = cur
-		pendA, pendB, pending = cur, reps.s[k], true
+		reps.set(k, reps.s(k), cur)
+		pendA, pendB, pending = cur, reps.s(k), true
 	}
 	// reps is compact: its cosize is its size, typed as Layout.Cosize
 	// types it (static exactly where the size is: a dynamic 1-D index
 	// meets a stride that is not a static 0), and its modes are disjoint.
 	cosize := S(1)
 	for i := range n {
-		cosize = mulF(cosize, reps.s[i], &bad)
+		cosize = mulF(cosize, reps.s(i), &bad)
 	}
 	if bad {
 		return Layout{}, false
