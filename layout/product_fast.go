@@ -249,27 +249,22 @@ func (w *flatWriter) addFlat(dst *Layout, s, d []Int) bool {
 }
 
 // coalesceModes is bw_coalesce (bwCoalesceFlat) of the flat modes s:d in
-// place, for positive extents: the last mode is the front; each mode
+// place, for positive extents (the caller's to ensure): the last mode is
+// the front; each mode
 // before it, last to first, is skipped (a static _1), replaces a static _1
 // front that no mode has preceded yet, merges into the front (its s*d is
 // the front's stride statically, the front's extent static) or becomes the
 // new front, written just below the old one (with no static extent,
 // nothing changes). The result, front to back, is moved down to the
-// start; it returns its length, 0 where an extent is not positive or a
-// product overflows (s:d then holds garbage).
+// start; it returns its length, 0 where a product overflows (s:d then
+// holds garbage) or there is no mode.
 func coalesceModes(s, d []Int) int {
 	e := len(s) - 1
-	if e < 0 {
-		return 0
+	i := 0
+	for i <= e && !s[i].static { // no static extent: nothing is skipped, replaced or merged
+		i++
 	}
-	dyn := true // no static extent: nothing is skipped, replaced or merged
-	for i := range s {
-		if s[i].v <= 0 {
-			return 0
-		}
-		dyn = dyn && !s[i].static
-	}
-	if dyn {
+	if i > e {
 		return e + 1
 	}
 	w, bad := e, false // the front
@@ -360,8 +355,8 @@ func composeLeafM(l, m *fmodes, s, d Int) bool {
 
 // composeLeavesPlain is composeLeavesF by the plain composeLeaf (which may
 // raise what compose raises), for where the fast path gives up; false
-// where the composition is suspect (compose verifies it) or its modes do
-// not fit m.
+// where the composition is suspect (compose verifies it), has an extent
+// that is not positive or has modes that do not fit m.
 func composeLeavesPlain(l *fmodes, y *flatOperand, m *fmodes, ey []int) bool {
 	var comp compState
 	var bufS, bufD [2 * fastModes]Int // more modes move to the heap
@@ -374,6 +369,11 @@ func composeLeavesPlain(l *fmodes, y *flatOperand, m *fmodes, ey []int) bool {
 	}
 	if comp.suspect || len(ys) > fastModes {
 		return false
+	}
+	for k := range ys {
+		if ys[k].v <= 0 {
+			return false
+		}
 	}
 	m.n = copy(m.s[:], ys)
 	copy(m.d[:], yd)
