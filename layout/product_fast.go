@@ -338,7 +338,7 @@ func composeLeafM(l, m *fmodes, s, d Int) bool {
 		case div.v == 1: // shape_div(e, 1) is e, shape_div(1, e) is 1, shape_div(e, e) is 1
 			x = Int{e.v, e.static && div.static}
 			div = Int{1, x.static}
-			m.d[b+i] = mulF(l.d[i], div, &bad)
+			m.d[b+i] = mulOne(l.d[i], div)
 		default:
 			x = shapeDivF(e, div, false, &bad)
 			div = shapeDivF(div, e, false, &bad)
@@ -347,10 +347,23 @@ func composeLeafM(l, m *fmodes, s, d Int) bool {
 		m.s[b+i] = shapeMin(x, rest)
 		rest = shapeDivF(rest, x, true, &bad)
 	}
-	m.s[b+n], m.d[b+n] = rest, mulF(div, l.d[n], &bad)
+	if m.s[b+n] = rest; div.v == 1 {
+		m.d[b+n] = mulOne(l.d[n], div)
+	} else {
+		m.d[b+n] = mulF(div, l.d[n], &bad)
+	}
 	k := coalesceModes(m.s[b:b+n+1], m.d[b:b+n+1])
 	m.n = b + k
 	return !bad && k > 0
+}
+
+// mulOne is mulF(a, one) for a one of value 1 (no overflow): a static _0
+// for a static _0 a, else a's value, static where both are.
+func mulOne(a, one Int) Int {
+	if a.Is(0) {
+		return a
+	}
+	return Int{a.v, a.static && one.static}
 }
 
 // composeLeavesPlain is composeLeavesF by the plain composeLeaf (which may
