@@ -27,7 +27,7 @@ type flatOperand struct {
 	cos      int  // 1 + sum((s-1)*|d|): cosizeLeaves
 	pos      bool // every extent positive
 	nneg     bool // every stride non-negative
-	// small: every extent and stride in [1, 2^28] and [0, 2^28] (so cos
+	// small: every extent and stride in [1, 2^28] and [0, 2^28) (so cos
 	// is exact); one: some extent a static _1; dsum: the sum of the
 	// strides' values
 	small bool
@@ -85,24 +85,27 @@ func (o *flatOperand) read(l *Layout, n int) bool {
 	}
 	o.sst = uint16(sh.st) & uint16(bitMask(m))
 	o.dst = uint16(st.st) & uint16(bitMask(m))
-	c, pos, nneg, small, one, dsum := 1, true, true, true, false, 0
-	for k := range m {
+	c, dsum := 1, 0
+	var sx, sy int     // the sign bits of every extent and extent less 1, of every stride
+	var big uint64     // the bits of them all
+	var ones uint16    // the leaves of extent 1
+	for k := range m { // the leaves of l
 		x, y := sh.v[k], st.v[k]
 		o.v[k], o.w[k] = x, y
 		c += (x - 1) * absInt(y)
-		pos, nneg = pos && x > 0, nneg && y >= 0
-		small = small && uint64(x-1) < 1<<28 && uint64(y) <= 1<<28
-		one = one || x == 1 && o.sst>>k&1 != 0
+		sx, sy, big = sx|x|(x-1), sy|y, big|uint64(x-1)|uint64(y)
+		ones |= b2u(x == 1) << k
 		dsum += y
 	}
 	for i := r; i < n; i++ { // the padding modes _1:_0
 		o.v[m], o.w[m] = 1, 0
 		o.sst, o.dst = o.sst|1<<m, o.dst|1<<m
-		one = true
+		ones |= 1 << m
 		m++
 		o.e[i+1] = m
 	}
-	o.n, o.cos, o.pos, o.nneg, o.small, o.one, o.dsum = n, c, pos, nneg, small, one, dsum
+	o.n, o.cos, o.dsum = n, c, dsum
+	o.pos, o.nneg, o.small, o.one = sx >= 0, sy >= 0, big < 1<<28, ones&o.sst != 0
 	return true
 }
 
