@@ -143,6 +143,15 @@ func rankProductInto(r *Layout, a, b *Layout, raked bool) bool {
 	}
 	cob, ok := y.cosize()
 	if !ok {
+		// cosize(b) the long way, which may raise: the plain path takes
+		// size(a) first, so that raises first where it overflows.
+		bad, size := false, S(1)
+		for k := range x.leaves() {
+			size = mulF(size, x.s(k), &bad)
+		}
+		if bad {
+			return false
+		}
 		pb := appendModesOf(b, n)
 		cob = cosizeDyn(&pb)
 	}

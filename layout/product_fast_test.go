@@ -63,16 +63,21 @@ func TestRankProductFast(t *testing.T) {
 func TestRankProductFastTaken(t *testing.T) {
 	for _, c := range [][2]string{
 		{"(2,5):(_5,_1)", "(3,4):(1,3)"},
+		{"(_2,_5):(_5,_1)", "(_3,_4):(_1,_3)"},
 		{"(_64,_8):(_1,_64)", "(_2,_8):(_1,_2)"},
 		{"(_64,_8,_1):(_1,_64,_0)", "(_2,_8,_3):(_1,_2,_16)"},
+		{"((_2,_2),_4):((_1,_8),_2)", "(3,2):(2,1)"},
+		{"_4:_1", "(3,2):(1,3)"},
 	} {
 		a, b := MustParse(c[0]), MustParse(c[1])
-		if _, ok := rankProductFast(&a, &b, false); !ok {
-			t.Errorf("rankProductFast(%v, %v) not taken", a, b)
+		for _, raked := range []bool{false, true} {
+			if _, ok := rankProductFast(&a, &b, raked); !ok {
+				t.Errorf("rankProductFast(%v, %v, raked=%v) not taken", a, b, raked)
+			}
 		}
 	}
 	for _, o := range []ModeOrder{ColMajor, RowMajor} {
-		for _, c := range [][2]string{{"(_64,_8):(_1,_64)", "(_128,_64,_3)"}, {"(_128,_8):(_1,_129)", "(_128,_8,_3)"}} {
+		for _, c := range [][2]string{{"(_64,_8):(_1,_64)", "(_128,_64,_3)"}, {"(_64,_8):(_1,_64)", "(128,64,3)"}, {"(_128,_8):(_1,_129)", "(_128,_8,_3)"}} {
 			block, target := MustParse(c[0]), MustParseTuple(c[1])
 			if _, ok := tileToShapeFast(&block, &target, o); !ok {
 				t.Errorf("tileToShapeFast(%v, %v, %v) not taken", block, target, o)
@@ -201,5 +206,87 @@ func TestCosizeDyn(t *testing.T) {
 		if got, want := cosizeDyn(&l), l.Cosize(); got != want {
 			t.Errorf("cosizeDyn(%v) = %+v, Cosize %+v", l, got, want)
 		}
+	}
+}
+
+// genLeafOperand draws an operand whose modes are all leaves (an integer
+// or a flat tuple of rank 1..4), the class rankProductFlat reads in place:
+// small extents and strides mostly, now and then a large one (up to 2^40)
+// or a negative or zero one, each static or dynamic.
+func genLeafOperand(t *rapid.T, label string) Layout {
+	n := rapid.IntRange(1, 4).Draw(t, label+"_rank")
+	sh, st := make([]IntTuple, n), make([]IntTuple, n)
+	for i := range sh {
+		s := rapid.IntRange(1, 6).Draw(t, label+"_s")
+		d := rapid.IntRange(0, 40).Draw(t, label+"_d")
+		switch rapid.IntRange(0, 15).Draw(t, label+"_odd") {
+		case 0:
+			s = 1 << rapid.IntRange(20, 40).Draw(t, label+"_bigs")
+		case 1:
+			d = 1 << rapid.IntRange(20, 40).Draw(t, label+"_bigd")
+		case 2:
+			d = -rapid.IntRange(1, 8).Draw(t, label+"_negd")
+		case 3:
+			s = rapid.IntRange(-2, 0).Draw(t, label+"_bads")
+		}
+		sh[i] = I(kindOf(t, s, false, label+"_ks"))
+		st[i] = I(kindOf(t, d, false, label+"_kd"))
+	}
+	if n == 1 && rapid.Bool().Draw(t, label+"_integral") {
+		return mk(sh[0], st[0])
+	}
+	return mk(tup(sh), tup(st))
+}
+
+// TestRankProductLeafModes checks the fast rank products against the code
+// of record on operands whose modes are leaves (of different ranks, so
+// that either is padded), results and errors alike, and that the fast path
+// answers a good part of them.
+func TestRankProductLeafModes(t *testing.T) {
+	taken, n := 0, 0
+	rapid.Check(t, func(t *rapid.T) {
+		a, b := genLeafOperand(t, "a"), genLeafOperand(t, "b")
+		if rapid.Bool().Draw(t, "permuted") {
+			a = genPermuted(t, "p", false, true)
+		}
+		raked := rapid.Bool().Draw(t, "raked")
+		n++
+		var fast Layout
+		var ok bool
+		_, ferr := outcome(func() Layout { fast, ok = rankProductFast(&a, &b, raked); return fast })
+		plain, perr := outcome(func() Layout { return rankProductPlain("blocked_product", a, b, raked) })
+		switch {
+		case ferr != nil:
+			if perr == nil || ferr.Error() != perr.Error() {
+				t.Fatalf("fast raised %v, plain %v (a=%v b=%v)", ferr, perr, a, b)
+			}
+		case ok:
+			taken++
+			if perr != nil || fast != plain {
+				t.Fatalf("rankProduct(%v, %v, raked=%v): fast %v (%+v), plain %v (%v)", a, b, raked, fast, fast, plain, perr)
+			}
+		}
+	})
+	if taken < n/20 {
+		t.Errorf("the fast path answered %d of %d leaf-mode products", taken, n)
+	}
+}
+
+// BenchmarkBlockedProductStaticIssue16 and BenchmarkRakedProductStaticIssue16
+// are the issue's products with static operands, (_2,_5):(_5,_1) and
+// (_3,_4):(_1,_3).
+func BenchmarkBlockedProductStaticIssue16(b *testing.B) {
+	pa, pb := MustParse("(_2,_5):(_5,_1)"), MustParse("(_3,_4):(_1,_3)")
+	b.ReportAllocs()
+	for b.Loop() {
+		benchLay, _ = BlockedProduct(pa, pb)
+	}
+}
+
+func BenchmarkRakedProductStaticIssue16(b *testing.B) {
+	pa, pb := MustParse("(_2,_5):(_5,_1)"), MustParse("(_3,_4):(_1,_3)")
+	b.ReportAllocs()
+	for b.Loop() {
+		benchLay, _ = RakedProduct(pa, pb)
 	}
 }
