@@ -1,0 +1,108 @@
+package layout
+
+import "math/bits"
+
+// Fast paths of evaluation, beside the code of record (evalLeaves's
+// leaf-by-leaf distribution, crd2idxCoord and crd2idxSpan). Each works on
+// the inline leaf arrays of the flat IntTuple (flat.go), recognises its
+// class of inputs in O(1) or one pass over the leaves, and declines
+// (ok=false) anything else. TestCrd2IdxDyn, TestCrd2IdxCongruent and
+// TestEvalMatchesRecord check them against the code of record.
+
+// orMag returns the bitwise or of |v|-1 or |v| (v ^ v>>63) over the first
+// n inline leaves v: every |v| is at most the result plus one.
+func orMag(v *[inlLeaves]int, n int) uint {
+	m := uint(0)
+	for k := range n & (2*inlLeaves - 1) {
+		x := v[k&(inlLeaves-1)]
+		m |= uint(x ^ x>>63)
+	}
+	return m
+}
+
+// sumFits reports whether a sum of at most inlLeaves products a*d, with
+// every |a| <= amag+1 and |d| <= dmag+1, has no partial sum (in any order)
+// beyond an int: each product is below 2^(len(amag)+len(dmag)+2).
+func sumFits(amag, dmag uint) bool { return bits.Len(amag)+bits.Len(dmag) <= 58 }
+
+// crd2idxDyn is crd2idxSpan over the whole shape, faster, in the common case
+// it covers, and ok=false elsewhere: a dynamic coordinate c >= 0, shape and
+// stride inline, no empty tuple, and no static extent in {-1, 0, 1}. Then no
+// mode's size is a static ±1 or 0, so every part of c CuTe computes is
+// dynamic and the distribution over the modes is the one over the leaves
+// (truncated division nests), and the result is static exactly when every
+// stride is a static _0. Where an overflow is possible (sumFits), which
+// crd2idxSpan would report, it declines.
+func crd2idxDyn(c Int, shape, stride *IntTuple) (r Int, ok bool) {
+	if c.static || c.v < 0 || shape.big != nil || stride.big != nil {
+		return Int{}, false
+	}
+	const low = 0x5555555555555555 // the low bit of every token
+	tk := shape.tk
+	opens, closes := tk&^(tk>>1)&low, (tk>>1)&^tk&low
+	if opens&(closes>>tokBits) != 0 { // ( followed by ): an empty tuple
+		return Int{}, false
+	}
+	n := shape.numLeaves()
+	for sb := shape.st; sb != 0; sb &= sb - 1 { // the static leaves
+		if k := bits.TrailingZeros8(sb); uint(shape.v[k]+1) <= 2 {
+			return Int{}, false
+		}
+	}
+	if !sumFits(uint(c.v), orMag(&stride.v, n)) { // every part is at most c
+		return Int{}, false
+	}
+	return Int{evalLeaves(shape, stride, 0, n, c.v), stride.st == uint8(bitMask(n)) && allZero(&stride.v, n)}, true
+}
+
+// allZero reports whether the first n inline leaves are 0.
+func allZero(v *[inlLeaves]int, n int) bool {
+	m := 0
+	for k := range n & (2*inlLeaves - 1) {
+		m |= v[k&(inlLeaves-1)]
+	}
+	return m == 0
+}
+
+// crd2idxCongruent is crd2idxCoord, faster, for a coordinate congruent
+// with the shape (the same tokens: when the coordinate's tokens equal the
+// shape's, crd2idx is the dot product of the leaf arrays), and ok=false
+// elsewhere and where a partial sum might overflow (sumFits), which
+// crd2idxCoord would report. The sum is static when every term c_k*d_k is:
+// both static, or one a static _0.
+func crd2idxCongruent(c, shape, stride *IntTuple) (r Int, ok bool) {
+	if c.big != nil || shape.big != nil || stride.big != nil || c.tk != shape.tk || c.nt != shape.nt {
+		return Int{}, false
+	}
+	sum, cv, dv := 0, &c.v, &stride.v
+	n := int(c.nl) & (2*inlLeaves - 1)
+	if c.nt == 0 { // an integer: leaf 0
+		n = 1
+	}
+	amag, dmag := uint(0), uint(0)
+	for k := range n {
+		a, d := cv[k&(inlLeaves-1)], dv[k&(inlLeaves-1)]
+		sum += a * d
+		amag, dmag = amag|uint(a^a>>63), dmag|uint(d^d>>63)
+	}
+	if !sumFits(amag, dmag) {
+		return Int{}, false
+	}
+	return Int{sum, staticTerms(c, stride, n)}, true
+}
+
+// staticTerms reports whether every product c_k*d_k of the first n inline
+// leaves is static: both static, or one of them a static _0.
+func staticTerms(c, d *IntTuple, n int) bool {
+	rest := uint8(bitMask(n)) &^ (c.st & d.st) // the terms not both static
+	if rest&^(c.st|d.st) != 0 {                 // one with both dynamic
+		return false
+	}
+	for ; rest != 0; rest &= rest - 1 {
+		k := bits.TrailingZeros8(rest)
+		if !(c.st>>k&1 != 0 && c.v[k] == 0 || d.st>>k&1 != 0 && d.v[k] == 0) {
+			return false
+		}
+	}
+	return true
+}
