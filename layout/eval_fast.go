@@ -95,7 +95,7 @@ func crd2idxCongruent(c, shape, stride *IntTuple) (r Int, ok bool) {
 // leaves is static: both static, or one of them a static _0.
 func staticTerms(c, d *IntTuple, n int) bool {
 	rest := uint8(bitMask(n)) &^ (c.st & d.st) // the terms not both static
-	if rest&^(c.st|d.st) != 0 {                 // one with both dynamic
+	if rest&^(c.st|d.st) != 0 {                // one with both dynamic
 		return false
 	}
 	for ; rest != 0; rest &= rest - 1 {
