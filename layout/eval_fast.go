@@ -9,17 +9,6 @@ import "math/bits"
 // (ok=false) anything else. TestCrd2IdxDyn, TestCrd2IdxCongruent and
 // TestEvalMatchesRecord check them against the code of record.
 
-// orMag returns the bitwise or of |v|-1 or |v| (v ^ v>>63) over the first
-// n inline leaves v: every |v| is at most the result plus one.
-func orMag(v *[inlLeaves]int, n int) uint {
-	m := uint(0)
-	for k := range n & (2*inlLeaves - 1) {
-		x := v[k&(inlLeaves-1)]
-		m |= uint(x ^ x>>63)
-	}
-	return m
-}
-
 // sumFits reports whether a sum of at most inlLeaves products a*d, with
 // every |a| <= amag+1 and |d| <= dmag+1, has no partial sum (in any order)
 // beyond an int: each product is below 2^(len(amag)+len(dmag)+2).
@@ -49,10 +38,19 @@ func crd2idxDyn(c Int, shape, stride *IntTuple) (r Int, ok bool) {
 			return Int{}, false
 		}
 	}
-	if !sumFits(uint(c.v), orMag(&stride.v, n)) { // every part is at most c
+	// evalLeaves, with the strides that receive a part summarised for sumFits
+	// (every part is at most c).
+	off, dmag, i, last := 0, uint(0), c.v, (n-1)&(inlLeaves-1)
+	for k := 0; k < last && i != 0; k++ {
+		d := stride.v[k&(inlLeaves-1)]
+		q, r := divLeaf(i, shape.v[k&(inlLeaves-1)])
+		off, dmag, i = off+r*d, dmag|uint(d^d>>63), q
+	}
+	d := stride.v[last]
+	if !sumFits(uint(c.v), dmag|uint(d^d>>63)) {
 		return Int{}, false
 	}
-	return Int{evalLeaves(shape, stride, 0, n, c.v), stride.st == uint8(bitMask(n)) && allZero(&stride.v, n)}, true
+	return Int{off + i*d, stride.st == uint8(bitMask(n)) && allZero(&stride.v, n)}, true
 }
 
 // allZero reports whether the first n inline leaves are 0.

@@ -361,7 +361,9 @@ func (l Layout) Eval(i int) int { return evalLeaves(&l.shape, &l.stride, 0, -1, 
 // evalLeaves distributes i over the leaves [k0, k1) of shape (k1 < 0: to
 // the last leaf) colexicographically and returns the offset: every leaf but
 // the last takes i mod its extent (an extent-0 leaf takes all of it), with
-// C++'s truncated division.
+// C++'s truncated division and wrapping arithmetic. Leading positive
+// power-of-two extents take a mask and a shift (a non-negative index), and
+// once the index is 0 the remaining leaves add 0.
 func evalLeaves(shape, stride *IntTuple, k0, k1, i int) int {
 	if k1 < 0 {
 		k1 = shape.numLeaves()
@@ -373,7 +375,7 @@ func evalLeaves(shape, stride *IntTuple, k0, k1, i int) int {
 	if shape.big == nil && stride.big == nil {
 		sh, st := &shape.v, &stride.v
 		k, last := k0, (k1-1)&(inlLeaves-1)
-		if i >= 0 { // leading positive power-of-two extents: a mask and a shift each
+		if i >= 0 {
 			for ; k < last; k++ {
 				s := sh[k&(inlLeaves-1)]
 				if s <= 0 || s&(s-1) != 0 {
@@ -385,15 +387,13 @@ func evalLeaves(shape, stride *IntTuple, k0, k1, i int) int {
 		}
 		for ; k < last && i != 0; k++ {
 			q, r := divLeaf(i, sh[k&(inlLeaves-1)])
-			off += r * st[k&(inlLeaves-1)]
-			i = q
+			off, i = off+r*st[k&(inlLeaves-1)], q
 		}
 		return off + i*st[last]
 	}
 	for k := k0; k < k1-1 && i != 0; k++ {
 		q, r := divLeaf(i, shape.leafAt(k).v)
-		off += r * stride.leafAt(k).v
-		i = q
+		off, i = off+r*stride.leafAt(k).v, q
 	}
 	return off + i*stride.leafAt(k1-1).v
 }
