@@ -128,3 +128,55 @@ func TestCrd2IdxFastCovers(t *testing.T) {
 		}
 	})
 }
+
+// TestParseInlineMatchesParser checks the inline one-scan reader against
+// the parser of record: on the text of drawn layouts that fit the inline
+// form it answers, with the layout the parser builds (static flags, rank
+// and tokens included); on text cut short, spliced or with a byte swapped
+// it answers only as the parser does.
+func TestParseInlineMatchesParser(t *testing.T) {
+	read := func(s string) (l Layout, ok bool) {
+		pos, ok := parseInline(s, 0, &l.shape)
+		if ok && pos < len(s) && s[pos] == ':' {
+			pos, ok = parseInline(s, pos+1, &l.stride)
+			return l, ok && pos == len(s)
+		}
+		return l, false
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		l := genEvalLayout(t)
+		text := l.String()
+		got, ok := read(text)
+		fits := l.shape.big == nil // and every integer has at most 18 digits
+		for _, x := range append(l.shape.Leaves(), l.stride.Leaves()...) {
+			fits = fits && x.v > -1e18 && x.v < 1e18
+		}
+		if ok != fits || ok && got != l {
+			t.Fatalf("parseInline(%q) = %#v, %v; want %#v", text, got, ok, l)
+		}
+		i := rapid.IntRange(0, len(text)).Draw(t, "at")
+		j := rapid.IntRange(i, len(text)).Draw(t, "to")
+		ins := rapid.StringOf(rapid.SampledFrom([]rune("()_,:-0189"))).Draw(t, "ins")
+		mangled := text[:i] + ins + text[j:]
+		if got, ok := parseLayoutFast(mangled); ok {
+			want, err := parseLayout(mangled)
+			if err != nil || !got.Equal(want) || got.String() != want.String() {
+				t.Fatalf("parseLayoutFast(%q) = %v; the parser gives %v, %v", mangled, got, want, err)
+			}
+		}
+	})
+}
+
+// TestRepresentableInlineMatchesCheck checks the inline representability
+// test against checkLayout.
+func TestRepresentableInlineMatchesCheck(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		l := genEvalLayout(t)
+		if l.shape.big != nil {
+			return
+		}
+		if got, want := representableInline(&l.shape, &l.stride), checkLayout("make_layout", l.shape, l.stride) == nil; got != want {
+			t.Fatalf("representableInline(%v) = %v, checkLayout: %v", l, got, want)
+		}
+	})
+}
