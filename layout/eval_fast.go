@@ -77,8 +77,13 @@ func crd2idxCongruent(c, shape, stride *IntTuple) (r Int, ok bool) {
 	if c.nt == 0 { // an integer: leaf 0
 		n = 1
 	}
-	amag, dmag := uint(0), uint(0)
-	for k := range n {
+	amag, dmag, k := uint(0), uint(0), 0
+	for ; k+1 < n; k += 2 { // two terms a step
+		a, d, a1, d1 := cv[k&(inlLeaves-1)], dv[k&(inlLeaves-1)], cv[(k+1)&(inlLeaves-1)], dv[(k+1)&(inlLeaves-1)]
+		sum += a*d + a1*d1
+		amag, dmag = amag|uint(a^a>>63)|uint(a1^a1>>63), dmag|uint(d^d>>63)|uint(d1^d1>>63)
+	}
+	if k < n {
 		a, d := cv[k&(inlLeaves-1)], dv[k&(inlLeaves-1)]
 		sum += a * d
 		amag, dmag = amag|uint(a^a>>63), dmag|uint(d^d>>63)
@@ -86,7 +91,11 @@ func crd2idxCongruent(c, shape, stride *IntTuple) (r Int, ok bool) {
 	if !sumFits(amag, dmag) {
 		return Int{}, false
 	}
-	return Int{sum, staticTerms(c, stride, n)}, true
+	// Every term static: every pair both static, or else at least one of
+	// each pair static and the rest checked for a static _0.
+	full := uint8(bitMask(n))
+	static := c.st&stride.st&full == full || (c.st|stride.st)&full == full && staticTerms(c, stride, n)
+	return Int{sum, static}, true
 }
 
 // staticTerms reports whether every product c_k*d_k of the first n inline
