@@ -180,3 +180,19 @@ func TestRepresentableInlineMatchesCheck(t *testing.T) {
 		}
 	})
 }
+
+// FuzzParseFast checks Parse's one-scan paths against the parser of record
+// on any input: where they answer, the parser gives the same layout.
+func FuzzParseFast(f *testing.F) {
+	for _, s := range []string{"((4,8),(2,3)):((2,16),(1,128))", "():()", "_-3:_4", "((),4):((),_1)", "(1,(2,(3,(4,(5,(6,(7,(8,9)))))))):(1,(2,(3,(4,(5,(6,(7,(8,9))))))))", "(4611686018427387904,4):(4,1)", "(0,5):(1,1)"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, ok := parseLayoutFast(s); ok {
+			want, err := parseLayout(s)
+			if err != nil || !got.Equal(want) || got.String() != want.String() {
+				t.Fatalf("parseLayoutFast(%q) = %v; the parser gives %v, %v", s, got, want, err)
+			}
+		}
+	})
+}
