@@ -6,8 +6,11 @@ import "math/bits"
 // leaf-by-leaf distribution, crd2idxCoord and crd2idxSpan). Each works on
 // the inline leaf arrays of the flat IntTuple (flat.go), recognises its
 // class of inputs in O(1) or one pass over the leaves, and declines
-// (ok=false) anything else. TestCrd2IdxDyn, TestCrd2IdxCongruent and
-// TestEvalMatchesRecord check them against the code of record.
+// (ok=false) anything else. TestCrd2IdxDyn and TestCrd2IdxCongruent check
+// them against the code of record wherever they answer, and
+// TestCrd2IdxFastCovers that they answer on their whole class. (Eval's
+// shifts are in evalLeaves itself; TestEvalMatchesRecord checks them. The
+// inline reader of Parse is parseInline, in parse.go.)
 
 // sumFits reports whether a sum of at most inlLeaves products a*d, with
 // every |a| <= amag+1 and |d| <= dmag+1, has no partial sum (in any order)
