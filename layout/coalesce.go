@@ -164,8 +164,9 @@ func bwCoalesceInline(l *Layout, filter bool, rs, rd *modeBuf) int {
 	return m
 }
 
-// coalesceInline is Coalesce of an inline layout: bwCoalesceInline, the modes written into the result's inline form.
-// TestCoalesceInlineMatches checks it against the general path.
+// coalesceInline is Coalesce of an inline layout: bwCoalesceInline, the
+// modes written into the result's inline form. TestCoalesceInlineMatches
+// checks it against the general path.
 func coalesceInline(l *Layout) Layout {
 	var rs, rd modeBuf // the modes, back to front
 	m := bwCoalesceInline(l, false, &rs, &rd)
