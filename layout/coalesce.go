@@ -118,7 +118,7 @@ func flatLeaves(dst []Int, t IntTuple) []Int {
 }
 
 // A modeBuf holds the flat modes of an inline layout, with room for the
-// two that complement adds.
+// result modes of complementInline (one more than its input's).
 type modeBuf = [inlLeaves + 2]Int
 
 // bwCoalesceInline is bwCoalesceFlat over the leaves of an inline layout
