@@ -292,29 +292,7 @@ func (t TiledCopy) TilerMN() layout.Tiler { return t.tiler }
 // TilerString prints Tiler_MN as CuTe does: (_128,_8) for a shape,
 // (_16:_1,(_4,_2):(_2,_1)) for a tuple of layouts.
 func (t TiledCopy) TilerString() string {
-	var b strings.Builder
-	writeTiler(&b, t.tiler)
-	return b.String()
-}
-
-func writeTiler(b *strings.Builder, t layout.Tiler) {
-	switch {
-	case t.IsInt():
-		b.WriteString(t.Int().String())
-	case t.IsLayout():
-		b.WriteString(t.Layout().String())
-	case t.IsTuple():
-		b.WriteByte('(')
-		for i := 0; i < t.Len(); i++ {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			writeTiler(b, t.At(i))
-		}
-		b.WriteByte(')')
-	default:
-		b.WriteByte('_')
-	}
+	return t.tiler.String()
 }
 
 // TilerShape returns shape(Tiler_MN): the tile's shape (for a tuple of

@@ -2,29 +2,37 @@ package gmma
 
 import "testing"
 
+// TestSmemSelector checks ss_smem_selector's rule: the widest atom whose
+// extent along the major mode divides the tile's there, in bytes 128 for
+// SW128, 64 for SW64, 32 for SW32 and 16 for the interleaved atom, for
+// either major and every element width.
 func TestSmemSelector(t *testing.T) {
 	for _, c := range []struct {
-		major       Major
-		bits, mn, k int
-		want        AtomKind
+		lt    LayoutType
+		bytes []int // the tile's extents along the major mode that pick lt
 	}{
-		{MN, 16, 128, 64, LayoutMNSW128},
-		{MN, 16, 32, 64, LayoutMNSW64},
-		{MN, 16, 16, 64, LayoutMNSW32},
-		{MN, 16, 8, 64, LayoutMNInter},
-		{K, 16, 128, 64, LayoutKSW128},
-		{K, 16, 128, 32, LayoutKSW64},
-		{K, 16, 128, 16, LayoutKSW32},
-		{K, 16, 128, 8, LayoutKInter},
-		{K, 32, 64, 32, LayoutKSW128},
-		{K, 32, 64, 8, LayoutKSW32},
-		{K, 8, 64, 128, LayoutKSW128},
-		{K, 8, 64, 64, LayoutKSW64},
-		{MN, 8, 128, 64, LayoutMNSW128},
+		{B128, []int{128, 256, 384}},
+		{B64, []int{64, 192, 320}},
+		{B32, []int{32, 96, 160}},
+		{Interleave, []int{16, 48, 80}},
 	} {
-		got, err := SmemSelector(c.major, c.bits, c.mn, c.k)
-		if err != nil || got != c.want {
-			t.Errorf("SmemSelector(%v, %d, %d, %d) = %v, %v; want %v", c.major, c.bits, c.mn, c.k, got, err, c.want)
+		for _, major := range []Major{MN, K} {
+			for _, bits := range []int{8, 16, 32} {
+				for _, n := range c.bytes {
+					if n%bits != 0 { // n*8/bits elements: not a multiple of 8
+						continue
+					}
+					blk := n * 8 / bits
+					mn, k := blk, 64
+					if major == K {
+						mn, k = 64, blk
+					}
+					got, err := SmemSelector(major, bits, mn, k)
+					if want := NewAtomKind(major, c.lt); err != nil || got != want {
+						t.Errorf("SmemSelector(%v, %d, %d, %d) = %v, %v; want %v", major, bits, mn, k, got, err, want)
+					}
+				}
+			}
 		}
 	}
 	for _, c := range []struct {

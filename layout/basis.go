@@ -367,11 +367,7 @@ func (t ArithTuple) HasBasis() bool {
 }
 
 // String prints t as CuTe does: (_1@0,_1@1), (3,_0), 2@1.
-func (t ArithTuple) String() string {
-	var b strings.Builder
-	t.write(&b)
-	return b.String()
-}
+func (t ArithTuple) String() string { return text(t.write) }
 
 func (t ArithTuple) write(b *strings.Builder) {
 	if !t.isTup {

@@ -269,16 +269,8 @@ func CoalesceBasis(l BasisLayout) BasisLayout {
 
 // coalesceXBasis is CuTe's detail::coalesce_x for basis strides.
 func coalesceXBasis(l BasisLayout) ([]Int, []Basis) {
-	sh := flatLeaves(nil, l.shape)
-	st := l.stride.Leaves()
-	r := len(sh)
-	if r == 0 {
-		throw("composition", "the left-hand layout must not be empty", l)
-	}
-	last := sh[r-1]
-	if last.Is(1) {
-		last = S(2)
-	}
+	sh, st := flatLeaves(nil, l.shape), l.stride.Leaves()
+	r, last := coalesceXLast(l, sh)
 	return bwCoalesceBasis(sh[:r-1], st[:r-1], last, st[r-1], nil, nil)
 }
 
@@ -383,23 +375,12 @@ func sameArith(x, y ArithTuple) bool {
 
 // compTilerBasis is composition(BasisLayout, Tiler).
 func compTilerBasis(a BasisLayout, t Tiler) BasisLayout {
-	switch t.kind {
-	case tilerLayout:
-		return composeBasis(a, t.l)
-	case tilerInt:
-		return composeBasis(a, mk(I(t.n), I(S(1)))) // CuTe composes with n:_1, even for _1
-	case tilerUnder:
-		return a
-	}
-	if len(t.elems) > a.Rank() {
-		throw("composition", "the tiler must not have more modes than the layout", a, t)
-	}
-	ms := make([]BasisLayout, len(t.elems))
-	for i := range t.elems {
-		ms[i] = compTilerBasis(a.Mode(i), t.elems[i])
-	}
-	return ConcatBasis(ms...)
+	return compTilerOf(a, t, composeBasis, composeBasisInt, ConcatBasis)
 }
+
+// composeBasisInt is composition(BasisLayout, n) for an integer tiler n:
+// CuTe composes with n:_1, even for _1.
+func composeBasisInt(a BasisLayout, n Int) BasisLayout { return composeBasis(a, mk(I(n), I(S(1)))) }
 
 // CompositionBasis returns CuTe 3.5.1's composition(a, b) for a layout a
 // with basis strides and a layout or tiler b (see [Composition]): for a

@@ -17,53 +17,26 @@ var (
 )
 
 func BenchmarkComposition(b *testing.B) {
-	b.ReportAllocs()
-	if _, err := Composition(benchA, benchB); err != nil {
-		b.Fatal(err)
-	}
-	for b.Loop() {
-		benchLay, _ = Composition(benchA, benchB)
-	}
+	benchOp(b, func() (Layout, error) { return Composition(benchA, benchB) })
 }
 
 // BenchmarkCompositionTiler is Composition with a Tiler on the right: the
 // type switch of the generic entry point costs no allocation.
 func BenchmarkCompositionTiler(b *testing.B) {
-	b.ReportAllocs()
-	if _, err := Composition(benchA, benchTiler); err != nil {
-		b.Fatal(err)
-	}
-	for b.Loop() {
-		benchLay, _ = Composition(benchA, benchTiler)
-	}
+	benchOp(b, func() (Layout, error) { return Composition(benchA, benchTiler) })
 }
 
 func BenchmarkLogicalDivide(b *testing.B) {
-	b.ReportAllocs()
-	if _, err := LogicalDivide(benchDivA, benchDivB); err != nil {
-		b.Fatal(err)
-	}
-	for b.Loop() {
-		benchLay, _ = LogicalDivide(benchDivA, benchDivB)
-	}
+	benchOp(b, func() (Layout, error) { return LogicalDivide(benchDivA, benchDivB) })
 }
 
 func BenchmarkAlgebraCoalesce(b *testing.B) {
-	b.ReportAllocs()
-	for b.Loop() {
-		benchLay = Coalesce(benchA)
-	}
+	benchOp(b, func() (Layout, error) { return Coalesce(benchA), nil })
 }
 
 func BenchmarkComplement(b *testing.B) {
-	b.ReportAllocs()
 	cot := I(D(192))
-	if _, err := ComplementTo(benchComp, cot); err != nil {
-		b.Fatal(err)
-	}
-	for b.Loop() {
-		benchLay, _ = ComplementTo(benchComp, cot)
-	}
+	benchOp(b, func() (Layout, error) { return ComplementTo(benchComp, cot) })
 }
 
 // The contract checks of the inverses, complement and tile_to_shape are
@@ -75,39 +48,21 @@ var (
 )
 
 func BenchmarkLeftInverseLarge(b *testing.B) {
-	b.ReportAllocs()
-	if _, err := LeftInverse(benchBig); err != nil {
-		b.Fatal(err)
-	}
-	for b.Loop() {
-		benchLay, _ = LeftInverse(benchBig)
-	}
+	benchOp(b, func() (Layout, error) { return LeftInverse(benchBig) })
 }
 
 func BenchmarkRightInverseLarge(b *testing.B) {
-	b.ReportAllocs()
-	for b.Loop() {
-		benchLay, _ = RightInverse(benchBig)
-	}
+	benchOp(b, func() (Layout, error) { return RightInverse(benchBig) })
 }
 
 func BenchmarkTileToShapePadded(b *testing.B) {
-	b.ReportAllocs()
 	trg := Statics(128, 8, 3)
-	if _, err := TileToShape(benchPadded, trg, ColMajor); err != nil {
-		b.Fatal(err)
-	}
-	for b.Loop() {
-		benchLay, _ = TileToShape(benchPadded, trg, ColMajor)
-	}
+	benchOp(b, func() (Layout, error) { return TileToShape(benchPadded, trg, ColMajor) })
 }
 
 func BenchmarkComplementPadded(b *testing.B) {
-	b.ReportAllocs()
 	cot := I(S(3 * 1024))
-	for b.Loop() {
-		benchLay, _ = ComplementTo(benchPadded, cot)
-	}
+	benchOp(b, func() (Layout, error) { return ComplementTo(benchPadded, cot) })
 }
 
 // The remaining operands of the algebra's performance table (issue 16).
@@ -119,17 +74,11 @@ var (
 )
 
 func BenchmarkZippedDivide(b *testing.B) {
-	b.ReportAllocs()
-	for b.Loop() {
-		benchLay, _ = ZippedDivide(benchZipL, benchZipT)
-	}
+	benchOp(b, func() (Layout, error) { return ZippedDivide(benchZipL, benchZipT) })
 }
 
 func BenchmarkBlockedProduct(b *testing.B) {
-	b.ReportAllocs()
-	for b.Loop() {
-		benchLay, _ = BlockedProduct(benchPA, benchPB)
-	}
+	benchOp(b, func() (Layout, error) { return BlockedProduct(benchPA, benchPB) })
 }
 
 // BenchmarkCrd2IdxInt is crd2idx(i, shape, stride) for every i of A.

@@ -18,24 +18,15 @@ var (
 )
 
 func BenchmarkP3Complement(b *testing.B) {
-	b.ReportAllocs()
-	for b.Loop() {
-		benchLay, _ = Complement(p3CompL)
-	}
+	benchOp(b, func() (Layout, error) { return Complement(p3CompL) })
 }
 
 func BenchmarkP3ComplementCot(b *testing.B) {
-	b.ReportAllocs()
-	for b.Loop() {
-		benchLay, _ = ComplementTo(p3CompL, p3CompCo)
-	}
+	benchOp(b, func() (Layout, error) { return ComplementTo(p3CompL, p3CompCo) })
 }
 
 func BenchmarkP3CoalesceDeep(b *testing.B) {
-	b.ReportAllocs()
-	for b.Loop() {
-		benchLay = Coalesce(p3Deep)
-	}
+	benchOp(b, func() (Layout, error) { return Coalesce(p3Deep), nil })
 }
 
 func BenchmarkP3Crd2IdxInt192(b *testing.B) {
@@ -60,11 +51,8 @@ func BenchmarkP3Crd2IdxHier(b *testing.B) {
 }
 
 func BenchmarkP3Parse(b *testing.B) {
-	b.ReportAllocs()
 	s := benchA.String()
-	for b.Loop() {
-		benchLay, _ = Parse(s)
-	}
+	benchOp(b, func() (Layout, error) { return Parse(s) })
 }
 
 // complementSelfPlain is Complement's code of record: complement(l,

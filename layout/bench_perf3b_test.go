@@ -11,22 +11,13 @@ var (
 )
 
 func BenchmarkRightInverse(b *testing.B) {
-	b.ReportAllocs()
-	for b.Loop() {
-		benchLay, _ = RightInverse(benchInv)
-	}
+	benchOp(b, func() (Layout, error) { return RightInverse(benchInv) })
 }
 
 func BenchmarkRightInverseStatic(b *testing.B) {
-	b.ReportAllocs()
-	for b.Loop() {
-		benchLay, _ = RightInverse(benchInvS)
-	}
+	benchOp(b, func() (Layout, error) { return RightInverse(benchInvS) })
 }
 
 func BenchmarkLeftInverseStatic(b *testing.B) {
-	b.ReportAllocs()
-	for b.Loop() {
-		benchLay, _ = LeftInverse(benchInvS)
-	}
+	benchOp(b, func() (Layout, error) { return LeftInverse(benchInvS) })
 }

@@ -13,30 +13,15 @@ var (
 )
 
 func BenchmarkRakedProduct(b *testing.B) {
-	b.ReportAllocs()
-	for b.Loop() {
-		benchLay, _ = RakedProduct(benchPA, benchPB)
-	}
+	benchOp(b, func() (Layout, error) { return RakedProduct(benchPA, benchPB) })
 }
 
 func BenchmarkLogicalProduct(b *testing.B) {
-	b.ReportAllocs()
-	if _, err := LogicalProduct(benchPA, benchPTiler); err != nil {
-		b.Fatal(err)
-	}
-	for b.Loop() {
-		benchLay, _ = LogicalProduct(benchPA, benchPTiler)
-	}
+	benchOp(b, func() (Layout, error) { return LogicalProduct(benchPA, benchPTiler) })
 }
 
 func BenchmarkTileToShapeGMMA(b *testing.B) {
-	b.ReportAllocs()
-	if _, err := TileToShape(benchGMMA, benchGMMATo, ColMajor); err != nil {
-		b.Fatal(err)
-	}
-	for b.Loop() {
-		benchLay, _ = TileToShape(benchGMMA, benchGMMATo, ColMajor)
-	}
+	benchOp(b, func() (Layout, error) { return TileToShape(benchGMMA, benchGMMATo, ColMajor) })
 }
 
 // TestProductAllocs pins the allocation counts of the products and
@@ -60,12 +45,6 @@ func TestProductAllocs(t *testing.T) {
 // BenchmarkTileToShapeGMMADyn is BenchmarkTileToShapeGMMA with the dynamic
 // target (128,64,3) of the table.
 func BenchmarkTileToShapeGMMADyn(b *testing.B) {
-	b.ReportAllocs()
 	trg := Dyns(128, 64, 3)
-	if _, err := TileToShape(benchGMMA, trg, ColMajor); err != nil {
-		b.Fatal(err)
-	}
-	for b.Loop() {
-		benchLay, _ = TileToShape(benchGMMA, trg, ColMajor)
-	}
+	benchOp(b, func() (Layout, error) { return TileToShape(benchGMMA, trg, ColMajor) })
 }

@@ -117,25 +117,35 @@ func flatLeaves(dst []Int, t IntTuple) []Int {
 	return dst
 }
 
-// coalesceInline is Coalesce of an inline layout: bwCoalesceFlat over its
-// leaves, read straight from the inline values, with the modes collected in
-// fixed arrays (back to front) and written into the result's inline form.
-// TestCoalesceInlineMatches checks it against the general path.
-func coalesceInline(l *Layout) Layout {
+// A modeBuf holds the flat modes of an inline layout, with room for the
+// result modes of complementInline (one more than its input's).
+type modeBuf = [inlLeaves + 2]Int
+
+// bwCoalesceInline is bwCoalesceFlat over the leaves of an inline layout
+// l, read straight from its inline values, with the modes written back to
+// front into rs and rd; it returns their count, 0 for an empty l. With
+// filter set it coalesces filter(l): a mode of static stride _0 counts as
+// extent _1.
+func bwCoalesceInline(l *Layout, filter bool, rs, rd *modeBuf) int {
 	sh, st := &l.shape, &l.stride
 	n := int(sh.nl)
 	if sh.nt == 0 {
 		n = 1
 	}
 	if n == 0 {
-		return *l
+		return 0
 	}
-	var rs, rd [inlLeaves]Int // the modes, back to front
-	rs[0], rd[0] = sh.leafAt(n-1), st.leafAt(n-1)
+	leaf := func(i int) (Int, Int) {
+		s, d := Int{sh.v[i], sh.st>>uint(i)&1 != 0}, Int{st.v[i], st.st>>uint(i)&1 != 0}
+		if filter && d.Is(0) {
+			s = S(1)
+		}
+		return s, d
+	}
+	rs[0], rd[0] = leaf(n - 1)
 	m := 1
 	for i := n - 2; i >= 0; i-- {
-		s := Int{sh.v[i], sh.st>>uint(i)&1 != 0}
-		d := Int{st.v[i], st.st>>uint(i)&1 != 0}
+		s, d := leaf(i)
 		f := m - 1
 		switch {
 		case s.Is(1):
@@ -148,10 +158,22 @@ func coalesceInline(l *Layout) Layout {
 			m++
 		}
 	}
+	if m == 1 && rs[0].Is(1) {
+		rd[0] = S(0)
+	}
+	return m
+}
+
+// coalesceInline is Coalesce of an inline layout: bwCoalesceInline, the
+// modes written into the result's inline form. TestCoalesceInlineMatches
+// checks it against the general path.
+func coalesceInline(l *Layout) Layout {
+	var rs, rd modeBuf // the modes, back to front
+	m := bwCoalesceInline(l, false, &rs, &rd)
+	if m == 0 {
+		return *l
+	}
 	if m == 1 {
-		if rs[0].Is(1) {
-			rd[0] = S(0)
-		}
 		return mk(I(rs[0]), I(rd[0]))
 	}
 	var r Layout

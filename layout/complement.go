@@ -440,41 +440,11 @@ func complementInline(l *Layout, cot Int, self bool) (r Layout, ok bool) {
 	if shp.big != nil || stp.big != nil || !self && cot.v <= 0 {
 		return r, false
 	}
-	n := int(shp.nl)
-	if shp.nt == 0 {
-		n = 1
-	}
-	if n == 0 {
+	// filter(l), then bw_coalesce, the modes collected back to front.
+	var bs, bd modeBuf // reused below for the result's modes
+	m := bwCoalesceInline(l, true, &bs, &bd)
+	if m == 0 {
 		return r, false
-	}
-	// filter(l): static _0 strides get extent _1, then bw_coalesce, the
-	// modes collected back to front.
-	var bs, bd [inlLeaves + 2]Int // reused below for the result's modes
-	leaf := func(i int) (Int, Int) {
-		s, d := Int{shp.v[i], shp.st>>uint(i)&1 != 0}, Int{stp.v[i], stp.st>>uint(i)&1 != 0}
-		if d.Is(0) {
-			s = S(1)
-		}
-		return s, d
-	}
-	bs[0], bd[0] = leaf(n - 1)
-	m := 1
-	for i := n - 2; i >= 0; i-- {
-		s, d := leaf(i)
-		f := m - 1
-		switch {
-		case s.Is(1):
-		case f == 0 && bs[0].Is(1):
-			bs[0], bd[0] = s, d
-		case bs[f].static && intMerges(s, d, bd[f]):
-			bs[f], bd[f] = s.Mul(bs[f]), d
-		default:
-			bs[m], bd[m] = s, d
-			m++
-		}
-	}
-	if m == 1 && bs[0].Is(1) {
-		bd[0] = S(0)
 	}
 	var sh, st [inlLeaves]Int // forward order
 	for k := range m {

@@ -47,7 +47,21 @@ func Composition[B LayoutOrTiler](a Layout, b B) (r Layout, err error) {
 }
 
 // compTiler is composition(Layout, Tiler).
-func compTiler(a Layout, t Tiler) Layout {
+func compTiler(a Layout, t Tiler) Layout { return compTilerOf(a, t, compose, composeInt, Concat) }
+
+// modal is what composition with a by-mode tiler takes of a layout: its
+// modes. Layout and BasisLayout are modal.
+type modal[L any] interface {
+	Rank() int
+	Mode(path ...int) L
+}
+
+// compTilerOf is CuTe's composition(layout, tiler) for either kind of
+// layout: a layout tiler composes by compose, an integer n with n:_1 by
+// composeInt, the underscore returns a, and a by-mode tiler composes mode i
+// of a with element i and concatenates the results, dropping the modes of a
+// beyond the tiler's rank.
+func compTilerOf[L modal[L]](a L, t Tiler, compose func(L, Layout) L, composeInt func(L, Int) L, concat func(...L) L) L {
 	switch t.kind {
 	case tilerLayout:
 		return compose(a, t.l)
@@ -59,11 +73,11 @@ func compTiler(a Layout, t Tiler) Layout {
 	if len(t.elems) > a.Rank() {
 		throw("composition", "the tiler must not have more modes than the layout", a, t)
 	}
-	ms := make([]Layout, len(t.elems))
+	ms := make([]L, len(t.elems))
 	for i := range t.elems {
-		ms[i] = compTiler(a.Mode(i), t.elems[i])
+		ms[i] = compTilerOf(a.Mode(i), t.elems[i], compose, composeInt, concat)
 	}
-	return Concat(ms...)
+	return concat(ms...)
 }
 
 // compose is composition(Layout, Layout); it raises an *Error.
@@ -244,15 +258,22 @@ func shapeMin(a, b Int) Int {
 func coalesceX(l Layout, bufS, bufD []Int) (ls, ld []Int) {
 	sh := flatLeaves(bufS[:0], l.shape)
 	st := flatLeaves(bufD[:0], l.stride)
-	r := len(sh)
+	r, last := coalesceXLast(l, sh)
+	return bwCoalesceFlat(sh[:r-1], st[:r-1], last, st[r-1], sh[r:], st[r:])
+}
+
+// coalesceXLast returns the rank of l, a layout of flat shapes sh, and the
+// shape coalesce_x gives its last mode: a static _1 counts as _2. It raises
+// an *Error for an empty l.
+func coalesceXLast[L any](l L, sh []Int) (r int, last Int) {
+	r = len(sh)
 	if r == 0 {
 		throw("composition", "the left-hand layout must not be empty", l)
 	}
-	last := sh[r-1]
-	if last.Is(1) {
+	if last = sh[r-1]; last.Is(1) {
 		last = S(2)
 	}
-	return bwCoalesceFlat(sh[:r-1], st[:r-1], last, st[r-1], sh[r:], st[r:])
+	return r, last
 }
 
 // modShape mods the rhs shape s out of the lhs shapes: it appends

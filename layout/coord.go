@@ -189,27 +189,16 @@ func (c Coord) Tuple() IntTuple {
 
 // String prints c as CuTe prints a coordinate: (_,2), with _ for the
 // underscore.
-func (c Coord) String() string {
-	var b strings.Builder
-	c.write(&b)
-	return b.String()
-}
+func (c Coord) String() string { return text(c.write) }
 
 func (c Coord) write(b *strings.Builder) {
 	switch c.kind {
 	case coordUnder:
 		b.WriteByte('_')
 	case coordTuple:
-		b.WriteByte('(')
-		for i, e := range c.elems {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			e.write(b)
-		}
-		b.WriteByte(')')
+		writeTuple(b, c.elems, Coord.write)
 	default:
-		b.WriteString(c.n.String())
+		writeInt(b, c.n)
 	}
 }
 

@@ -201,8 +201,12 @@ func (l Layout) Cosize() Int {
 // partially hierarchical (an integer standing for a whole sub-tuple). It
 // panics with an *Error when a tuple coordinate meets an integer shape or
 // the ranks differ; use [Layout.Offset] for a checked call.
+//
+// Crd2Idx takes a fast path where one applies (see eval_fast.go), else the
+// code of record, crd2idxCoord. (It is deliberately too large to inline: an
+// inlined call copies its three tuples twice.)
 func Crd2Idx(c IntTuple, shape Shape, stride Stride) Int {
-	if !c.IsTuple() {
+	if !c.isTup() {
 		if r, ok := crd2idxDyn(c.lf(), &shape, &stride); ok {
 			return r
 		}
@@ -244,91 +248,6 @@ func crd2idxCoord(c *IntTuple, cj0, cj1, cl int, shape, stride *IntTuple, j0, j1
 		}
 	}
 	return sum
-}
-
-// crd2idxCongruent is crd2idxCoord, faster, for a coordinate congruent
-// with the shape (the same nesting), and ok=false elsewhere: the sum of
-// c_k*d_k over the leaves, static when every term is, where no term and no
-// grouping of the sum can overflow (crd2idxCoord, which sums mode by mode,
-// reports an overflow). TestCrd2IdxCongruent checks it against
-// crd2idxCoord.
-func crd2idxCongruent(c, shape, stride *IntTuple) (r Int, ok bool) {
-	if c.big != nil || shape.big != nil || stride.big != nil || c.tk != shape.tk || c.nt != shape.nt {
-		return Int{}, false
-	}
-	sum, static, mag := 0, true, uint64(0)
-	cv, dv := &c.v, &stride.v
-	n := int(c.nl)
-	if c.nt == 0 {
-		n = 1
-	}
-	for k := range n { // inline: leaf k is v[k], static bit k
-		a, d := cv[k], dv[k]
-		as, ds := c.st>>uint(k)&1 != 0, stride.st>>uint(k)&1 != 0
-		if as && a == 0 || ds && d == 0 { // a static _0 term
-			continue
-		}
-		x, okMul := mulInt(a, d)
-		mag, ok = addCap(mag, absMag(x))
-		if !okMul || !ok || x == math.MinInt {
-			return Int{}, false
-		}
-		sum += x
-		static = static && as && ds
-	}
-	return Int{sum, static}, true
-}
-
-// crd2idxDyn is crd2idxSpan over the whole shape, faster, in the common case
-// it covers, and ok=false elsewhere: a dynamic coordinate c >= 0, shape and
-// stride inline, no empty tuple, and no static extent in {-1, 0, 1}. Then no
-// mode's size is a static ±1 or 0, so every part of c CuTe computes is
-// dynamic and the distribution over the modes is the one over the leaves
-// (truncated division nests), and the result is static exactly when every
-// stride is a static _0. An overflow, which crd2idxSpan reports, gives
-// ok=false. TestCrd2IdxDyn checks it against crd2idxSpan.
-func crd2idxDyn(c Int, shape, stride *IntTuple) (r Int, ok bool) {
-	if c.static || c.v < 0 || shape.big != nil || stride.big != nil {
-		return Int{}, false
-	}
-	const low = 0x5555555555555555 // the low bit of every token
-	tk := shape.tk
-	opens, closes := tk&^(tk>>1)&low, (tk>>1)&^tk&low
-	if opens&(closes>>tokBits) != 0 { // ( followed by ): an empty tuple
-		return Int{}, false
-	}
-	n := shape.numLeaves()
-	for sb := shape.st; sb != 0; sb &= sb - 1 { // the static leaves
-		if k := bits.TrailingZeros8(sb); uint(shape.v[k]+1) <= 2 {
-			return Int{}, false
-		}
-	}
-	static := stride.st == uint8(bitMask(n)) // every stride a static _0
-	for k := 0; static && k < n; k++ {
-		static = stride.v[k] == 0
-	}
-	i, off := c.v, 0
-	for k := range n {
-		s, d := shape.v[k], stride.v[k]
-		part := i
-		if k < n-1 {
-			if s == 0 || 0 <= i && i < s { // the mode takes the whole coordinate
-				i = 0
-			} else {
-				q := quo(i, s)
-				part, i = i-q*s, q
-			}
-		}
-		x, okMul := mulInt(part, d)
-		off, ok = addInt(off, x)
-		if !okMul || !ok {
-			return Int{}, false
-		}
-		if i == 0 { // the remaining modes add 0
-			break
-		}
-	}
-	return Int{off, static}, true
 }
 
 // crd2idxSpan is crd2idx(c, mode) for an integer c and the mode of shape
@@ -437,43 +356,65 @@ func (l Layout) EvalCoord(c IntTuple) (Int, error) { return l.Offset(c) }
 
 // Eval returns l(i) for a 1-D index i. It does not allocate. For i outside
 // [0, size) the last mode extends, as in CuTe.
-func (l Layout) Eval(i int) int {
-	return evalLeaves(&l.shape, &l.stride, 0, l.shape.numLeaves(), i)
-}
+func (l Layout) Eval(i int) int { return evalLeaves(&l.shape, &l.stride, 0, -1, i) }
 
-// evalLeaves distributes i over the leaves [k0, k1) of shape
-// colexicographically and returns the offset: every leaf but the last takes
-// i mod its extent (an extent-0 leaf takes all of it). An index below the
-// extent needs no division, and once it is 0 the remaining leaves add 0.
+// evalLeaves distributes i over the leaves [k0, k1) of shape (k1 < 0: to
+// the last leaf) colexicographically and returns the offset: every leaf but
+// the last takes i mod its extent (an extent-0 leaf takes all of it), with
+// C++'s truncated division and wrapping arithmetic. Leading positive
+// power-of-two extents take a mask and a shift (a non-negative index), and
+// once the index is 0 the remaining leaves add 0.
 func evalLeaves(shape, stride *IntTuple, k0, k1, i int) int {
+	if k1 < 0 {
+		k1 = shape.numLeaves()
+	}
 	if k1 <= k0 {
 		return 0
 	}
 	off := 0
 	if shape.big == nil && stride.big == nil {
 		sh, st := &shape.v, &stride.v
-		for k := k0; k < k1-1; k++ {
-			s := sh[k]
-			if uint(i) < uint(s) || s == 0 { // 0 <= i < s
-				return off + i*st[k]
+		k, last := k0, (k1-1)&(inlLeaves-1)
+		if i >= 0 {
+			for ; k < last; k++ {
+				s := sh[k&(inlLeaves-1)]
+				if s <= 0 || s&(s-1) != 0 {
+					break
+				}
+				off += (i & (s - 1)) * st[k&(inlLeaves-1)]
+				i >>= uint(bits.TrailingZeros(uint(s)))
 			}
-			q := quo(i, s) // one division for the quotient and the remainder
-			off += (i - q*s) * st[k]
-			i = q
 		}
-		return off + i*st[k1-1]
+		for ; k < last && i != 0; k++ {
+			q, r := divLeaf(i, sh[k&(inlLeaves-1)])
+			off, i = off+r*st[k&(inlLeaves-1)], q
+		}
+		return off + i*st[last]
 	}
-	for k := k0; k < k1-1; k++ {
-		s := shape.leafAt(k).v
-		d := stride.leafAt(k).v
-		if uint(i) < uint(s) || s == 0 {
-			return off + i*d
-		}
-		q := i / s
-		off += (i - q*s) * d
-		i = q
+	for k := k0; k < k1-1 && i != 0; k++ {
+		q, r := divLeaf(i, shape.leafAt(k).v)
+		off, i = off+r*stride.leafAt(k).v, q
 	}
 	return off + i*stride.leafAt(k1-1).v
+}
+
+// divLeaf returns the quotient and the remainder of i by an extent s as
+// C++ divides (truncated), q = 0 and r = i for s = 0 (the extent-0 leaf
+// takes the whole index): a power of two and a non-negative i by a shift,
+// an i in [0, s) without dividing.
+func divLeaf(i, s int) (q, r int) {
+	if s > 0 && i >= 0 {
+		if s&(s-1) == 0 {
+			return i >> uint(bits.TrailingZeros(uint(s))), i & (s - 1)
+		}
+		if i < s {
+			return 0, i
+		}
+	} else if s == 0 {
+		return 0, i
+	}
+	q = quo(i, s)
+	return q, i - q*s
 }
 
 // Eval2 returns l(m, n) for a rank-2 layout, each mode taking a 1-D index.

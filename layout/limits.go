@@ -137,6 +137,29 @@ func checkLayout(op string, shape, stride IntTuple) *Error {
 	return nil
 }
 
+// representableInline is checkLayout(shape, stride) == nil for a congruent
+// shape and stride in the inline form, faster where the extents are
+// positive and the integers small: then the product of the extents is below
+// 2^(Σ len(s)), and Σ|s| and 1 + Σ s·|d| are below 2^62 when no s·|d| reaches
+// 2^59 (at most 8 terms). Elsewhere it asks checkLayout.
+// TestRepresentableInlineMatchesCheck checks it.
+func representableInline(shape, stride *IntTuple) bool {
+	n := int(shape.nl)
+	if shape.nt == 0 {
+		n = 1
+	}
+	lens, smin, smag, dmag := 0, math.MaxInt, uint(0), uint(0)
+	for k := range n & (2*inlLeaves - 1) {
+		s, d := shape.v[k&(inlLeaves-1)], stride.v[k&(inlLeaves-1)]
+		lens, smin = lens+bits.Len(uint(s)), min(smin, s)
+		smag, dmag = smag|uint(s), dmag|uint(d^d>>63)
+	}
+	if smin > 0 && lens <= 62 && bits.Len(smag)+bits.Len(dmag) <= 58 {
+		return true
+	}
+	return checkLayout("make_layout", *shape, *stride) == nil
+}
+
 // CheckShape returns an *Error when shape is not a representable tuple (see
 // the limits above): the precondition of Compact, Left and Right.
 func CheckShape(shape Shape) error {

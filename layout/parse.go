@@ -392,9 +392,19 @@ func (p *parser) parseTiler() Tiler {
 // parseLayoutFast is Parse for the text String prints (no spaces, at most
 // fastParseDepth levels, integers of at most 18 digits) in one scan of
 // the bytes, and ok=false for anything else, valid or not, which the
-// parser of record then reads (and reports). TestParseFastMatchesParser
-// checks it against that parser.
+// parser of record then reads (and reports). A layout whose shape and
+// stride fit the inline form is read straight into it (parseInline), any
+// other by a builder.
+// TestParseFastMatchesParser and TestParseInlineMatchesParser check it
+// against that parser.
 func parseLayoutFast(s string) (l Layout, ok bool) {
+	if pos, ok := parseInline(s, 0, &l.shape); ok && pos < len(s) && s[pos] == ':' {
+		if pos, ok = parseInline(s, pos+1, &l.stride); ok && pos == len(s) &&
+			l.shape.tk == l.stride.tk && l.shape.nt == l.stride.nt && representableInline(&l.shape, &l.stride) {
+			return l, true
+		}
+	}
+	l = Layout{}
 	var pos int
 	if l.shape, pos, ok = parseTupleFast(s, 0); !ok || pos >= len(s) || s[pos] != ':' {
 		return Layout{}, false
@@ -406,6 +416,67 @@ func parseLayoutFast(s string) (l Layout, ok bool) {
 		return Layout{}, false
 	}
 	return l, true
+}
+
+// parseInline reads an integer or a tuple of at most inlLeaves leaves and
+// inlTokens tokens, in String's text, from s[pos:] straight into the inline
+// form of *t (zero on entry; the value a builder builds) and returns the
+// position after it, or ok=false for anything else. It scans byte by byte,
+// elem saying that an element may start at pos, and keeps the tokens (tk,
+// nt), the leaves' count and static flags (nl, st) and the root's rank (rk)
+// in registers.
+func parseInline(s string, pos int, t *IntTuple) (end int, ok bool) {
+	depth, elem := 0, true
+	tk, nt, nl, st, rk := uint64(0), uint(0), uint(0), uint8(0), uint8(0)
+	for pos < len(s) {
+		c := s[pos]
+		switch {
+		case c == ',' && !elem && depth > 0:
+			pos, elem = pos+1, true
+			continue
+		case nt == inlTokens:
+			return 0, false
+		case c == '(' && elem:
+			if depth == 1 {
+				rk++
+			}
+			tk |= tOpen << (tokBits * nt)
+			nt, depth, pos = nt+1, depth+1, pos+1
+			continue
+		case c == ')' && depth > 0 && (!elem || s[pos-1] == '('): // after an element, or ()
+			tk |= tClose << (tokBits * nt)
+			nt, depth, pos, elem = nt+1, depth-1, pos+1, false
+		case elem && nl < inlLeaves:
+			static := c == '_'
+			if static {
+				pos++
+			}
+			var v int
+			if v, pos, ok = parseDigits(s, pos); !ok {
+				return 0, false
+			}
+			t.v[nl&(inlLeaves-1)] = v
+			if static {
+				st |= 1 << nl
+			}
+			if depth == 0 { // an integer
+				t.st = st
+				return pos, true
+			}
+			if depth == 1 {
+				rk++
+			}
+			tk |= tLeaf << (tokBits * nt)
+			nt, nl, elem = nt+1, nl+1, false
+		default:
+			return 0, false
+		}
+		if depth == 0 {
+			t.tk, t.nt, t.nl, t.st, t.rk = tk, uint8(nt), uint8(nl), st, rk
+			return pos, true
+		}
+	}
+	return 0, false
 }
 
 // fastParseDepth bounds the nesting parseTupleFast reads.
@@ -470,20 +541,21 @@ func parseIntFast(s string, pos int) (Int, int, bool) {
 	if static {
 		pos++
 	}
+	v, end, ok := parseDigits(s, pos)
+	return Int{v, static}, end, ok
+}
+
+// parseDigits reads -?[0-9]{1,18} from s[pos:].
+func parseDigits(s string, pos int) (v, end int, ok bool) {
 	neg := pos < len(s) && s[pos] == '-'
 	if neg {
 		pos++
 	}
-	start, v := pos, 0
-	for pos < len(s) && isDigit(s[pos]) {
-		v = 10*v + int(s[pos]-'0')
-		pos++
-	}
-	if pos == start || pos-start > 18 {
-		return Int{}, 0, false
+	for end = pos; end < len(s) && s[end]-'0' < 10; end++ {
+		v = 10*v + int(s[end]-'0')
 	}
 	if neg {
 		v = -v
 	}
-	return Int{v, static}, pos, true
+	return v, end, end != pos && end-pos <= 18
 }

@@ -90,11 +90,7 @@ func (t Tiler) At(i int) Tiler { return t.elems[i] }
 
 // String prints t as CuTe prints a tile: a tuple with parentheses, e.g.
 // (_3:_4,_8), and _ for the underscore.
-func (t Tiler) String() string {
-	var b strings.Builder
-	t.write(&b)
-	return b.String()
-}
+func (t Tiler) String() string { return text(t.write) }
 
 func (t Tiler) write(b *strings.Builder) {
 	switch t.kind {
@@ -103,15 +99,8 @@ func (t Tiler) write(b *strings.Builder) {
 	case tilerLayout:
 		b.WriteString(t.l.String())
 	case tilerInt:
-		b.WriteString(t.n.String())
+		writeInt(b, t.n)
 	case tilerTuple:
-		b.WriteByte('(')
-		for i, e := range t.elems {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			e.write(b)
-		}
-		b.WriteByte(')')
+		writeTuple(b, t.elems, Tiler.write)
 	}
 }

@@ -344,6 +344,13 @@ func (t IntTuple) String() string {
 	return b.String()
 }
 
+// text is the String of a value that write prints.
+func text(write func(*strings.Builder)) string {
+	var b strings.Builder
+	write(&b)
+	return b.String()
+}
+
 // writeTuple prints the elements of a tuple as CuTe does: (e0,e1,...).
 func writeTuple[E any](b *strings.Builder, elems []E, write func(E, *strings.Builder)) {
 	b.WriteByte('(')

@@ -96,9 +96,13 @@ func (e *evaluator) unpack(l *layout.Layout) bool {
 
 // eval is sw(off + inner(i)).
 func (e *evaluator) eval(i int) int {
-	if e.pow2 && i >= 0 {
-		off := e.off
-		for k := range e.n & (maxFlat*2 - 1) {
+	if e.pow2 && i >= 0 { // two leaves a step (a layout has at least one)
+		off, k, n := e.off+(i&e.msk[0])*e.str[0], 1, e.n&(maxFlat*2-1)
+		for ; k+1 < n; k += 2 {
+			a, b := k&(maxFlat-1), (k+1)&(maxFlat-1)
+			off += (i>>(e.sh[a]&63)&e.msk[a])*e.str[a] + (i>>(e.sh[b]&63)&e.msk[b])*e.str[b]
+		}
+		if k < n {
 			off += (i >> (e.sh[k&(maxFlat-1)] & 63) & e.msk[k&(maxFlat-1)]) * e.str[k&(maxFlat-1)]
 		}
 		return e.apply(off)

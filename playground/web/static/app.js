@@ -2,7 +2,49 @@
 // from cuteRender, the Go library compiled to WebAssembly (playground/wasm).
 
 const $ = (id) => document.getElementById(id);
-const OPTS = ["color", "bits", "atoms", "perm", "thr", "val", "mma", "operand", "type", "access", "target", "tile", "coord", "addr", "gmem", "tiler"];
+// The options under the expression, in page order: id, label, the views that
+// show it, and the input's size and placeholder, or the choices of a select.
+const OPTIONS = [
+  ["color", "colour", "layout gmma banks mma copy", ["offset", "chunk", "bank"]],
+  ["bits", "elem bits", "layout banks", 4, "16"],
+  ["atoms", "atoms", "mma copy", 12, "(_2,_2,_1)"],
+  ["perm", "perm", "mma copy", 16, "<_32,_32,_16>"],
+  ["thr", "thr", "copy", 16, "(_32,_1):(_1,_0)"],
+  ["val", "val", "copy", 16, "(_1,_8):(_0,_1)"],
+  ["mma", "mma", "copy", 30, "SM80_16x8x16_F32F16F16F32_TN"],
+  ["operand", "operand", "mma copy", 6, "A|B|C"],
+  ["type", "type", "gmma tma", 10, "half_t"],
+  ["gmem", "gmem", "tma", 26, "(5120,4096):(_1,5120)"],
+  ["tiler", "CTA tiler", "tma", 12, "shape of smem"],
+  ["target", "target", "gmma", 10, "(64,64,1)"],
+  ["tile", "tile", "gmma", 8, "(64,16)"],
+  ["coord", "coord", "gmma", 8, "(0,0,0)"],
+  ["addr", "addr", "gmma", 8, "0x400"],
+  ["access", "access", "banks", 28, "ldsm:x4 | wgmma | tv:(_32,_1):(_1,_0)"],
+];
+const OPTS = OPTIONS.map((o) => o[0]);
+
+// buildOptions writes the OPTIONS into #opts: a label per option, shown in
+// its views (setView), holding an input, or a select whose first choice is
+// the empty default.
+function buildOptions() {
+  for (const [id, text, views, size, placeholder] of OPTIONS) {
+    let el;
+    if (Array.isArray(size)) {
+      el = document.createElement("select");
+      for (const [value, label] of [["", "default"], ...size.map((c) => [c, c])]) el.add(new Option(label, value));
+    } else {
+      el = document.createElement("input");
+      el.size = size;
+      el.placeholder = placeholder;
+    }
+    el.id = id;
+    const l = document.createElement("label");
+    l.dataset.for = views;
+    l.append(text + " ", el);
+    $("opts").append(l);
+  }
+}
 
 const EXAMPLES = {
   layout: [
@@ -135,4 +177,5 @@ async function start() {
   document.body.dataset.ready = "1";
 }
 
+buildOptions();
 start().catch((e) => { $("error").textContent = "could not start the WebAssembly module: " + e; });

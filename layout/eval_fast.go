@@ -1,0 +1,118 @@
+package layout
+
+import "math/bits"
+
+// Fast paths of evaluation, beside the code of record (evalLeaves's
+// leaf-by-leaf distribution, crd2idxCoord and crd2idxSpan). Each works on
+// the inline leaf arrays of the flat IntTuple (flat.go), recognises its
+// class of inputs in O(1) or one pass over the leaves, and declines
+// (ok=false) anything else. TestCrd2IdxDyn and TestCrd2IdxCongruent check
+// them against the code of record wherever they answer, and
+// TestCrd2IdxFastCovers that they answer on their whole class. (Eval's
+// shifts are in evalLeaves itself; TestEvalMatchesRecord checks them. The
+// inline reader of Parse is parseInline, in parse.go.)
+
+// sumFits reports whether a sum of at most inlLeaves products a*d, with
+// every |a| <= amag+1 and |d| <= dmag+1, has no partial sum (in any order)
+// beyond an int: each product is below 2^(len(amag)+len(dmag)+2).
+func sumFits(amag, dmag uint) bool { return bits.Len(amag)+bits.Len(dmag) <= 58 }
+
+// crd2idxDyn is crd2idxSpan over the whole shape, faster, in the common case
+// it covers, and ok=false elsewhere: a dynamic coordinate c >= 0, shape and
+// stride inline, no empty tuple, and no static extent in {-1, 0, 1}. Then no
+// mode's size is a static ±1 or 0, so every part of c CuTe computes is
+// dynamic and the distribution over the modes is the one over the leaves
+// (truncated division nests), and the result is static exactly when every
+// stride is a static _0. Where an overflow is possible (sumFits), which
+// crd2idxSpan would report, it declines.
+func crd2idxDyn(c Int, shape, stride *IntTuple) (r Int, ok bool) {
+	if c.static || c.v < 0 || shape.big != nil || stride.big != nil {
+		return Int{}, false
+	}
+	const low = 0x5555555555555555 // the low bit of every token
+	tk := shape.tk
+	opens, closes := tk&^(tk>>1)&low, (tk>>1)&^tk&low
+	if opens&(closes>>tokBits) != 0 { // ( followed by ): an empty tuple
+		return Int{}, false
+	}
+	n := shape.numLeaves()
+	for sb := shape.st; sb != 0; sb &= sb - 1 { // the static leaves
+		if k := bits.TrailingZeros8(sb); uint(shape.v[k]+1) <= 2 {
+			return Int{}, false
+		}
+	}
+	// evalLeaves, with the strides that receive a part summarised for sumFits
+	// (every part is at most c).
+	off, dmag, i, last := 0, uint(0), c.v, (n-1)&(inlLeaves-1)
+	for k := 0; k < last && i != 0; k++ {
+		d := stride.v[k&(inlLeaves-1)]
+		q, r := divLeaf(i, shape.v[k&(inlLeaves-1)])
+		off, dmag, i = off+r*d, dmag|uint(d^d>>63), q
+	}
+	d := stride.v[last]
+	if !sumFits(uint(c.v), dmag|uint(d^d>>63)) {
+		return Int{}, false
+	}
+	return Int{off + i*d, stride.st == uint8(bitMask(n)) && allZero(&stride.v, n)}, true
+}
+
+// allZero reports whether the first n inline leaves are 0.
+func allZero(v *[inlLeaves]int, n int) bool {
+	m := 0
+	for k := range n & (2*inlLeaves - 1) {
+		m |= v[k&(inlLeaves-1)]
+	}
+	return m == 0
+}
+
+// crd2idxCongruent is crd2idxCoord, faster, for a coordinate congruent
+// with the shape (the same tokens: when the coordinate's tokens equal the
+// shape's, crd2idx is the dot product of the leaf arrays), and ok=false
+// elsewhere and where a partial sum might overflow (sumFits), which
+// crd2idxCoord would report. The sum is static when every term c_k*d_k is:
+// both static, or one a static _0.
+func crd2idxCongruent(c, shape, stride *IntTuple) (r Int, ok bool) {
+	if c.big != nil || shape.big != nil || stride.big != nil || c.tk != shape.tk || c.nt != shape.nt {
+		return Int{}, false
+	}
+	sum, cv, dv := 0, &c.v, &stride.v
+	n := int(c.nl) & (2*inlLeaves - 1)
+	if c.nt == 0 { // an integer: leaf 0
+		n = 1
+	}
+	amag, dmag, k := uint(0), uint(0), 0
+	for ; k+1 < n; k += 2 { // two terms a step
+		a, d, a1, d1 := cv[k&(inlLeaves-1)], dv[k&(inlLeaves-1)], cv[(k+1)&(inlLeaves-1)], dv[(k+1)&(inlLeaves-1)]
+		sum += a*d + a1*d1
+		amag, dmag = amag|uint(a^a>>63)|uint(a1^a1>>63), dmag|uint(d^d>>63)|uint(d1^d1>>63)
+	}
+	if k < n {
+		a, d := cv[k&(inlLeaves-1)], dv[k&(inlLeaves-1)]
+		sum += a * d
+		amag, dmag = amag|uint(a^a>>63), dmag|uint(d^d>>63)
+	}
+	if !sumFits(amag, dmag) {
+		return Int{}, false
+	}
+	// Every term static: every pair both static, or else at least one of
+	// each pair static and the rest checked for a static _0.
+	full := uint8(bitMask(n))
+	static := c.st&stride.st&full == full || (c.st|stride.st)&full == full && staticTerms(c, stride, n)
+	return Int{sum, static}, true
+}
+
+// staticTerms reports whether every product c_k*d_k of the first n inline
+// leaves is static: both static, or one of them a static _0.
+func staticTerms(c, d *IntTuple, n int) bool {
+	rest := uint8(bitMask(n)) &^ (c.st & d.st) // the terms not both static
+	if rest&^(c.st|d.st) != 0 {                // one with both dynamic
+		return false
+	}
+	for ; rest != 0; rest &= rest - 1 {
+		k := bits.TrailingZeros8(rest)
+		if !(c.st>>k&1 != 0 && c.v[k] == 0 || d.st>>k&1 != 0 && d.v[k] == 0) {
+			return false
+		}
+	}
+	return true
+}
