@@ -364,7 +364,13 @@ func composeLeafM(l, m *fmodes, s, d Int) bool {
 	} else {
 		m.d[b+n] = mulF(div, l.d[n], &bad)
 	}
-	k := coalesceModes(m.s[b:b+n+1], m.d[b:b+n+1])
+	k := 1
+	switch {
+	case n > 0:
+		k = coalesceModes(m.s[b:b+n+1], m.d[b:b+n+1])
+	case rest.Is(1): // coalesce of the one mode _1:x is _1:_0
+		m.d[b] = S(0)
+	}
 	m.n = b + k
 	return !bad && k > 0
 }

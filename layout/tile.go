@@ -148,8 +148,8 @@ func tileToShapeFast(block *Layout, target *Shape, order ModeOrder) (Layout, boo
 	}
 	tstatic, bstatic, bad := true, true, false
 	for i := range n {
-		b := S(1) // the product of the block's mode i, as leafProduct types it
-		for k := x.e[i]; k < x.e[i+1]; k++ {
+		b := x.s(x.e[i]) // the product of the block's mode i, as leafProduct types it
+		for k := x.e[i] + 1; k < x.e[i+1]; k++ {
 			b = mulF(b, x.s(k), &bad)
 		}
 		var t Int
