@@ -193,35 +193,27 @@ func rankProductFlat(r *Layout, x, y *flatOperand, cob Int, yDisjoint, raked boo
 			return false
 		}
 	}
-	m := &f // filter(a) is done with
-	m.n = 0
-	var ey [inlLeaves + 1]int
-	if !composeLeavesF(&c, y, m, ey[:]) && !composeLeavesPlain(&c, y, m, ey[:]) {
-		return false
-	}
 	// zip and coalesce each mode, written straight into r: mode i is
-	// coalesce((a_i, b*_i)), or of (b*_i, a_i) when raked, coalesced in c
-	// (done with); a result that is not inline is left to the plain path.
+	// coalesce((a_i, c ∘ b_i)), or of (c ∘ b_i, a_i) when raked, gathered
+	// in f (done with); a result that is not inline is left to the plain
+	// path.
 	var w flatWriter
 	w.tok(tOpen)
+	t := &f
 	for i := range x.n {
-		ys, yd := m.s[ey[i]:ey[i+1]], m.d[ey[i]:ey[i+1]]
-		a0, a1 := x.e[i], x.e[i+1]
-		k := a1 - a0 + len(ys)
-		if k > fastModes {
+		t.n = 0
+		if !raked && !t.addLeaves(x, i) {
 			return false
 		}
-		xa, ya := 0, a1-a0 // where x_i and y_i start: (x_i, y_i), or (y_i, x_i) when raked
-		if raked {
-			xa, ya = len(ys), 0
+		for k := y.e[i]; k < y.e[i+1]; k++ {
+			if s, d := y.s(k), y.d(k); !composeLeafM(&c, t, s, d) && !composeLeafPlain(&c, t, s, d) {
+				return false
+			}
 		}
-		for a := a0; a < a1; a++ {
-			c.s[xa+a-a0], c.d[xa+a-a0] = x.s(a), x.d(a)
+		if raked && !t.addLeaves(x, i) {
+			return false
 		}
-		for t := range ys {
-			c.s[ya+t], c.d[ya+t] = ys[t], yd[t]
-		}
-		if k = coalesceModes(c.s[:k], c.d[:k]); k == 0 || !w.addFlat(r, c.s[:k], c.d[:k]) {
+		if k := coalesceModes(t.s[:t.n], t.d[:t.n]); k == 0 || !w.addFlat(r, t.s[:k], t.d[:k]) {
 			return false
 		}
 	}
@@ -307,17 +299,15 @@ func coalesceModes(s, d []Int) int {
 	return e - w + 1
 }
 
-// composeLeavesF composes l with each leaf of y into m (composeLeafM),
-// setting ey[i+1] to the end of the modes of y's mode i; false where that
-// gives up.
-func composeLeavesF(l *fmodes, y *flatOperand, m *fmodes, ey []int) bool {
-	for i := range y.n {
-		for k := y.e[i]; k < y.e[i+1]; k++ {
-			if !composeLeafM(l, m, y.s(k), y.d(k)) {
-				return false
-			}
-		}
-		ey[i+1] = m.n
+// addLeaves appends the leaves of x's mode i to m; false where they do
+// not fit.
+func (m *fmodes) addLeaves(x *flatOperand, i int) bool {
+	if m.n+x.e[i+1]-x.e[i] > fastModes {
+		return false
+	}
+	for k := x.e[i]; k < x.e[i+1]; k++ {
+		m.s[m.n], m.d[m.n] = x.s(k), x.d(k)
+		m.n++
 	}
 	return true
 }
@@ -329,7 +319,7 @@ func composeLeavesF(l *fmodes, y *flatOperand, m *fmodes, ey []int) bool {
 // extent (for a static _1 d, only cut to the rest of s), its stride scaled
 // by what was divided out, and its extent cut to the rest of s, which it
 // divides; the last mode takes the rest of s at the rest of d times its
-// stride.
+// stride. m is unchanged where it gives up.
 func composeLeafM(l, m *fmodes, s, d Int) bool {
 	b, n := m.n, l.n-1
 	switch {
@@ -371,8 +361,11 @@ func composeLeafM(l, m *fmodes, s, d Int) bool {
 	case rest.Is(1): // coalesce of the one mode _1:x is _1:_0
 		m.d[b] = S(0)
 	}
+	if bad || k == 0 {
+		return false
+	}
 	m.n = b + k
-	return !bad && k > 0
+	return true
 }
 
 // mulOne is mulF(a, one) for a one of value 1 (no overflow): a static _0
@@ -384,30 +377,24 @@ func mulOne(a, one Int) Int {
 	return Int{a.v, a.static && one.static}
 }
 
-// composeLeavesPlain is composeLeavesF by the plain composeLeaf (which may
+// composeLeafPlain is composeLeafM by the plain composeLeaf (which may
 // raise what compose raises), for where the fast path gives up; false
 // where the composition is suspect (compose verifies it), has an extent
-// that is not positive or has modes that do not fit m.
-func composeLeavesPlain(l *fmodes, y *flatOperand, m *fmodes, ey []int) bool {
+// that is not positive or modes that do not fit m.
+func composeLeafPlain(l, m *fmodes, s, d Int) bool {
 	var comp compState
 	var bufS, bufD [2 * fastModes]Int // more modes move to the heap
-	ys, yd := bufS[:0], bufD[:0]
-	for i := range y.n {
-		for k := y.e[i]; k < y.e[i+1]; k++ {
-			ys, yd = composeLeaf(l.s[:l.n], l.d[:l.n], y.s(k), y.d(k), &comp, ys, yd)
-		}
-		ey[i+1] = len(ys)
-	}
-	if comp.suspect || len(ys) > fastModes {
+	ys, yd := composeLeaf(l.s[:l.n], l.d[:l.n], s, d, &comp, bufS[:0], bufD[:0])
+	if comp.suspect || m.n+len(ys) > fastModes {
 		return false
 	}
 	for k := range ys {
 		if ys[k].v <= 0 {
 			return false
 		}
+		m.s[m.n], m.d[m.n] = ys[k], yd[k]
+		m.n++
 	}
-	m.n = copy(m.s[:], ys)
-	copy(m.d[:], yd)
 	return true
 }
 
