@@ -1,20 +1,29 @@
 package layout
 
-// The fast path of blocked_product, raked_product and tile_to_shape. The
-// code of record is rankProductPlain: logical_product(a, b) of the operands
-// padded to their common rank n, its two modes zipped and every mode
-// coalesced. rankProductFlat takes the same steps, in the same order, on
-// the leaves of the padded operands held in fixed arrays (flatOperand):
-// filter(a), complement(a, size(a)*cosize(b)), the composition of that
-// complement with each leaf of b, and the zip and coalesce of each mode,
-// with the fast coalesce and composition of composition_fast.go. It never
-// raises: wherever the plain path would raise, check or verify something
-// (a non-positive extent, a dynamic stride where rank > 1 needs a static
-// one, an overflow, an operand that does not fit the arrays, a product
-// whose injectivity needs the point-by-point check), it returns ok=false
-// before anything differs, and the caller takes the plain path.
-// TestRankProductFast and TestTileToShapeFast check fast == plain, static
-// flags and errors included.
+// The fast path of blocked_product, raked_product and tile_to_shape.
+//
+// Rule: for operands whose padded forms have at most 8 leaves, positive
+// extents, b's strides non-negative and b's modes disjoint, the product is
+// computed on the leaves in fixed arrays, and declined anywhere else.
+//
+// The code of record is rankProductPlain: logical_product(a, b) of the
+// operands padded to their common rank n, its two modes zipped and every
+// mode coalesced. rankProductFlat takes the same steps, in the same order,
+// on the leaves of the padded operands (flatOperand): filter(a),
+// complement(a, size(a)*cosize(b)) (complementF), the composition of that
+// complement with each leaf of b (composeLeafM, composeLeafF's steps
+// written in place), and the coalesce of each zipped mode (coalesceModes,
+// bw_coalesce in place), writing the result's inline form directly. It
+// never raises before the plain path would: wherever the plain path would
+// raise, check or verify something (a non-positive extent, a dynamic
+// stride where rank > 1 needs a static one, an overflow, an operand or
+// result that does not fit the arrays, a product whose injectivity needs
+// the point-by-point check), it returns ok=false before anything differs,
+// and the caller takes the plain path; only the plain steps it falls back
+// to for one leaf (composeLeafPlain) or for cosize(b) (cosizeDyn) raise,
+// what and where the plain path raises. TestRankProductFast,
+// TestRankProductLeafModes and TestTileToShapeFast check fast == plain,
+// static flags and errors included.
 
 // A flatOperand is an operand of a rank product padded to n modes
 // (appendModes), by its leaves: mode i is the leaves [e[i], e[i+1]). read

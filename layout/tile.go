@@ -197,5 +197,6 @@ func tileToShapeFast(block *Layout, target *Shape, order ModeOrder) (Layout, boo
 	}
 	reps.cos, reps.pos, reps.nneg = cosize.v, true, true
 	var r Layout
-	return r, rankProductFlat(&r, &x, &reps, cosize, true, false)
+	ok := rankProductFlat(&r, &x, &reps, cosize, true, false)
+	return r, ok
 }
