@@ -22,7 +22,11 @@ import (
 //
 // A ComposedLayout is one pointer to its immutable parts, so that it is
 // stored in a [Func] without a further allocation: building one allocates
-// its parts once, evaluator included.
+// its parts once, evaluator included. The divides, products and
+// tile_to_shape of a composed layout reuse the one they built last where
+// the result has the same parts (so that building the same swizzled tile
+// again allocates nothing); == on two ComposedLayouts may therefore report
+// true or false for equal parts: compare with [ComposedLayout.Equal].
 type ComposedLayout struct {
 	*composed
 }
