@@ -273,6 +273,7 @@ func (w *flatWriter) addFlat(dst *Layout, s, d []Int) bool {
 // holds garbage) or there is no mode.
 func coalesceModes(s, d []Int) int {
 	e := len(s) - 1
+	d = d[:len(s)]
 	i := 0
 	for i <= e && !s[i].static { // no static extent: nothing is skipped, replaced or merged
 		i++
