@@ -398,6 +398,14 @@ func logicalDivideFast(l *Layout, s, d Int) (r Layout, ok bool) {
 // Layout (which holds garbage where it gives up).
 func logicalDivideInto(r *Layout, l *Layout, s, d Int) bool {
 	sh := &l.shape
+	if sh.big == nil && sh.nt == 0 { // a leaf: divideLeaf
+		var w flatWriter
+		if !w.divideLeafMode(r, sh.lf(), l.stride.lf(), s, d) {
+			return false
+		}
+		w.finish(r, 2)
+		return true
+	}
 	nl := sh.numLeaves()
 	if sh.big != nil || s.v <= 0 || s.Is(1) || d.v <= 0 || nl == 0 || nl+1 > fastModes {
 		return false
@@ -656,14 +664,15 @@ func byModeDivideInto(r *Layout, l *Layout, t *Tiler) bool {
 		m := ms.next()
 		if i < g && t.elems[i].kind != tilerUnder {
 			e := &t.elems[i]
-			var s, d Int
-			switch {
-			case e.kind == tilerInt:
-				s, d = e.n, intTilerStride(e.n)
-			case e.kind == tilerLayout && !e.l.shape.isTup():
-				s, d = e.l.shape.lf(), e.l.stride.lf()
-			default:
+			s, d, ok := leafTiler(e)
+			if !ok {
 				return false
+			}
+			if !m.shape.isTup() {
+				if !w.divideLeafMode(r, m.shape.lf(), m.stride.lf(), s, d) {
+					return false
+				}
+				continue
 			}
 			var dm Layout
 			if !logicalDivideInto(&dm, &m, s, d) || !w.addMode(&dm, r) {

@@ -213,6 +213,10 @@ func logicalDivideTo(r, l *Layout, t *Tiler) {
 // the untiled modes) into mode 1: ((tiles...),(rests...)).
 func ZippedDivide(l Layout, t Tiler) (r Layout, err error) {
 	defer catchIn("zipped_divide", &err)
+	if divideZipInto(&r, &l, &t, zipped) {
+		return r, nil
+	}
+	r = Layout{}
 	var d Layout
 	logicalDivideTo(&d, &l, &t)
 	if !tileUnzipInto(&r, &d, &t) {
@@ -226,6 +230,9 @@ func ZippedDivide(l Layout, t Tiler) (r Layout, err error) {
 // mode unpacked: ((tiles...), rest0, rest1, ...).
 func TiledDivide(l Layout, t Tiler) (r Layout, err error) {
 	defer catchIn("tiled_divide", &err)
+	if divideZipInto(&r, &l, &t, tiled) {
+		return r, nil
+	}
 	return tiledOf(tileUnzip("tiled_divide", logicalDivide(l, t), t)), nil
 }
 
@@ -233,5 +240,8 @@ func TiledDivide(l Layout, t Tiler) (r Layout, err error) {
 // unpacked: (tile0, tile1, ..., rest0, rest1, ...).
 func FlatDivide(l Layout, t Tiler) (r Layout, err error) {
 	defer catchIn("flat_divide", &err)
+	if divideZipInto(&r, &l, &t, flat) {
+		return r, nil
+	}
 	return flatOf(tileUnzip("flat_divide", logicalDivide(l, t), t)), nil
 }

@@ -1,0 +1,200 @@
+package layout
+
+// The fast paths of the divides of a mode that is one leaf. For a leaf
+// layout S:D and an integral tiler s:d, logical_divide is worked out in
+// closed form on the leaves (divideLeaf); the by-mode divides of a layout
+// whose tiled modes are leaves (zipped_divide, tiled_divide, flat_divide
+// and logical_divide by a tuple) write their result straight into its
+// inline form from those quotients. Each gives up (ok=false) where the
+// plain path (divide.go, the code of record) must answer; the tests check
+// fast == plain on random layouts and tilers.
+
+// A leafQuot is logical_divide(S:D, s:d) of a leaf layout by an integral
+// tiler: the tile (leaf 0) and the rest (leaf 1, or leaves 1 and 2).
+type leafQuot struct {
+	sh, st [3]Int
+	n      int // the number of leaves: 2 or 3
+}
+
+// divideLeaf is logicalDivideInto for a leaf layout ms:md and an integral
+// tiler s:d, in closed form: the complement of s:d with respect to ms is
+// the gap d:_1 below s:d (none for a static _1) and then c =
+// ceil_div(ms, s*d) from s*d (none where c is a static _1, unless it is
+// alone, then _1:_0); each leaf x:y of (s:d, complement) composed with
+// ms:md is x:y*md (x:md for a static y = _1, x:_0 for a static x = _1). It
+// takes ms positive, s positive and not a static _1, d positive, and gives up
+// (ok=false) on overflow, as logicalDivideInto does.
+func divideLeaf(ms, md, s, d Int, q *leafQuot) bool {
+	if ms.v <= 0 || ms.v > 1<<61 || s.v <= 0 || s.Is(1) || d.v <= 0 {
+		return false
+	}
+	bad := false
+	sd := mulF(d, s, &bad)
+	if bad || sd.v > 1<<61 {
+		return false
+	}
+	c := Int{ceilPos(ms.v, sd.v), ms.static && sd.static}
+	q.sh[0], q.st[0] = s, d
+	switch {
+	case d.Is(1):
+		q.sh[1], q.st[1] = c, sd
+		if c.Is(1) {
+			q.st[1] = S(0)
+		}
+		q.n = 2
+	case c.Is(1):
+		q.sh[1], q.st[1] = d, S(1)
+		q.n = 2
+	default:
+		q.sh[1], q.st[1] = d, S(1)
+		q.sh[2], q.st[2] = c, sd
+		q.n = 3
+	}
+	for i := range q.n { // compose with S:D
+		x, y := q.sh[i], &q.st[i]
+		switch {
+		case x.Is(1):
+			*y = S(0)
+		case y.Is(1):
+			*y = md
+		default:
+			*y = mulF(*y, md, &bad)
+		}
+	}
+	return !bad
+}
+
+// leafTiler returns the integral tiler s:d that the tiler t divides a mode
+// by: n:_1 for an integer n, the layout itself for an integral layout;
+// ok=false for another tiler.
+func leafTiler(t *Tiler) (s, d Int, ok bool) {
+	switch {
+	case t.kind == tilerInt:
+		return t.n, intTilerStride(t.n), true
+	case t.kind == tilerLayout && !t.l.shape.isTup():
+		return t.l.shape.lf(), t.l.stride.lf(), true
+	}
+	return Int{}, Int{}, false
+}
+
+// putQuotRest writes the rest of q (leaves 1..) to dst from leaf w.nl on,
+// one leaf or the tuple of two.
+func (w *flatWriter) putQuotRest(q *leafQuot, dst *Layout) {
+	if q.n == 2 {
+		w.putLeafTok(dst, q.sh[1], q.st[1])
+		return
+	}
+	w.tok(tOpen)
+	w.putLeafTok(dst, q.sh[1], q.st[1])
+	w.putLeafTok(dst, q.sh[2], q.st[2])
+	w.tok(tClose)
+}
+
+// putLeafTok appends the leaf s:d to dst (the bounds are the caller's to
+// check).
+func (w *flatWriter) putLeafTok(dst *Layout, s, d Int) {
+	putLeaf(&dst.shape, s, w.nl)
+	putLeaf(&dst.stride, d, w.nl)
+	w.nl++
+	w.tok(tLeaf)
+}
+
+// divideLeafMode writes logical_divide(ms:md, s:d) to dst as one mode
+// (tile, rest); false where divideLeaf gives up or it does not fit.
+func (w *flatWriter) divideLeafMode(dst *Layout, ms, md, s, d Int) bool {
+	var q leafQuot
+	if !divideLeaf(ms, md, s, d, &q) ||
+		w.nl+q.n > inlLeaves || w.nt+2*q.n > inlTokens {
+		return false
+	}
+	w.tok(tOpen)
+	w.putLeafTok(dst, q.sh[0], q.st[0])
+	w.putQuotRest(&q, dst)
+	w.tok(tClose)
+	return true
+}
+
+// The shapes of the by-mode divides: zipped_divide's ((tiles),(rests)),
+// tiled_divide's ((tiles),rests...) and flat_divide's (tiles...,rests...),
+// where a group of one element stays a rank-1 tuple (see tiledOf, flatOf).
+const (
+	zipped = iota
+	tiled
+	flat
+)
+
+// divideZipInto is zipped_divide (form zipped), tiled_divide or flat_divide
+// of l by t written to *r, a zero Layout, for an inline l whose first
+// len(t) modes are leaves (a leaf l is its one mode) and a by-mode tiler t of integers and
+// integral layouts: each tiled mode is a leafQuot, its tile gathered into
+// the first group and its rest into the second, followed by l's untiled
+// modes. ok=false where it gives up (r then holds garbage).
+func divideZipInto(r, l *Layout, t *Tiler, form int) bool {
+	sh, st := &l.shape, &l.stride
+	g := len(t.elems)
+	rk, nu := 1, 0 // l's rank, the tokens of its untiled modes
+	if sh.nt != 0 {
+		rk, nu = int(sh.rk), int(sh.nt)-2-g
+	}
+	if t.kind != tilerTuple || sh.big != nil || g == 0 || g > rk ||
+		sh.nt != 0 && (sh.tk>>tokBits)&bitMask(tokBits*g) != bitMask(tokBits*g) { // modes 0..g-1 leaves
+		return false
+	}
+	splitA, splitB := form == flat && g > 1, form != zipped && rk > 1
+	// the rests first, after the g tiles, with their own tokens
+	var b flatWriter
+	b.nl = g
+	if !splitB {
+		b.tok(tOpen)
+	}
+	for i := range g {
+		s, d, ok := leafTiler(&t.elems[i])
+		var q leafQuot
+		if !ok || !divideLeaf(Int{sh.v[i], sh.st>>i&1 != 0}, Int{st.v[i], st.st>>i&1 != 0}, s, d, &q) ||
+			b.nl+q.n-1 > inlLeaves || b.nt+5 > inlTokens {
+			return false
+		}
+		putLeaf(&r.shape, q.sh[0], i)
+		putLeaf(&r.stride, q.st[0], i)
+		b.putQuotRest(&q, r)
+	}
+	// ( [(] tiles [)] rests [untiled modes] [)] ): the untiled modes are l's
+	// tokens [g+1, nt-1) and leaves [g, nl)
+	nt := 1 + g + b.nt + nu + 1
+	if !splitA {
+		nt += 2
+	}
+	if !splitB {
+		nt++
+	}
+	if nt > inlTokens || b.nl+sh.numLeaves()-g > inlLeaves {
+		return false
+	}
+	var w flatWriter
+	w.tok(tOpen)
+	if !splitA {
+		w.tok(tOpen)
+	}
+	w.tk |= bitMask(tokBits*g) << (tokBits * uint(w.nt)) // the tiles
+	w.nt += g
+	if !splitA {
+		w.tok(tClose)
+	}
+	w.tk |= b.tk << (tokBits * uint(w.nt))
+	w.nt += b.nt
+	w.nl = b.nl
+	w.copy(l, r, g+1, g+1+nu, g, sh.numLeaves())
+	if !splitB {
+		w.tok(tClose)
+	}
+	w.tok(tClose)
+	ra, rb := 1, 1
+	if splitA {
+		ra = g
+	}
+	if splitB {
+		rb = rk
+	}
+	w.finish(r, ra+rb)
+	return true
+}
