@@ -147,6 +147,19 @@ func bwCoalesceF(os, od *[fastModes]Int, n int, ns, nd Int, r *fmodes) bool {
 // composeLeafF is composeLeaf for the fast path: the flat lhs a (its
 // extents positive) and the rhs leaf s:d (s positive, d non-negative).
 func composeLeafF(a *fmodes, s, d Int, r *fmodes) bool {
+	var sc leafScratch
+	return composeLeafS(a, s, d, r, &sc)
+}
+
+// A leafScratch holds composeLeafS's working modes, so that a caller
+// composing several leaves clears them once.
+type leafScratch struct {
+	shape1, stride1 [fastModes]Int
+	m               fmodes // the modes of one composed leaf (composeLeafTo)
+}
+
+// composeLeafS is composeLeafF with its working modes in sc.
+func composeLeafS(a *fmodes, s, d Int, r *fmodes, sc *leafScratch) bool {
 	if d.Is(0) {
 		r.s[r.n], r.d[r.n] = s, d
 		r.n++
@@ -156,7 +169,7 @@ func composeLeafF(a *fmodes, s, d Int, r *fmodes) bool {
 		return false // shape_div by a dynamic 0: the plain path raises it
 	}
 	n := a.n - 1
-	var shape1, stride1 [fastModes]Int
+	shape1, stride1 := &sc.shape1, &sc.stride1
 	bad := false
 	if d.Is(1) {
 		rest := s
@@ -164,7 +177,7 @@ func composeLeafF(a *fmodes, s, d Int, r *fmodes) bool {
 			shape1[i] = shapeMin(a.s[i], rest)
 			rest = shapeDivF(rest, a.s[i], true, &bad)
 		}
-		return bwCoalesceF(&shape1, &a.d, n, rest, a.d[n], r) && !bad
+		return bwCoalesceF(shape1, &a.d, n, rest, a.d[n], r) && !bad
 	}
 	// The plain path's three passes (divide out d, scale the strides, mod
 	// out s) in one: step i of each needs only step i of the one before.
@@ -186,7 +199,7 @@ func composeLeafF(a *fmodes, s, d Int, r *fmodes) bool {
 		rest = shapeDivF(rest, x, true, &bad)
 	}
 	last := mulF(restStride, a.d[n], &bad)
-	return !bad && bwCoalesceF(&shape1, &stride1, n, rest, last, r)
+	return !bad && bwCoalesceF(shape1, stride1, n, rest, last, r)
 }
 
 // coalesceXF is coalesceX on an inline layout with positive extents.
@@ -277,97 +290,52 @@ func composeIntoD(r *Layout, a, b *Layout, disjoint bool) bool {
 	if !disjoint && !disjointFast(b) {
 		return false
 	}
-	var tk uint64
-	var m fmodes
-	nt, nl, k := 0, 0, 0
-	emit := func(x uint64) {
-		tk |= x << (tokBits * uint(nt))
-		nt++
-	}
+	var w flatWriter
+	var sc leafScratch
+	k := 0
 	for j := range int(bs.nt) {
-		x := uint64(bs.tk>>(tokBits*uint(j))) & 3
-		if x != tLeaf {
-			if nt == inlTokens {
+		if x := uint64(bs.tk>>(tokBits*uint(j))) & 3; x != tLeaf {
+			if w.nt == inlTokens {
 				return false
 			}
-			emit(x)
+			w.tok(x)
 			continue
 		}
-		s := Int{bs.v[k], bs.st>>k&1 != 0}
-		d := Int{bd.v[k], bd.st>>k&1 != 0}
+		if !w.composeLeafTo(r, &la, Int{bs.v[k], bs.st>>k&1 != 0}, Int{bd.v[k], bd.st>>k&1 != 0}, &sc) {
+			return false
+		}
 		k++
-		m.n = 0
-		if s.v <= 0 || d.v < 0 || !composeLeafF(&la, s, d, &m) {
-			return false
-		}
-		extra := 0
-		if m.n > 1 {
-			extra = 2
-		}
-		if nl+m.n > inlLeaves || nt+m.n+extra > inlTokens {
-			return false
-		}
-		if m.n > 1 {
-			emit(tOpen)
-		}
-		for i := range m.n {
-			putLeaf(rs, m.s[i], nl)
-			putLeaf(rd, m.d[i], nl)
-			nl++
-			emit(tLeaf)
-		}
-		if m.n > 1 {
-			emit(tClose)
-		}
 	}
-	rs.tk, rd.tk = tk, tk
-	rs.nt, rd.nt = uint8(nt), uint8(nt)
-	rs.nl, rd.nl = uint8(nl), uint8(nl)
-	rs.rk, rd.rk = bs.rk, bs.rk
+	w.finish(r, int(bs.rk))
 	return true
 }
 
-// composeIntegralInto is composeInto for an integral a = N:D (N positive)
-// and an inline tuple b (r a zero Layout). coalesce_x(a) is the one mode
-// N:D (_2:D for a static _1), so composeLeafF turns each leaf x:y of b into
-// the one mode x:y for a static y = _0, x:D for a static _1 and x:y*D
-// otherwise, its stride _0 where x is a static _1: the result has b's
-// nesting. b's non-trivial modes must be disjoint (the caller's to know);
-// ok=false where composeInto would give up.
-func composeIntegralInto(r, a, b *Layout) bool {
-	bs, bd := &b.shape, &b.stride
-	if a.shape.big != nil || a.shape.nt != 0 || b.shape.big != nil || bs.nt == 0 || a.shape.v[0] <= 0 {
+// composeLeafTo appends la ∘ s:d to dst as one element: its one mode, or
+// the tuple of its modes; false where composeLeafS gives up (or s is not
+// positive, or d negative) or the result does not fit inline.
+func (w *flatWriter) composeLeafTo(dst *Layout, la *fmodes, s, d Int, sc *leafScratch) bool {
+	m := &sc.m
+	m.n = 0
+	if s.v <= 0 || d.v < 0 || !composeLeafS(la, s, d, m, sc) {
 		return false
 	}
-	ad := a.stride.lf()
-	bad := false
-	for k := range int(bs.nl) {
-		x := Int{bs.v[k], bs.st>>k&1 != 0}
-		y := Int{bd.v[k], bd.st>>k&1 != 0}
-		if x.v <= 0 || y.v < 0 {
-			return false
-		}
-		switch {
-		case y.Is(0):
-		case y.v == 0:
-			return false // shape_div by a dynamic 0: the plain path raises it
-		default:
-			if y.Is(1) {
-				y = ad
-			} else {
-				y = mulF(y, ad, &bad)
-			}
-			if x.Is(1) {
-				y = S(0)
-			}
-		}
-		putLeaf(&r.shape, x, k)
-		putLeaf(&r.stride, y, k)
+	wrap := 0
+	if m.n > 1 {
+		wrap = 2
 	}
-	for _, t := range [2]*IntTuple{&r.shape, &r.stride} {
-		t.tk, t.nt, t.nl, t.rk = bs.tk, bs.nt, bs.nl, bs.rk
+	if w.nl+m.n > inlLeaves || w.nt+m.n+wrap > inlTokens {
+		return false
 	}
-	return !bad
+	if m.n > 1 {
+		w.tok(tOpen)
+	}
+	for i := range m.n {
+		w.putLeafTok(dst, m.s[i], m.d[i])
+	}
+	if m.n > 1 {
+		w.tok(tClose)
+	}
+	return true
 }
 
 // putLeaf sets leaf k of the inline tuple t to a.
@@ -381,14 +349,16 @@ func putLeaf(t *IntTuple, a Int, k int) {
 // logicalDivideFast is logicalDivideLayout(l, s:d) for the common case: l
 // inline with positive extents, the integral tiler s:d with s positive and
 // not a static _1, d positive (so that filter(s:d) is s:d, and its
-// complement needs no sorting and has no gaps). The complement
-// coalesce(ceil_div(shape(l), s*d)) laid out from s*d is computed here as
-// complementOf computes it for one mode, (s:d, complement) is built inline,
-// and the composition is composeFast's; ok=false where any step gives up
-// or the plain path would raise an error. (s:d, complement) is disjoint by
+// complement needs no sorting and has no gaps). A leaf l is divideLeaf's;
+// otherwise the complement coalesce(ceil_div(shape(l), s*d)) laid out from
+// s*d is computed here as complementOf computes it for one mode, and l is
+// composed with each leaf of (s:d, complement) by composeLeafS, the result
+// written in the tiler's nesting; ok=false where any step gives up or the
+// plain path would raise an error. (s:d, complement) is disjoint by
 // construction (sorted by stride, d:_1, s:d, then the rest from s*d, each
 // mode starts one past the largest offset of those below it), so the
-// composition does not check it.
+// composition does not check it, and its size, the result's, is s*d times
+// the complement's ceil_divs.
 func logicalDivideFast(l *Layout, s, d Int) (r Layout, ok bool) {
 	ok = logicalDivideInto(&r, l, s, d)
 	return r, ok
@@ -416,6 +386,7 @@ func logicalDivideInto(r *Layout, l *Layout, s, d Int) bool {
 	var fs, fd [fastModes]Int
 	fs[0], fd[0] = d, S(1) // d.Div(_1): d is not a static _0
 	rest := nd
+	ln, rn := 1, nd.v // size(l), and size(s:d, complement): the result's
 	for k := range nl {
 		x := Int{sh.v[k], sh.st>>k&1 != 0}
 		if x.v <= 0 || x.v > 1<<61 || rest.v > 1<<61 { // ceil_div's sum must not overflow
@@ -423,6 +394,7 @@ func logicalDivideInto(r *Layout, l *Layout, s, d Int) bool {
 		}
 		st := x.static && rest.static
 		fs[1+k], rest = Int{ceilPos(x.v, rest.v), st}, Int{ceilPos(rest.v, x.v), st}
+		ln, rn = mulPos(ln, x.v, &bad), mulPos(rn, fs[1+k].v, &bad)
 	}
 	n := 2 // coalesce(IntTuple) of the rest: neighbours of the same kind multiply
 	for i := 2; i <= nl; i++ {
@@ -443,49 +415,47 @@ func logicalDivideInto(r *Layout, l *Layout, s, d Int) bool {
 		cur = mulF(cur, fs[i], &bad)
 	}
 	var c fmodes
-	if bad || !bwCoalesceF(&fs, &fd, n-1, fs[n-1], fd[n-1], &c) || 1+c.n > inlLeaves {
+	if bad || rn < ln || !bwCoalesceF(&fs, &fd, n-1, fs[n-1], fd[n-1], &c) {
+		return false // rn < ln: the plain path raises the loss of size
+	}
+	// l composed with each leaf of the tiler (s:d, complement), written in
+	// the tiler's nesting.
+	var la fmodes
+	if !coalesceXF(l, &la) {
 		return false
 	}
-	// The tiler (s:d, complement) inline.
-	var bc Layout
-	bs, bd := &bc.shape, &bc.stride
-	putLeaf(bs, s, 0)
-	putLeaf(bd, d, 0)
-	tk := uint64(tOpen | tLeaf<<tokBits)
-	nt := 2
+	var w flatWriter
+	var sc leafScratch
+	w.tok(tOpen)
+	if !w.composeLeafTo(r, &la, s, d, &sc) {
+		return false
+	}
 	if c.n > 1 {
-		tk |= tOpen << (tokBits * uint(nt))
-		nt++
+		w.tok(tOpen)
 	}
 	for i := range c.n {
-		putLeaf(bs, c.s[i], 1+i)
-		putLeaf(bd, c.d[i], 1+i)
-		tk |= tLeaf << (tokBits * uint(nt))
-		nt++
-	}
-	if c.n > 1 {
-		tk |= tClose << (tokBits * uint(nt))
-		nt++
-	}
-	tk |= tClose << (tokBits * uint(nt))
-	nt++
-	bs.tk, bd.tk = tk, tk
-	bs.nt, bd.nt = uint8(nt), uint8(nt)
-	bs.nl, bd.nl = uint8(1+c.n), uint8(1+c.n)
-	bs.rk, bd.rk = 2, 2
-	if l.shape.nt == 0 {
-		if !composeIntegralInto(r, l, &bc) {
+		if !w.composeLeafTo(r, &la, c.s[i], c.d[i], &sc) {
 			return false
 		}
-	} else if !composeIntoD(r, l, &bc, true) { // (s:d, complement) is disjoint by construction
+	}
+	if w.nt+2 > inlTokens {
 		return false
 	}
-	rn, ok1 := sizeF(&r.shape)
-	ln, ok2 := sizeF(&l.shape)
-	if !ok1 || !ok2 || rn < ln {
-		return false
+	if c.n > 1 {
+		w.tok(tClose)
 	}
+	w.tok(tClose)
+	w.finish(r, 2)
 	return true
+}
+
+// mulPos returns a*b for non-negative a, b; where it overflows it sets *bad.
+func mulPos(a, b int, bad *bool) int {
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	if hi != 0 || lo > 1<<63-1 {
+		*bad = true
+	}
+	return int(lo)
 }
 
 // sizeF is the size of an inline shape of positive extents; ok=false for

@@ -1,5 +1,7 @@
 package layout
 
+import "math/bits"
+
 // The fast paths of the divides of a mode that is one leaf. For a leaf
 // layout S:D and an integral tiler s:d, logical_divide is worked out in
 // closed form on the leaves (divideLeaf); the by-mode divides of a layout
@@ -17,51 +19,56 @@ type leafQuot struct {
 }
 
 // divideLeaf is logicalDivideInto for a leaf layout ms:md and an integral
-// tiler s:d, in closed form: the complement of s:d with respect to ms is
+// tiler s:d, in closed form. The complement of s:d with respect to ms is
 // the gap d:_1 below s:d (none for a static _1) and then c =
 // ceil_div(ms, s*d) from s*d (none where c is a static _1, unless it is
 // alone, then _1:_0); each leaf x:y of (s:d, complement) composed with
-// ms:md is x:y*md (x:md for a static y = _1, x:_0 for a static x = _1). It
-// takes ms positive, s positive and not a static _1, d positive, and gives up
-// (ok=false) on overflow, as logicalDivideInto does.
+// ms:md is x:y*md (x:md for a static y = _1, x:_0 for a static x = _1). So
+// the result is (s:d*md, c:s*d*md) for a static d = _1 (c:_0 for a static
+// c = _1), (s:d*md, d:md) for a static c = _1, and (s:d*md, (d:md,
+// c:s*d*md)) otherwise, d*md being md for a static d = _1. It takes ms in
+// [1, 2^61], s in [1, 2^31) and not a static _1, d in [1, 2^30), and gives
+// up (ok=false) where a stride overflows.
 func divideLeaf(ms, md, s, d Int, q *leafQuot) bool {
-	if ms.v <= 0 || ms.v > 1<<61 || s.v <= 0 || s.Is(1) || d.v <= 0 {
+	if uint64(ms.v-1) >= 1<<61 || uint64(s.v-1) >= 1<<31-1 || uint64(d.v-1) >= 1<<30-1 || s.Is(1) {
 		return false
 	}
 	bad := false
-	sd := mulF(d, s, &bad)
-	if bad || sd.v > 1<<61 {
-		return false
-	}
+	sd := Int{s.v * d.v, s.static && d.static} // < 2^61, never a static _1
 	c := Int{ceilPos(ms.v, sd.v), ms.static && sd.static}
-	q.sh[0], q.st[0] = s, d
+	q.sh[0], q.st[0] = s, md
+	if !d.Is(1) {
+		q.st[0] = mulStride(d, md, &bad)
+	}
 	switch {
 	case d.Is(1):
-		q.sh[1], q.st[1] = c, sd
-		if c.Is(1) {
-			q.st[1] = S(0)
+		q.sh[1], q.st[1] = c, S(0)
+		if !c.Is(1) {
+			q.st[1] = mulStride(sd, md, &bad)
 		}
 		q.n = 2
 	case c.Is(1):
-		q.sh[1], q.st[1] = d, S(1)
+		q.sh[1], q.st[1] = d, md
 		q.n = 2
 	default:
-		q.sh[1], q.st[1] = d, S(1)
-		q.sh[2], q.st[2] = c, sd
+		q.sh[1], q.st[1] = d, md
+		q.sh[2], q.st[2] = c, mulStride(sd, md, &bad)
 		q.n = 3
 	}
-	for i := range q.n { // compose with S:D
-		x, y := q.sh[i], &q.st[i]
-		switch {
-		case x.Is(1):
-			*y = S(0)
-		case y.Is(1):
-			*y = md
-		default:
-			*y = mulF(*y, md, &bad)
-		}
-	}
 	return !bad
+}
+
+// mulStride is y.Mul(md) for a positive y (so never a static _0); where it
+// overflows it sets *bad.
+func mulStride(y, md Int, bad *bool) Int {
+	if md.Is(0) {
+		return md
+	}
+	hi, lo := bits.Mul64(uint64(y.v), uint64(absInt(md.v)))
+	if hi != 0 || lo > 1<<63-1 {
+		*bad = true
+	}
+	return Int{y.v * md.v, y.static && md.static}
 }
 
 // leafTiler returns the integral tiler s:d that the tiler t divides a mode

@@ -186,3 +186,30 @@ func TestDivideLeafModesTable(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDivideIssue16 runs the divides of the issue-16 table on their
+// operands, dynamic and static.
+func BenchmarkDivideIssue16(b *testing.B) {
+	divAS, divBS := MustParse("(_32,_24):(_1,_32)"), LayoutTiler(MustParse("_8:_1"))
+	zipLS, zipTS := MustParse("(_128,_64):(_1,_128)"), MustParseTiler("<_64,_8>")
+	for _, c := range []struct {
+		name string
+		f    func(Layout, Tiler) (Layout, error)
+		l    Layout
+		t    Tiler
+	}{
+		{"logical", LogicalDivide, benchDivA, benchDivB},
+		{"logical_s", LogicalDivide, divAS, divBS},
+		{"zipped", ZippedDivide, benchZipL, benchZipT},
+		{"zipped_s", ZippedDivide, zipLS, zipTS},
+		{"tiled", TiledDivide, benchZipL, benchZipT},
+		{"flat", FlatDivide, benchZipL, benchZipT},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				benchLay, _ = c.f(c.l, c.t)
+			}
+		})
+	}
+}
