@@ -108,8 +108,9 @@ func bwCoalesceF(os, od *[fastModes]Int, n int, ns, nd Int, r *fmodes) bool {
 		dyn = !os[i].static
 	}
 	if dyn { // no static extent: nothing is skipped, replaced or merged
-		copy(rs[b:b+n], os[:n])
-		copy(rd[b:b+n], od[:n])
+		for i := range n { // a few modes: a loop is cheaper than memmove
+			rs[b+i], rd[b+i] = os[i], od[i]
+		}
 		rs[b+n], rd[b+n] = ns, nd
 		r.n = b + n + 1
 		return true
@@ -314,6 +315,15 @@ func composeIntoD(r *Layout, a, b *Layout, disjoint bool) bool {
 // the tuple of its modes; false where composeLeafS gives up (or s is not
 // positive, or d negative) or the result does not fit inline.
 func (w *flatWriter) composeLeafTo(dst *Layout, la *fmodes, s, d Int, sc *leafScratch) bool {
+	if la.n == 1 && s.v > 0 && d.v > 0 { // a one-mode lhs N:D: the one mode s:d*D
+		bad := false
+		y := oneModeStride(s, d, la.d[0], &bad)
+		if bad || w.nl == inlLeaves || w.nt == inlTokens {
+			return false
+		}
+		w.putLeafTok(dst, s, y)
+		return true
+	}
 	m := &sc.m
 	m.n = 0
 	if s.v <= 0 || d.v < 0 || !composeLeafS(la, s, d, m, sc) {

@@ -23,10 +23,9 @@ type leafQuot struct {
 // the gap d:_1 below s:d (none for a static _1) and then c =
 // ceil_div(ms, s*d) from s*d (none where c is a static _1, unless it is
 // alone, then _1:_0); each leaf x:y of (s:d, complement) composed with
-// ms:md is x:y*md (x:md for a static y = _1, x:_0 for a static x = _1). So
-// the result is (s:d*md, c:s*d*md) for a static d = _1 (c:_0 for a static
-// c = _1), (s:d*md, d:md) for a static c = _1, and (s:d*md, (d:md,
-// c:s*d*md)) otherwise, d*md being md for a static d = _1. It takes ms in
+// ms:md is x:y*md (oneModeStride). So the result is (s:d*md, c:s*d*md)
+// for a static d = _1, (s:d*md, d:md) for a static c = _1, and (s:d*md,
+// (d:md, c:s*d*md)) otherwise. It takes ms in
 // [1, 2^61], s in [1, 2^31) and not a static _1, d in [1, 2^30), and gives
 // up (ok=false) where a stride overflows.
 func divideLeaf(ms, md, s, d Int, q *leafQuot) bool {
@@ -36,7 +35,7 @@ func divideLeaf(ms, md, s, d Int, q *leafQuot) bool {
 	bad := false
 	sd := Int{s.v * d.v, s.static && d.static} // < 2^61, never a static _1
 	c := Int{ceilPos(ms.v, sd.v), ms.static && sd.static}
-	q.sh[0], q.st[0] = s, md
+	q.sh[0], q.st[0] = s, md // s is not a static _1, nor is s*d
 	if !d.Is(1) {
 		q.st[0] = mulStride(d, md, &bad)
 	}
@@ -56,6 +55,20 @@ func divideLeaf(ms, md, s, d Int, q *leafQuot) bool {
 		q.n = 3
 	}
 	return !bad
+}
+
+// oneModeStride is the stride of x:y (x, y positive) composed with a
+// one-mode layout N:D (composeLeaf with one lhs mode): _0 for a static x =
+// _1, D for a static y = _1, y*D otherwise; where that overflows it sets
+// *bad.
+func oneModeStride(x, y, D Int, bad *bool) Int {
+	switch {
+	case x.Is(1):
+		return S(0)
+	case y.Is(1):
+		return D
+	}
+	return mulStride(y, D, bad)
 }
 
 // mulStride is y.Mul(md) for a positive y (so never a static _0); where it
