@@ -20,6 +20,7 @@ const fastModes = inlLeaves
 type fmodes struct {
 	s, d [fastModes]Int
 	n    int
+	dyn  bool // every extent is dynamic (set by coalesceXF only)
 }
 
 // mulF is Int.Mul; where Mul would overflow it sets *bad (and returns 1).
@@ -81,17 +82,23 @@ func shapeDivF(a, b Int, rest bool, bad *bool) Int {
 // shapeDivSlow is shapeDivF for b != 1.
 func shapeDivSlow(a, b Int, rest bool, bad *bool) Int {
 	st := a.static && b.static
-	if a.v == 1 || a.v == b.v {
-		return Int{1, st}
+	return Int{shapeDivP(a.v, b.v, rest && !st, bad), st}
+}
+
+// shapeDivP is shapeDivF on the values of positive operands, one of them
+// dynamic.
+func shapeDivP(a, b int, rest bool, bad *bool) int {
+	if b == 1 {
+		return a
 	}
-	q := divPos(a.v, b.v)
-	if a.v-q*b.v != 0 && modPos(b.v, a.v) != 0 && (st || !rest || a.v > b.v) {
+	if a == 1 || a == b {
+		return 1
+	}
+	q := divPos(a, b)
+	if a-q*b != 0 && modPos(b, a) != 0 && (!rest || a > b) {
 		*bad = true
 	}
-	if q == 0 {
-		q = 1
-	}
-	return Int{q, st}
+	return max(q, 1)
 }
 
 // bwCoalesceF is bwCoalesceFlat on positive extents, folding os[:n]:od[:n]
@@ -211,6 +218,7 @@ func coalesceXF(l *Layout, r *fmodes) bool {
 		return false
 	}
 	if sh.st == 0 { // no static extent: nothing is skipped, replaced or merged
+		r.dyn = true
 		for k := range n {
 			r.s[k] = Int{sh.v[k], false}
 			r.d[k] = Int{st.v[k], st.st>>k&1 != 0}
@@ -324,6 +332,9 @@ func (w *flatWriter) composeLeafTo(dst *Layout, la *fmodes, s, d Int, sc *leafSc
 		w.putLeafTok(dst, s, y)
 		return true
 	}
+	if la.dyn && la.n >= 2 && s.v > 0 && !s.Is(1) && d.v > 0 {
+		return w.composeDynTo(dst, la, s, d)
+	}
 	m := &sc.m
 	m.n = 0
 	if s.v <= 0 || d.v < 0 || !composeLeafS(la, s, d, m, sc) {
@@ -346,6 +357,46 @@ func (w *flatWriter) composeLeafTo(dst *Layout, la *fmodes, s, d Int, sc *leafSc
 		w.tok(tClose)
 	}
 	return true
+}
+
+// composeDynTo is composeLeafTo for an lhs la of n >= 2 modes, every
+// extent dynamic, and a leaf x:y, x positive and not a static _1, y
+// positive: every extent composeLeafS computes is then dynamic, so
+// bw_coalesce merges nothing and the result is the tuple of n modes of its
+// passes, computed here on the values: shape_min(s_i, rest):d_i and the
+// rest for a static y = _1, else with y divided out of the extents and the
+// strides scaled (dynamic, or _0). false where composeLeafS gives up (a
+// shape_div that does not divide as it must, an overflow) or the result
+// does not fit.
+func (w *flatWriter) composeDynTo(dst *Layout, la *fmodes, x, y Int) bool {
+	n := la.n - 1
+	if w.nl+n+1 > inlLeaves || w.nt+n+3 > inlTokens {
+		return false
+	}
+	bad := false
+	rest, rs := x.v, y.v // what is left of x, and of the stride y
+	w.tok(tOpen)
+	for i := range n {
+		si, di := la.s[i].v, la.d[i]
+		if !y.Is(1) {
+			xi, scale := si, 1
+			if rs != 1 {
+				xi = shapeDivP(si, rs, false, &bad)
+				rs = shapeDivP(rs, si, false, &bad)
+				scale = shapeDivP(si, xi, false, &bad)
+			}
+			si, di = xi, mulStride(D(scale), di, &bad)
+		}
+		w.putLeafTok(dst, D(min(si, rest)), di)
+		rest = shapeDivP(rest, si, true, &bad)
+	}
+	last := la.d[n]
+	if !y.Is(1) {
+		last = mulStride(D(rs), last, &bad)
+	}
+	w.putLeafTok(dst, D(rest), last)
+	w.tok(tClose)
+	return !bad
 }
 
 // putLeaf sets leaf k of the inline tuple t to a.

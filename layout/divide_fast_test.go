@@ -213,3 +213,43 @@ func BenchmarkDivideIssue16(b *testing.B) {
 		})
 	}
 }
+
+// TestComposeDynMatchesPlain checks composition's path for a left-hand
+// side of dynamic extents (composeDynTo) against the plain path, on
+// random layouts made dynamic (their strides keep their kinds) and on
+// divides by integral tilers of such layouts.
+func TestComposeDynMatchesPlain(t *testing.T) {
+	answered := 0
+	rapid.Check(t, func(t *rapid.T) {
+		a := genLeafModes(t)
+		if rapid.Bool().Draw(t, "tree") {
+			a = genPow2Layout(t, "a")
+		}
+		a = mk(a.shape.Map(func(x Int) Int { return D(x.v) }), a.stride)
+		if rapid.Bool().Draw(t, "divide") {
+			s, d := genLeafInt(t, "s"), genLeafInt(t, "d")
+			var r Layout
+			if logicalDivideInto(&r, &a, s, d) {
+				answered++
+				want, err := dividePlain(a, s, d)
+				if err != nil || !r.Equal(want) || r.String() != want.String() {
+					t.Fatalf("logical_divide(%v, %v:%v) = %v, want %v (%v)", a, s, d, r, want, err)
+				}
+			}
+			return
+		}
+		b := genPermuted(t, "b", rapid.Bool().Draw(t, "pow2"), false)
+		fast, ok := composeFast(&a, &b)
+		if !ok {
+			return
+		}
+		answered++
+		want, err := composePlain(a, b)
+		if err != nil || !fast.Equal(want) || fast.String() != want.String() {
+			t.Fatalf("composition(%v, %v) = %v, want %v (%v)", a, b, fast, want, err)
+		}
+	})
+	if answered < 30 {
+		t.Errorf("the fast paths answered %d compositions and divides, want at least 30", answered)
+	}
+}
