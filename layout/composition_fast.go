@@ -166,6 +166,15 @@ type leafScratch struct {
 	m               fmodes // the modes of one composed leaf (composeLeafTo)
 }
 
+// scratch returns the working modes composeLeafTo needs for the lhs la:
+// none (nil) where it composes directly (one mode, or dynamic extents).
+func (la *fmodes) scratch() *leafScratch {
+	if la.n == 1 || la.dyn {
+		return nil
+	}
+	return new(leafScratch)
+}
+
 // composeLeafS is composeLeafF with its working modes in sc.
 func composeLeafS(a *fmodes, s, d Int, r *fmodes, sc *leafScratch) bool {
 	if d.Is(0) {
@@ -300,7 +309,7 @@ func composeIntoD(r *Layout, a, b *Layout, disjoint bool) bool {
 		return false
 	}
 	var w flatWriter
-	var sc leafScratch
+	sc := la.scratch()
 	k := 0
 	for j := range int(bs.nt) {
 		if x := uint64(bs.tk>>(tokBits*uint(j))) & 3; x != tLeaf {
@@ -310,7 +319,7 @@ func composeIntoD(r *Layout, a, b *Layout, disjoint bool) bool {
 			w.tok(x)
 			continue
 		}
-		if !w.composeLeafTo(r, &la, Int{bs.v[k], bs.st>>k&1 != 0}, Int{bd.v[k], bd.st>>k&1 != 0}, &sc) {
+		if !w.composeLeafTo(r, &la, Int{bs.v[k], bs.st>>k&1 != 0}, Int{bd.v[k], bd.st>>k&1 != 0}, sc) {
 			return false
 		}
 		k++
@@ -334,6 +343,9 @@ func (w *flatWriter) composeLeafTo(dst *Layout, la *fmodes, s, d Int, sc *leafSc
 	}
 	if la.dyn && la.n >= 2 && s.v > 0 && !s.Is(1) && d.v > 0 {
 		return w.composeDynTo(dst, la, s, d)
+	}
+	if sc == nil {
+		sc = new(leafScratch)
 	}
 	m := &sc.m
 	m.n = 0
@@ -476,8 +488,17 @@ func logicalDivideInto(r *Layout, l *Layout, s, d Int) bool {
 		cur = mulF(cur, fs[i], &bad)
 	}
 	var c fmodes
-	if bad || rn < ln || !bwCoalesceF(&fs, &fd, n-1, fs[n-1], fd[n-1], &c) {
+	switch {
+	case bad || rn < ln:
 		return false // rn < ln: the plain path raises the loss of size
+	case n == 2 && !fs[1].static: // (d:_1, F:s*d), F dynamic: bw_coalesce drops a static _1 gap, merges nothing
+		if !d.Is(1) {
+			c.s[0], c.d[0], c.n = d, S(1), 1
+		}
+		c.s[c.n], c.d[c.n] = fs[1], fd[1]
+		c.n++
+	case !bwCoalesceF(&fs, &fd, n-1, fs[n-1], fd[n-1], &c):
+		return false
 	}
 	// l composed with each leaf of the tiler (s:d, complement), written in
 	// the tiler's nesting.
@@ -486,16 +507,16 @@ func logicalDivideInto(r *Layout, l *Layout, s, d Int) bool {
 		return false
 	}
 	var w flatWriter
-	var sc leafScratch
+	sc := la.scratch()
 	w.tok(tOpen)
-	if !w.composeLeafTo(r, &la, s, d, &sc) {
+	if !w.composeLeafTo(r, &la, s, d, sc) {
 		return false
 	}
 	if c.n > 1 {
 		w.tok(tOpen)
 	}
 	for i := range c.n {
-		if !w.composeLeafTo(r, &la, c.s[i], c.d[i], &sc) {
+		if !w.composeLeafTo(r, &la, c.s[i], c.d[i], sc) {
 			return false
 		}
 	}

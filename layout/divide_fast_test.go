@@ -253,3 +253,27 @@ func TestComposeDynMatchesPlain(t *testing.T) {
 		t.Errorf("the fast paths answered %d compositions and divides, want at least 30", answered)
 	}
 }
+
+// TestDivideFastAllocs checks that the fast paths of the divides and of
+// composition allocate nothing, for dynamic, static and mixed operands
+// (the mixed ones take composeLeafS and its scratch).
+func TestDivideFastAllocs(t *testing.T) {
+	mixed := MustParse("((_4,8),(2,_3)):((2,16),(1,128))")
+	mixedDiv := MustParse("(_32,24):(1,32)")
+	statZip, statT := MustParse("(_128,_64):(_1,_128)"), MustParseTiler("<_64,_8>")
+	for _, c := range []struct {
+		name string
+		f    func()
+	}{
+		{"CompositionMixed", func() { benchLay, _ = Composition(mixed, benchB) }},
+		{"LogicalDivideMixed", func() { benchLay, _ = LogicalDivide(mixedDiv, benchDivB) }},
+		{"LogicalDivideStatic", func() { benchLay, _ = LogicalDivide(statZip, LayoutTiler(MustParse("_8:_1"))) }},
+		{"ZippedDivideStatic", func() { benchLay, _ = ZippedDivide(statZip, statT) }},
+		{"TiledDivide", func() { benchLay, _ = TiledDivide(benchZipL, benchZipT) }},
+		{"FlatDivide", func() { benchLay, _ = FlatDivide(benchZipL, benchZipT) }},
+	} {
+		if n := testing.AllocsPerRun(20, c.f); n > 0 {
+			t.Errorf("%s: %v allocations, want 0", c.name, n)
+		}
+	}
+}
