@@ -11,50 +11,57 @@ import "math/bits"
 // plain path (divide.go, the code of record) must answer; the tests check
 // fast == plain on random layouts and tilers.
 
-// A leafQuot is logical_divide(S:D, s:d) of a leaf layout by an integral
-// tiler: the tile (leaf 0) and the rest (leaf 1, or leaves 1 and 2).
-type leafQuot struct {
-	sh, st [3]Int
-	n      int // the number of leaves: 2 or 3
-}
-
 // divideLeaf is logicalDivideInto for a leaf layout ms:md and an integral
 // tiler s:d, in closed form. The complement of s:d with respect to ms is
 // the gap d:_1 below s:d (none for a static _1) and then c =
 // ceil_div(ms, s*d) from s*d (none where c is a static _1, unless it is
 // alone, then _1:_0); each leaf x:y of (s:d, complement) composed with
-// ms:md is x:y*md (oneModeStride). So the result is (s:d*md, c:s*d*md)
-// for a static d = _1, (s:d*md, d:md) for a static c = _1, and (s:d*md,
-// (d:md, c:s*d*md)) otherwise. It takes ms in
-// [1, 2^61], s in [1, 2^31) and not a static _1, d in [1, 2^30), and gives
-// up (ok=false) where a stride overflows.
-func divideLeaf(ms, md, s, d Int, q *leafQuot) bool {
+// ms:md is x:y*md (oneModeStride). So the result is (s:ts, rest) with ts =
+// d*md (md for a static d = _1) and the rest c:cs (cs = s*d*md, _0 for a
+// static c = _1) for a static d = _1, d:md for a static c = _1, and (d:md,
+// c:cs) otherwise (see putDivRest). It takes ms in [1, 2^61], s in [1,
+// 2^31) and not a static _1, d in [1, 2^30), and gives up (ok=false) where
+// a stride overflows.
+func divideLeaf(ms, md, s, d Int) (ts, c, cs Int, ok bool) {
 	if uint64(ms.v-1) >= 1<<61 || uint64(s.v-1) >= 1<<31-1 || uint64(d.v-1) >= 1<<30-1 || s.Is(1) {
-		return false
+		return ts, c, cs, false
 	}
 	bad := false
 	sd := Int{s.v * d.v, s.static && d.static} // < 2^61, never a static _1
-	c := Int{ceilPos(ms.v, sd.v), ms.static && sd.static}
-	q.sh[0], q.st[0] = s, md // s is not a static _1, nor is s*d
+	c = Int{ceilPos(ms.v, sd.v), ms.static && sd.static}
+	ts, cs = md, S(0) // s is not a static _1, nor is s*d
 	if !d.Is(1) {
-		q.st[0] = mulStride(d, md, &bad)
+		ts = mulStride(d, md, &bad)
 	}
+	if !c.Is(1) {
+		cs = mulStride(sd, md, &bad)
+	}
+	return ts, c, cs, !bad
+}
+
+// divRestLeaves returns the number of leaves of divideLeaf's rest.
+func divRestLeaves(d, c Int) int {
+	if d.Is(1) || c.Is(1) {
+		return 1
+	}
+	return 2
+}
+
+// putDivRest appends the rest of divideLeaf's result to dst through w: c:cs
+// for a static d = _1, d:md for a static c = _1, (d:md, c:cs) otherwise
+// (the bounds are the caller's to check).
+func (w *flatWriter) putDivRest(dst *Layout, d, md, c, cs Int) {
 	switch {
 	case d.Is(1):
-		q.sh[1], q.st[1] = c, S(0)
-		if !c.Is(1) {
-			q.st[1] = mulStride(sd, md, &bad)
-		}
-		q.n = 2
+		w.putLeafTok(dst, c, cs)
 	case c.Is(1):
-		q.sh[1], q.st[1] = d, md
-		q.n = 2
+		w.putLeafTok(dst, d, md)
 	default:
-		q.sh[1], q.st[1] = d, md
-		q.sh[2], q.st[2] = c, mulStride(sd, md, &bad)
-		q.n = 3
+		w.tok(tOpen)
+		w.putLeafTok(dst, d, md)
+		w.putLeafTok(dst, c, cs)
+		w.tok(tClose)
 	}
-	return !bad
 }
 
 // oneModeStride is the stride of x:y (x, y positive) composed with a
@@ -97,19 +104,6 @@ func leafTiler(t *Tiler) (s, d Int, ok bool) {
 	return Int{}, Int{}, false
 }
 
-// putQuotRest writes the rest of q (leaves 1..) to dst from leaf w.nl on,
-// one leaf or the tuple of two.
-func (w *flatWriter) putQuotRest(q *leafQuot, dst *Layout) {
-	if q.n == 2 {
-		w.putLeafTok(dst, q.sh[1], q.st[1])
-		return
-	}
-	w.tok(tOpen)
-	w.putLeafTok(dst, q.sh[1], q.st[1])
-	w.putLeafTok(dst, q.sh[2], q.st[2])
-	w.tok(tClose)
-}
-
 // putLeafTok appends the leaf s:d to dst (the bounds are the caller's to
 // check).
 func (w *flatWriter) putLeafTok(dst *Layout, s, d Int) {
@@ -122,14 +116,13 @@ func (w *flatWriter) putLeafTok(dst *Layout, s, d Int) {
 // divideLeafMode writes logical_divide(ms:md, s:d) to dst as one mode
 // (tile, rest); false where divideLeaf gives up or it does not fit.
 func (w *flatWriter) divideLeafMode(dst *Layout, ms, md, s, d Int) bool {
-	var q leafQuot
-	if !divideLeaf(ms, md, s, d, &q) ||
-		w.nl+q.n > inlLeaves || w.nt+2*q.n > inlTokens {
+	ts, c, cs, ok := divideLeaf(ms, md, s, d)
+	if n := 1 + divRestLeaves(d, c); !ok || w.nl+n > inlLeaves || w.nt+2*n > inlTokens {
 		return false
 	}
 	w.tok(tOpen)
-	w.putLeafTok(dst, q.sh[0], q.st[0])
-	w.putQuotRest(&q, dst)
+	w.putLeafTok(dst, s, ts)
+	w.putDivRest(dst, d, md, c, cs)
 	w.tok(tClose)
 	return true
 }
@@ -169,14 +162,17 @@ func divideZipInto(r, l *Layout, t *Tiler, form int) bool {
 	}
 	for i := range g {
 		s, d, ok := leafTiler(&t.elems[i])
-		var q leafQuot
-		if !ok || !divideLeaf(Int{sh.v[i], sh.st>>i&1 != 0}, Int{st.v[i], st.st>>i&1 != 0}, s, d, &q) ||
-			b.nl+q.n-1 > inlLeaves || b.nt+5 > inlTokens {
+		if !ok {
 			return false
 		}
-		putLeaf(&r.shape, q.sh[0], i)
-		putLeaf(&r.stride, q.st[0], i)
-		b.putQuotRest(&q, r)
+		md := Int{st.v[i], st.st>>i&1 != 0}
+		ts, c, cs, ok := divideLeaf(Int{sh.v[i], sh.st>>i&1 != 0}, md, s, d)
+		if !ok || b.nl+divRestLeaves(d, c) > inlLeaves || b.nt+4 > inlTokens {
+			return false
+		}
+		putLeaf(&r.shape, s, i)
+		putLeaf(&r.stride, ts, i)
+		b.putDivRest(r, d, md, c, cs)
 	}
 	// ( [(] tiles [)] rests [untiled modes] [)] ): the untiled modes are l's
 	// tokens [g+1, nt-1) and leaves [g, nl)
