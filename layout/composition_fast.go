@@ -460,37 +460,37 @@ func logicalDivideInto(r *Layout, l *Layout, s, d Int) bool {
 	fs[0], fd[0] = d, S(1) // d.Div(_1): d is not a static _0
 	rest := nd
 	ln, rn := 1, nd.v // size(l), and size(s:d, complement): the result's
+	n := 1            // ceil_div(x, rest) for each extent x, coalesce(IntTuple)'d: neighbours of the same kind multiply
 	for k := range nl {
 		x := Int{sh.v[k], sh.st>>k&1 != 0}
 		if x.v <= 0 || x.v > 1<<61 || rest.v > 1<<61 { // ceil_div's sum must not overflow
 			return false
 		}
 		st := x.static && rest.static
-		fs[1+k], rest = Int{ceilPos(x.v, rest.v), st}, Int{ceilPos(rest.v, x.v), st}
-		ln, rn = mulPos(ln, x.v, &bad), mulPos(rn, fs[1+k].v, &bad)
-	}
-	n := 2 // coalesce(IntTuple) of the rest: neighbours of the same kind multiply
-	for i := 2; i <= nl; i++ {
-		if fs[i].static == fs[n-1].static {
-			fs[n-1] = mulF(fs[n-1], fs[i], &bad)
+		f := Int{ceilPos(x.v, rest.v), st}
+		rest = Int{ceilPos(rest.v, x.v), st}
+		ln, rn = mulPos(ln, x.v, &bad), mulPos(rn, f.v, &bad)
+		if n > 1 && st == fs[n-1].static {
+			fs[n-1].v *= f.v // bounded by rn
 		} else {
-			fs[n] = fs[i]
+			fs[n] = f
 			n++
 		}
 	}
-	cur := nd
+	if bad || rn < ln {
+		return false // rn < ln: the plain path raises the loss of size
+	}
+	cur := nd // the strides: the products of the modes below, bounded by rn
 	for i := 1; i < n; i++ {
 		if fs[i].Is(1) {
 			fd[i] = S(0)
 			continue
 		}
 		fd[i] = cur
-		cur = mulF(cur, fs[i], &bad)
+		cur = Int{cur.v * fs[i].v, cur.static && fs[i].static}
 	}
 	var c fmodes
 	switch {
-	case bad || rn < ln:
-		return false // rn < ln: the plain path raises the loss of size
 	case n == 2 && !fs[1].static: // (d:_1, F:s*d), F dynamic: bw_coalesce drops a static _1 gap, merges nothing
 		if !d.Is(1) {
 			c.s[0], c.d[0], c.n = d, S(1), 1
