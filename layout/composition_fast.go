@@ -387,7 +387,7 @@ func (w *flatWriter) composeDynTo(dst *Layout, la *fmodes, x, y Int) bool {
 	}
 	bad := false
 	rest, rs := x.v, y.v // what is left of x, and of the stride y
-	w.tok(tOpen)
+	sh, st, k := &dst.shape, &dst.stride, w.nl
 	for i := range n {
 		si, di := la.s[i].v, la.d[i]
 		if !y.Is(1) {
@@ -399,15 +399,20 @@ func (w *flatWriter) composeDynTo(dst *Layout, la *fmodes, x, y Int) bool {
 			}
 			si, di = xi, mulStride(D(scale), di, &bad)
 		}
-		w.putLeafTok(dst, D(min(si, rest)), di)
+		sh.v[k+i] = min(si, rest) // dynamic
+		putLeaf(st, di, k+i)
 		rest = shapeDivP(rest, si, true, &bad)
 	}
 	last := la.d[n]
 	if !y.Is(1) {
 		last = mulStride(D(rs), last, &bad)
 	}
-	w.putLeafTok(dst, D(rest), last)
-	w.tok(tClose)
+	sh.v[k+n] = rest
+	putLeaf(st, last, k+n)
+	w.nl += n + 1
+	// ( L...L ), n+1 leaves
+	w.tk |= (tOpen | bitMask(tokBits*(n+1))<<tokBits | tClose<<(tokBits*uint(n+2))) << (tokBits * uint(w.nt))
+	w.nt += n + 3
 	return !bad
 }
 
