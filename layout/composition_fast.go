@@ -9,8 +9,12 @@ import "math/bits"
 // would raise an error or mark the composition suspect. It works on fixed
 // arrays of leaves and writes the result straight into the leaves and
 // tokens of the result's tuples; where it meets anything else it gives up
-// (ok=false) and compose takes the plain path. TestComposeFastMatchesPlain
-// checks fast == plain on random layouts.
+// (ok=false) and compose takes the plain path. Each leaf of b is composed
+// with coalesce_x(a) (composeLeafTo): directly where that is one mode
+// (oneModeStride) or has dynamic extents only (composeDynTo: nothing
+// merges), else by composeLeafS's passes and bwCoalesceF.
+// TestComposeFastMatchesPlain and TestComposeDynMatchesPlain check fast ==
+// plain on random layouts.
 
 // fmodes is a list of at most fastModes flat modes: a coalesced layout of
 // at most 8 leaves has at most 8 modes, and so has the composition of it
