@@ -714,34 +714,46 @@ func byModeDivideFast(l *Layout, t *Tiler) (r Layout, ok bool) {
 // byModeDivideInto is byModeDivideFast writing the result to *r, a zero
 // Layout (which holds garbage where it gives up).
 func byModeDivideInto(r *Layout, l *Layout, t *Tiler) bool {
+	sh, st := &l.shape, &l.stride
 	g := len(t.elems)
-	if l.shape.big != nil || !l.shape.isTup() || g > int(l.shape.rk) {
+	if sh.big != nil || !sh.isTup() || g > int(sh.rk) {
 		return false
 	}
 	var w flatWriter
 	w.tok(tOpen)
 	ms := l.modes()
-	for i := range int(l.shape.rk) {
-		m := ms.next()
+	for i := range int(sh.rk) {
+		var e *Tiler // the mode's tiler, nil for none or an underscore
 		if i < g && t.elems[i].kind != tilerUnder {
-			e := &t.elems[i]
-			s, d, ok := leafTiler(e)
-			if !ok {
-				return false
-			}
-			if !m.shape.isTup() {
-				if !w.divideLeafMode(r, m.shape.lf(), m.stride.lf(), s, d) {
+			e = &t.elems[i]
+		}
+		if sh.tok(ms.j) == tLeaf { // a leaf mode, read in place
+			k := ms.k
+			x, y := Int{sh.v[k], sh.st>>k&1 != 0}, Int{st.v[k], st.st>>k&1 != 0}
+			ms.j, ms.k = ms.j+1, k+1
+			if e == nil {
+				if w.nl == inlLeaves || w.nt == inlTokens {
 					return false
 				}
+				w.putLeafTok(r, x, y)
 				continue
 			}
-			var dm Layout
-			if !logicalDivideInto(&dm, &m, s, d) || !w.addMode(&dm, r) {
+			s, d, ok := leafTiler(e)
+			if !ok || !w.divideLeafMode(r, x, y, s, d) {
 				return false
 			}
 			continue
 		}
-		if !w.addMode(&m, r) {
+		m := ms.next()
+		if e == nil {
+			if !w.addMode(&m, r) {
+				return false
+			}
+			continue
+		}
+		s, d, ok := leafTiler(e)
+		var dm Layout
+		if !ok || !logicalDivideInto(&dm, &m, s, d) || !w.addMode(&dm, r) {
 			return false
 		}
 	}
@@ -749,7 +761,7 @@ func byModeDivideInto(r *Layout, l *Layout, t *Tiler) bool {
 		return false
 	}
 	w.tok(tClose)
-	w.finish(r, int(l.shape.rk))
+	w.finish(r, int(sh.rk))
 	return true
 }
 
