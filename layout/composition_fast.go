@@ -375,15 +375,15 @@ func (w *flatWriter) composeLeafTo(dst *Layout, la *fmodes, s, d Int, sc *leafSc
 	return true
 }
 
-// composeDynTo is composeLeafTo for an lhs la of n >= 2 modes, every
+// composeDynTo is composeLeafTo for an lhs la of two or more modes, every
 // extent dynamic, and a leaf x:y, x positive and not a static _1, y
 // positive: every extent composeLeafS computes is then dynamic, so
-// bw_coalesce merges nothing and the result is the tuple of n modes of its
-// passes, computed here on the values: shape_min(s_i, rest):d_i and the
-// rest for a static y = _1, else with y divided out of the extents and the
-// strides scaled (dynamic, or _0). false where composeLeafS gives up (a
-// shape_div that does not divide as it must, an overflow) or the result
-// does not fit.
+// bw_coalesce merges nothing and the result is the tuple of as many modes
+// as la has, those of its passes, computed here on the values:
+// shape_min(s_i, rest):d_i and the rest for a static y = _1, else with y
+// divided out of the extents and the strides scaled (dynamic, or _0).
+// false where composeLeafS gives up (a shape_div that does not divide as
+// it must, an overflow) or the result does not fit.
 func (w *flatWriter) composeDynTo(dst *Layout, la *fmodes, x, y Int) bool {
 	n := la.n - 1
 	if w.nl+n+1 > inlLeaves || w.nt+n+3 > inlTokens {
@@ -434,7 +434,7 @@ func putLeaf(t *IntTuple, a Int, k int) {
 // complement needs no sorting and has no gaps). A leaf l is divideLeaf's;
 // otherwise the complement coalesce(ceil_div(shape(l), s*d)) laid out from
 // s*d is computed here as complementOf computes it for one mode, and l is
-// composed with each leaf of (s:d, complement) by composeLeafS, the result
+// composed with each leaf of (s:d, complement) by composeLeafTo, the result
 // written in the tiler's nesting; ok=false where any step gives up or the
 // plain path would raise an error. (s:d, complement) is disjoint by
 // construction (sorted by stride, d:_1, s:d, then the rest from s*d, each
