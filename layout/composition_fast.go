@@ -48,14 +48,12 @@ func mulSlow(a, b Int, bad *bool) Int {
 	return Int{a.v * b.v, a.static && b.static}
 }
 
-// divPos returns a/b for positive a, b, avoiding the 64-bit division where
-// it can.
+// divPos returns a/b for positive a, b, avoiding the division where it
+// can (a power of two b is a shift) and the 64-bit one where it can.
 func divPos(a, b int) int {
 	switch {
-	case b == 1:
-		return a
-	case a == b:
-		return 1
+	case b&(b-1) == 0:
+		return a >> uint(bits.TrailingZeros64(uint64(b)))
 	case a < b:
 		return 0
 	case a < 1<<32 && b < 1<<32:
@@ -431,7 +429,7 @@ func putLeaf(t *IntTuple, a Int, k int) {
 // logicalDivideFast is logicalDivideLayout(l, s:d) for the common case: l
 // inline with positive extents, the integral tiler s:d with s positive and
 // not a static _1, d positive (so that filter(s:d) is s:d, and its
-// complement needs no sorting and has no gaps). A leaf l is divideLeaf's;
+// complement needs no sorting and has no gaps). A leaf l is divideLeafTo's;
 // otherwise the complement coalesce(ceil_div(shape(l), s*d)) laid out from
 // s*d is computed here as complementOf computes it for one mode, and l is
 // composed with each leaf of (s:d, complement) by composeLeafTo, the result
@@ -450,7 +448,7 @@ func logicalDivideFast(l *Layout, s, d Int) (r Layout, ok bool) {
 // Layout (which holds garbage where it gives up).
 func logicalDivideInto(r *Layout, l *Layout, s, d Int) bool {
 	sh := &l.shape
-	if sh.big == nil && sh.nt == 0 { // a leaf: divideLeaf
+	if sh.big == nil && sh.nt == 0 { // a leaf: divideLeafTo
 		var w flatWriter
 		if !w.divideLeafMode(r, sh.lf(), l.stride.lf(), s, d) {
 			return false

@@ -4,64 +4,57 @@ import "math/bits"
 
 // The fast paths of the divides of a mode that is one leaf. For a leaf
 // layout S:D and an integral tiler s:d, logical_divide is worked out in
-// closed form on the leaves (divideLeaf); the by-mode divides of a layout
+// closed form on the leaves (divideLeafTo); the by-mode divides of a layout
 // whose tiled modes are leaves (zipped_divide, tiled_divide, flat_divide
 // and logical_divide by a tuple) write their result straight into its
 // inline form from those quotients. Each gives up (ok=false) where the
 // plain path (divide.go, the code of record) must answer; the tests check
 // fast == plain on random layouts and tilers.
 
-// divideLeaf is logicalDivideInto for a leaf layout ms:md and an integral
-// tiler s:d, in closed form. The complement of s:d with respect to ms is
-// the gap d:_1 below s:d (none for a static _1) and then c =
-// ceil_div(ms, s*d) from s*d (none where c is a static _1, unless it is
-// alone, then _1:_0); each leaf x:y of (s:d, complement) composed with
-// ms:md is x:y*md (oneModeStride). So the result is (s:ts, rest) with ts =
-// d*md (md for a static d = _1) and the rest c:cs (cs = s*d*md, _0 for a
-// static c = _1) for a static d = _1, d:md for a static c = _1, and (d:md,
-// c:cs) otherwise (see putDivRest). It takes ms in [1, 2^61], s in [1,
-// 2^31) and not a static _1, d in [1, 2^30), and gives up (ok=false) where
-// a stride overflows.
-func divideLeaf(ms, md, s, d Int) (ts, c, cs Int, ok bool) {
+// divideLeafTo is logicalDivideInto for a leaf layout ms:md and an
+// integral tiler s:d, in closed form: it writes the tile to leaf at of dst
+// (its token is the caller's) and appends the rest through w. The
+// complement of s:d with respect to ms is the gap d:_1 below s:d (none for
+// a static _1) and then c = ceil_div(ms, s*d) from s*d (none where c is a
+// static _1, unless it is alone, then _1:_0); each leaf x:y of (s:d,
+// complement) composed with ms:md is x:y*md (oneModeStride). So the tile
+// is s:ts, ts = d*md (md for a static d = _1), and the rest c:cs (cs =
+// s*d*md, _0 for a static c = _1) for a static d = _1, d:md for a static c
+// = _1, and (d:md, c:cs) otherwise. It takes ms in [1, 2^61], s in [1,
+// 2^31) and not a static _1, d in [1, 2^30), and gives up (false, having
+// written nothing) where a stride overflows or the rest does not fit.
+func (w *flatWriter) divideLeafTo(dst *Layout, at int, ms, md, s, d Int) bool {
 	if uint64(ms.v-1) >= 1<<61 || uint64(s.v-1) >= 1<<31-1 || uint64(d.v-1) >= 1<<30-1 || s.Is(1) {
-		return ts, c, cs, false
+		return false
 	}
 	bad := false
 	sd := Int{s.v * d.v, s.static && d.static} // < 2^61, never a static _1
-	c = Int{ceilPos(ms.v, sd.v), ms.static && sd.static}
-	ts, cs = md, S(0) // s is not a static _1, nor is s*d
+	c := Int{ceilPos(ms.v, sd.v), ms.static && sd.static}
+	ts, cs := md, S(0) // s is not a static _1, nor is s*d
 	if !d.Is(1) {
 		ts = mulStride(d, md, &bad)
 	}
 	if !c.Is(1) {
 		cs = mulStride(sd, md, &bad)
 	}
-	return ts, c, cs, !bad
-}
-
-// divRestLeaves returns the number of leaves of divideLeaf's rest.
-func divRestLeaves(d, c Int) int {
-	if d.Is(1) || c.Is(1) {
-		return 1
+	gap := !d.Is(1) && !c.Is(1) // the rest is (d:md, c:cs)
+	if bad || gap && w.nl+2 > inlLeaves || w.nl+1 > inlLeaves || w.nt+4 > inlTokens {
+		return false
 	}
-	return 2
-}
-
-// putDivRest appends the rest of divideLeaf's result to dst through w: c:cs
-// for a static d = _1, d:md for a static c = _1, (d:md, c:cs) otherwise
-// (the bounds are the caller's to check).
-func (w *flatWriter) putDivRest(dst *Layout, d, md, c, cs Int) {
+	putLeaf(&dst.shape, s, at)
+	putLeaf(&dst.stride, ts, at)
 	switch {
-	case d.Is(1):
-		w.putLeafTok(dst, c, cs)
-	case c.Is(1):
-		w.putLeafTok(dst, d, md)
-	default:
+	case gap:
 		w.tok(tOpen)
 		w.putLeafTok(dst, d, md)
 		w.putLeafTok(dst, c, cs)
 		w.tok(tClose)
+	case d.Is(1):
+		w.putLeafTok(dst, c, cs)
+	default:
+		w.putLeafTok(dst, d, md)
 	}
+	return true
 }
 
 // oneModeStride is the stride of x:y (x, y positive) composed with a
@@ -114,15 +107,18 @@ func (w *flatWriter) putLeafTok(dst *Layout, s, d Int) {
 }
 
 // divideLeafMode writes logical_divide(ms:md, s:d) to dst as one mode
-// (tile, rest); false where divideLeaf gives up or it does not fit.
+// (tile, rest); false where divideLeafTo gives up or it does not fit.
 func (w *flatWriter) divideLeafMode(dst *Layout, ms, md, s, d Int) bool {
-	ts, c, cs, ok := divideLeaf(ms, md, s, d)
-	if n := 1 + divRestLeaves(d, c); !ok || w.nl+n > inlLeaves || w.nt+2*n > inlTokens {
+	if w.nl == inlLeaves || w.nt+2 > inlTokens {
 		return false
 	}
 	w.tok(tOpen)
-	w.putLeafTok(dst, s, ts)
-	w.putDivRest(dst, d, md, c, cs)
+	at := w.nl
+	w.nl++
+	w.tok(tLeaf)
+	if !w.divideLeafTo(dst, at, ms, md, s, d) || w.nt == inlTokens {
+		return false
+	}
 	w.tok(tClose)
 	return true
 }
@@ -162,17 +158,9 @@ func divideZipInto(r, l *Layout, t *Tiler, form int) bool {
 	}
 	for i := range g {
 		s, d, ok := leafTiler(&t.elems[i])
-		if !ok {
+		if !ok || !b.divideLeafTo(r, i, Int{sh.v[i], sh.st>>i&1 != 0}, Int{st.v[i], st.st>>i&1 != 0}, s, d) {
 			return false
 		}
-		md := Int{st.v[i], st.st>>i&1 != 0}
-		ts, c, cs, ok := divideLeaf(Int{sh.v[i], sh.st>>i&1 != 0}, md, s, d)
-		if !ok || b.nl+divRestLeaves(d, c) > inlLeaves || b.nt+4 > inlTokens {
-			return false
-		}
-		putLeaf(&r.shape, s, i)
-		putLeaf(&r.stride, ts, i)
-		b.putDivRest(r, d, md, c, cs)
 	}
 	// ( [(] tiles [)] rests [untiled modes] [)] ): the untiled modes are l's
 	// tokens [g+1, nt-1) and leaves [g, nl)
