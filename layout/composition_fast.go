@@ -62,9 +62,12 @@ func divPos(a, b int) int {
 	return a / b
 }
 
-// modPos returns a%b for positive a, b, with a 32-bit division where it
-// can.
+// modPos returns a%b for positive a, b: a mask for a power-of-two b, a
+// 32-bit division where it can.
 func modPos(a, b int) int {
+	if b&(b-1) == 0 && a >= 0 {
+		return a & (b - 1)
+	}
 	if uint64(a) < 1<<32 && uint64(b) < 1<<32 { // a negative one takes a%b
 		return int(uint32(a) % uint32(b))
 	}
