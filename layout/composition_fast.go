@@ -9,8 +9,12 @@ import "math/bits"
 // would raise an error or mark the composition suspect. It works on fixed
 // arrays of leaves and writes the result straight into the leaves and
 // tokens of the result's tuples; where it meets anything else it gives up
-// (ok=false) and compose takes the plain path. TestComposeFastMatchesPlain
-// checks fast == plain on random layouts.
+// (ok=false) and compose takes the plain path. Each leaf of b is composed
+// with coalesce_x(a) (composeLeafTo): directly where that is one mode
+// (oneModeStride) or has dynamic extents only (composeDynTo: nothing
+// merges), else by composeLeafS's passes and bwCoalesceF.
+// TestComposeFastMatchesPlain and TestComposeDynMatchesPlain check fast ==
+// plain on random layouts.
 
 // fmodes is a list of at most fastModes flat modes: a coalesced layout of
 // at most 8 leaves has at most 8 modes, and so has the composition of it
@@ -20,6 +24,7 @@ const fastModes = inlLeaves
 type fmodes struct {
 	s, d [fastModes]Int
 	n    int
+	dyn  bool // every extent is dynamic (set by coalesceXF only)
 }
 
 // mulF is Int.Mul; where Mul would overflow it sets *bad (and returns 1).
@@ -43,14 +48,12 @@ func mulSlow(a, b Int, bad *bool) Int {
 	return Int{a.v * b.v, a.static && b.static}
 }
 
-// divPos returns a/b for positive a, b, avoiding the 64-bit division where
-// it can.
+// divPos returns a/b for positive a, b, avoiding the division where it
+// can (a power of two b is a shift) and the 64-bit one where it can.
 func divPos(a, b int) int {
 	switch {
-	case b == 1:
-		return a
-	case a == b:
-		return 1
+	case b&(b-1) == 0:
+		return a >> uint(bits.TrailingZeros64(uint64(b)))
 	case a < b:
 		return 0
 	case a < 1<<32 && b < 1<<32:
@@ -59,9 +62,12 @@ func divPos(a, b int) int {
 	return a / b
 }
 
-// modPos returns a%b for positive a, b, with a 32-bit division where it
-// can.
+// modPos returns a%b for positive a, b: a mask for a power-of-two b, a
+// 32-bit division where it can.
 func modPos(a, b int) int {
+	if b&(b-1) == 0 && a >= 0 {
+		return a & (b - 1)
+	}
 	if uint64(a) < 1<<32 && uint64(b) < 1<<32 { // a negative one takes a%b
 		return int(uint32(a) % uint32(b))
 	}
@@ -81,17 +87,23 @@ func shapeDivF(a, b Int, rest bool, bad *bool) Int {
 // shapeDivSlow is shapeDivF for b != 1.
 func shapeDivSlow(a, b Int, rest bool, bad *bool) Int {
 	st := a.static && b.static
-	if a.v == 1 || a.v == b.v {
-		return Int{1, st}
+	return Int{shapeDivP(a.v, b.v, rest && !st, bad), st}
+}
+
+// shapeDivP is shapeDivF on the values of positive operands, one of them
+// dynamic.
+func shapeDivP(a, b int, rest bool, bad *bool) int {
+	if b == 1 {
+		return a
 	}
-	q := divPos(a.v, b.v)
-	if a.v-q*b.v != 0 && modPos(b.v, a.v) != 0 && (st || !rest || a.v > b.v) {
+	if a == 1 || a == b {
+		return 1
+	}
+	q := divPos(a, b)
+	if a-q*b != 0 && modPos(b, a) != 0 && (!rest || a > b) {
 		*bad = true
 	}
-	if q == 0 {
-		q = 1
-	}
-	return Int{q, st}
+	return max(q, 1)
 }
 
 // bwCoalesceF is bwCoalesceFlat on positive extents, folding os[:n]:od[:n]
@@ -108,8 +120,9 @@ func bwCoalesceF(os, od *[fastModes]Int, n int, ns, nd Int, r *fmodes) bool {
 		dyn = !os[i].static
 	}
 	if dyn { // no static extent: nothing is skipped, replaced or merged
-		copy(rs[b:b+n], os[:n])
-		copy(rd[b:b+n], od[:n])
+		for i := range n { // a few modes: a loop is cheaper than memmove
+			rs[b+i], rd[b+i] = os[i], od[i]
+		}
 		rs[b+n], rd[b+n] = ns, nd
 		r.n = b + n + 1
 		return true
@@ -147,6 +160,28 @@ func bwCoalesceF(os, od *[fastModes]Int, n int, ns, nd Int, r *fmodes) bool {
 // composeLeafF is composeLeaf for the fast path: the flat lhs a (its
 // extents positive) and the rhs leaf s:d (s positive, d non-negative).
 func composeLeafF(a *fmodes, s, d Int, r *fmodes) bool {
+	var sc leafScratch
+	return composeLeafS(a, s, d, r, &sc)
+}
+
+// A leafScratch holds composeLeafS's working modes, so that a caller
+// composing several leaves clears them once.
+type leafScratch struct {
+	shape1, stride1 [fastModes]Int
+	m               fmodes // the modes of one composed leaf (composeLeafTo)
+}
+
+// scratch returns the working modes composeLeafTo needs for the lhs la:
+// none (nil) where it composes directly (one mode, or dynamic extents).
+func (la *fmodes) scratch() *leafScratch {
+	if la.n == 1 || la.dyn {
+		return nil
+	}
+	return new(leafScratch)
+}
+
+// composeLeafS is composeLeafF with its working modes in sc.
+func composeLeafS(a *fmodes, s, d Int, r *fmodes, sc *leafScratch) bool {
 	if d.Is(0) {
 		r.s[r.n], r.d[r.n] = s, d
 		r.n++
@@ -156,7 +191,7 @@ func composeLeafF(a *fmodes, s, d Int, r *fmodes) bool {
 		return false // shape_div by a dynamic 0: the plain path raises it
 	}
 	n := a.n - 1
-	var shape1, stride1 [fastModes]Int
+	shape1, stride1 := &sc.shape1, &sc.stride1
 	bad := false
 	if d.Is(1) {
 		rest := s
@@ -164,7 +199,7 @@ func composeLeafF(a *fmodes, s, d Int, r *fmodes) bool {
 			shape1[i] = shapeMin(a.s[i], rest)
 			rest = shapeDivF(rest, a.s[i], true, &bad)
 		}
-		return bwCoalesceF(&shape1, &a.d, n, rest, a.d[n], r) && !bad
+		return bwCoalesceF(shape1, &a.d, n, rest, a.d[n], r) && !bad
 	}
 	// The plain path's three passes (divide out d, scale the strides, mod
 	// out s) in one: step i of each needs only step i of the one before.
@@ -186,7 +221,7 @@ func composeLeafF(a *fmodes, s, d Int, r *fmodes) bool {
 		rest = shapeDivF(rest, x, true, &bad)
 	}
 	last := mulF(restStride, a.d[n], &bad)
-	return !bad && bwCoalesceF(&shape1, &stride1, n, rest, last, r)
+	return !bad && bwCoalesceF(shape1, stride1, n, rest, last, r)
 }
 
 // coalesceXF is coalesceX on an inline layout with positive extents.
@@ -197,6 +232,7 @@ func coalesceXF(l *Layout, r *fmodes) bool {
 		return false
 	}
 	if sh.st == 0 { // no static extent: nothing is skipped, replaced or merged
+		r.dyn = true
 		for k := range n {
 			r.s[k] = Int{sh.v[k], false}
 			r.d[k] = Int{st.v[k], st.st>>k&1 != 0}
@@ -277,96 +313,111 @@ func composeIntoD(r *Layout, a, b *Layout, disjoint bool) bool {
 	if !disjoint && !disjointFast(b) {
 		return false
 	}
-	var tk uint64
-	var m fmodes
-	nt, nl, k := 0, 0, 0
-	emit := func(x uint64) {
-		tk |= x << (tokBits * uint(nt))
-		nt++
-	}
+	var w flatWriter
+	sc := la.scratch()
+	k := 0
 	for j := range int(bs.nt) {
-		x := uint64(bs.tk>>(tokBits*uint(j))) & 3
-		if x != tLeaf {
-			if nt == inlTokens {
+		if x := uint64(bs.tk>>(tokBits*uint(j))) & 3; x != tLeaf {
+			if w.nt == inlTokens {
 				return false
 			}
-			emit(x)
+			w.tok(x)
 			continue
 		}
-		s := Int{bs.v[k], bs.st>>k&1 != 0}
-		d := Int{bd.v[k], bd.st>>k&1 != 0}
+		if !w.composeLeafTo(r, &la, Int{bs.v[k], bs.st>>k&1 != 0}, Int{bd.v[k], bd.st>>k&1 != 0}, sc) {
+			return false
+		}
 		k++
-		m.n = 0
-		if s.v <= 0 || d.v < 0 || !composeLeafF(&la, s, d, &m) {
-			return false
-		}
-		extra := 0
-		if m.n > 1 {
-			extra = 2
-		}
-		if nl+m.n > inlLeaves || nt+m.n+extra > inlTokens {
-			return false
-		}
-		if m.n > 1 {
-			emit(tOpen)
-		}
-		for i := range m.n {
-			putLeaf(rs, m.s[i], nl)
-			putLeaf(rd, m.d[i], nl)
-			nl++
-			emit(tLeaf)
-		}
-		if m.n > 1 {
-			emit(tClose)
-		}
 	}
-	rs.tk, rd.tk = tk, tk
-	rs.nt, rd.nt = uint8(nt), uint8(nt)
-	rs.nl, rd.nl = uint8(nl), uint8(nl)
-	rs.rk, rd.rk = bs.rk, bs.rk
+	w.finish(r, int(bs.rk))
 	return true
 }
 
-// composeIntegralInto is composeInto for an integral a = N:D (N positive)
-// and an inline tuple b (r a zero Layout). coalesce_x(a) is the one mode
-// N:D (_2:D for a static _1), so composeLeafF turns each leaf x:y of b into
-// the one mode x:y for a static y = _0, x:D for a static _1 and x:y*D
-// otherwise, its stride _0 where x is a static _1: the result has b's
-// nesting. b's non-trivial modes must be disjoint (the caller's to know);
-// ok=false where composeInto would give up.
-func composeIntegralInto(r, a, b *Layout) bool {
-	bs, bd := &b.shape, &b.stride
-	if a.shape.big != nil || a.shape.nt != 0 || b.shape.big != nil || bs.nt == 0 || a.shape.v[0] <= 0 {
-		return false
-	}
-	ad := a.stride.lf()
-	bad := false
-	for k := range int(bs.nl) {
-		x := Int{bs.v[k], bs.st>>k&1 != 0}
-		y := Int{bd.v[k], bd.st>>k&1 != 0}
-		if x.v <= 0 || y.v < 0 {
+// composeLeafTo appends la ∘ s:d to dst as one element: its one mode, or
+// the tuple of its modes; false where composeLeafS gives up (or s is not
+// positive, or d negative) or the result does not fit inline.
+func (w *flatWriter) composeLeafTo(dst *Layout, la *fmodes, s, d Int, sc *leafScratch) bool {
+	if la.n == 1 && s.v > 0 && d.v > 0 { // a one-mode lhs N:D: the one mode s:d*D
+		bad := false
+		y := oneModeStride(s, d, la.d[0], &bad)
+		if bad || w.nl == inlLeaves || w.nt == inlTokens {
 			return false
 		}
-		switch {
-		case y.Is(0):
-		case y.v == 0:
-			return false // shape_div by a dynamic 0: the plain path raises it
-		default:
-			if y.Is(1) {
-				y = ad
-			} else {
-				y = mulF(y, ad, &bad)
+		w.putLeafTok(dst, s, y)
+		return true
+	}
+	if la.dyn && la.n >= 2 && s.v > 0 && !s.Is(1) && d.v > 0 {
+		return w.composeDynTo(dst, la, s, d)
+	}
+	if sc == nil {
+		sc = new(leafScratch)
+	}
+	m := &sc.m
+	m.n = 0
+	if s.v <= 0 || d.v < 0 || !composeLeafS(la, s, d, m, sc) {
+		return false
+	}
+	wrap := 0
+	if m.n > 1 {
+		wrap = 2
+	}
+	if w.nl+m.n > inlLeaves || w.nt+m.n+wrap > inlTokens {
+		return false
+	}
+	if m.n > 1 {
+		w.tok(tOpen)
+	}
+	for i := range m.n {
+		w.putLeafTok(dst, m.s[i], m.d[i])
+	}
+	if m.n > 1 {
+		w.tok(tClose)
+	}
+	return true
+}
+
+// composeDynTo is composeLeafTo for an lhs la of two or more modes, every
+// extent dynamic, and a leaf x:y, x positive and not a static _1, y
+// positive: every extent composeLeafS computes is then dynamic, so
+// bw_coalesce merges nothing and the result is the tuple of as many modes
+// as la has, those of its passes, computed here on the values:
+// shape_min(s_i, rest):d_i and the rest for a static y = _1, else with y
+// divided out of the extents and the strides scaled (dynamic, or _0).
+// false where composeLeafS gives up (a shape_div that does not divide as
+// it must, an overflow) or the result does not fit.
+func (w *flatWriter) composeDynTo(dst *Layout, la *fmodes, x, y Int) bool {
+	n := la.n - 1
+	if w.nl+n+1 > inlLeaves || w.nt+n+3 > inlTokens {
+		return false
+	}
+	bad := false
+	rest, rs := x.v, y.v // what is left of x, and of the stride y
+	sh, st, k := &dst.shape, &dst.stride, w.nl
+	for i := range n {
+		si, di := la.s[i].v, la.d[i]
+		if !y.Is(1) {
+			xi, scale := si, 1
+			if rs != 1 {
+				xi = shapeDivP(si, rs, false, &bad)
+				rs = shapeDivP(rs, si, false, &bad)
+				scale = shapeDivP(si, xi, false, &bad)
 			}
-			if x.Is(1) {
-				y = S(0)
-			}
+			si, di = xi, mulStride(D(scale), di, &bad)
 		}
-		putLeaf(&r.shape, x, k)
-		putLeaf(&r.stride, y, k)
+		sh.v[k+i] = min(si, rest) // dynamic
+		putLeaf(st, di, k+i)
+		rest = shapeDivP(rest, si, true, &bad)
 	}
-	for _, t := range [2]*IntTuple{&r.shape, &r.stride} {
-		t.tk, t.nt, t.nl, t.rk = bs.tk, bs.nt, bs.nl, bs.rk
+	last := la.d[n]
+	if !y.Is(1) {
+		last = mulStride(D(rs), last, &bad)
 	}
+	sh.v[k+n] = rest
+	putLeaf(st, last, k+n)
+	w.nl += n + 1
+	// ( L...L ), n+1 leaves
+	w.tk |= (tOpen | bitMask(tokBits*(n+1))<<tokBits | tClose<<(tokBits*uint(n+2))) << (tokBits * uint(w.nt))
+	w.nt += n + 3
 	return !bad
 }
 
@@ -381,14 +432,16 @@ func putLeaf(t *IntTuple, a Int, k int) {
 // logicalDivideFast is logicalDivideLayout(l, s:d) for the common case: l
 // inline with positive extents, the integral tiler s:d with s positive and
 // not a static _1, d positive (so that filter(s:d) is s:d, and its
-// complement needs no sorting and has no gaps). The complement
-// coalesce(ceil_div(shape(l), s*d)) laid out from s*d is computed here as
-// complementOf computes it for one mode, (s:d, complement) is built inline,
-// and the composition is composeFast's; ok=false where any step gives up
-// or the plain path would raise an error. (s:d, complement) is disjoint by
+// complement needs no sorting and has no gaps). A leaf l is divideLeafTo's;
+// otherwise the complement coalesce(ceil_div(shape(l), s*d)) laid out from
+// s*d is computed here as complementOf computes it for one mode, and l is
+// composed with each leaf of (s:d, complement) by composeLeafTo, the result
+// written in the tiler's nesting; ok=false where any step gives up or the
+// plain path would raise an error. (s:d, complement) is disjoint by
 // construction (sorted by stride, d:_1, s:d, then the rest from s*d, each
 // mode starts one past the largest offset of those below it), so the
-// composition does not check it.
+// composition does not check it, and its size, the result's, is s*d times
+// the complement's ceil_divs.
 func logicalDivideFast(l *Layout, s, d Int) (r Layout, ok bool) {
 	ok = logicalDivideInto(&r, l, s, d)
 	return r, ok
@@ -398,6 +451,14 @@ func logicalDivideFast(l *Layout, s, d Int) (r Layout, ok bool) {
 // Layout (which holds garbage where it gives up).
 func logicalDivideInto(r *Layout, l *Layout, s, d Int) bool {
 	sh := &l.shape
+	if sh.big == nil && sh.nt == 0 { // a leaf: divideLeafTo
+		var w flatWriter
+		if !w.divideLeafMode(r, sh.lf(), l.stride.lf(), s, d) {
+			return false
+		}
+		w.finish(r, 2)
+		return true
+	}
 	nl := sh.numLeaves()
 	if sh.big != nil || s.v <= 0 || s.Is(1) || d.v <= 0 || nl == 0 || nl+1 > fastModes {
 		return false
@@ -408,76 +469,85 @@ func logicalDivideInto(r *Layout, l *Layout, s, d Int) bool {
 	var fs, fd [fastModes]Int
 	fs[0], fd[0] = d, S(1) // d.Div(_1): d is not a static _0
 	rest := nd
+	ln, rn := 1, nd.v // size(l), and size(s:d, complement): the result's
+	n := 1            // ceil_div(x, rest) for each extent x, coalesce(IntTuple)'d: neighbours of the same kind multiply
 	for k := range nl {
 		x := Int{sh.v[k], sh.st>>k&1 != 0}
 		if x.v <= 0 || x.v > 1<<61 || rest.v > 1<<61 { // ceil_div's sum must not overflow
 			return false
 		}
 		st := x.static && rest.static
-		fs[1+k], rest = Int{ceilPos(x.v, rest.v), st}, Int{ceilPos(rest.v, x.v), st}
-	}
-	n := 2 // coalesce(IntTuple) of the rest: neighbours of the same kind multiply
-	for i := 2; i <= nl; i++ {
-		if fs[i].static == fs[n-1].static {
-			fs[n-1] = mulF(fs[n-1], fs[i], &bad)
+		f := Int{ceilPos(x.v, rest.v), st}
+		rest = Int{ceilPos(rest.v, x.v), st}
+		ln, rn = mulPos(ln, x.v, &bad), mulPos(rn, f.v, &bad)
+		if n > 1 && st == fs[n-1].static {
+			fs[n-1].v *= f.v // bounded by rn
 		} else {
-			fs[n] = fs[i]
+			fs[n] = f
 			n++
 		}
 	}
-	cur := nd
+	if bad || rn < ln {
+		return false // rn < ln: the plain path raises the loss of size
+	}
+	cur := nd // the strides: the products of the modes below, bounded by rn
 	for i := 1; i < n; i++ {
 		if fs[i].Is(1) {
 			fd[i] = S(0)
 			continue
 		}
 		fd[i] = cur
-		cur = mulF(cur, fs[i], &bad)
+		cur = Int{cur.v * fs[i].v, cur.static && fs[i].static}
 	}
 	var c fmodes
-	if bad || !bwCoalesceF(&fs, &fd, n-1, fs[n-1], fd[n-1], &c) || 1+c.n > inlLeaves {
+	switch {
+	case n == 2 && !fs[1].static: // (d:_1, F:s*d), F dynamic: bw_coalesce drops a static _1 gap, merges nothing
+		if !d.Is(1) {
+			c.s[0], c.d[0], c.n = d, S(1), 1
+		}
+		c.s[c.n], c.d[c.n] = fs[1], fd[1]
+		c.n++
+	case !bwCoalesceF(&fs, &fd, n-1, fs[n-1], fd[n-1], &c):
 		return false
 	}
-	// The tiler (s:d, complement) inline.
-	var bc Layout
-	bs, bd := &bc.shape, &bc.stride
-	putLeaf(bs, s, 0)
-	putLeaf(bd, d, 0)
-	tk := uint64(tOpen | tLeaf<<tokBits)
-	nt := 2
+	// l composed with each leaf of the tiler (s:d, complement), written in
+	// the tiler's nesting.
+	var la fmodes
+	if !coalesceXF(l, &la) {
+		return false
+	}
+	var w flatWriter
+	sc := la.scratch()
+	w.tok(tOpen)
+	if !w.composeLeafTo(r, &la, s, d, sc) {
+		return false
+	}
 	if c.n > 1 {
-		tk |= tOpen << (tokBits * uint(nt))
-		nt++
+		w.tok(tOpen)
 	}
 	for i := range c.n {
-		putLeaf(bs, c.s[i], 1+i)
-		putLeaf(bd, c.d[i], 1+i)
-		tk |= tLeaf << (tokBits * uint(nt))
-		nt++
-	}
-	if c.n > 1 {
-		tk |= tClose << (tokBits * uint(nt))
-		nt++
-	}
-	tk |= tClose << (tokBits * uint(nt))
-	nt++
-	bs.tk, bd.tk = tk, tk
-	bs.nt, bd.nt = uint8(nt), uint8(nt)
-	bs.nl, bd.nl = uint8(1+c.n), uint8(1+c.n)
-	bs.rk, bd.rk = 2, 2
-	if l.shape.nt == 0 {
-		if !composeIntegralInto(r, l, &bc) {
+		if !w.composeLeafTo(r, &la, c.s[i], c.d[i], sc) {
 			return false
 		}
-	} else if !composeIntoD(r, l, &bc, true) { // (s:d, complement) is disjoint by construction
+	}
+	if w.nt+2 > inlTokens {
 		return false
 	}
-	rn, ok1 := sizeF(&r.shape)
-	ln, ok2 := sizeF(&l.shape)
-	if !ok1 || !ok2 || rn < ln {
-		return false
+	if c.n > 1 {
+		w.tok(tClose)
 	}
+	w.tok(tClose)
+	w.finish(r, 2)
 	return true
+}
+
+// mulPos returns a*b for non-negative a, b; where it overflows it sets *bad.
+func mulPos(a, b int, bad *bool) int {
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	if hi != 0 || lo > 1<<63-1 {
+		*bad = true
+	}
+	return int(lo)
 }
 
 // sizeF is the size of an inline shape of positive extents; ok=false for
@@ -645,33 +715,46 @@ func byModeDivideFast(l *Layout, t *Tiler) (r Layout, ok bool) {
 // byModeDivideInto is byModeDivideFast writing the result to *r, a zero
 // Layout (which holds garbage where it gives up).
 func byModeDivideInto(r *Layout, l *Layout, t *Tiler) bool {
+	sh, st := &l.shape, &l.stride
 	g := len(t.elems)
-	if l.shape.big != nil || !l.shape.isTup() || g > int(l.shape.rk) {
+	if sh.big != nil || !sh.isTup() || g > int(sh.rk) {
 		return false
 	}
 	var w flatWriter
 	w.tok(tOpen)
 	ms := l.modes()
-	for i := range int(l.shape.rk) {
-		m := ms.next()
+	for i := range int(sh.rk) {
+		var e *Tiler // the mode's tiler, nil for none or an underscore
 		if i < g && t.elems[i].kind != tilerUnder {
-			e := &t.elems[i]
-			var s, d Int
-			switch {
-			case e.kind == tilerInt:
-				s, d = e.n, intTilerStride(e.n)
-			case e.kind == tilerLayout && !e.l.shape.isTup():
-				s, d = e.l.shape.lf(), e.l.stride.lf()
-			default:
-				return false
+			e = &t.elems[i]
+		}
+		if sh.tok(ms.j) == tLeaf { // a leaf mode, read in place
+			k := ms.k
+			x, y := Int{sh.v[k], sh.st>>k&1 != 0}, Int{st.v[k], st.st>>k&1 != 0}
+			ms.j, ms.k = ms.j+1, k+1
+			if e == nil {
+				if w.nl == inlLeaves || w.nt == inlTokens {
+					return false
+				}
+				w.putLeafTok(r, x, y)
+				continue
 			}
-			var dm Layout
-			if !logicalDivideInto(&dm, &m, s, d) || !w.addMode(&dm, r) {
+			s, d, ok := leafTiler(e)
+			if !ok || !w.divideLeafMode(r, x, y, s, d) {
 				return false
 			}
 			continue
 		}
-		if !w.addMode(&m, r) {
+		m := ms.next()
+		if e == nil {
+			if !w.addMode(&m, r) {
+				return false
+			}
+			continue
+		}
+		s, d, ok := leafTiler(e)
+		var dm Layout
+		if !ok || !logicalDivideInto(&dm, &m, s, d) || !w.addMode(&dm, r) {
 			return false
 		}
 	}
@@ -679,7 +762,7 @@ func byModeDivideInto(r *Layout, l *Layout, t *Tiler) bool {
 		return false
 	}
 	w.tok(tClose)
-	w.finish(r, int(l.shape.rk))
+	w.finish(r, int(sh.rk))
 	return true
 }
 

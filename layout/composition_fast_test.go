@@ -92,7 +92,7 @@ func TestLogicalDivideFastMatchesPlain(t *testing.T) {
 			l = genPow2Layout(t, "l")
 		case 1:
 			l = genLayout(t)
-		case 2: // integral (composeIntegralInto)
+		case 2: // integral (divideLeafTo)
 			l = mk(I(genInt(t, -1, 300, "n")), I(genInt(t, -2, 12, "e")))
 		default:
 			l = genPermuted(t, "l", true, false)

@@ -184,54 +184,73 @@ func flatOf(z Layout) Layout {
 // which can lose size) and a result of l's size that is not a rearrangement
 // of l (a tiler with holes makes (b, b*) skip offsets).
 func LogicalDivide(l Layout, t Tiler) (r Layout, err error) {
-	defer catchIn("logical_divide", &err)
-	logicalDivideTo(&r, &l, &t)
-	return r, nil
+	if logicalDivideFastTo(&r, &l, &t) { // the fast paths raise no error
+		return r, nil
+	}
+	return catching("logical_divide", l, t, logicalDivide)
 }
 
-// logicalDivideTo is logicalDivide(*l, *t) written to *r, a zero Layout:
-// the fast paths write it in place, and where they give up the plain path
-// answers (or raises the error).
-func logicalDivideTo(r, l *Layout, t *Tiler) {
-	ok := false
+// catching returns f(l, t), or the *Error it raises, as op's.
+func catching(op string, l Layout, t Tiler, f func(Layout, Tiler) Layout) (r Layout, err error) {
+	defer catchIn(op, &err)
+	return f(l, t), nil
+}
+
+// logicalDivideFastTo is logicalDivide(*l, *t) written to *r, a zero
+// Layout, by a fast path; false where they give up (r then holds garbage).
+func logicalDivideFastTo(r, l *Layout, t *Tiler) bool {
 	switch {
 	case t.kind == tilerInt:
-		ok = logicalDivideInto(r, l, t.n, intTilerStride(t.n))
+		return logicalDivideInto(r, l, t.n, intTilerStride(t.n))
 	case t.kind == tilerTuple:
-		ok = byModeDivideInto(r, l, t)
+		return byModeDivideInto(r, l, t)
 	case t.kind == tilerLayout && !t.l.shape.isTup():
-		ok = logicalDivideInto(r, l, t.l.shape.lf(), t.l.stride.lf())
+		return logicalDivideInto(r, l, t.l.shape.lf(), t.l.stride.lf())
 	}
-	if !ok {
-		*r = Layout{}
-		*r = logicalDivide(*l, *t)
-	}
+	return false
 }
 
 // ZippedDivide returns CuTe's zipped_divide(l, t): logical_divide with the
 // tiles of all tiled modes gathered into mode 0 and the rests (followed by
 // the untiled modes) into mode 1: ((tiles...),(rests...)).
 func ZippedDivide(l Layout, t Tiler) (r Layout, err error) {
-	defer catchIn("zipped_divide", &err)
-	var d Layout
-	logicalDivideTo(&d, &l, &t)
+	if divideZipInto(&r, &l, &t, zipped) {
+		return r, nil
+	}
+	return catching("zipped_divide", l, t, zippedDivide)
+}
+
+// zippedDivide is zipped_divide: tile_unzip of logical_divide, each by its
+// fast path where it answers.
+func zippedDivide(l Layout, t Tiler) Layout {
+	var d, r Layout
+	if !logicalDivideFastTo(&d, &l, &t) {
+		d = logicalDivide(l, t)
+	}
 	if !tileUnzipInto(&r, &d, &t) {
-		r = Layout{}
 		r = tileUnzip("zipped_divide", d, t)
 	}
-	return r, nil
+	return r
 }
 
 // TiledDivide returns CuTe's tiled_divide(l, t): zipped_divide with the rest
 // mode unpacked: ((tiles...), rest0, rest1, ...).
 func TiledDivide(l Layout, t Tiler) (r Layout, err error) {
-	defer catchIn("tiled_divide", &err)
-	return tiledOf(tileUnzip("tiled_divide", logicalDivide(l, t), t)), nil
+	if divideZipInto(&r, &l, &t, tiled) {
+		return r, nil
+	}
+	return catching("tiled_divide", l, t, func(l Layout, t Tiler) Layout {
+		return tiledOf(tileUnzip("tiled_divide", logicalDivide(l, t), t))
+	})
 }
 
 // FlatDivide returns CuTe's flat_divide(l, t): zipped_divide with both modes
 // unpacked: (tile0, tile1, ..., rest0, rest1, ...).
 func FlatDivide(l Layout, t Tiler) (r Layout, err error) {
-	defer catchIn("flat_divide", &err)
-	return flatOf(tileUnzip("flat_divide", logicalDivide(l, t), t)), nil
+	if divideZipInto(&r, &l, &t, flat) {
+		return r, nil
+	}
+	return catching("flat_divide", l, t, func(l Layout, t Tiler) Layout {
+		return flatOf(tileUnzip("flat_divide", logicalDivide(l, t), t))
+	})
 }

@@ -19,11 +19,12 @@ func lift[T any](t Tensor[T], op func(swizzle.Func) (swizzle.Func, error)) (Tens
 	return t.WithLayout(f), nil
 }
 
-// Composition is CuTe's composition(t, tiler): make_tensor(t.data(),
-// composition(t.layout(), tiler)). The tiler is a layout, an integer, an
-// underscore or a by-mode tuple (a shape (_4,_8) is the by-mode <_4,_8>).
-func Composition[T any](t Tensor[T], tiler layout.Tiler) (Tensor[T], error) {
-	return lift(t, func(f swizzle.Func) (swizzle.Func, error) { return swizzle.Composition(f, tiler) })
+// Composition is CuTe's composition(t, b): make_tensor(t.data(),
+// composition(t.layout(), b)), b a layout or a tiler (a layout, an integer,
+// an underscore or a by-mode tuple; a shape (_4,_8) is the by-mode <_4,_8>),
+// as for [layout.Composition].
+func Composition[T any, B layout.LayoutOrTiler](t Tensor[T], b B) (Tensor[T], error) {
+	return lift(t, func(f swizzle.Func) (swizzle.Func, error) { return swizzle.Composition(f, b) })
 }
 
 // LogicalDivide is CuTe's logical_divide(t, tiler): a tensor of shape

@@ -243,6 +243,8 @@ func TestTensorAlgebra(t *testing.T) {
 		{"coalesce", Coalesce(x), "gmem_ptr[16b](0x1000) o _128:_1"},
 		{"group_modes", must(GroupModes(x, 0, 2)), "gmem_ptr[16b](0x1000) o ((_8,_16)):((_1,_8))"},
 		{"composition", must(Composition(x, layout.LayoutTiler(layout.MustParse("(_4,_2):(_2,_1)")))), "gmem_ptr[16b](0x1000) o (_4,_2):(_2,_1)"},
+		{"composition layout", must(Composition(x, layout.MustParse("(_4,_2):(_2,_1)"))), "gmem_ptr[16b](0x1000) o (_4,_2):(_2,_1)"},
+		{"composition by-mode", must(Composition(x, layout.MustParseTiler("(_2:_2,_4)"))), "gmem_ptr[16b](0x1000) o (_2,_4):(_2,_8)"},
 		{"domain_offset", must(DomainOffset(layout.Dyns(1, 1), x)), "gmem_ptr[16b](0x1012) o (_8,_16):(_1,_8)"},
 	} {
 		if c.got.String() != c.want {

@@ -1,0 +1,204 @@
+package layout
+
+import "math/bits"
+
+// The fast paths of the divides of a mode that is one leaf. For a leaf
+// layout S:D and an integral tiler s:d, logical_divide is worked out in
+// closed form on the leaves (divideLeafTo); the by-mode divides of a layout
+// whose tiled modes are leaves (zipped_divide, tiled_divide, flat_divide
+// and logical_divide by a tuple) write their result straight into its
+// inline form from those quotients. Each gives up (ok=false) where the
+// plain path (divide.go, the code of record) must answer; the tests check
+// fast == plain on random layouts and tilers.
+
+// divideLeafTo is logicalDivideInto for a leaf layout ms:md and an
+// integral tiler s:d, in closed form: it writes the tile to leaf at of dst
+// (its token is the caller's) and appends the rest through w. The
+// complement of s:d with respect to ms is the gap d:_1 below s:d (none for
+// a static _1) and then c = ceil_div(ms, s*d) from s*d (none where c is a
+// static _1, unless it is alone, then _1:_0); each leaf x:y of (s:d,
+// complement) composed with ms:md is x:y*md (oneModeStride). So the tile
+// is s:ts, ts = d*md (md for a static d = _1), and the rest c:cs (cs =
+// s*d*md, _0 for a static c = _1) for a static d = _1, d:md for a static c
+// = _1, and (d:md, c:cs) otherwise. It takes ms in [1, 2^61], s in [1,
+// 2^31) and not a static _1, d in [1, 2^30), and gives up (false, having
+// written nothing) where a stride overflows or the rest does not fit.
+func (w *flatWriter) divideLeafTo(dst *Layout, at int, ms, md, s, d Int) bool {
+	if uint64(ms.v-1) >= 1<<61 || uint64(s.v-1) >= 1<<31-1 || uint64(d.v-1) >= 1<<30-1 || s.Is(1) {
+		return false
+	}
+	bad := false
+	sd := Int{s.v * d.v, s.static && d.static} // < 2^61, never a static _1
+	c := Int{ceilPos(ms.v, sd.v), ms.static && sd.static}
+	ts, cs := md, S(0) // s is not a static _1, nor is s*d
+	if !d.Is(1) {
+		ts = mulStride(d, md, &bad)
+	}
+	if !c.Is(1) {
+		cs = mulStride(sd, md, &bad)
+	}
+	gap := !d.Is(1) && !c.Is(1) // the rest is (d:md, c:cs)
+	if bad || gap && w.nl+2 > inlLeaves || w.nl+1 > inlLeaves || w.nt+4 > inlTokens {
+		return false
+	}
+	putLeaf(&dst.shape, s, at)
+	putLeaf(&dst.stride, ts, at)
+	switch {
+	case gap:
+		w.tok(tOpen)
+		w.putLeafTok(dst, d, md)
+		w.putLeafTok(dst, c, cs)
+		w.tok(tClose)
+	case d.Is(1):
+		w.putLeafTok(dst, c, cs)
+	default:
+		w.putLeafTok(dst, d, md)
+	}
+	return true
+}
+
+// oneModeStride is the stride of x:y (x, y positive) composed with a
+// one-mode layout N:D (composeLeaf with one lhs mode): _0 for a static x =
+// _1, D for a static y = _1, y*D otherwise; where that overflows it sets
+// *bad.
+func oneModeStride(x, y, D Int, bad *bool) Int {
+	switch {
+	case x.Is(1):
+		return S(0)
+	case y.Is(1):
+		return D
+	}
+	return mulStride(y, D, bad)
+}
+
+// mulStride is y.Mul(md) for a positive y (so never a static _0); where it
+// overflows it sets *bad.
+func mulStride(y, md Int, bad *bool) Int {
+	if md.Is(0) {
+		return md
+	}
+	hi, lo := bits.Mul64(uint64(y.v), uint64(absInt(md.v)))
+	if hi != 0 || lo > 1<<63-1 {
+		*bad = true
+	}
+	return Int{y.v * md.v, y.static && md.static}
+}
+
+// leafTiler returns the integral tiler s:d that the tiler t divides a mode
+// by: n:_1 for an integer n, the layout itself for an integral layout;
+// ok=false for another tiler.
+func leafTiler(t *Tiler) (s, d Int, ok bool) {
+	switch {
+	case t.kind == tilerInt:
+		return t.n, intTilerStride(t.n), true
+	case t.kind == tilerLayout && !t.l.shape.isTup():
+		return t.l.shape.lf(), t.l.stride.lf(), true
+	}
+	return Int{}, Int{}, false
+}
+
+// putLeafTok appends the leaf s:d to dst (the bounds are the caller's to
+// check).
+func (w *flatWriter) putLeafTok(dst *Layout, s, d Int) {
+	putLeaf(&dst.shape, s, w.nl)
+	putLeaf(&dst.stride, d, w.nl)
+	w.nl++
+	w.tok(tLeaf)
+}
+
+// divideLeafMode writes logical_divide(ms:md, s:d) to dst as one mode
+// (tile, rest); false where divideLeafTo gives up or it does not fit.
+func (w *flatWriter) divideLeafMode(dst *Layout, ms, md, s, d Int) bool {
+	if w.nl == inlLeaves || w.nt+2 > inlTokens {
+		return false
+	}
+	w.tok(tOpen)
+	at := w.nl
+	w.nl++
+	w.tok(tLeaf)
+	if !w.divideLeafTo(dst, at, ms, md, s, d) || w.nt == inlTokens {
+		return false
+	}
+	w.tok(tClose)
+	return true
+}
+
+// The shapes of the by-mode divides: zipped_divide's ((tiles),(rests)),
+// tiled_divide's ((tiles),rests...) and flat_divide's (tiles...,rests...),
+// where a group of one element stays a rank-1 tuple (see tiledOf, flatOf).
+const (
+	zipped = iota
+	tiled
+	flat
+)
+
+// divideZipInto is zipped_divide (form zipped), tiled_divide or flat_divide
+// of l by t written to *r, a zero Layout, for an inline l whose first
+// len(t) modes are leaves (a leaf l is its one mode) and a by-mode tiler t of integers and
+// integral layouts: each tiled mode is a leafQuot, its tile gathered into
+// the first group and its rest into the second, followed by l's untiled
+// modes. ok=false where it gives up (r then holds garbage).
+func divideZipInto(r, l *Layout, t *Tiler, form int) bool {
+	sh, st := &l.shape, &l.stride
+	g := len(t.elems)
+	rk, nu := 1, 0 // l's rank, the tokens of its untiled modes
+	if sh.nt != 0 {
+		rk, nu = int(sh.rk), int(sh.nt)-2-g
+	}
+	if t.kind != tilerTuple || sh.big != nil || g == 0 || g > rk ||
+		sh.nt != 0 && (sh.tk>>tokBits)&bitMask(tokBits*g) != bitMask(tokBits*g) { // modes 0..g-1 leaves
+		return false
+	}
+	splitA, splitB := form == flat && g > 1, form != zipped && rk > 1
+	// the rests first, after the g tiles, with their own tokens
+	var b flatWriter
+	b.nl = g
+	if !splitB {
+		b.tok(tOpen)
+	}
+	for i := range g {
+		s, d, ok := leafTiler(&t.elems[i])
+		if !ok || !b.divideLeafTo(r, i, Int{sh.v[i], sh.st>>i&1 != 0}, Int{st.v[i], st.st>>i&1 != 0}, s, d) {
+			return false
+		}
+	}
+	// ( [(] tiles [)] rests [untiled modes] [)] ): the untiled modes are l's
+	// tokens [g+1, nt-1) and leaves [g, nl)
+	nt := 1 + g + b.nt + nu + 1
+	if !splitA {
+		nt += 2
+	}
+	if !splitB {
+		nt++
+	}
+	if nt > inlTokens || b.nl+sh.numLeaves()-g > inlLeaves {
+		return false
+	}
+	var w flatWriter
+	w.tok(tOpen)
+	if !splitA {
+		w.tok(tOpen)
+	}
+	w.tk |= bitMask(tokBits*g) << (tokBits * uint(w.nt)) // the tiles
+	w.nt += g
+	if !splitA {
+		w.tok(tClose)
+	}
+	w.tk |= b.tk << (tokBits * uint(w.nt))
+	w.nt += b.nt
+	w.nl = b.nl
+	w.copy(l, r, g+1, g+1+nu, g, sh.numLeaves())
+	if !splitB {
+		w.tok(tClose)
+	}
+	w.tok(tClose)
+	ra, rb := 1, 1
+	if splitA {
+		ra = g
+	}
+	if splitB {
+		rb = rk
+	}
+	w.finish(r, ra+rb)
+	return true
+}
