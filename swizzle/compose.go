@@ -118,8 +118,7 @@ func lift(f Func, op func(layout.Layout) (layout.Layout, error)) (Func, error) {
 	if c, ok := f.(ComposedLayout); ok && c.nest == nil {
 		// One level over a plain layout: c.WithInner(op(c.lay)), the
 		// result kept a layout.Layout until it is stored (not boxed in a
-		// Func first), and the composed layout built last reused where
-		// the result is the same (internLayout).
+		// Func first).
 		l, err := op(c.lay)
 		if err != nil {
 			return nil, err
@@ -127,7 +126,7 @@ func lift(f Func, op func(layout.Layout) (layout.Layout, error)) (Func, error) {
 		if c.mixed == 0 && c.sw.IsIdentity() && c.off.Is(0) {
 			return l, nil
 		}
-		return internLayout(c.sw, c.off, c.mixed, l), nil
+		return newComposedLayout(c.sw, c.off, c.mixed, &l), nil
 	}
 	return MapInner(f, func(l layout.Layout) (Func, error) { return layoutResult(op(l)) })
 }

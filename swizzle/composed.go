@@ -2,7 +2,6 @@ package swizzle
 
 import (
 	"fmt"
-	"sync/atomic"
 
 	"github.com/gocute/cute/internal/raise"
 	"github.com/gocute/cute/layout"
@@ -22,11 +21,9 @@ import (
 //
 // A ComposedLayout is one pointer to its immutable parts, so that it is
 // stored in a [Func] without a further allocation: building one allocates
-// its parts once, evaluator included. The divides, products and
-// tile_to_shape of a composed layout reuse the one they built last where
-// the result has the same parts (so that building the same swizzled tile
-// again allocates nothing); == on two ComposedLayouts may therefore report
-// true or false for equal parts: compare with [ComposedLayout.Equal].
+// its parts once, room for its evaluator included (the evaluator is built
+// there on the first evaluation, see fast.go). Compare two with
+// [ComposedLayout.Equal].
 type ComposedLayout struct {
 	*composed
 }
@@ -36,11 +33,11 @@ type ComposedLayout struct {
 // ComposedLayout in nest.
 type composed struct {
 	sw    Swizzle
+	mixed uint32 // the run-time bits F of a MixedBits offset; 0 for an Int offset
 	off   layout.Int
-	mixed uint32        // the run-time bits F of a MixedBits offset; 0 for an Int offset
 	lay   layout.Layout // the inner layout, when nest is nil
 	nest  Func          // the inner ComposedLayout, or nil
-	ev    evaluator     // evaluates c (see fast.go)
+	ev    evaluator     // evaluates c, built on first use (see fast.go)
 }
 
 // inner returns CuTe's layout_b(): the inner layout.Layout or ComposedLayout.
@@ -51,41 +48,18 @@ func (c *composed) inner() Func {
 	return c.lay
 }
 
-// newComposed is the one constructor of a ComposedLayout value: it builds
-// the evaluator (see fast.go) once. inner is a layout.Layout or a
-// ComposedLayout.
+// newComposed is the one constructor of a ComposedLayout value (one
+// allocation). inner is a layout.Layout or a ComposedLayout.
 func newComposed(sw Swizzle, off layout.Int, mixed uint32, inner Func) ComposedLayout {
 	if l, ok := inner.(layout.Layout); ok {
-		return newComposedLayout(sw, off, mixed, l)
+		return newComposedLayout(sw, off, mixed, &l)
 	}
-	c := &composed{sw: sw, off: off, mixed: mixed, nest: inner}
-	c.ev.init(c)
-	return ComposedLayout{c}
+	return ComposedLayout{&composed{sw: sw, off: off, mixed: mixed, nest: inner}}
 }
 
 // newComposedLayout is newComposed over a plain layout.
-func newComposedLayout(sw Swizzle, off layout.Int, mixed uint32, l layout.Layout) ComposedLayout {
-	c := &composed{sw: sw, off: off, mixed: mixed, lay: l}
-	c.ev.init(c)
-	return ComposedLayout{c}
-}
-
-// lastLifted is the composed layout that lift built last. A ComposedLayout
-// is immutable, so where an operation builds the same one again (the same
-// swizzle, offset and inner layout: a GMMA tile built for every call, say)
-// internLayout returns it instead of allocating and unpacking a new one;
-// no caller can tell the two apart (Equal compares the parts).
-var lastLifted atomic.Pointer[composed]
-
-// internLayout is newComposedLayout(sw, off, mixed, l), returning the last
-// one it built where that has the same parts.
-func internLayout(sw Swizzle, off layout.Int, mixed uint32, l layout.Layout) ComposedLayout {
-	if c := lastLifted.Load(); c != nil && c.nest == nil && c.sw == sw && c.off == off && c.mixed == mixed && c.lay == l {
-		return ComposedLayout{c}
-	}
-	r := newComposedLayout(sw, off, mixed, l)
-	lastLifted.Store(r.composed)
-	return r
+func newComposedLayout(sw Swizzle, off layout.Int, mixed uint32, l *layout.Layout) ComposedLayout {
+	return ComposedLayout{&composed{sw: sw, off: off, mixed: mixed, lay: *l}}
 }
 
 // MakeComposed returns CuTe's make_composed_layout(sw, offset, inner):
@@ -156,11 +130,11 @@ func (c ComposedLayout) Cosize() layout.Int { return c.Layout().Cosize() }
 
 // Eval returns c(i) = Swizzle(Offset + Inner(i)) for a 1-D index i. It does
 // not allocate.
-func (c ComposedLayout) Eval(i int) int { return c.ev.eval(i) }
+func (c ComposedLayout) Eval(i int) int { return c.eval(i) }
 
 // Eval2 returns c(m, n) for a rank-2 domain, each mode taking a 1-D index.
 // It does not allocate.
-func (c ComposedLayout) Eval2(m, n int) int { return c.ev.eval2(m, n) }
+func (c ComposedLayout) Eval2(m, n int) int { return c.eval2(m, n) }
 
 // EvalCoord returns c(coord) for a coordinate (an integer, a hierarchical
 // or a partially hierarchical coordinate of the shape), typed as CuTe types

@@ -1,6 +1,7 @@
 package swizzle
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/gocute/cute/layout"
@@ -182,4 +183,40 @@ func TestFastEvalProperty(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestEvalConcurrentBuild: goroutines evaluating a new composed layout at
+// once (its evaluator built by one of them while the others evaluate) all
+// get the code of record's values; run with -race.
+func TestEvalConcurrentBuild(t *testing.T) {
+	for _, s := range []string{
+		"Sw<3,4,3> o _0 o (_8,_64):(_64,_1)",
+		"Sw<1,2,3> o 7 o ((_3,_2),_5):((_10,_1),_2)",
+		"Sw<3,4,3> o _0 o Sw<1,4,3> o 32 o ((_8,_2),(_8,_8)):((_8,_512),(_1,_64))",
+	} {
+		ref := MustParseComposed(s)
+		c := MustParseComposed(s)
+		done := make(chan string)
+		for g := range 4 {
+			go func() {
+				for i := range c.Size().Value() {
+					want := ref.sw.Apply(ref.off.Value() + ref.inner().Eval(i))
+					if got := c.Eval(i); got != want {
+						done <- fmt.Sprintf("goroutine %d: %v.Eval(%d) = %d, want %d", g, c, i, got, want)
+						return
+					}
+					if got := c.Eval2(i%2, i/2%5); got != ref.sw.Apply(ref.off.Value()+ref.inner().Eval2(i%2, i/2%5)) {
+						done <- fmt.Sprintf("goroutine %d: %v.Eval2(%d,%d) = %d", g, c, i%2, i/2%5, got)
+						return
+					}
+				}
+				done <- ""
+			}()
+		}
+		for range 4 {
+			if msg := <-done; msg != "" {
+				t.Error(msg)
+			}
+		}
+	}
 }
