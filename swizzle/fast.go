@@ -1,6 +1,7 @@
 package swizzle
 
 import (
+	"math"
 	"math/bits"
 	"sync/atomic"
 
@@ -11,8 +12,8 @@ import (
 // Swizzle.Apply(Offset + Inner.Eval(i)) (see [ComposedLayout.Eval]). Every
 // ComposedLayout carries an evaluator, built on its first evaluation (so
 // that building a composed layout costs one allocation and no unpacking):
-// for a plain inner layout of at most maxFlat leaves of positive extent,
-// the leaves unpacked into arrays, so that an evaluation is a loop over
+// for a plain inner layout of at most maxFlat leaves of positive extent
+// (extents and strides in int32), the leaves unpacked into arrays, so that an evaluation is a loop over
 // leaves with no interface call, no recursion, no copy of the layout and,
 // where the extents are powers of two, shifts and masks instead of
 // divisions. TestFastEval checks it against the code of record.
@@ -41,8 +42,8 @@ type evaluator struct {
 	split uint8          // the first leaf of mode 1 for a rank-2 layout, else 0
 	sh    [maxFlat]uint8 // evPow2: bit position of leaf k in a 1-D index of the layout
 	sh2   [maxFlat]uint8 // evPow2: bit position of leaf k in a 1-D index of its mode
-	ext   [maxFlat]int   // evDiv: the extents; evPow2: ext-1, and -1 (every bit) for the last leaf
-	str   [maxFlat]int
+	ext   [maxFlat]int32 // evDiv: the extents; evPow2: ext-1, and -1 (every bit) for the last leaf
+	str   [maxFlat]int32 // (int32, so that a composed layout is one small allocation)
 }
 
 // build moves c's evaluator out of evNew, reporting whether it did (false:
@@ -71,10 +72,11 @@ func (e *evaluator) unpack(l *layout.Layout) uint32 {
 		return evInner
 	}
 	for k := range ss {
-		if ss[k].Value() <= 0 {
+		x, d := ss[k].Value(), ds[k].Value()
+		if x <= 0 || x > math.MaxInt32 || d != int(int32(d)) {
 			return evInner
 		}
-		e.ext[k], e.str[k] = ss[k].Value(), ds[k].Value()
+		e.ext[k], e.str[k] = int32(x), int32(d)
 	}
 	split := 0
 	if shape.IsTuple() && shape.Len() == 2 {
@@ -91,7 +93,7 @@ func (e *evaluator) unpack(l *layout.Layout) uint32 {
 		if k == split {
 			c2 = 0
 		}
-		x := e.ext[k]
+		x := int(e.ext[k])
 		if x&(x-1) != 0 {
 			return evDiv
 		}
@@ -114,13 +116,13 @@ func (e *evaluator) unpack(l *layout.Layout) uint32 {
 func (c *composed) eval(i int) int {
 	if c.ev.state.Load() == evPow2 && i >= 0 { // two leaves a step (a layout has at least one)
 		e := &c.ev
-		off, k, n := c.off.Value()+(i&e.ext[0])*e.str[0], 1, int(e.n)&(maxFlat*2-1)
+		off, k, n := c.off.Value()+(i&int(e.ext[0]))*int(e.str[0]), 1, int(e.n)&(maxFlat*2-1)
 		for ; k+1 < n; k += 2 {
 			a, b := k&(maxFlat-1), (k+1)&(maxFlat-1)
-			off += (i>>(e.sh[a]&63)&e.ext[a])*e.str[a] + (i>>(e.sh[b]&63)&e.ext[b])*e.str[b]
+			off += (i>>(e.sh[a]&63)&int(e.ext[a]))*int(e.str[a]) + (i>>(e.sh[b]&63)&int(e.ext[b]))*int(e.str[b])
 		}
 		if k < n {
-			off += (i >> (e.sh[k&(maxFlat-1)] & 63) & e.ext[k&(maxFlat-1)]) * e.str[k&(maxFlat-1)]
+			off += (i >> (e.sh[k&(maxFlat-1)] & 63) & int(e.ext[k&(maxFlat-1)])) * int(e.str[k&(maxFlat-1)])
 		}
 		return c.apply(off)
 	}
@@ -145,10 +147,10 @@ func (c *composed) evalDiv(i int) int {
 			last := int(e.n) - 1
 			off := c.off.Value()
 			for k := 0; k < last && i != 0; k++ {
-				off += (i % e.ext[k]) * e.str[k]
-				i /= e.ext[k]
+				off += (i % int(e.ext[k])) * int(e.str[k])
+				i /= int(e.ext[k])
 			}
-			return c.apply(off + i*e.str[last])
+			return c.apply(off + i*int(e.str[last]))
 		}
 	}
 	if c.nest == nil {
@@ -175,11 +177,11 @@ func (c *composed) eval2(m, n int) int {
 		// mode's index; the last takes the rest.
 		off, last := c.off.Value(), int(e.split-1)&(maxFlat-1)
 		for k := range last {
-			off += (m >> (e.sh2[k] & 63) & e.ext[k]) * e.str[k]
+			off += (m >> (e.sh2[k] & 63) & int(e.ext[k])) * int(e.str[k])
 		}
-		off += (m >> (e.sh2[last] & 63)) * e.str[last]
+		off += (m >> (e.sh2[last] & 63)) * int(e.str[last])
 		for k := int(e.split); k < int(e.n); k++ {
-			off += (n >> (e.sh2[k&(maxFlat-1)] & 63) & e.ext[k&(maxFlat-1)]) * e.str[k&(maxFlat-1)]
+			off += (n >> (e.sh2[k&(maxFlat-1)] & 63) & int(e.ext[k&(maxFlat-1)])) * int(e.str[k&(maxFlat-1)])
 		}
 		return c.apply(off)
 	}
@@ -191,8 +193,8 @@ func (e *evaluator) modeDiv(lo, hi, i int) int {
 	last := hi - 1
 	off := 0
 	for k := lo; k < last; k++ {
-		off += (i % e.ext[k]) * e.str[k]
-		i /= e.ext[k]
+		off += (i % int(e.ext[k])) * int(e.str[k])
+		i /= int(e.ext[k])
 	}
-	return off + i*e.str[last]
+	return off + i*int(e.str[last])
 }
