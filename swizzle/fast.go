@@ -13,7 +13,7 @@ import (
 // ComposedLayout carries an evaluator, built on its first evaluation (so
 // that building a composed layout costs one allocation and no unpacking):
 // for a plain inner layout of at most maxFlat leaves of positive extent
-// (extents and strides in int32), the leaves unpacked into arrays, so that an evaluation is a loop over
+// (extents in uint32), the leaves unpacked into arrays, so that an evaluation is a loop over
 // leaves with no interface call, no recursion, no copy of the layout and,
 // where the extents are powers of two, shifts and masks instead of
 // divisions. TestFastEval checks it against the code of record.
@@ -38,12 +38,12 @@ const (
 // its extent; the last one takes the rest, as layout.Layout evaluates.
 type evaluator struct {
 	state atomic.Uint32
-	n     uint8          // leaves in the arrays
-	split uint8          // the first leaf of mode 1 for a rank-2 layout, else 0
-	sh    [maxFlat]uint8 // evPow2: bit position of leaf k in a 1-D index of the layout
-	sh2   [maxFlat]uint8 // evPow2: bit position of leaf k in a 1-D index of its mode
-	ext   [maxFlat]int32 // evDiv: the extents; evPow2: ext-1, and -1 (every bit) for the last leaf
-	str   [maxFlat]int32 // (int32, so that a composed layout is one small allocation)
+	last  uint8           // the last leaf in the arrays (their number - 1)
+	split uint8           // the first leaf of mode 1 for a rank-2 layout, else 0
+	sh    [maxFlat]uint8  // evPow2: bit position of leaf k in a 1-D index of the layout
+	sh2   [maxFlat]uint8  // evPow2: bit position of leaf k in a 1-D index of its mode
+	ext   [maxFlat]uint32 // evDiv: the extents; evPow2: the masks ext-1 (the last leaf's unused)
+	str   [maxFlat]int
 }
 
 // build moves c's evaluator out of evNew, reporting whether it did (false:
@@ -72,11 +72,11 @@ func (e *evaluator) unpack(l *layout.Layout) uint32 {
 		return evInner
 	}
 	for k := range ss {
-		x, d := ss[k].Value(), ds[k].Value()
-		if x <= 0 || x > math.MaxInt32 || d != int(int32(d)) {
+		x := ss[k].Value()
+		if x <= 0 || x > math.MaxUint32 {
 			return evInner
 		}
-		e.ext[k], e.str[k] = int32(x), int32(d)
+		e.ext[k], e.str[k] = uint32(x), ds[k].Value()
 	}
 	split := 0
 	if shape.IsTuple() && shape.Len() == 2 {
@@ -85,7 +85,7 @@ func (e *evaluator) unpack(l *layout.Layout) uint32 {
 	if split == n {
 		return evInner
 	}
-	e.n, e.split = uint8(n), uint8(split)
+	e.last, e.split = uint8(n-1), uint8(split)
 	// Shifts and masks need every extent but the last to be a power of two
 	// (mode 0's last leaf is not the last of a 1-D index of the layout).
 	c, c2 := 0, 0
@@ -108,21 +108,27 @@ func (e *evaluator) unpack(l *layout.Layout) uint32 {
 	for k := 0; k < n-1; k++ {
 		e.ext[k]--
 	}
-	e.ext[n-1] = -1
 	return evPow2
 }
 
 // eval is sw(off + inner(i)).
 func (c *composed) eval(i int) int {
-	if c.ev.state.Load() == evPow2 && i >= 0 { // two leaves a step (a layout has at least one)
+	if c.ev.state.Load() == evPow2 && i >= 0 {
+		// The last leaf takes the rest of i, the others their bits of it
+		// (leaf 0 the lowest), two leaves a step.
 		e := &c.ev
-		off, k, n := c.off.Value()+(i&int(e.ext[0]))*int(e.str[0]), 1, int(e.n)&(maxFlat*2-1)
-		for ; k+1 < n; k += 2 {
-			a, b := k&(maxFlat-1), (k+1)&(maxFlat-1)
-			off += (i>>(e.sh[a]&63)&int(e.ext[a]))*int(e.str[a]) + (i>>(e.sh[b]&63)&int(e.ext[b]))*int(e.str[b])
-		}
-		if k < n {
-			off += (i >> (e.sh[k&(maxFlat-1)] & 63) & int(e.ext[k&(maxFlat-1)])) * int(e.str[k&(maxFlat-1)])
+		last := int(e.last) & (maxFlat - 1)
+		off := c.off.Value() + (i>>(e.sh[last]&63))*e.str[last]
+		if last > 0 {
+			off += (i & int(e.ext[0])) * e.str[0]
+			k := 1
+			for ; k+1 < last; k += 2 {
+				a, b := k&(maxFlat-1), (k+1)&(maxFlat-1)
+				off += (i>>(e.sh[a]&63)&int(e.ext[a]))*e.str[a] + (i>>(e.sh[b]&63)&int(e.ext[b]))*e.str[b]
+			}
+			if k < last {
+				off += (i >> (e.sh[k&(maxFlat-1)] & 63) & int(e.ext[k&(maxFlat-1)])) * e.str[k&(maxFlat-1)]
+			}
 		}
 		return c.apply(off)
 	}
@@ -144,13 +150,13 @@ func (c *composed) evalDiv(i int) int {
 	case evDiv:
 		if i >= 0 {
 			e := &c.ev
-			last := int(e.n) - 1
+			last := int(e.last)
 			off := c.off.Value()
 			for k := 0; k < last && i != 0; k++ {
-				off += (i % int(e.ext[k])) * int(e.str[k])
+				off += (i % int(e.ext[k])) * e.str[k]
 				i /= int(e.ext[k])
 			}
-			return c.apply(off + i*int(e.str[last]))
+			return c.apply(off + i*e.str[last])
 		}
 	}
 	if c.nest == nil {
@@ -175,17 +181,17 @@ func (c *composed) eval2(m, n int) int {
 	if s == evPow2 {
 		// Every leaf but the last of each mode takes its bits of the
 		// mode's index; the last takes the rest.
-		off, last := c.off.Value(), int(e.split-1)&(maxFlat-1)
-		for k := range last {
-			off += (m >> (e.sh2[k] & 63) & int(e.ext[k])) * int(e.str[k])
+		l0, l1 := int(e.split-1)&(maxFlat-1), int(e.last)&(maxFlat-1)
+		off := c.off.Value() + (m>>(e.sh2[l0]&63))*e.str[l0] + (n>>(e.sh2[l1]&63))*e.str[l1]
+		for k := range l0 {
+			off += (m >> (e.sh2[k] & 63) & int(e.ext[k])) * e.str[k]
 		}
-		off += (m >> (e.sh2[last] & 63)) * int(e.str[last])
-		for k := int(e.split); k < int(e.n); k++ {
-			off += (n >> (e.sh2[k&(maxFlat-1)] & 63) & int(e.ext[k&(maxFlat-1)])) * int(e.str[k&(maxFlat-1)])
+		for k := l0 + 1; k < l1; k++ {
+			off += (n >> (e.sh2[k] & 63) & int(e.ext[k])) * e.str[k]
 		}
 		return c.apply(off)
 	}
-	return c.apply(c.off.Value() + e.modeDiv(0, int(e.split), m) + e.modeDiv(int(e.split), int(e.n), n))
+	return c.apply(c.off.Value() + e.modeDiv(0, int(e.split), m) + e.modeDiv(int(e.split), int(e.last)+1, n))
 }
 
 // modeDiv evaluates the leaves [lo, hi) at a 1-D index of their mode.
@@ -193,8 +199,8 @@ func (e *evaluator) modeDiv(lo, hi, i int) int {
 	last := hi - 1
 	off := 0
 	for k := lo; k < last; k++ {
-		off += (i % int(e.ext[k])) * int(e.str[k])
+		off += (i % int(e.ext[k])) * e.str[k]
 		i /= int(e.ext[k])
 	}
-	return off + i*int(e.str[last])
+	return off + i*e.str[last]
 }
