@@ -71,10 +71,11 @@ func ProductEach(t IntTuple) IntTuple {
 // block's shape must be static (CuTe asserts both at compile time).
 func TileToShape(block Layout, target Shape, order ModeOrder) (r Layout, err error) {
 	defer catchIn("tile_to_shape", &err)
-	if r, ok := tileToShapeFast(&block, &target, order); ok {
-		return r, nil
+	var l Layout // what the fast path leaves where it gives up is overwritten
+	if !tileToShapeInto(&l, &block, &target, &order) {
+		l = tileToShapePlain(block, target, order)
 	}
-	return tileToShapePlain(block, target, order), nil
+	return l, nil
 }
 
 // tileToShapePlain is TileToShape as CuTe defines it (the code of record of
@@ -135,16 +136,23 @@ func FragmentLike(l Layout) (r Layout, err error) {
 // the error, or rankProductFlat gives up). The repetition layout is built
 // directly and multiplied by rankProductFlat. TestTileToShapeFast checks it
 // against the code of record.
-func tileToShapeFast(block *Layout, target *Shape, order ModeOrder) (Layout, bool) {
+func tileToShapeFast(block *Layout, target *Shape, order ModeOrder) (r Layout, ok bool) {
+	ok = tileToShapeInto(&r, block, target, &order)
+	return r, ok
+}
+
+// tileToShapeInto is tileToShapeFast writing the result to *r, a zero
+// Layout (which holds garbage where it gives up).
+func tileToShapeInto(r *Layout, block *Layout, target *Shape, order *ModeOrder) bool {
 	if order.has || target.big != nil || !target.isTup() || target.rank() > inlLeaves {
-		return Layout{}, false
+		return false
 	}
 	n := target.rank()
 	var x, reps flatOperand
 	var et [inlLeaves + 1]int
 	flat := int(target.nt) == n+2 // ( L...L ): every mode of the target is a leaf
 	if rankOf(&block.shape) > n || !x.read(block, n) || !flat && !modeEnds(target, et[:], n) {
-		return Layout{}, false
+		return false
 	}
 	tstatic, bstatic, bad := true, true, false
 	for i := range n {
@@ -159,14 +167,14 @@ func tileToShapeFast(block *Layout, target *Shape, order ModeOrder) (Layout, boo
 			t = leafProduct(target, et[i], et[i+1])
 		}
 		if bad || b.v <= 0 || t.v <= 0 || modPos(t.v, b.v) != 0 {
-			return Layout{}, false
+			return false
 		}
 		tstatic, bstatic = tstatic && t.static, bstatic && b.static
 		reps.set(i, Int{divPos(t.v, b.v), t.static && b.static}, S(0)) // ceil_div(t, b), b divides t
 		reps.e[i+1] = i + 1
 	}
 	if tstatic && !bstatic {
-		return Layout{}, false
+		return false
 	}
 	reps.n = n
 	// The compact layout of the repetitions in the order (see compact).
@@ -193,10 +201,8 @@ func tileToShapeFast(block *Layout, target *Shape, order ModeOrder) (Layout, boo
 		cosize = mulF(cosize, reps.s(i), &bad)
 	}
 	if bad {
-		return Layout{}, false
+		return false
 	}
 	reps.cos, reps.pos, reps.nneg = cosize.v, true, true
-	var r Layout
-	ok := rankProductFlat(&r, &x, &reps, cosize, true, false)
-	return r, ok
+	return rankProductFlat(r, &x, &reps, cosize, true, false)
 }
