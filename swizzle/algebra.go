@@ -11,25 +11,25 @@ import (
 // composition(Swizzle, Offset, logical_divide(Inner, t)) (see
 // [layout.LogicalDivide]); a plain layout is divided as such.
 func LogicalDivide(f Func, t layout.Tiler) (Func, error) {
-	return lift(f, func(l layout.Layout) (layout.Layout, error) { return layout.LogicalDivide(l, t) })
+	return lift(f, func(l *layout.Layout) (layout.Layout, error) { return layout.LogicalDivide(*l, t) })
 }
 
 // ZippedDivide returns CuTe's zipped_divide(f, t), applied to the inner
 // layout of a composed layout like [LogicalDivide].
 func ZippedDivide(f Func, t layout.Tiler) (Func, error) {
-	return lift(f, func(l layout.Layout) (layout.Layout, error) { return layout.ZippedDivide(l, t) })
+	return lift(f, func(l *layout.Layout) (layout.Layout, error) { return layout.ZippedDivide(*l, t) })
 }
 
 // TiledDivide returns CuTe's tiled_divide(f, t), applied to the inner
 // layout of a composed layout like [LogicalDivide].
 func TiledDivide(f Func, t layout.Tiler) (Func, error) {
-	return lift(f, func(l layout.Layout) (layout.Layout, error) { return layout.TiledDivide(l, t) })
+	return lift(f, func(l *layout.Layout) (layout.Layout, error) { return layout.TiledDivide(*l, t) })
 }
 
 // FlatDivide returns CuTe's flat_divide(f, t), applied to the inner layout
 // of a composed layout like [LogicalDivide].
 func FlatDivide(f Func, t layout.Tiler) (Func, error) {
-	return lift(f, func(l layout.Layout) (layout.Layout, error) { return layout.FlatDivide(l, t) })
+	return lift(f, func(l *layout.Layout) (layout.Layout, error) { return layout.FlatDivide(*l, t) })
 }
 
 // RightInverse returns CuTe 3.5.1's right_inverse(f). For a composed layout
@@ -134,40 +134,40 @@ func inverse(f Func, op string, inv func(layout.Layout) (layout.Layout, error)) 
 // order)) (see [layout.TileToShape]) — how CuTe builds the GMMA
 // shared-memory tiles from the swizzled atoms.
 func TileToShape(f Func, target layout.Shape, order layout.ModeOrder) (Func, error) {
-	return lift(f, func(l layout.Layout) (layout.Layout, error) { return layout.TileToShape(l, target, order) })
+	return lift(f, func(l *layout.Layout) (layout.Layout, error) { return layout.TileToShape(*l, target, order) })
 }
 
 // LogicalProduct returns CuTe's logical_product(f, t) with the composed
 // layout on the left: the product of the inner layout, under the same
 // swizzle and offset.
 func LogicalProduct(f Func, t layout.Tiler) (Func, error) {
-	return lift(f, func(l layout.Layout) (layout.Layout, error) { return layout.LogicalProduct(l, t) })
+	return lift(f, func(l *layout.Layout) (layout.Layout, error) { return layout.LogicalProduct(*l, t) })
 }
 
 // ZippedProduct returns CuTe's zipped_product(f, t), like [LogicalProduct].
 func ZippedProduct(f Func, t layout.Tiler) (Func, error) {
-	return lift(f, func(l layout.Layout) (layout.Layout, error) { return layout.ZippedProduct(l, t) })
+	return lift(f, func(l *layout.Layout) (layout.Layout, error) { return layout.ZippedProduct(*l, t) })
 }
 
 // TiledProduct returns CuTe's tiled_product(f, t), like [LogicalProduct].
 func TiledProduct(f Func, t layout.Tiler) (Func, error) {
-	return lift(f, func(l layout.Layout) (layout.Layout, error) { return layout.TiledProduct(l, t) })
+	return lift(f, func(l *layout.Layout) (layout.Layout, error) { return layout.TiledProduct(*l, t) })
 }
 
 // FlatProduct returns CuTe's flat_product(f, t), like [LogicalProduct].
 func FlatProduct(f Func, t layout.Tiler) (Func, error) {
-	return lift(f, func(l layout.Layout) (layout.Layout, error) { return layout.FlatProduct(l, t) })
+	return lift(f, func(l *layout.Layout) (layout.Layout, error) { return layout.FlatProduct(*l, t) })
 }
 
 // BlockedProduct returns CuTe's blocked_product(f, b), like
 // [LogicalProduct].
 func BlockedProduct(f Func, b layout.Layout) (Func, error) {
-	return lift(f, func(l layout.Layout) (layout.Layout, error) { return layout.BlockedProduct(l, b) })
+	return lift(f, func(l *layout.Layout) (layout.Layout, error) { return layout.BlockedProduct(*l, b) })
 }
 
 // RakedProduct returns CuTe's raked_product(f, b), like [LogicalProduct].
 func RakedProduct(f Func, b layout.Layout) (Func, error) {
-	return lift(f, func(l layout.Layout) (layout.Layout, error) { return layout.RakedProduct(l, b) })
+	return lift(f, func(l *layout.Layout) (layout.Layout, error) { return layout.RakedProduct(*l, b) })
 }
 
 // bitLinearPair reports whether f = Sw o _0 o L and its swizzle-passed

@@ -114,12 +114,12 @@ func compose(sw Swizzle, offset layout.Int, inner Func) Func {
 // with CuTe's three-argument composition. This is how CuTe's
 // layout_composed.hpp defines every divide, product and tile_to_shape of a
 // composed layout.
-func lift(f Func, op func(layout.Layout) (layout.Layout, error)) (Func, error) {
+func lift(f Func, op func(*layout.Layout) (layout.Layout, error)) (Func, error) {
 	if c, ok := f.(ComposedLayout); ok && c.nest == nil {
 		// One level over a plain layout: c.WithInner(op(c.lay)), the
 		// result kept a layout.Layout until it is stored (not boxed in a
 		// Func first).
-		l, err := op(c.lay)
+		l, err := op(&c.lay)
 		if err != nil {
 			return nil, err
 		}
@@ -128,5 +128,5 @@ func lift(f Func, op func(layout.Layout) (layout.Layout, error)) (Func, error) {
 		}
 		return newComposedLayout(c.sw, c.off, c.mixed, &l), nil
 	}
-	return MapInner(f, func(l layout.Layout) (Func, error) { return layoutResult(op(l)) })
+	return MapInner(f, func(l layout.Layout) (Func, error) { return layoutResult(op(&l)) })
 }
