@@ -67,3 +67,32 @@ func BenchmarkTileToShapeSwizzledDyn(b *testing.B) {
 		benchFunc, _ = TileToShape(benchAtom, trg, layout.ColMajor)
 	}
 }
+
+// BenchmarkLifted: the other operations lift applies to a composed layout
+// (divides and products of its inner layout), each building a new
+// composed layout per call (one allocation).
+func BenchmarkLifted(b *testing.B) {
+	tiler := layout.ShapeTiler(layout.MustParseTuple("(_8,_4)"))
+	block := layout.MustParse("(2,3):(1,2)")
+	for _, bc := range []struct {
+		name string
+		op   func() (Func, error)
+	}{
+		{"LogicalDivide", func() (Func, error) { return LogicalDivide(benchAtom, tiler) }},
+		{"ZippedDivide", func() (Func, error) { return ZippedDivide(benchAtom, tiler) }},
+		{"TiledDivide", func() (Func, error) { return TiledDivide(benchAtom, tiler) }},
+		{"LogicalProduct", func() (Func, error) { return LogicalProduct(benchAtom, layout.LayoutTiler(block)) }},
+		{"BlockedProduct", func() (Func, error) { return BlockedProduct(benchAtom, block) }},
+		{"RakedProduct", func() (Func, error) { return RakedProduct(benchAtom, block) }},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			if _, err := bc.op(); err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				benchFunc, _ = bc.op()
+			}
+		})
+	}
+}
