@@ -68,13 +68,15 @@ func BenchmarkTileToShapeSwizzledDyn(b *testing.B) {
 	}
 }
 
-// BenchmarkLifted: the other operations lift applies to a composed layout
-// (divides and products of its inner layout), each building a new
-// composed layout per call (one allocation).
-func BenchmarkLifted(b *testing.B) {
+// liftedOps are the other operations lift applies to a composed layout:
+// divides and products of its inner layout.
+func liftedOps() []struct {
+	name string
+	op   func() (Func, error)
+} {
 	tiler := layout.ShapeTiler(layout.MustParseTuple("(_8,_4)"))
 	block := layout.MustParse("(2,3):(1,2)")
-	for _, bc := range []struct {
+	return []struct {
 		name string
 		op   func() (Func, error)
 	}{
@@ -84,7 +86,26 @@ func BenchmarkLifted(b *testing.B) {
 		{"LogicalProduct", func() (Func, error) { return LogicalProduct(benchAtom, layout.LayoutTiler(block)) }},
 		{"BlockedProduct", func() (Func, error) { return BlockedProduct(benchAtom, block) }},
 		{"RakedProduct", func() (Func, error) { return RakedProduct(benchAtom, block) }},
-	} {
+	}
+}
+
+// TestLiftedAllocs: each lifted operation allocates its new composed layout
+// and nothing else.
+func TestLiftedAllocs(t *testing.T) {
+	for _, c := range liftedOps() {
+		if _, err := c.op(); err != nil {
+			t.Fatal(c.name, err)
+		}
+		if n := testing.AllocsPerRun(20, func() { benchFunc, _ = c.op() }); n != 1 {
+			t.Errorf("%s(%v): %v allocations, want 1", c.name, benchAtom, n)
+		}
+	}
+}
+
+// BenchmarkLifted: the lifted operations, each building a new composed
+// layout per call (one allocation).
+func BenchmarkLifted(b *testing.B) {
+	for _, bc := range liftedOps() {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			if _, err := bc.op(); err != nil {
