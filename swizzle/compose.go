@@ -117,16 +117,17 @@ func compose(sw Swizzle, offset layout.Int, inner Func) Func {
 func lift(f Func, op func(*layout.Layout) (layout.Layout, error)) (Func, error) {
 	if c, ok := f.(ComposedLayout); ok && c.nest == nil {
 		// One level over a plain layout: c.WithInner(op(c.lay)), the
-		// result kept a layout.Layout until it is stored (not boxed in a
-		// Func first).
-		l, err := op(&c.lay)
-		if err != nil {
+		// result written straight into the new composed layout (not
+		// boxed in a Func first).
+		if c.mixed == 0 && c.sw.IsIdentity() && c.off.Is(0) {
+			return layoutResult(op(&c.lay))
+		}
+		r := &composed{sw: c.sw, off: c.off, mixed: c.mixed}
+		var err error
+		if r.lay, err = op(&c.lay); err != nil {
 			return nil, err
 		}
-		if c.mixed == 0 && c.sw.IsIdentity() && c.off.Is(0) {
-			return l, nil
-		}
-		return newComposedLayout(c.sw, c.off, c.mixed, &l), nil
+		return ComposedLayout{r}, nil
 	}
 	return MapInner(f, func(l layout.Layout) (Func, error) { return layoutResult(op(&l)) })
 }
