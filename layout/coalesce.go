@@ -101,6 +101,13 @@ func addModes(sh, st *builder, rs, rd []Int) {
 
 // flatLeaves appends the leaves of t to dst.
 func flatLeaves(dst []Int, t IntTuple) []Int {
+	return flatLeavesOf(dst, &t)
+}
+
+// flatLeavesOf is flatLeaves reading t in place: hot paths pass their
+// tuple by pointer, as a copy of it read back at once with wider loads than
+// it was written with stalls on store forwarding.
+func flatLeavesOf(dst []Int, t *IntTuple) []Int {
 	if t.big == nil {
 		n := int(t.nl)
 		if t.nt == 0 {

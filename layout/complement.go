@@ -64,8 +64,8 @@ func filterFlat(l Layout, bufS, bufD []Int) (sh, st []Int) {
 
 // filterFlatP is filterFlat on a layout passed by reference.
 func filterFlatP(l *Layout, bufS, bufD []Int) (sh, st []Int) {
-	sh = flatLeaves(bufS[:0], l.shape)
-	st = flatLeaves(bufD[:0], l.stride)
+	sh = flatLeavesOf(bufS[:0], &l.shape)
+	st = flatLeavesOf(bufD[:0], &l.stride)
 	for i := range st {
 		if st[i].Is(0) {
 			sh[i] = S(1)
@@ -151,7 +151,7 @@ func complementFlatP(l *Layout, sh, st []Int, cotarget *IntTuple, rec trace.Reco
 		if rec != nil {
 			rec.Step("stride0", res)
 		}
-		return flatLeaves(fs, res.shape), flatLeaves(fd, res.stride), info
+		return flatLeavesOf(fs, &res.shape), flatLeavesOf(fd, &res.stride), info
 	}
 	if r > 1 {
 		for _, d := range st {
@@ -244,7 +244,7 @@ func complementCheckedRec(l Layout, cotarget IntTuple, rec trace.Recorder) Layou
 // leaves (ceil(ceil(r/a)/b) == ceil(r/(a*b)), typed alike), so it runs flat.
 func appendRest(cotarget IntTuple, nd Int, fs, fd []Int) ([]Int, []Int) {
 	b := len(fs)
-	fs = flatLeaves(fs, cotarget)
+	fs = flatLeavesOf(fs, &cotarget)
 	rest := nd
 	for i := b; i < len(fs); i++ {
 		x := fs[i]

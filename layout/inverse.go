@@ -27,8 +27,8 @@ func rightInverseSigned(l Layout) (r Layout, pos bool) {
 // zero Layout).
 func rightInverseOf(r, l *Layout) bool {
 	var bufS, bufD [16]Int
-	sh := flatLeaves(bufS[:0], l.shape)
-	st := flatLeaves(bufD[:0], l.stride)
+	sh := flatLeavesOf(bufS[:0], &l.shape)
+	st := flatLeavesOf(bufD[:0], &l.stride)
 	return rightInverseFlat(r, sh, st)
 }
 
@@ -90,18 +90,32 @@ func rightInverseFlat(r *Layout, sh, st []Int) bool {
 		rst = append(rst, cur)
 		pendA, pendB, pending = cur, s, true
 	}
+	// the followed modes go straight into r's inline form (a buffer of
+	// Ints zeroed and read back costs more than the work); only a result
+	// too big for it goes through slices
 	pos := true
-	var rsBuf, rdBuf [inlLeaves]Int
-	rs, rd := rsBuf[:0], rdBuf[:0]
-	for _, k := range seq {
+	var rs, rd []Int
+	if n := len(seq); n > inlLeaves {
+		rs, rd = make([]Int, n), make([]Int, n)
+	}
+	for i, k := range seq {
 		pos = pos && st[k].v > 0
 		d := rst[k] // st[k].Signum().Mul(rst[k]): the sign is a static ±1
 		if st[k].v < 0 && !d.Is(0) {
 			d.v = -d.v
 		}
-		rs, rd = append(rs, sh[k]), append(rd, d)
+		if rs != nil {
+			rs[i], rd[i] = sh[k], d
+			continue
+		}
+		putLeaf(&r.shape, sh[k], i)
+		putLeaf(&r.stride, d, i)
 	}
-	setFlat(r, rs, rd)
+	if rs != nil {
+		*r = flatLayout(rs, rd)
+	} else {
+		setFlatTokens(r, len(seq))
+	}
 	return pos
 }
 
@@ -109,19 +123,25 @@ func rightInverseFlat(r *Layout, sh, st []Int) bool {
 // one in place.
 func setFlat(r *Layout, rs, rd []Int) {
 	n := len(rs)
-	if n == 1 {
-		putLeaf(&r.shape, rs[0], 0)
-		putLeaf(&r.stride, rd[0], 0)
-		return
-	}
 	if n > inlLeaves {
 		*r = flatLayout(rs, rd)
 		return
 	}
-	tk := uint64(tOpen)
 	for i := range n {
 		putLeaf(&r.shape, rs[i], i)
 		putLeaf(&r.stride, rd[i], i)
+	}
+	setFlatTokens(r, n)
+}
+
+// setFlatTokens makes *r, whose first n <= inlLeaves leaves are written, the
+// flat tuple of them (a leaf for n = 1).
+func setFlatTokens(r *Layout, n int) {
+	if n == 1 {
+		return
+	}
+	tk := uint64(tOpen)
+	for i := range n {
 		tk |= tLeaf << (tokBits * uint(i+1))
 	}
 	tk |= tClose << (tokBits * uint(n+1))
@@ -181,8 +201,8 @@ func LeftInverse(l Layout) (r Layout, err error) {
 	// The leaves of m = (l, complement(l, cosize(filter(l)))): l's, then
 	// the complement's, computed on the flat modes of filter(l).
 	var bufS, bufD [2 * invModes]Int
-	sh := flatLeaves(bufS[:0], l.shape)
-	st := flatLeaves(bufD[:0], l.stride)
+	sh := flatLeavesOf(bufS[:0], &l.shape)
+	st := flatLeavesOf(bufD[:0], &l.stride)
 	n := len(sh)
 	if n == 0 {
 		return leftInversePlain(l)
@@ -286,8 +306,8 @@ func sameFunction(f, g Layout) (same, ok bool) {
 // canonicalModes appends l's canonical modes (see sameFunction) to sh:st.
 func canonicalModes(l Layout, sh, st []int) ([]int, []int, bool) {
 	var bufS, bufD [16]Int
-	ls := flatLeaves(bufS[:0], l.shape)
-	ld := flatLeaves(bufD[:0], l.stride)
+	ls := flatLeavesOf(bufS[:0], &l.shape)
+	ld := flatLeavesOf(bufD[:0], &l.stride)
 	for i := range ls {
 		s, d := ls[i].v, ld[i].v
 		switch n := len(sh); {
@@ -307,7 +327,7 @@ func canonicalModes(l Layout, sh, st []int) ([]int, []int, bool) {
 // stride 0 (l is then not injective).
 func hasBroadcast(l Layout) bool {
 	var bufS, bufD [16]Int
-	return broadcastFlat(flatLeaves(bufS[:0], l.shape), flatLeaves(bufD[:0], l.stride))
+	return broadcastFlat(flatLeavesOf(bufS[:0], &l.shape), flatLeavesOf(bufD[:0], &l.stride))
 }
 
 // broadcastFlat is hasBroadcast on the flat leaves sh:st of l.

@@ -70,7 +70,7 @@ func pairInline(x, y *IntTuple) (IntTuple, bool) {
 // promise is checked point by point, bounded by maxVerify.
 func checkProduct(a, b, c, cb Layout) {
 	var bufS, bufD [16]Int
-	if productDisjoint(&a, &b, flatLeaves(bufS[:0], c.shape), flatLeaves(bufD[:0], c.stride)) {
+	if productDisjoint(&a, &b, flatLeavesOf(bufS[:0], &c.shape), flatLeavesOf(bufD[:0], &c.stride)) {
 		return
 	}
 	n := a.Size().v
@@ -248,8 +248,8 @@ func zipCoalesce(op string, x, y Layout) Layout {
 	for range x.Rank() {
 		xi, yi := xs.next(), ys.next()
 		var bufS, bufD [16]Int // the leaves of (x_i, y_i); more move to the heap
-		sh := flatLeaves(flatLeaves(bufS[:0], xi.shape), yi.shape)
-		st := flatLeaves(flatLeaves(bufD[:0], xi.stride), yi.stride)
+		sh := flatLeavesOf(flatLeavesOf(bufS[:0], &xi.shape), &yi.shape)
+		st := flatLeavesOf(flatLeavesOf(bufD[:0], &xi.stride), &yi.stride)
 		if k := len(sh); k > 0 {
 			rs, rd := bwCoalesceFlat(sh[:k-1], st[:k-1], sh[k-1], st[k-1], sh[k:], st[k:])
 			addModes(&r.sh, &r.st, rs, rd)
