@@ -29,13 +29,10 @@ func (w *flatWriter) divideLeafTo(dst *Layout, at int, ms, md, s, d Int) bool {
 	}
 	bad := false
 	sd := Int{s.v * d.v, s.static && d.static} // < 2^61, never a static _1
-	c := Int{ceilPos(ms.v, sd.v), ms.static && sd.static}
-	ts, cs := md, S(0) // s is not a static _1, nor is s*d
+	c, cs := restOf(ms, md, sd, &bad)
+	ts := md // s is not a static _1, nor is s*d
 	if !d.Is(1) {
 		ts = mulStride(d, md, &bad)
-	}
-	if !c.Is(1) {
-		cs = mulStride(sd, md, &bad)
 	}
 	gap := !d.Is(1) && !c.Is(1) // the rest is (d:md, c:cs)
 	if bad || gap && w.nl+2 > inlLeaves || w.nl+1 > inlLeaves || w.nt+4 > inlTokens {
@@ -55,6 +52,17 @@ func (w *flatWriter) divideLeafTo(dst *Layout, at int, ms, md, s, d Int) bool {
 		w.putLeafTok(dst, d, md)
 	}
 	return true
+}
+
+// restOf is the last leaf c:cs of the rest of ms:md divided by a tiler
+// that spans sd (s*d): c = ceil_div(ms, sd) from cs = sd*md, _0 for a
+// static c = _1; where cs overflows it sets *bad. It takes ms, sd positive.
+func restOf(ms, md, sd Int, bad *bool) (c, cs Int) {
+	c, cs = Int{ceilPos(ms.v, sd.v), ms.static && sd.static}, S(0)
+	if !c.Is(1) {
+		cs = mulStride(sd, md, bad)
+	}
+	return c, cs
 }
 
 // oneModeStride is the stride of x:y (x, y positive) composed with a
@@ -157,8 +165,21 @@ func divideZipInto(r, l *Layout, t *Tiler, form int) bool {
 		b.tok(tOpen)
 	}
 	for i := range g {
-		s, d, ok := leafTiler(&t.elems[i])
-		if !ok || !b.divideLeafTo(r, i, Int{sh.v[i], sh.st>>i&1 != 0}, Int{st.v[i], st.st>>i&1 != 0}, s, d) {
+		e, ms, md := &t.elems[i], Int{sh.v[i], sh.st>>i&1 != 0}, Int{st.v[i], st.st>>i&1 != 0}
+		if e.kind == tilerInt && !e.n.Is(1) && uint64(ms.v-1) < 1<<61 && uint64(e.n.v-1) < 1<<31-1 && b.nl < inlLeaves {
+			// n:_1, divideLeafTo's d = _1 inline: the tile n:md, the rest c:cs
+			bad := false
+			c, cs := restOf(ms, md, e.n, &bad)
+			if bad {
+				return false
+			}
+			putLeaf(&r.shape, e.n, i)
+			putLeaf(&r.stride, md, i)
+			b.putLeafTok(r, c, cs)
+			continue
+		}
+		s, d, ok := leafTiler(e)
+		if !ok || !b.divideLeafTo(r, i, ms, md, s, d) {
 			return false
 		}
 	}
