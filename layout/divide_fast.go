@@ -168,8 +168,11 @@ func divideZipInto(r, l *Layout, t *Tiler, form int) bool {
 		e, ms, md := &t.elems[i], Int{sh.v[i], sh.st>>i&1 != 0}, Int{st.v[i], st.st>>i&1 != 0}
 		if e.kind == tilerInt && !e.n.Is(1) && uint64(ms.v-1) < 1<<61 && uint64(e.n.v-1) < 1<<31-1 && b.nl < inlLeaves {
 			// n:_1, divideLeafTo's d = _1 inline: the tile n:md, the rest c:cs
-			bad := false
-			c, cs := restOf(ms, md, e.n, &bad)
+			// (restOf, spelled out so that it inlines)
+			bad, c, cs := false, Int{ceilPos(ms.v, e.n.v), ms.static && e.n.static}, S(0)
+			if !c.Is(1) {
+				cs = mulStride(e.n, md, &bad)
+			}
 			if bad {
 				return false
 			}
@@ -179,9 +182,11 @@ func divideZipInto(r, l *Layout, t *Tiler, form int) bool {
 			continue
 		}
 		s, d, ok := leafTiler(e)
-		if !ok || !b.divideLeafTo(r, i, ms, md, s, d) {
+		x := b // a copy, so that b is never addressed and stays in registers
+		if !ok || !x.divideLeafTo(r, i, ms, md, s, d) {
 			return false
 		}
+		b = x
 	}
 	// ( [(] tiles [)] rests [untiled modes] [)] ): the untiled modes are l's
 	// tokens [g+1, nt-1) and leaves [g, nl)
@@ -208,7 +213,10 @@ func divideZipInto(r, l *Layout, t *Tiler, form int) bool {
 	w.tk |= b.tk << (tokBits * uint(w.nt))
 	w.nt += b.nt
 	w.nl = b.nl
-	w.copy(l, r, g+1, g+1+nu, g, sh.numLeaves())
+	if x := w; sh.numLeaves() > g { // the untiled modes (w stays in registers)
+		x.copy(l, r, g+1, g+1+nu, g, sh.numLeaves())
+		w = x
+	}
 	if !splitB {
 		w.tok(tClose)
 	}
