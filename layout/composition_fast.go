@@ -655,7 +655,9 @@ type flatWriter struct {
 }
 
 func (w *flatWriter) tok(x uint64) {
-	w.tk |= x << (tokBits * uint(w.nt))
+	// &63: no shift-range check; a token past inlTokens is garbage anyway
+	// (w.nt then exceeds inlTokens, which every writer checks before use)
+	w.tk |= x << (tokBits * uint(w.nt) & 63)
 	w.nt++
 }
 

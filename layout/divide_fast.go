@@ -166,15 +166,13 @@ func divideZipInto(r, l *Layout, t *Tiler, form int) bool {
 	}
 	for i := range g {
 		e, ms, md := &t.elems[i], Int{sh.v[i], sh.st>>i&1 != 0}, Int{st.v[i], st.st>>i&1 != 0}
-		if e.kind == tilerInt && !e.n.Is(1) && uint64(ms.v-1) < 1<<61 && uint64(e.n.v-1) < 1<<31-1 && b.nl < inlLeaves {
+		if n := e.n; e.kind == tilerInt && !n.Is(1) && uint64(ms.v-1) < 1<<61 && uint64(n.v-1) < 1<<31-1 &&
+			uint64(md.v+1<<32) <= 1<<33 && b.nl < inlLeaves {
 			// n:_1, divideLeafTo's d = _1 inline: the tile n:md, the rest c:cs
-			// (restOf, spelled out so that it inlines)
-			bad, c, cs := false, Int{ceilPos(ms.v, e.n.v), ms.static && e.n.static}, S(0)
+			// (restOf spelled out; n < 2^31 and |md| <= 2^32, so n*md fits)
+			c, cs := Int{ceilPos(ms.v, n.v), ms.static && n.static}, S(0)
 			if !c.Is(1) {
-				cs = mulStride(e.n, md, &bad)
-			}
-			if bad {
-				return false
+				cs = Int{n.v * md.v, n.static && md.static || md.Is(0)}
 			}
 			putLeaf(&r.shape, e.n, i)
 			putLeaf(&r.stride, md, i)
@@ -197,7 +195,8 @@ func divideZipInto(r, l *Layout, t *Tiler, form int) bool {
 	if !splitB {
 		nt++
 	}
-	if nt > inlTokens || b.nl+sh.numLeaves()-g > inlLeaves {
+	nl := sh.numLeaves()
+	if nt > inlTokens || b.nl+nl-g > inlLeaves {
 		return false
 	}
 	var w flatWriter
@@ -213,8 +212,8 @@ func divideZipInto(r, l *Layout, t *Tiler, form int) bool {
 	w.tk |= b.tk << (tokBits * uint(w.nt))
 	w.nt += b.nt
 	w.nl = b.nl
-	if x := w; sh.numLeaves() > g { // the untiled modes (w stays in registers)
-		x.copy(l, r, g+1, g+1+nu, g, sh.numLeaves())
+	if x := w; nl > g { // the untiled modes (w stays in registers)
+		x.copy(l, r, g+1, g+1+nu, g, nl)
 		w = x
 	}
 	if !splitB {
