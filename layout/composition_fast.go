@@ -49,12 +49,16 @@ func mulSlow(a, b Int, bad *bool) Int {
 }
 
 // divPos returns a/b for positive a, b, avoiding the division where it
-// can (a power of two b is a shift) and the 64-bit one where it can.
+// can (a power of two b is a shift, a <= b a compare) and the 64-bit one
+// where it can.
 func divPos(a, b int) int {
 	switch {
 	case b&(b-1) == 0:
 		return a >> uint(bits.TrailingZeros64(uint64(b)))
-	case a < b:
+	case a <= b: // 0, or 1 for a = b (the contiguous modes of a complement)
+		if a == b {
+			return 1
+		}
 		return 0
 	case a < 1<<32 && b < 1<<32:
 		return int(uint32(a) / uint32(b))
