@@ -180,10 +180,12 @@ func coalesceInline(l *Layout) Layout {
 	if m == 0 {
 		return *l
 	}
+	var r Layout // written in place (building it from I and mk copies it twice)
 	if m == 1 {
-		return mk(I(rs[0]), I(rd[0]))
+		putLeaf(&r.shape, rs[0], 0)
+		putLeaf(&r.stride, rd[0], 0)
+		return r
 	}
-	var r Layout
 	tk := uint64(tOpen) | (1<<(tokBits*uint(m))-1)<<tokBits | tClose<<(tokBits*uint(m+1))
 	rsh, rst := &r.shape, &r.stride
 	rsh.tk, rsh.nt, rsh.nl, rsh.rk = tk, uint8(m+2), uint8(m), uint8(m)
