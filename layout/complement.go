@@ -397,13 +397,15 @@ func ComplementTo(l Layout, cotarget IntTuple) (r Layout, err error) {
 }
 
 // flatCosize is flatLayout(sh, st).Cosize() in its common case, and
-// ok=false elsewhere: positive extents, some of them dynamic, none a static
-// _1, nothing overflowing. Then size-1 is dynamic and its colexicographic
-// digits are s-1 in every mode, so the cosize is 1 + sum((s-1)*|d|), static
-// exactly when every stride is a static _0 (crd2idx's typing of a dynamic
-// coordinate).
+// ok=false elsewhere: positive extents, none a static _1, nothing
+// overflowing. Then the colexicographic digits of size-1 are s-1 in every
+// mode, so the cosize is 1 + sum((s-1)*|d|). With some extent dynamic,
+// size-1 is dynamic and the cosize static exactly when every stride is a
+// static _0 (crd2idx's typing of a dynamic coordinate); with every extent
+// static, the digits are static (none _0) and the cosize static exactly
+// when every stride is.
 func flatCosize(sh, st []Int) (Int, bool) {
-	dyn, static, off, size := false, true, 0, 1
+	dyn, static, allSt, off, size := false, true, true, 0, 1
 	for k := range sh {
 		s, d := sh[k], st[k]
 		if s.v <= 0 || s.Is(1) || d.v == math.MinInt {
@@ -418,9 +420,13 @@ func flatCosize(sh, st []Int) (Int, bool) {
 		}
 		dyn = dyn || !s.static
 		static = static && d.Is(0)
+		allSt = allSt && d.static
 	}
-	if off == math.MaxInt || !dyn {
+	switch {
+	case off == math.MaxInt:
 		return Int{}, false
+	case !dyn:
+		return Int{off + 1, allSt}, true
 	}
 	return Int{off + 1, static}, true
 }
