@@ -23,8 +23,10 @@ func sumFits(amag, dmag uint) bool { return bits.Len(amag)+bits.Len(dmag) <= 58 
 // mode's size is a static ±1 or 0, so every part of c CuTe computes is
 // dynamic and the distribution over the modes is the one over the leaves
 // (truncated division nests), and the result is static exactly when every
-// stride is a static _0. Where an overflow is possible (sumFits), which
-// crd2idxSpan would report, it declines.
+// stride is a static _0. Where an overflow might occur, which crd2idxSpan
+// would report, it declines: it answers where c and every stride that
+// receives a part are in [0, 2^29), or else where sumFits holds for c and
+// all the strides.
 func crd2idxDyn(c Int, shape, stride *IntTuple) (r Int, ok bool) {
 	if c.static || c.v < 0 || shape.big != nil || stride.big != nil {
 		return Int{}, false
@@ -35,25 +37,48 @@ func crd2idxDyn(c Int, shape, stride *IntTuple) (r Int, ok bool) {
 	if opens&(closes>>tokBits) != 0 { // ( followed by ): an empty tuple
 		return Int{}, false
 	}
-	n := shape.numLeaves()
 	for sb := shape.st; sb != 0; sb &= sb - 1 { // the static leaves
 		if k := bits.TrailingZeros8(sb); uint(shape.v[k]+1) <= 2 {
 			return Int{}, false
 		}
 	}
-	// evalLeaves, with the strides that receive a part summarised for sumFits
-	// (every part is at most c).
-	off, dmag, i, last := 0, uint(0), c.v, (n-1)&(inlLeaves-1)
-	for k := 0; k < last && i != 0; k++ {
-		d := stride.v[k&(inlLeaves-1)]
-		q, r := divLeaf(i, shape.v[k&(inlLeaves-1)])
-		off, dmag, i = off+r*d, dmag|uint(d^d>>63), q
+	// evalLeaves, with an OR of the strides that receive a part (every part
+	// is at most c). An integer shape has no leaf count: leaf 0.
+	last := max(int(shape.nl)-1, 0) & (inlLeaves - 1)
+	sh, st := shape.v[:last], stride.v[:last]
+	off, dor, i, k := 0, 0, c.v, 0
+	for ; k < len(sh); k++ { // leading power-of-two extents: a mask and a shift
+		s, d := sh[k], st[k]
+		if s <= 0 || s&(s-1) != 0 {
+			break
+		}
+		off, dor = off+(i&(s-1))*d, dor|d
+		i >>= uint(bits.TrailingZeros(uint(s)))
+	}
+	for ; k < len(sh) && i != 0; k++ {
+		d := st[k]
+		q, r := divLeaf(i, sh[k])
+		off, dor, i = off+r*d, dor|d, q
 	}
 	d := stride.v[last]
-	if !sumFits(uint(c.v), dmag|uint(d^d>>63)) {
+	// No overflow: c and those strides in [0, 2^29) (a negative one is not),
+	// else sumFits over all the strides.
+	if dor |= d; uint(c.v|dor) >= 1<<29 && !sumFits(uint(c.v), magnitudes(&stride.v)) {
 		return Int{}, false
 	}
-	return Int{off + i*d, stride.st == uint8(bitMask(n)) && allZero(&stride.v, n)}, true
+	// Every stride a static _0 (dor = 0 first: a necessary condition).
+	static := dor == 0 && int(stride.st)+1 == 1<<(last+1) && allZero(&stride.v, last+1)
+	return Int{off + i*d, static}, true
+}
+
+// magnitudes returns an OR of |d|-1 over the inline leaves (unused ones
+// are 0): every |d| is at most it plus 1.
+func magnitudes(v *[inlLeaves]int) uint {
+	m := uint(0)
+	for _, d := range v {
+		m |= uint(d ^ d>>63)
+	}
+	return m
 }
 
 // allZero reports whether the first n inline leaves are 0.
