@@ -93,36 +93,33 @@ func allZero(v *[inlLeaves]int, n int) bool {
 // crd2idxCongruent is crd2idxCoord, faster, for a coordinate congruent
 // with the shape (the same tokens: when the coordinate's tokens equal the
 // shape's, crd2idx is the dot product of the leaf arrays), and ok=false
-// elsewhere and where a partial sum might overflow (sumFits), which
-// crd2idxCoord would report. The sum is static when every term c_k*d_k is:
-// both static, or one a static _0.
+// elsewhere and where a partial sum might overflow, which crd2idxCoord
+// would report: it answers where every coordinate and stride leaf is in
+// [0, 2^29), or else where sumFits holds for all the leaves. The sum is
+// static when every term c_k*d_k is: both static, or one a static _0.
 func crd2idxCongruent(c, shape, stride *IntTuple) (r Int, ok bool) {
 	if c.big != nil || shape.big != nil || stride.big != nil || c.tk != shape.tk || c.nt != shape.nt {
 		return Int{}, false
 	}
-	sum, cv, dv := 0, &c.v, &stride.v
-	n := int(c.nl) & (2*inlLeaves - 1)
+	n := min(int(c.nl), inlLeaves)
 	if c.nt == 0 { // an integer: leaf 0
 		n = 1
 	}
-	amag, dmag, k := uint(0), uint(0), 0
-	for ; k+1 < n; k += 2 { // two terms a step
-		a, d, a1, d1 := cv[k&(inlLeaves-1)], dv[k&(inlLeaves-1)], cv[(k+1)&(inlLeaves-1)], dv[(k+1)&(inlLeaves-1)]
-		sum += a*d + a1*d1
-		amag, dmag = amag|uint(a^a>>63)|uint(a1^a1>>63), dmag|uint(d^d>>63)|uint(d1^d1>>63)
+	cv, dv := c.v[:n], stride.v[:n]
+	sum, or := 0, 0
+	for k, a := range cv {
+		d := dv[k]
+		sum, or = sum+a*d, or|a|d
 	}
-	if k < n {
-		a, d := cv[k&(inlLeaves-1)], dv[k&(inlLeaves-1)]
-		sum += a * d
-		amag, dmag = amag|uint(a^a>>63), dmag|uint(d^d>>63)
-	}
-	if !sumFits(amag, dmag) {
+	// No overflow: every a and d in [0, 2^29) (a negative one is not), else
+	// sumFits over all the leaves.
+	if uint(or) >= 1<<29 && !sumFits(magnitudes(&c.v), magnitudes(&stride.v)) {
 		return Int{}, false
 	}
-	// Every term static: every pair both static, or else at least one of
-	// each pair static and the rest checked for a static _0.
+	// Every term static: at least one of each pair static, and every pair
+	// both static or else the rest checked for a static _0.
 	full := uint8(bitMask(n))
-	static := c.st&stride.st&full == full || (c.st|stride.st)&full == full && staticTerms(c, stride, n)
+	static := (c.st|stride.st)&full == full && (c.st&stride.st&full == full || staticTerms(c, stride, n))
 	return Int{sum, static}, true
 }
 
