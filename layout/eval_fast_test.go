@@ -129,6 +129,42 @@ func TestCrd2IdxFastCovers(t *testing.T) {
 	})
 }
 
+// TestCrd2IdxFastGuard checks that the fast paths' overflow guards answer
+// past their quick test (every value in [0, 2^29)) wherever sumFits holds:
+// with strides of either sign up to 2^40 and coordinates below 2^16 in
+// magnitude, crd2idxDyn and crd2idxCongruent answer, as the code of record
+// does.
+func TestCrd2IdxFastGuard(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		l := genLayout(t)
+		if l.shape.big != nil { // more than 8 leaves: not the class
+			return
+		}
+		sh := l.shape.Map(func(a Int) Int {
+			if a.static && a.v == 1 {
+				return S(genInt(t, 2, 9, "s").v)
+			}
+			return a
+		})
+		st := l.stride.Map(func(d Int) Int {
+			v := d.v << rapid.IntRange(0, 36).Draw(t, "log") // |v| < 2^41
+			return Int{v, d.static}
+		})
+		c := D(rapid.IntRange(0, 1<<16-1).Draw(t, "c"))
+		got, ok := crd2idxDyn(c, &sh, &st)
+		want := crd2idxSpan(c, &sh, &st, 0, max(sh.numTok(), 1), 0)
+		if !ok || got != want {
+			t.Fatalf("crd2idxDyn(%v, %v, %v) = %v, %v, want %v", c, sh, st, got, ok, want)
+		}
+		crd := l.shape.Map(func(Int) Int { return genInt(t, 1-1<<16, 1<<16-1, "a") })
+		got, ok = crd2idxCongruent(&crd, &l.shape, &st)
+		want = crd2idxCoord(&crd, 0, max(crd.numTok(), 1), 0, &l.shape, &st, 0, max(l.shape.numTok(), 1), 0)
+		if !ok || got != want {
+			t.Fatalf("crd2idxCongruent(%v, %v, %v) = %v, %v, want %v", crd, l.shape, st, got, ok, want)
+		}
+	})
+}
+
 // TestParseInlineMatchesParser checks the inline one-scan reader against
 // the parser of record: on the text of drawn layouts that fit the inline
 // form it answers, with the layout the parser builds (static flags, rank
