@@ -117,21 +117,18 @@ func crd2idxCongruent(c, shape, stride *IntTuple) (r Int, ok bool) {
 		return Int{}, false
 	}
 	// Every term static: at least one of each pair static, and every pair
-	// both static or else the rest checked for a static _0.
+	// both static or else with a static _0.
 	full := uint8(bitMask(n))
-	static := (c.st|stride.st)&full == full && (c.st&stride.st&full == full || staticTerms(c, stride, n))
+	both := c.st & stride.st & full
+	static := (c.st|stride.st)&full == full && (both == full || staticZeros(c, stride, full&^both))
 	return Int{sum, static}, true
 }
 
-// staticTerms reports whether every product c_k*d_k of the first n inline
-// leaves is static: both static, or one of them a static _0.
-func staticTerms(c, d *IntTuple, n int) bool {
-	rest := uint8(bitMask(n)) &^ (c.st & d.st) // the terms not both static
-	if rest&^(c.st|d.st) != 0 {                // one with both dynamic
-		return false
-	}
-	for ; rest != 0; rest &= rest - 1 {
-		k := bits.TrailingZeros8(rest)
+// staticZeros reports whether every term k in terms, of which c_k or d_k
+// is static, has a static factor _0.
+func staticZeros(c, d *IntTuple, terms uint8) bool {
+	for ; terms != 0; terms &= terms - 1 {
+		k := bits.TrailingZeros8(terms) & (inlLeaves - 1)
 		if !(c.st>>k&1 != 0 && c.v[k] == 0 || d.st>>k&1 != 0 && d.v[k] == 0) {
 			return false
 		}
