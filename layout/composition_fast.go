@@ -54,7 +54,7 @@ func mulSlow(a, b Int, bad *bool) Int {
 func divPos(a, b int) int {
 	switch {
 	case b&(b-1) == 0:
-		return a >> uint(bits.TrailingZeros64(uint64(b)))
+		return a >> (uint(bits.TrailingZeros64(uint64(b))) & 63) // b > 0: no shift past 62
 	case a <= b: // 0, or 1 for a = b (the contiguous modes of a complement)
 		if a == b {
 			return 1
@@ -663,6 +663,12 @@ func (w *flatWriter) tok(x uint64) {
 	// (w.nt then exceeds inlTokens, which every writer checks before use)
 	w.tk |= x << (tokBits * uint(w.nt) & 63)
 	w.nt++
+}
+
+// toks appends the n tokens x (the first lowest).
+func (w *flatWriter) toks(x uint64, n int) {
+	w.tk |= x << (tokBits * uint(w.nt) & 63)
+	w.nt += n
 }
 
 // copy appends the tokens [j0, j1) and leaves [l0, l1) of src to dst.
