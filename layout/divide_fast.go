@@ -148,8 +148,9 @@ const (
 // tiled mode ms:md has ms in [1, 2^32] and md in [-2^31, 2^31) it is
 // divideLeafTo in closed form: mode i has the tile n:md (leaf i of r) and
 // the rest c:cs (leaf g+i, g = len(t)), c = ceil_div(ms, n) and cs = n*md
-// (which fits), _0 for a static c = _1; the tiles are the first group, the rests, followed by
-// l's untiled modes, the second. Other tilers are divideZipLeaves'.
+// (which fits), _0 for a static c = _1; the tiles are the first group,
+// the rests, followed by l's untiled modes, the second, in the nesting of
+// zipShapes. Other tilers are divideZipLeaves'.
 func divideZipInto(r, l *Layout, t *Tiler, form int) bool {
 	sh, st := &l.shape, &l.stride
 	es := t.elems
@@ -188,40 +189,68 @@ func divideZipInto(r, l *Layout, t *Tiler, form int) bool {
 	for m := one & cS; m != 0; m &= m - 1 { // a static _1 rest has the stride _0
 		r.stride.v[g+bits.TrailingZeros8(m)] = 0
 	}
-	// ( [(] tiles [)] [(] rests untiled modes [)] ): the untiled modes are
-	// l's tokens [g+1, g+1+nu) and leaves [g, nl)
+	// the untiled modes: l's leaves [g, nl) and tokens [g+1, g+1+nu)
 	for k := g; k < nl; k++ {
 		r.shape.v[g+k], r.stride.v[g+k] = sh.v[k], st.v[k]
 	}
-	r.shape.st = ns | cS<<g | sh.st>>g<<(2*g)
-	r.stride.st = st.st&uint8(bitMask(g)) | csS<<g | st.st>>g<<(2*g)
-	splitA, splitB := form == flat && g > 1, form != zipped && rk > 1
-	ra, rb, leaves := g, rk, bitMask(tokBits*g)
-	w := flatWriter{tk: tOpen, nt: 1, nl: nl + g}
-	if !splitA {
-		w.tok(tOpen)
+	r.shape.st = ns | cS<<g | uint8(uint64(sh.st)>>g<<(2*g&63))
+	r.stride.st = st.st&uint8(bitMask(g)) | csS<<g | uint8(uint64(st.st)>>g<<(2*g&63))
+	f, rank := zipped, 2 // the shape of the result, and its rank
+	switch {
+	case form == flat && g > 1:
+		f, rank = flat, g+rk
+	case form != zipped && rk > 1:
+		f, rank = tiled, 1+rk
 	}
-	w.toks(leaves, g)
-	if !splitA {
-		w.tok(tClose)
-		ra = 1
-	}
-	if !splitB {
-		w.tok(tOpen)
-	}
-	w.toks(leaves, g)
-	w.toks(sh.tk>>(tokBits*uint(g+1))&bitMask(tokBits*nu), nu)
-	if !splitB {
-		w.tok(tClose)
-		rb = 1
-	}
-	w.tok(tClose)
+	z := &zipShapes[f][g]
+	np := int(z.np)
+	untiled := sh.tk >> (tokBits * uint(g+1)) & bitMask(tokBits*nu)
+	w := flatWriter{z.pre | tokAt(untiled, np) | tokAt(z.suf, np+nu), np + nu + int(z.ns), nl + g}
 	if w.nt > inlTokens {
 		return false
 	}
-	w.finish(r, ra+rb)
+	w.finish(r, rank)
 	return true
 }
+
+// A zipShape is the tokens of a by-mode divide of g leaf modes by g
+// integers, around the untiled modes: pre before them, suf after them (np
+// and ns tokens). zipShapes[zipped][g] is ( ( T ) ( R and ) ), [tiled][g]
+// ( ( T ) R and ), [flat][g] ( T R and ), with T and R g leaves each.
+type zipShape struct {
+	pre, suf uint64
+	np, ns   uint8
+}
+
+// zipShapes holds the zipShape of each form and g in [1, inlLeaves/2].
+var zipShapes = func() (zs [3][inlLeaves/2 + 1]zipShape) {
+	for f := range zs {
+		for g := 1; g < len(zs[f]); g++ {
+			var w flatWriter
+			w.tok(tOpen)
+			if f != flat {
+				w.tok(tOpen)
+			}
+			w.toks(bitMask(tokBits*g), g)
+			if f != flat {
+				w.tok(tClose)
+			}
+			if f == zipped {
+				w.tok(tOpen)
+			}
+			w.toks(bitMask(tokBits*g), g)
+			zs[f][g] = zipShape{w.tk, tClose, uint8(w.nt), 1}
+			if f == zipped {
+				zs[f][g].suf, zs[f][g].ns = tClose|tClose<<tokBits, 2
+			}
+		}
+	}
+	return zs
+}()
+
+// tokAt returns the tokens x placed from token j on (a j past the inline
+// tokens wraps: the caller checks the count).
+func tokAt(x uint64, j int) uint64 { return x << (tokBits * uint(j) & 63) }
 
 // divideZipLeaves is divideZipInto for tilers of integers and integral
 // layouts, each tiled mode divided by divideLeafTo.
