@@ -401,16 +401,26 @@ func (w *flatWriter) composeDynTo(dst *Layout, la *fmodes, x, y Int) bool {
 		si, di := la.s[i].v, la.d[i]
 		if !y.Is(1) {
 			xi, scale := si, 1
-			if rs != 1 {
-				xi = shapeDivP(si, rs, false, &bad)
-				rs = shapeDivP(rs, si, false, &bad)
-				scale = shapeDivP(si, xi, false, &bad)
+			if rs != 1 { // shape_div(si, rs), shape_div(rs, si), shape_div(si, xi): one must divide the other
+				switch {
+				case modPos(si, rs) == 0:
+					xi, scale, rs = divPos(si, rs), rs, 1
+				case modPos(rs, si) == 0:
+					xi, scale, rs = 1, si, divPos(rs, si)
+				default:
+					bad = true
+				}
 			}
 			si, di = xi, mulStride(D(scale), di, &bad)
 		}
 		sh.v[k+i] = min(si, rest) // dynamic
 		putLeaf(st, di, k+i)
-		rest = shapeDivP(rest, si, true, &bad)
+		if rest > si { // shape_div(rest, si): si must divide rest
+			bad = bad || modPos(rest, si) != 0
+			rest = divPos(rest, si)
+		} else {
+			rest = 1
+		}
 	}
 	last := la.d[n]
 	if !y.Is(1) {
@@ -503,16 +513,20 @@ func logicalDivideInto(r *Layout, l *Layout, s, d Int) bool {
 		fd[i] = cur
 		cur = Int{cur.v * fs[i].v, cur.static && fs[i].static}
 	}
-	var c fmodes
+	// the complement's coalesced modes cs:cd
+	var cs, cd []Int
 	switch {
 	case n == 2 && !fs[1].static: // (d:_1, F:s*d), F dynamic: bw_coalesce drops a static _1 gap, merges nothing
-		if !d.Is(1) {
-			c.s[0], c.d[0], c.n = d, S(1), 1
+		cs, cd = fs[:2], fd[:2]
+		if d.Is(1) {
+			cs, cd = fs[1:2], fd[1:2]
 		}
-		c.s[c.n], c.d[c.n] = fs[1], fd[1]
-		c.n++
-	case !bwCoalesceF(&fs, &fd, n-1, fs[n-1], fd[n-1], &c):
-		return false
+	default:
+		var c fmodes
+		if !bwCoalesceF(&fs, &fd, n-1, fs[n-1], fd[n-1], &c) {
+			return false
+		}
+		cs, cd = c.s[:c.n], c.d[:c.n]
 	}
 	// l composed with each leaf of the tiler (s:d, complement), written in
 	// the tiler's nesting.
@@ -526,18 +540,18 @@ func logicalDivideInto(r *Layout, l *Layout, s, d Int) bool {
 	if !w.composeLeafTo(r, &la, s, d, sc) {
 		return false
 	}
-	if c.n > 1 {
+	if len(cs) > 1 {
 		w.tok(tOpen)
 	}
-	for i := range c.n {
-		if !w.composeLeafTo(r, &la, c.s[i], c.d[i], sc) {
+	for i := range cs {
+		if !w.composeLeafTo(r, &la, cs[i], cd[i], sc) {
 			return false
 		}
 	}
 	if w.nt+2 > inlTokens {
 		return false
 	}
-	if c.n > 1 {
+	if len(cs) > 1 {
 		w.tok(tClose)
 	}
 	w.tok(tClose)
