@@ -144,13 +144,13 @@ const (
 // of l by t written to *r, a zero Layout, for an inline l whose first
 // len(t) modes are leaves (a leaf l is its one mode) and a by-mode tiler t
 // of integers and integral layouts; ok=false where it gives up (r then
-// holds garbage). Where every tiler is an integer n in [2, 2^31] and each
-// tiled mode ms:md has ms in [1, 2^32] and md in [-2^31, 2^31) it is
+// holds garbage). Where every tiler is an integer n in [2, 2^31+1] and
+// each tiled mode ms:md has ms in [1, 2^32] and md in [-2^31, 2^31) it is
 // divideLeafTo in closed form: mode i has the tile n:md (leaf i of r) and
 // the rest c:cs (leaf g+i, g = len(t)), c = ceil_div(ms, n) and cs = n*md
 // (which fits), _0 for a static c = _1; the tiles are the first group,
 // the rests, followed by l's untiled modes, the second, in the nesting of
-// zipShapes. Other tilers are divideZipLeaves'.
+// zipShapes. Otherwise it is divideZipLeaves'.
 func divideZipInto(r, l *Layout, t *Tiler, form int) bool {
 	sh, st := &l.shape, &l.stride
 	es := t.elems

@@ -311,3 +311,28 @@ func TestDivideZipIntsAnswer(t *testing.T) {
 		}
 	})
 }
+
+// TestLogicalDivideDynAnswers checks that logicalDivideInto answers, as the
+// plain path does, for a layout of two leaves of dynamic power-of-two
+// extents (where every leaf of the tiler composes by composeDynTo, without
+// coalesce_x) by a tiler s:d of powers of two.
+func TestLogicalDivideDynAnswers(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		b := tupleLayout()
+		for range 2 {
+			s := D(1 << rapid.IntRange(0, 6).Draw(t, "s"))
+			b.add(mk(I(s), I(kindOf(t, 1<<rapid.IntRange(0, 10).Draw(t, "d"), false, "dk"))))
+		}
+		a := b.done()
+		s := D(2 << rapid.IntRange(0, 6).Draw(t, "ts"))
+		d := kindOf(t, 1<<rapid.IntRange(0, 6).Draw(t, "td"), false, "tdk")
+		var r Layout
+		if !logicalDivideInto(&r, &a, s, d) {
+			t.Fatalf("the fast path gave up on logical_divide(%v, %v:%v)", a, s, d)
+		}
+		want, err := dividePlain(a, s, d)
+		if err != nil || !r.Equal(want) || r.String() != want.String() {
+			t.Fatalf("logical_divide(%v, %v:%v) = %v, want %v (%v)", a, s, d, r, want, err)
+		}
+	})
+}
