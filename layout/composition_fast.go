@@ -54,7 +54,7 @@ func mulSlow(a, b Int, bad *bool) Int {
 func divPos(a, b int) int {
 	switch {
 	case b&(b-1) == 0:
-		return a >> uint(bits.TrailingZeros64(uint64(b)))
+		return a >> (uint(bits.TrailingZeros64(uint64(b))) & 63) // b > 0: no shift past 62
 	case a <= b: // 0, or 1 for a = b (the contiguous modes of a complement)
 		if a == b {
 			return 1
@@ -176,9 +176,10 @@ type leafScratch struct {
 }
 
 // scratch returns the working modes composeLeafTo needs for the lhs la:
-// none (nil) where it composes directly (one mode, or dynamic extents).
+// none (nil) where it composes directly (one mode, or dynamic extents, or
+// a nil la).
 func (la *fmodes) scratch() *leafScratch {
-	if la.n == 1 || la.dyn {
+	if la == nil || la.n == 1 || la.dyn {
 		return nil
 	}
 	return new(leafScratch)
@@ -328,7 +329,7 @@ func composeIntoD(r *Layout, a, b *Layout, disjoint bool) bool {
 			w.tok(x)
 			continue
 		}
-		if !w.composeLeafTo(r, &la, Int{bs.v[k], bs.st>>k&1 != 0}, Int{bd.v[k], bd.st>>k&1 != 0}, sc) {
+		if !w.composeLeafTo(r, a, &la, Int{bs.v[k], bs.st>>k&1 != 0}, Int{bd.v[k], bd.st>>k&1 != 0}, sc) {
 			return false
 		}
 		k++
@@ -337,10 +338,15 @@ func composeIntoD(r *Layout, a, b *Layout, disjoint bool) bool {
 	return true
 }
 
-// composeLeafTo appends la ∘ s:d to dst as one element: its one mode, or
-// the tuple of its modes; false where composeLeafS gives up (or s is not
-// positive, or d negative) or the result does not fit inline.
-func (w *flatWriter) composeLeafTo(dst *Layout, la *fmodes, s, d Int, sc *leafScratch) bool {
+// composeLeafTo appends a ∘ s:d to dst as one element: its one mode, or
+// the tuple of its modes, la being coalesce_x(a); false where composeLeafS
+// gives up (or s is not positive, or d negative) or the result does not
+// fit inline. A nil la is composeDynTo's case, which the caller has
+// checked for a and s:d.
+func (w *flatWriter) composeLeafTo(dst, a *Layout, la *fmodes, s, d Int, sc *leafScratch) bool {
+	if la == nil || la.dyn && la.n >= 2 && s.v > 0 && !s.Is(1) && d.v > 0 {
+		return w.composeDynTo(dst, a, s, d)
+	}
 	if la.n == 1 && s.v > 0 && d.v > 0 { // a one-mode lhs N:D: the one mode s:d*D
 		bad := false
 		y := oneModeStride(s, d, la.d[0], &bad)
@@ -349,9 +355,6 @@ func (w *flatWriter) composeLeafTo(dst *Layout, la *fmodes, s, d Int, sc *leafSc
 		}
 		w.putLeafTok(dst, s, y)
 		return true
-	}
-	if la.dyn && la.n >= 2 && s.v > 0 && !s.Is(1) && d.v > 0 {
-		return w.composeDynTo(dst, la, s, d)
 	}
 	if sc == nil {
 		sc = new(leafScratch)
@@ -380,44 +383,64 @@ func (w *flatWriter) composeLeafTo(dst *Layout, la *fmodes, s, d Int, sc *leafSc
 	return true
 }
 
-// composeDynTo is composeLeafTo for an lhs la of two or more modes, every
-// extent dynamic, and a leaf x:y, x positive and not a static _1, y
-// positive: every extent composeLeafS computes is then dynamic, so
-// bw_coalesce merges nothing and the result is the tuple of as many modes
-// as la has, those of its passes, computed here on the values:
+// composeDynTo is composeLeafTo for an lhs a, an inline layout of two or
+// more leaves, every extent dynamic and positive (so coalesce_x(a) is a's
+// leaves), and a leaf x:y, x positive and not a static _1, y positive:
+// every extent composeLeafS computes is then dynamic, so bw_coalesce
+// merges nothing and the result is the tuple of as many modes as a has
+// leaves, those of its passes, computed here on the values:
 // shape_min(s_i, rest):d_i and the rest for a static y = _1, else with y
 // divided out of the extents and the strides scaled (dynamic, or _0).
 // false where composeLeafS gives up (a shape_div that does not divide as
 // it must, an overflow) or the result does not fit.
-func (w *flatWriter) composeDynTo(dst *Layout, la *fmodes, x, y Int) bool {
-	n := la.n - 1
+func (w *flatWriter) composeDynTo(dst, a *Layout, x, y Int) bool {
+	as, ad := &a.shape, &a.stride
+	n := int(as.nl) - 1
 	if w.nl+n+1 > inlLeaves || w.nt+n+3 > inlTokens {
 		return false
 	}
 	bad := false
 	rest, rs := x.v, y.v // what is left of x, and of the stride y
 	sh, st, k := &dst.shape, &dst.stride, w.nl
+	keep := ad.st // the strides that stay static: all for a static y = _1, else the static _0s
 	for i := range n {
-		si, di := la.s[i].v, la.d[i]
+		si, di := as.v[i], ad.v[i]
 		if !y.Is(1) {
 			xi, scale := si, 1
-			if rs != 1 {
-				xi = shapeDivP(si, rs, false, &bad)
-				rs = shapeDivP(rs, si, false, &bad)
-				scale = shapeDivP(si, xi, false, &bad)
+			if rs != 1 { // shape_div(si, rs), shape_div(rs, si), shape_div(si, xi): one must divide the other
+				switch {
+				case modPos(si, rs) == 0:
+					xi, scale, rs = divPos(si, rs), rs, 1
+				case modPos(rs, si) == 0:
+					xi, scale, rs = 1, si, divPos(rs, si)
+				default:
+					bad = true
+				}
 			}
-			si, di = xi, mulStride(D(scale), di, &bad)
+			if di != 0 {
+				keep &^= 1 << i
+			}
+			si, di = xi, mulStride(D(scale), D(di), &bad).v
 		}
 		sh.v[k+i] = min(si, rest) // dynamic
-		putLeaf(st, di, k+i)
-		rest = shapeDivP(rest, si, true, &bad)
+		st.v[k+i] = di
+		if rest > si { // shape_div(rest, si): si must divide rest
+			bad = bad || modPos(rest, si) != 0
+			rest = divPos(rest, si)
+		} else {
+			rest = 1
+		}
 	}
-	last := la.d[n]
+	last := ad.v[n]
 	if !y.Is(1) {
-		last = mulStride(D(rs), last, &bad)
+		if last != 0 {
+			keep &^= 1 << n
+		}
+		last = mulStride(D(rs), D(last), &bad).v
 	}
 	sh.v[k+n] = rest
-	putLeaf(st, last, k+n)
+	st.v[k+n] = last
+	st.st |= keep << k
 	w.nl += n + 1
 	// ( L...L ), n+1 leaves
 	w.tk |= (tOpen | bitMask(tokBits*(n+1))<<tokBits | tClose<<(tokBits*uint(n+2))) << (tokBits * uint(w.nt))
@@ -503,41 +526,50 @@ func logicalDivideInto(r *Layout, l *Layout, s, d Int) bool {
 		fd[i] = cur
 		cur = Int{cur.v * fs[i].v, cur.static && fs[i].static}
 	}
-	var c fmodes
-	switch {
-	case n == 2 && !fs[1].static: // (d:_1, F:s*d), F dynamic: bw_coalesce drops a static _1 gap, merges nothing
-		if !d.Is(1) {
-			c.s[0], c.d[0], c.n = d, S(1), 1
+	// the complement's coalesced modes cs:cd
+	var cs, cd []Int
+	dynC := n == 2 && !fs[1].static // (d:_1, F:s*d), F dynamic: bw_coalesce drops a static _1 gap, merges nothing
+	if dynC {
+		cs, cd = fs[:2], fd[:2]
+		if d.Is(1) {
+			cs, cd = fs[1:2], fd[1:2]
 		}
-		c.s[c.n], c.d[c.n] = fs[1], fd[1]
-		c.n++
-	case !bwCoalesceF(&fs, &fd, n-1, fs[n-1], fd[n-1], &c):
-		return false
+	} else {
+		var c fmodes
+		if !bwCoalesceF(&fs, &fd, n-1, fs[n-1], fd[n-1], &c) {
+			return false
+		}
+		cs, cd = c.s[:c.n], c.d[:c.n]
+	}
+	// coalesce_x(l); none where l's extents are all dynamic (and positive)
+	// and the leaves s:d, d:_1 (d not a static _1), F:s*d are composeDynTo's
+	var la *fmodes
+	if !dynC || sh.st != 0 || nl < 2 {
+		la = new(fmodes)
+		if !coalesceXF(l, la) {
+			return false
+		}
 	}
 	// l composed with each leaf of the tiler (s:d, complement), written in
 	// the tiler's nesting.
-	var la fmodes
-	if !coalesceXF(l, &la) {
-		return false
-	}
 	var w flatWriter
 	sc := la.scratch()
 	w.tok(tOpen)
-	if !w.composeLeafTo(r, &la, s, d, sc) {
+	if !w.composeLeafTo(r, l, la, s, d, sc) {
 		return false
 	}
-	if c.n > 1 {
+	if len(cs) > 1 {
 		w.tok(tOpen)
 	}
-	for i := range c.n {
-		if !w.composeLeafTo(r, &la, c.s[i], c.d[i], sc) {
+	for i := range cs {
+		if !w.composeLeafTo(r, l, la, cs[i], cd[i], sc) {
 			return false
 		}
 	}
 	if w.nt+2 > inlTokens {
 		return false
 	}
-	if c.n > 1 {
+	if len(cs) > 1 {
 		w.tok(tClose)
 	}
 	w.tok(tClose)
@@ -663,6 +695,12 @@ func (w *flatWriter) tok(x uint64) {
 	// (w.nt then exceeds inlTokens, which every writer checks before use)
 	w.tk |= x << (tokBits * uint(w.nt) & 63)
 	w.nt++
+}
+
+// toks appends the n tokens x (the first lowest).
+func (w *flatWriter) toks(x uint64, n int) {
+	w.tk |= x << (tokBits * uint(w.nt) & 63)
+	w.nt += n
 }
 
 // copy appends the tokens [j0, j1) and leaves [l0, l1) of src to dst.

@@ -142,11 +142,119 @@ const (
 
 // divideZipInto is zipped_divide (form zipped), tiled_divide or flat_divide
 // of l by t written to *r, a zero Layout, for an inline l whose first
-// len(t) modes are leaves (a leaf l is its one mode) and a by-mode tiler t of integers and
-// integral layouts: each tiled mode is a leafQuot, its tile gathered into
-// the first group and its rest into the second, followed by l's untiled
-// modes. ok=false where it gives up (r then holds garbage).
+// len(t) modes are leaves (a leaf l is its one mode) and a by-mode tiler t
+// of integers and integral layouts; ok=false where it gives up (r then
+// holds garbage). Where every tiler is an integer n in [2, 2^31+1] and
+// each tiled mode ms:md has ms in [1, 2^32] and md in [-2^31, 2^31) it is
+// divideLeafTo in closed form: mode i has the tile n:md (leaf i of r) and
+// the rest c:cs (leaf g+i, g = len(t)), c = ceil_div(ms, n) and cs = n*md
+// (which fits), _0 for a static c = _1; the tiles are the first group,
+// the rests, followed by l's untiled modes, the second, in the nesting of
+// zipShapes. Otherwise it is divideZipLeaves'.
 func divideZipInto(r, l *Layout, t *Tiler, form int) bool {
+	sh, st := &l.shape, &l.stride
+	es := t.elems
+	g := len(es)
+	rk, nu, nl := 1, 0, 1 // l's rank, the tokens of its untiled modes, its leaves
+	if sh.nt != 0 {
+		rk, nu, nl = int(sh.rk), int(sh.nt)-2-g, int(sh.nl)
+	}
+	if t.kind != tilerTuple || sh.big != nil || g == 0 || g > rk || nl+g > inlLeaves ||
+		sh.nt != 0 && (sh.tk>>tokBits)&bitMask(tokBits*g) != bitMask(tokBits*g) { // modes 0..g-1 leaves
+		return false
+	}
+	var ns, one, zero uint8 // bit i: n static, c = 1, md = 0
+	for i := range es {
+		e := &es[i]
+		n, ms, md := e.n.v, sh.v[i], st.v[i]
+		if e.kind != tilerInt || uint64(ms-1)>>32|uint64(n-2)>>31|uint64(md+1<<31)>>32 != 0 {
+			*r = Layout{}
+			return divideZipLeaves(r, l, t, form)
+		}
+		c := divPos(ms+n-1, n)
+		r.shape.v[i], r.stride.v[i] = n, md
+		r.shape.v[g+i], r.stride.v[g+i] = c, n*md
+		if e.n.static {
+			ns |= 1 << i
+		}
+		if c == 1 {
+			one |= 1 << i
+		}
+		if md == 0 {
+			zero |= 1 << i
+		}
+	}
+	cS := sh.st & ns // c static
+	csS := st.st&(ns|zero) | one&cS
+	for m := one & cS; m != 0; m &= m - 1 { // a static _1 rest has the stride _0
+		r.stride.v[g+bits.TrailingZeros8(m)] = 0
+	}
+	// the untiled modes: l's leaves [g, nl) and tokens [g+1, g+1+nu)
+	for k := g; k < nl; k++ {
+		r.shape.v[g+k], r.stride.v[g+k] = sh.v[k], st.v[k]
+	}
+	r.shape.st = ns | cS<<g | uint8(uint64(sh.st)>>g<<(2*g&63))
+	r.stride.st = st.st&uint8(bitMask(g)) | csS<<g | uint8(uint64(st.st)>>g<<(2*g&63))
+	f, rank := zipped, 2 // the shape of the result, and its rank
+	switch {
+	case form == flat && g > 1:
+		f, rank = flat, g+rk
+	case form != zipped && rk > 1:
+		f, rank = tiled, 1+rk
+	}
+	z := &zipShapes[f][g]
+	np := int(z.np)
+	untiled := sh.tk >> (tokBits * uint(g+1)) & bitMask(tokBits*nu)
+	w := flatWriter{z.pre | tokAt(untiled, np) | tokAt(z.suf, np+nu), np + nu + int(z.ns), nl + g}
+	if w.nt > inlTokens {
+		return false
+	}
+	w.finish(r, rank)
+	return true
+}
+
+// A zipShape is the tokens of a by-mode divide of g leaf modes by g
+// integers, around the untiled modes: pre before them, suf after them (np
+// and ns tokens). zipShapes[zipped][g] is ( ( T ) ( R and ) ), [tiled][g]
+// ( ( T ) R and ), [flat][g] ( T R and ), with T and R g leaves each.
+type zipShape struct {
+	pre, suf uint64
+	np, ns   uint8
+}
+
+// zipShapes holds the zipShape of each form and g in [1, inlLeaves/2].
+var zipShapes = func() (zs [3][inlLeaves/2 + 1]zipShape) {
+	for f := range zs {
+		for g := 1; g < len(zs[f]); g++ {
+			var w flatWriter
+			w.tok(tOpen)
+			if f != flat {
+				w.tok(tOpen)
+			}
+			w.toks(bitMask(tokBits*g), g)
+			if f != flat {
+				w.tok(tClose)
+			}
+			if f == zipped {
+				w.tok(tOpen)
+			}
+			w.toks(bitMask(tokBits*g), g)
+			zs[f][g] = zipShape{w.tk, tClose, uint8(w.nt), 1}
+			if f == zipped {
+				zs[f][g].suf, zs[f][g].ns = tClose|tClose<<tokBits, 2
+			}
+		}
+	}
+	return zs
+}()
+
+// tokAt returns the tokens x placed from token j on (a j past the inline
+// tokens wraps: the caller checks the count).
+func tokAt(x uint64, j int) uint64 { return x << (tokBits * uint(j) & 63) }
+
+// divideZipLeaves is divideZipInto for tilers of integers and integral
+// layouts, each tiled mode divided by divideLeafTo.
+func divideZipLeaves(r, l *Layout, t *Tiler, form int) bool {
 	sh, st := &l.shape, &l.stride
 	g := len(t.elems)
 	rk, nu := 1, 0 // l's rank, the tokens of its untiled modes
@@ -166,19 +274,6 @@ func divideZipInto(r, l *Layout, t *Tiler, form int) bool {
 	}
 	for i := range g {
 		e, ms, md := &t.elems[i], Int{sh.v[i], sh.st>>i&1 != 0}, Int{st.v[i], st.st>>i&1 != 0}
-		if n := e.n; e.kind == tilerInt && !n.Is(1) && uint64(ms.v-1) < 1<<61 && uint64(n.v-1) < 1<<31-1 &&
-			uint64(md.v+1<<32) <= 1<<33 && b.nl < inlLeaves {
-			// n:_1, divideLeafTo's d = _1 inline: the tile n:md, the rest c:cs
-			// (restOf spelled out; n < 2^31 and |md| <= 2^32, so n*md fits)
-			c, cs := Int{ceilPos(ms.v, n.v), ms.static && n.static}, S(0)
-			if !c.Is(1) {
-				cs = Int{n.v * md.v, n.static && md.static || md.Is(0)}
-			}
-			putLeaf(&r.shape, e.n, i)
-			putLeaf(&r.stride, md, i)
-			b.putLeafTok(r, c, cs)
-			continue
-		}
 		s, d, ok := leafTiler(e)
 		x := b // a copy, so that b is never addressed and stays in registers
 		if !ok || !x.divideLeafTo(r, i, ms, md, s, d) {

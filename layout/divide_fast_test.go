@@ -277,3 +277,62 @@ func TestDivideFastAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestDivideZipIntsAnswer checks that divideZipInto answers, as the plain
+// path does, on the class of its closed form: leading leaf modes ms:md
+// (ms in [1, 2^32], md in [-2^31, 2^31)), perhaps a nested untiled mode
+// (the result fits inline), and a tiler of integers in [2, 2^31].
+func TestDivideZipIntsAnswer(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		g := rapid.IntRange(1, 3).Draw(t, "g")
+		b := tupleLayout()
+		es := make([]Tiler, g)
+		for i := range es {
+			ms := kindOf(t, rapid.OneOf(rapid.IntRange(1, 300), rapid.Just(1<<32)).Draw(t, "ms"), false, "msk")
+			md := kindOf(t, rapid.OneOf(rapid.IntRange(-300, 300), rapid.Just(-1<<31), rapid.Just(1<<31-1)).Draw(t, "md"), false, "mdk")
+			b.add(mk(I(ms), I(md)))
+			es[i] = IntTiler(kindOf(t, rapid.OneOf(rapid.IntRange(2, 300), rapid.Just(1<<31)).Draw(t, "n"), false, "nk"))
+		}
+		if g <= 2 && rapid.Bool().Draw(t, "nested") { // 2g+4 <= 8 leaves
+			b.add(MustParse("(2,(_3,4)):(_1,(5,_7))"))
+		}
+		l, tl := b.done(), TupleTiler(es...)
+		if g == 1 && rapid.Bool().Draw(t, "integral") {
+			l = l.Mode(0)
+		}
+		form := rapid.IntRange(zipped, flat).Draw(t, "form")
+		var r Layout
+		if !divideZipInto(&r, &l, &tl, form) {
+			t.Fatalf("the fast path of form %d gave up on %v by %v", form, l, tl)
+		}
+		want, err := dividePlainForm(l, tl, form)
+		if err != nil || !r.Equal(want) || r.String() != want.String() {
+			t.Fatalf("divide form %d of %v by %v = %v, want %v (%v)", form, l, tl, r, want, err)
+		}
+	})
+}
+
+// TestLogicalDivideDynAnswers checks that logicalDivideInto answers, as the
+// plain path does, for a layout of two leaves of dynamic power-of-two
+// extents (where every leaf of the tiler composes by composeDynTo, without
+// coalesce_x) by a tiler s:d of powers of two.
+func TestLogicalDivideDynAnswers(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		b := tupleLayout()
+		for range 2 {
+			s := D(1 << rapid.IntRange(0, 6).Draw(t, "s"))
+			b.add(mk(I(s), I(kindOf(t, 1<<rapid.IntRange(0, 10).Draw(t, "d"), false, "dk"))))
+		}
+		a := b.done()
+		s := D(2 << rapid.IntRange(0, 6).Draw(t, "ts"))
+		d := kindOf(t, 1<<rapid.IntRange(0, 6).Draw(t, "td"), false, "tdk")
+		var r Layout
+		if !logicalDivideInto(&r, &a, s, d) {
+			t.Fatalf("the fast path gave up on logical_divide(%v, %v:%v)", a, s, d)
+		}
+		want, err := dividePlain(a, s, d)
+		if err != nil || !r.Equal(want) || r.String() != want.String() {
+			t.Fatalf("logical_divide(%v, %v:%v) = %v, want %v (%v)", a, s, d, r, want, err)
+		}
+	})
+}
