@@ -31,7 +31,7 @@ package layout
 type flatOperand struct {
 	v, w     [inlLeaves]int // the leaves' values: extents, strides
 	sst, dst uint16         // the static leaves of shape and stride
-	e        [inlLeaves + 1]int
+	e        [inlLeaves + 1]uint8
 	n        int
 	cos      int  // 1 + sum((s-1)*|d|): cosizeLeaves
 	pos      bool // every extent positive
@@ -64,7 +64,7 @@ func b2u(b bool) uint16 {
 }
 
 // leaves returns the number of leaves.
-func (o *flatOperand) leaves() int { return o.e[o.n] }
+func (o *flatOperand) leaves() int { return int(o.e[o.n]) }
 
 // read sets o to appendModes(l, n) for n >= rank(l); false where that is
 // no tuple (an integral l with n = 1) or empty, has more than inlLeaves
@@ -81,7 +81,7 @@ func (o *flatOperand) read(l *Layout, n int) bool {
 	case int(sh.nt) == int(sh.nl)+2: // ( L...L ): every mode is a leaf
 		r, m = int(sh.rk), int(sh.nl)
 		for i := 1; i <= r; i++ {
-			o.e[i] = i
+			o.e[i] = uint8(i)
 		}
 	default:
 		r, m = int(sh.rk), int(sh.nl)
@@ -111,7 +111,7 @@ func (o *flatOperand) read(l *Layout, n int) bool {
 		o.sst, o.dst = o.sst|1<<m, o.dst|1<<m
 		ones |= 1 << m
 		m++
-		o.e[i+1] = m
+		o.e[i+1] = uint8(m)
 	}
 	o.n, o.cos, o.dsum = n, c, dsum
 	o.pos, o.nneg, o.small, o.one = sx >= 0, sy >= 0, big < 1<<28, ones&o.sst != 0
@@ -138,19 +138,24 @@ func (o *flatOperand) cosize() (Int, bool) {
 // rankProductFast is rankProduct on the leaves of the padded operands
 // (rankProductFlat); ok=false where it does not apply.
 func rankProductFast(a, b *Layout, raked bool) (r Layout, ok bool) {
-	ok = rankProductInto(&r, a, b, raked)
+	ok = rankProductInto(&r, a, b, raked, true)
 	return r, ok
 }
 
 // rankProductInto is rankProductFast writing the result to *r, a zero
-// Layout (which holds garbage where it gives up).
-func rankProductInto(r *Layout, a, b *Layout, raked bool) bool {
+// Layout (which holds garbage where it gives up). With plain false it
+// never raises: where it would take a plain step (cosizeDyn,
+// composeLeafPlain) it gives up instead.
+func rankProductInto(r *Layout, a, b *Layout, raked, plain bool) bool {
 	n := max(rankOf(&a.shape), rankOf(&b.shape))
 	var x, y flatOperand
 	if !x.read(a, n) || !y.read(b, n) {
 		return false
 	}
 	cob, ok := y.cosize()
+	if !ok && !plain {
+		return false
+	}
 	if !ok {
 		// cosize(b) the long way, which may raise: the plain path takes
 		// size(a) first, so that raises first where it overflows.
@@ -165,13 +170,15 @@ func rankProductInto(r *Layout, a, b *Layout, raked bool) bool {
 		cob = cosizeDyn(&pb)
 	}
 	// the padding modes _1:_0 are no part of disjointModes(b)
-	return rankProductFlat(r, &x, &y, cob, disjointFast(b), raked)
+	return rankProductFlat(r, &x, &y, cob, disjointFast(b), raked, plain)
 }
 
 // rankProductFlat is rankProduct for the padded operands x and y, the
 // cosize cob of y and whether y's modes are disjoint (disjointModes),
-// writing the result to *r (a zero Layout).
-func rankProductFlat(r *Layout, x, y *flatOperand, cob Int, yDisjoint, raked bool) bool {
+// writing the result to *r (a zero Layout). plain is whether it may take
+// the plain step composeLeafPlain (which may raise) where composeLeafM
+// gives up.
+func rankProductFlat(r *Layout, x, y *flatOperand, cob Int, yDisjoint, raked, plain bool) bool {
 	na := x.leaves()
 	if !yDisjoint || cob.v <= 0 || !x.pos || !y.pos || !y.nneg {
 		return false
@@ -214,8 +221,8 @@ func rankProductFlat(r *Layout, x, y *flatOperand, cob Int, yDisjoint, raked boo
 		if !raked && !t.addLeaves(x, i) {
 			return false
 		}
-		for k := y.e[i]; k < y.e[i+1]; k++ {
-			if s, d := y.s(k), y.d(k); !composeLeafM(&c, t, s, d) && !composeLeafPlain(&c, t, s, d) {
+		for k := int(y.e[i]); k < int(y.e[i+1]); k++ {
+			if s, d := y.s(k), y.d(k); !composeLeafM(&c, t, s, d) && (!plain || !composeLeafPlain(&c, t, s, d)) {
 				return false
 			}
 		}
@@ -312,10 +319,11 @@ func coalesceModes(s, d []Int) int {
 // addLeaves appends the leaves of x's mode i to m; false where they do
 // not fit.
 func (m *fmodes) addLeaves(x *flatOperand, i int) bool {
-	if m.n+x.e[i+1]-x.e[i] > fastModes {
+	k0, k1 := int(x.e[i]), int(x.e[i+1])
+	if m.n+k1-k0 > fastModes {
 		return false
 	}
-	for k := x.e[i]; k < x.e[i+1]; k++ {
+	for k := k0; k < k1; k++ {
 		m.s[m.n], m.d[m.n] = x.s(k), x.d(k)
 		m.n++
 	}
@@ -427,16 +435,17 @@ func complementF(f *fmodes, cot Int, c *fmodes) bool {
 		}
 		return true
 	}
-	c.d[0] = S(1)
-	last, used, bad := S(1), 0, false
-	for i := range n {
-		k := -1 // the first mode of least stride not used yet
-		for j := range n {
-			if used>>j&1 == 0 && (k < 0 || f.d[j].v < f.d[k].v) {
-				k = j
-			}
+	var ord [fastModes]uint8 // the modes by stride, ties in order
+	for i := 1; i < n; i++ {
+		j, di := i, f.d[i].v
+		for ; j > 0 && f.d[ord[j-1]].v > di; j-- {
+			ord[j] = ord[j-1]
 		}
-		used |= 1 << k
+		ord[j] = uint8(i)
+	}
+	c.d[0] = S(1)
+	last, bad := S(1), false
+	for i, k := range ord[:n] {
 		d := f.d[k]
 		if d.v <= 0 || n > 1 && !d.static {
 			return false
