@@ -1,5 +1,7 @@
 package layout
 
+import "math/bits"
+
 // The fast path of blocked_product, raked_product and tile_to_shape.
 //
 // Rule: for operands whose padded forms have at most 8 leaves, positive
@@ -189,12 +191,12 @@ func rankProductFlat(r *Layout, x, y *flatOperand, cob Int, yDisjoint, raked, pl
 	var f, c fmodes
 	for k := range na {
 		f.s[k], f.d[k] = x.s(k), x.d(k)
-		size = mulF(size, f.s[k], &bad)
+		size = mulExt(size, f.s[k], &bad)
 		if f.d[k].Is(0) {
 			f.s[k] = S(1)
 		}
 	}
-	cot := mulF(size, cob, &bad)
+	cot := mulExt(size, cob, &bad)
 	if f.n = coalesceModes(f.s[:na], f.d[:na]); bad || f.n == 0 || !complementF(&f, cot, &c) {
 		return false
 	}
@@ -288,28 +290,31 @@ func coalesceModes(s, d []Int) int {
 	if i > e {
 		return e + 1
 	}
-	w, bad := e, false // the front
+	w, bad := e, false // the front, held in fs:fd until a new one is pushed
+	fs, fd := s[e], d[e]
 	for i := e - 1; i >= 0; i-- {
 		x, y := s[i], d[i]
 		switch {
 		case x.Is(1):
-		case w == e && s[w].Is(1):
-			s[w], d[w] = x, y
-		case s[w].static && d[w].static && staticEq(mulF(x, y, &bad), d[w]):
-			s[w], d[w] = mulF(x, s[w], &bad), y
-		default:
+		case w == e && fs.Is(1):
+			fs, fd = x, y
+		case fs.static && fd.static && staticEq(mulF(x, y, &bad), fd):
+			fs, fd = mulExt(x, fs, &bad), y
+		default: // w > i for every mode read, so this overwrites none
+			s[w], d[w] = fs, fd
 			w--
-			s[w], d[w] = x, y
+			fs, fd = x, y
 		}
 	}
-	if w == e && s[w].Is(1) {
-		d[w] = S(0)
+	if w == e && fs.Is(1) {
+		fd = S(0)
 	}
 	if bad {
 		return 0
 	}
-	if w > 0 {
-		for i := w; i <= e; i++ { // w > i for every mode read, so this is in order
+	s[0], d[0] = fs, fd
+	if w > 0 { // the front goes to 0, the rest follows it in order
+		for i := w + 1; i <= e; i++ {
 			s[i-w], d[i-w] = s[i], d[i]
 		}
 	}
@@ -454,7 +459,7 @@ func complementF(f *fmodes, cot Int, c *fmodes) bool {
 		if c.s[i].v == 0 {
 			return false
 		}
-		last = mulF(d, f.s[k], &bad)
+		last = mulExt(d, f.s[k], &bad)
 		c.d[i+1] = last
 	}
 	if bad || cot.v > 1<<62 || last.v > 1<<62 {
@@ -466,4 +471,16 @@ func complementF(f *fmodes, cot Int, c *fmodes) bool {
 	}
 	c.n = coalesceModes(c.s[:n+1], c.d[:n+1])
 	return c.n > 0
+}
+
+// mulExt is mulF for positive a and b (extents, and the positive strides
+// of a complement), small enough to inline: where the product overflows
+// it sets *bad (and returns 1).
+func mulExt(a, b Int, bad *bool) Int {
+	hi, lo := bits.Mul64(uint64(a.v), uint64(b.v))
+	if hi|lo>>63 != 0 {
+		*bad = true
+		return D(1)
+	}
+	return Int{int(lo), a.static && b.static}
 }

@@ -202,7 +202,7 @@ func tileToShapeInto(r *Layout, block *Layout, target *Shape, order *ModeOrder, 
 			continue // the stride _0
 		}
 		if pending {
-			cur, pending = mulF(pendA, pendB, &bad), false
+			cur, pending = mulExt(pendA, pendB, &bad), false
 		}
 		reps.set(k, reps.s(k), cur)
 		pendA, pendB, pending = cur, reps.s(k), true
@@ -212,7 +212,7 @@ func tileToShapeInto(r *Layout, block *Layout, target *Shape, order *ModeOrder, 
 	// meets a stride that is not a static 0), and its modes are disjoint.
 	cosize := S(1)
 	for i := range n {
-		cosize = mulF(cosize, reps.s(i), &bad)
+		cosize = mulExt(cosize, reps.s(i), &bad)
 	}
 	if bad {
 		return false
