@@ -78,28 +78,32 @@ func (o *flatOperand) read(l *Layout, n int) bool {
 	}
 	r, m := 1, 1 // the rank and leaves of l
 	switch {
-	case sh.nt == 0:
-		o.e[1] = 1
-	case int(sh.nt) == int(sh.nl)+2: // ( L...L ): every mode is a leaf
-		r, m = int(sh.rk), int(sh.nl)
-		for i := 1; i <= r; i++ {
-			o.e[i] = uint8(i)
+	case sh.nt == 0 || int(sh.nt) == int(sh.nl)+2: // an integer or ( L...L ): mode i is leaf i, padding too
+		if sh.nt != 0 {
+			r, m = int(sh.rk), int(sh.nl)
 		}
+		o.e = leafEnds
 	default:
 		r, m = int(sh.rk), int(sh.nl)
 		if !modeEnds(sh, o.e[:], r) {
 			return false
 		}
+		for i := r; i < n; i++ {
+			o.e[i+1] = uint8(m + i - r + 1)
+		}
 	}
-	if m+n-r > inlLeaves {
+	p := m + n - r // the leaves with the padding
+	if p > inlLeaves {
 		return false
 	}
-	o.sst = uint16(sh.st) & uint16(bitMask(m))
-	o.dst = uint16(st.st) & uint16(bitMask(m))
+	own := uint16(bitMask(m))
+	pad := uint16(bitMask(p)) &^ own // the padding leaves _1:_0
+	o.sst = uint16(sh.st)&own | pad
+	o.dst = uint16(st.st)&own | pad
 	c, dsum := 1, 0
 	var sx, sy int     // the sign bits of every extent and extent less 1, of every stride
 	var big uint64     // the bits of them all
-	var ones uint16    // the leaves of extent 1
+	ones := pad        // the leaves of extent 1
 	for k := range m { // the leaves of l
 		x, y := sh.v[k], st.v[k]
 		o.v[k], o.w[k] = x, y
@@ -108,17 +112,16 @@ func (o *flatOperand) read(l *Layout, n int) bool {
 		ones |= b2u(x == 1) << k
 		dsum += y
 	}
-	for i := r; i < n; i++ { // the padding modes _1:_0
-		o.v[m], o.w[m] = 1, 0
-		o.sst, o.dst = o.sst|1<<m, o.dst|1<<m
-		ones |= 1 << m
-		m++
-		o.e[i+1] = uint8(m)
+	for k := m; k < p; k++ {
+		o.v[k], o.w[k] = 1, 0
 	}
 	o.n, o.cos, o.dsum = n, c, dsum
 	o.pos, o.nneg, o.small, o.one = sx >= 0, sy >= 0, big < 1<<28, ones&o.sst != 0
 	return true
 }
+
+// leafEnds are the mode ends of an operand whose every mode is one leaf.
+var leafEnds = [inlLeaves + 1]uint8{0, 1, 2, 3, 4, 5, 6, 7, 8}
 
 // cosize is Layout.Cosize of the padded operand for two classes of small
 // leaves (ok=false elsewhere): every leaf static (the static
@@ -246,27 +249,25 @@ func rankProductFlat(r *Layout, x, y *flatOperand, cob Int, yDisjoint, raked, pl
 // addFlat appends the flat modes s:d to dst as one element: a leaf for
 // one mode, a flat tuple otherwise; false where that does not fit inline.
 func (w *flatWriter) addFlat(dst *Layout, s, d []Int) bool {
-	k := len(s)
+	k, nl := len(s), w.nl
 	pat, nt := uint64(tLeaf), 1
 	if k > 1 { // ( L...L ): tLeaf is both bits, so k leaves are 2k set bits
-		pat, nt = tOpen|(1<<(tokBits*uint(k))-1)<<tokBits|tClose<<(tokBits*uint(k+1)), k+2
+		pat, nt = tOpen|(1<<(tokBits*uint(k)&63)-1)<<tokBits|tClose<<(tokBits*uint(k+1)&63), k+2
 	}
-	if w.nl+k > inlLeaves || w.nt+nt > inlTokens {
+	if nl+k > inlLeaves || w.nt+nt > inlTokens {
 		return false
 	}
-	w.tk |= pat << (tokBits * uint(w.nt))
+	w.tk |= pat << (tokBits * uint(w.nt) & 63)
 	w.nt += nt
 	sh, st := &dst.shape, &dst.stride
-	for j := range k {
-		sh.v[w.nl], st.v[w.nl] = s[j].v, d[j].v
-		if s[j].static {
-			sh.st |= 1 << w.nl
-		}
-		if d[j].static {
-			st.st |= 1 << w.nl
-		}
-		w.nl++
+	d = d[:k]
+	for j, x := range s {
+		l := (nl + j) & (inlLeaves - 1) // < inlLeaves, checked above
+		sh.v[l], st.v[l] = x.v, d[j].v
+		sh.st |= uint8(b2u(x.static)) << l
+		st.st |= uint8(b2u(d[j].static)) << l
 	}
+	w.nl = nl + k
 	return true
 }
 
