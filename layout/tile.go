@@ -184,13 +184,14 @@ func tileToShapeInto(r *Layout, block *Layout, target *Shape, order *ModeOrder, 
 			return false
 		}
 		tstatic, bstatic = tstatic && t.static, bstatic && b.static
-		reps.set(i, Int{divPos(t.v, b.v), t.static && b.static}, S(0)) // ceil_div(t, b), b divides t
-		reps.e[i+1] = uint8(i + 1)
+		// mode i is ceil_div(t, b):_0 (b divides t) until its stride is set
+		reps.v[i] = divPos(t.v, b.v)
+		reps.sst |= b2u(t.static && b.static) << i
 	}
 	if tstatic && !bstatic {
 		return false
 	}
-	reps.n = n
+	reps.n, reps.e, reps.dst = n, leafEnds, uint16(bitMask(n))
 	// The compact layout of the repetitions in the order (see compact).
 	cur, pendA, pendB, pending := S(1), Int{}, Int{}, false
 	for i := range n {
@@ -204,7 +205,8 @@ func tileToShapeInto(r *Layout, block *Layout, target *Shape, order *ModeOrder, 
 		if pending {
 			cur, pending = mulExt(pendA, pendB, &bad), false
 		}
-		reps.set(k, reps.s(k), cur)
+		reps.w[k] = cur.v
+		reps.dst &^= b2u(!cur.static) << k
 		pendA, pendB, pending = cur, reps.s(k), true
 	}
 	// reps is compact: its cosize is its size, typed as Layout.Cosize
