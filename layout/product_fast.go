@@ -325,7 +325,7 @@ func coalesceModes(s, d []Int) int {
 		case x.Is(1):
 		case w == e && fs.Is(1):
 			fs, fd = x, y
-		case fs.static && fd.static && staticEq(mulF(x, y, &bad), fd):
+		case fs.static && fd.static && staticEq(mulStride(x, y, &bad), fd):
 			fs, fd = mulExt(x, fs, &bad), y
 		default: // w > i for every mode read, so this overwrites none
 			s[w], d[w] = fs, fd
@@ -394,7 +394,7 @@ func composeLeafM(l, m *fmodes, s, d Int) bool {
 		default:
 			x = shapeDivF(e, div, false, &bad)
 			div = shapeDivF(div, e, false, &bad)
-			m.d[b+i] = mulF(l.d[i], shapeDivF(e, x, false, &bad), &bad)
+			m.d[b+i] = mulStride(shapeDivF(e, x, false, &bad), l.d[i], &bad)
 		}
 		m.s[b+i] = shapeMin(x, rest)
 		rest = shapeDivF(rest, x, true, &bad)
@@ -402,7 +402,7 @@ func composeLeafM(l, m *fmodes, s, d Int) bool {
 	if m.s[b+n] = rest; div.v == 1 {
 		m.d[b+n] = mulOne(l.d[n], div)
 	} else {
-		m.d[b+n] = mulF(div, l.d[n], &bad)
+		m.d[b+n] = mulStride(div, l.d[n], &bad)
 	}
 	k := 1
 	switch {
