@@ -351,14 +351,15 @@ func coalesceModes(s, d []Int) int {
 // addLeaves appends the leaves of x's mode i to m; false where they do
 // not fit.
 func (m *fmodes) addLeaves(x *flatOperand, i int) bool {
-	k0, k1 := int(x.e[i]), int(x.e[i+1])
-	if m.n+k1-k0 > fastModes {
+	j, k0, k1 := m.n, int(x.e[i]), int(x.e[i+1])
+	if j+k1-k0 > fastModes {
 		return false
 	}
 	for k := k0; k < k1; k++ {
-		m.s[m.n], m.d[m.n] = x.s(k), x.d(k)
-		m.n++
+		m.s[j], m.d[j] = x.s(k), x.d(k)
+		j++
 	}
+	m.n = j
 	return true
 }
 
