@@ -249,16 +249,19 @@ func rankProductFlat(r *Layout, x, y *flatOperand, cob Int, yDisjoint, raked, pl
 	t := &f
 	for i := range x.n {
 		t.n = 0
-		if !raked && !t.addLeaves(x, i) {
-			return false
+		if !raked {
+			t.addLeaves(x, i) // a mode has at most fastModes leaves
 		}
 		for k := int(y.e[i]); k < int(y.e[i+1]); k++ {
 			if s, d := y.s(k), y.d(k); !composeLeafM(&c, t, s, d) && (!plain || !composeLeafPlain(&c, t, s, d)) {
 				return false
 			}
 		}
-		if raked && !t.addLeaves(x, i) {
-			return false
+		if raked {
+			if t.n+int(x.e[i+1]-x.e[i]) > fastModes {
+				return false
+			}
+			t.addLeaves(x, i)
 		}
 		if k := coalesceModes(t.s[:t.n], t.d[:t.n]); k == 0 || !w.addFlat(r, t.s[:k], t.d[:k]) {
 			return false
@@ -348,19 +351,13 @@ func coalesceModes(s, d []Int) int {
 	return e - w + 1
 }
 
-// addLeaves appends the leaves of x's mode i to m; false where they do
-// not fit.
-func (m *fmodes) addLeaves(x *flatOperand, i int) bool {
-	j, k0, k1 := m.n, int(x.e[i]), int(x.e[i+1])
-	if j+k1-k0 > fastModes {
-		return false
+// addLeaves appends the leaves of x's mode i to m, which has room for
+// them.
+func (m *fmodes) addLeaves(x *flatOperand, i int) {
+	for k := x.e[i]; k < x.e[i+1]; k++ {
+		m.s[m.n], m.d[m.n] = x.s(int(k)), x.d(int(k))
+		m.n++
 	}
-	for k := k0; k < k1; k++ {
-		m.s[j], m.d[j] = x.s(k), x.d(k)
-		j++
-	}
-	m.n = j
-	return true
 }
 
 // composeLeafM is composeLeafF (l's extents positive, s positive, d
