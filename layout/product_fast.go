@@ -226,7 +226,10 @@ func rankProductFlat(r *Layout, x, y *flatOperand, cob Int, yDisjoint, raked, pl
 		}
 	}
 	cot := mulExt(size, cob, &bad)
-	if f.n = coalesceModes(f.s[:na], f.d[:na]); bad || f.n == 0 || !complementF(&f, cot, &c) {
+	if f.n = na; f.staticIn(0, na) {
+		f.n = coalesceModes(f.s[:na], f.d[:na])
+	}
+	if bad || f.n == 0 || !complementF(&f, cot, &c) {
 		return false
 	}
 	if !productDisjointFlat(x.cos, y.cos, c.s[:c.n], c.d[:c.n]) {
@@ -263,7 +266,11 @@ func rankProductFlat(r *Layout, x, y *flatOperand, cob Int, yDisjoint, raked, pl
 			}
 			t.addLeaves(x, i)
 		}
-		if k := coalesceModes(t.s[:t.n], t.d[:t.n]); k == 0 || !w.addFlat(r, t.s[:k], t.d[:k]) {
+		k := t.n
+		if t.staticIn(0, k) {
+			k = coalesceModes(t.s[:k], t.d[:k])
+		}
+		if k == 0 || !w.addFlat(r, t.s[:k], t.d[:k]) {
 			return false
 		}
 	}
@@ -306,20 +313,17 @@ func (w *flatWriter) addFlat(dst *Layout, s, d []Int) bool {
 // before it, last to first, is skipped (a static _1), replaces a static _1
 // front that no mode has preceded yet, merges into the front (its s*d is
 // the front's stride statically, the front's extent static) or becomes the
-// new front, written just below the old one (with no static extent,
-// nothing changes). The result, front to back, is moved down to the
-// start; it returns its length, 0 where a product overflows (s:d then
-// holds garbage) or there is no mode.
+// new front, written just below the old one. The result, front to back,
+// is moved down to the start; it returns its length, 0 where a product
+// overflows (s:d then holds garbage) or there is no mode. With no static
+// extent nothing is skipped, replaced or merged: callers check that first
+// (staticIn) and save the call.
 func coalesceModes(s, d []Int) int {
 	e := len(s) - 1
+	if e < 0 {
+		return 0
+	}
 	d = d[:len(s)]
-	i := 0
-	for i <= e && !s[i].static { // no static extent: nothing is skipped, replaced or merged
-		i++
-	}
-	if i > e {
-		return e + 1
-	}
 	w, bad := e, false // the front, held in fs:fd until a new one is pushed
 	fs, fd := s[e], d[e]
 	for i := e - 1; i >= 0; i-- {
@@ -402,11 +406,11 @@ func composeLeafM(l, m *fmodes, s, d Int) bool {
 	} else {
 		m.d[b+n] = mulStride(div, l.d[n], &bad)
 	}
-	k := 1
+	k := n + 1
 	switch {
-	case n > 0:
-		k = coalesceModes(m.s[b:b+n+1], m.d[b:b+n+1])
-	case rest.Is(1): // coalesce of the one mode _1:x is _1:_0
+	case n > 0 && m.staticIn(b, b+k):
+		k = coalesceModes(m.s[b:b+k], m.d[b:b+k])
+	case n == 0 && rest.Is(1): // coalesce of the one mode _1:x is _1:_0
 		m.d[b] = S(0)
 	}
 	if bad || k == 0 {
@@ -414,6 +418,17 @@ func composeLeafM(l, m *fmodes, s, d Int) bool {
 	}
 	m.n = b + k
 	return true
+}
+
+// staticIn reports whether some extent of m's modes [lo, hi) is static:
+// without one, coalescing them changes nothing (see coalesceModes).
+func (m *fmodes) staticIn(lo, hi int) bool {
+	for i := lo; i < hi; i++ {
+		if m.s[i].static {
+			return true
+		}
+	}
+	return false
 }
 
 // mulOne is mulF(a, one) for a one of value 1 (no overflow): a static _0
@@ -494,7 +509,9 @@ func complementF(f *fmodes, cot Int, c *fmodes) bool {
 	if c.s[n].Is(1) {
 		c.d[n] = S(0)
 	}
-	c.n = coalesceModes(c.s[:n+1], c.d[:n+1])
+	if c.n = n + 1; c.staticIn(0, n+1) {
+		c.n = coalesceModes(c.s[:n+1], c.d[:n+1])
+	}
 	return c.n > 0
 }
 
