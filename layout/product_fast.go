@@ -23,9 +23,11 @@ import "math/bits"
 // the point-by-point check), it returns ok=false before anything differs,
 // and the caller takes the plain path; only the plain steps it falls back
 // to for one leaf (composeLeafPlain) or for cosize(b) (cosizeDyn) raise,
-// what and where the plain path raises. TestRankProductFast,
+// what and where the plain path raises. With plain false (the first try of
+// BlockedProduct, RakedProduct and TileToShape, made without a deferred
+// catch) it takes neither step and never raises. TestRankProductFast,
 // TestRankProductLeafModes and TestTileToShapeFast check fast == plain,
-// static flags and errors included.
+// static flags and errors included, both ways.
 
 // A flatOperand is an operand of a rank product padded to n modes
 // (appendModes), by its leaves: mode i is the leaves [e[i], e[i+1]). read
