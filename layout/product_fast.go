@@ -467,7 +467,8 @@ func composeLeafPlain(l, m *fmodes, s, d Int) bool {
 // for the positive integral cotarget cot, into c: make_layout(cot) for
 // filter(a) = _1:_0, else the modes sorted by stride, each gap below one
 // of shape stride/(previous shape*stride), the rest ceil_div(cot, last)
-// above the last, coalesced. ok=false where the plain path raises or
+// above the last, coalesced (a gap of a static _1, which coalesce skips,
+// is not written). ok=false where the plain path raises or
 // reports a bad complement (a dynamic stride for rank > 1, a stride or
 // new shape not positive), or a product overflows.
 func complementF(f *fmodes, cot Int, c *fmodes) bool {
@@ -490,29 +491,31 @@ func complementF(f *fmodes, cot Int, c *fmodes) bool {
 		}
 		ord[j] = uint8(i)
 	}
-	c.d[0] = S(1)
-	last, bad := S(1), false
-	for i, k := range ord[:n] {
+	last, bad, j := S(1), false, 0 // j: the modes written so far
+	for _, k := range ord[:n] {
 		d := f.d[k]
 		if d.v <= 0 || n > 1 && !d.static {
 			return false
 		}
-		c.s[i] = Int{divPos(d.v, last.v), d.static && last.static}
-		if c.s[i].v == 0 {
+		gap := Int{divPos(d.v, last.v), d.static && last.static}
+		if gap.v == 0 {
 			return false
 		}
+		if !gap.Is(1) { // coalesce skips a static _1 below the last mode
+			c.s[j], c.d[j] = gap, last
+			j++
+		}
 		last = mulExt(d, f.s[k], &bad)
-		c.d[i+1] = last
 	}
 	if bad || cot.v > 1<<62 || last.v > 1<<62 {
 		return false
 	}
-	c.s[n] = Int{ceilPos(cot.v, last.v), cot.static && last.static} // ceilDivPos
-	if c.s[n].Is(1) {
-		c.d[n] = S(0)
+	c.s[j], c.d[j] = Int{ceilPos(cot.v, last.v), cot.static && last.static}, last // ceilDivPos
+	if c.s[j].Is(1) {
+		c.d[j] = S(0)
 	}
-	if c.n = n + 1; c.staticIn(0, n+1) {
-		c.n = coalesceModes(c.s[:n+1], c.d[:n+1])
+	if c.n = j + 1; c.staticIn(0, j+1) {
+		c.n = coalesceModes(c.s[:j+1], c.d[:j+1])
 	}
 	return c.n > 0
 }
