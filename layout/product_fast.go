@@ -511,10 +511,11 @@ func complementF(f *fmodes, cot Int, c *fmodes) bool {
 		return false
 	}
 	c.s[j], c.d[j] = Int{ceilPos(cot.v, last.v), cot.static && last.static}, last // ceilDivPos
+	// a static _1 takes the stride _0, all that coalesce does to one mode
 	if c.s[j].Is(1) {
 		c.d[j] = S(0)
 	}
-	if c.n = j + 1; c.staticIn(0, j+1) {
+	if c.n = j + 1; j > 0 && c.staticIn(0, j+1) {
 		c.n = coalesceModes(c.s[:j+1], c.d[:j+1])
 	}
 	return c.n > 0
