@@ -215,7 +215,7 @@ func rankProduct(op string, a, b Layout, raked bool) (r Layout) {
 // rankProductTo is rankProduct writing to *r, a zero Layout: by the fast
 // path where it applies, else by the code of record.
 func rankProductTo(r *Layout, op string, a, b *Layout, raked bool) {
-	if !rankProductInto(r, a, b, raked) {
+	if !rankProductInto(r, a, b, raked, true) {
 		*r = Layout{}
 		*r = rankProductPlain(op, *a, *b, raked)
 	}
@@ -310,17 +310,28 @@ func FlatProduct(a Layout, t Tiler) (r Layout, err error) {
 // Beyond the errors of [LogicalProduct], CuTe's zip needs both operands
 // tuple-shaped when R is 1.
 func BlockedProduct(a, b Layout) (r Layout, err error) {
-	defer catchIn("blocked_product", &err)
-	rankProductTo(&r, "blocked_product", &a, &b, false)
-	return r, nil
+	if rankProductInto(&r, &a, &b, false, false) { // raises nothing
+		return r, nil
+	}
+	return rankProductErr("blocked_product", &a, &b, false)
 }
 
 // RakedProduct returns CuTe 3.5.1's raked_product(a, b): like
 // [BlockedProduct] with the repetitions interleaved: mode i is (b*_i, a_i),
 // coalesced.
 func RakedProduct(a, b Layout) (r Layout, err error) {
-	defer catchIn("raked_product", &err)
-	rankProductTo(&r, "raked_product", &a, &b, true)
+	if rankProductInto(&r, &a, &b, true, false) { // raises nothing
+		return r, nil
+	}
+	return rankProductErr("raked_product", &a, &b, true)
+}
+
+// rankProductErr is rankProductTo returning what it raises: the way of
+// BlockedProduct and RakedProduct past their fast path that raises
+// nothing, so that only this way pays for the deferred catch.
+func rankProductErr(op string, a, b *Layout, raked bool) (r Layout, err error) {
+	defer catchIn(op, &err)
+	rankProductTo(&r, op, a, b, raked)
 	return r, nil
 }
 
@@ -370,7 +381,7 @@ func rankOf(t *IntTuple) int {
 // modeEnds fills e[1:] with the end leaf of each of the n top-level modes
 // of the tuple t (e[0] = 0), reporting false where t has not n modes or a
 // mode has no leaf.
-func modeEnds(t *IntTuple, e []int, n int) bool {
+func modeEnds(t *IntTuple, e []uint8, n int) bool {
 	j, l, nt := 1, 0, t.numTok()-1
 	i := 0
 	for ; j < nt; i++ {
@@ -378,10 +389,10 @@ func modeEnds(t *IntTuple, e []int, n int) bool {
 			return false
 		}
 		j, l = skipElem(t, j, l)
-		if l == e[i] {
+		if l == int(e[i]) {
 			return false
 		}
-		e[i+1] = l
+		e[i+1] = uint8(l)
 	}
 	return i == n
 }

@@ -1,5 +1,7 @@
 package layout
 
+import "math/bits"
+
 // The fast path of blocked_product, raked_product and tile_to_shape.
 //
 // Rule: for operands whose padded forms have at most 8 leaves, positive
@@ -21,9 +23,11 @@ package layout
 // the point-by-point check), it returns ok=false before anything differs,
 // and the caller takes the plain path; only the plain steps it falls back
 // to for one leaf (composeLeafPlain) or for cosize(b) (cosizeDyn) raise,
-// what and where the plain path raises. TestRankProductFast,
+// what and where the plain path raises. With plain false (the first try of
+// BlockedProduct, RakedProduct and TileToShape, made without a deferred
+// catch) it takes neither step and never raises. TestRankProductFast,
 // TestRankProductLeafModes and TestTileToShapeFast check fast == plain,
-// static flags and errors included.
+// static flags and errors included, both ways.
 
 // A flatOperand is an operand of a rank product padded to n modes
 // (appendModes), by its leaves: mode i is the leaves [e[i], e[i+1]). read
@@ -31,7 +35,7 @@ package layout
 type flatOperand struct {
 	v, w     [inlLeaves]int // the leaves' values: extents, strides
 	sst, dst uint16         // the static leaves of shape and stride
-	e        [inlLeaves + 1]int
+	e        [inlLeaves + 1]uint8
 	n        int
 	cos      int  // 1 + sum((s-1)*|d|): cosizeLeaves
 	pos      bool // every extent positive
@@ -64,7 +68,7 @@ func b2u(b bool) uint16 {
 }
 
 // leaves returns the number of leaves.
-func (o *flatOperand) leaves() int { return o.e[o.n] }
+func (o *flatOperand) leaves() int { return int(o.e[o.n]) }
 
 // read sets o to appendModes(l, n) for n >= rank(l); false where that is
 // no tuple (an integral l with n = 1) or empty, has more than inlLeaves
@@ -76,28 +80,32 @@ func (o *flatOperand) read(l *Layout, n int) bool {
 	}
 	r, m := 1, 1 // the rank and leaves of l
 	switch {
-	case sh.nt == 0:
-		o.e[1] = 1
-	case int(sh.nt) == int(sh.nl)+2: // ( L...L ): every mode is a leaf
-		r, m = int(sh.rk), int(sh.nl)
-		for i := 1; i <= r; i++ {
-			o.e[i] = i
+	case sh.nt == 0 || int(sh.nt) == int(sh.nl)+2: // an integer or ( L...L ): mode i is leaf i, padding too
+		if sh.nt != 0 {
+			r, m = int(sh.rk), int(sh.nl)
 		}
+		o.e = leafEnds
 	default:
 		r, m = int(sh.rk), int(sh.nl)
 		if !modeEnds(sh, o.e[:], r) {
 			return false
 		}
+		for i := r; i < n; i++ {
+			o.e[i+1] = uint8(m + i - r + 1)
+		}
 	}
-	if m+n-r > inlLeaves {
+	p := m + n - r // the leaves with the padding
+	if p > inlLeaves {
 		return false
 	}
-	o.sst = uint16(sh.st) & uint16(bitMask(m))
-	o.dst = uint16(st.st) & uint16(bitMask(m))
+	own := uint16(bitMask(m))
+	pad := uint16(bitMask(p)) &^ own // the padding leaves _1:_0
+	o.sst = uint16(sh.st)&own | pad
+	o.dst = uint16(st.st)&own | pad
 	c, dsum := 1, 0
 	var sx, sy int     // the sign bits of every extent and extent less 1, of every stride
 	var big uint64     // the bits of them all
-	var ones uint16    // the leaves of extent 1
+	ones := pad        // the leaves of extent 1
 	for k := range m { // the leaves of l
 		x, y := sh.v[k], st.v[k]
 		o.v[k], o.w[k] = x, y
@@ -106,17 +114,16 @@ func (o *flatOperand) read(l *Layout, n int) bool {
 		ones |= b2u(x == 1) << k
 		dsum += y
 	}
-	for i := r; i < n; i++ { // the padding modes _1:_0
-		o.v[m], o.w[m] = 1, 0
-		o.sst, o.dst = o.sst|1<<m, o.dst|1<<m
-		ones |= 1 << m
-		m++
-		o.e[i+1] = m
+	for k := m; k < p; k++ {
+		o.v[k], o.w[k] = 1, 0
 	}
 	o.n, o.cos, o.dsum = n, c, dsum
 	o.pos, o.nneg, o.small, o.one = sx >= 0, sy >= 0, big < 1<<28, ones&o.sst != 0
 	return true
 }
+
+// leafEnds are the mode ends of an operand whose every mode is one leaf.
+var leafEnds = [inlLeaves + 1]uint8{0, 1, 2, 3, 4, 5, 6, 7, 8}
 
 // cosize is Layout.Cosize of the padded operand for two classes of small
 // leaves (ok=false elsewhere): every leaf static (the static
@@ -138,19 +145,24 @@ func (o *flatOperand) cosize() (Int, bool) {
 // rankProductFast is rankProduct on the leaves of the padded operands
 // (rankProductFlat); ok=false where it does not apply.
 func rankProductFast(a, b *Layout, raked bool) (r Layout, ok bool) {
-	ok = rankProductInto(&r, a, b, raked)
+	ok = rankProductInto(&r, a, b, raked, true)
 	return r, ok
 }
 
 // rankProductInto is rankProductFast writing the result to *r, a zero
-// Layout (which holds garbage where it gives up).
-func rankProductInto(r *Layout, a, b *Layout, raked bool) bool {
+// Layout (which holds garbage where it gives up). With plain false it
+// never raises: where it would take a plain step (cosizeDyn,
+// composeLeafPlain) it gives up instead.
+func rankProductInto(r *Layout, a, b *Layout, raked, plain bool) bool {
 	n := max(rankOf(&a.shape), rankOf(&b.shape))
 	var x, y flatOperand
 	if !x.read(a, n) || !y.read(b, n) {
 		return false
 	}
 	cob, ok := y.cosize()
+	if !ok && !plain {
+		return false
+	}
 	if !ok {
 		// cosize(b) the long way, which may raise: the plain path takes
 		// size(a) first, so that raises first where it overflows.
@@ -165,13 +177,41 @@ func rankProductInto(r *Layout, a, b *Layout, raked bool) bool {
 		cob = cosizeDyn(&pb)
 	}
 	// the padding modes _1:_0 are no part of disjointModes(b)
-	return rankProductFlat(r, &x, &y, cob, disjointFast(b), raked)
+	return rankProductFlat(r, &x, &y, cob, y.disjoint(b), raked, plain)
+}
+
+// disjoint is disjointFast(l) for the operand l read into o (the padding
+// modes _1:_0 are skipped as disjointFast skips them): where the modes it
+// does not skip come by increasing stride, each above the reach of those
+// before it, it needs no sorting; elsewhere disjointFast decides. (A stride
+// above the reach is above every stride before it, extents being >= 2.)
+// For an integral l (whose leaf disjointFast does not read) it is false
+// only for a leaf that rankProductFlat declines anyway (a non-positive
+// extent, a negative stride). TestFlatOperandDisjoint checks it against
+// disjointFast.
+func (o *flatOperand) disjoint(l *Layout) bool {
+	reach := 0
+	for k := range o.leaves() {
+		s, d := o.v[k], o.w[k]
+		switch {
+		case s == 1 || d == 0:
+		case s <= 0 || d < 0:
+			return false
+		case d <= reach:
+			return disjointFast(l)
+		default:
+			reach += (s - 1) * d
+		}
+	}
+	return true
 }
 
 // rankProductFlat is rankProduct for the padded operands x and y, the
 // cosize cob of y and whether y's modes are disjoint (disjointModes),
-// writing the result to *r (a zero Layout).
-func rankProductFlat(r *Layout, x, y *flatOperand, cob Int, yDisjoint, raked bool) bool {
+// writing the result to *r (a zero Layout). plain is whether it may take
+// the plain step composeLeafPlain (which may raise) where composeLeafM
+// gives up.
+func rankProductFlat(r *Layout, x, y *flatOperand, cob Int, yDisjoint, raked, plain bool) bool {
 	na := x.leaves()
 	if !yDisjoint || cob.v <= 0 || !x.pos || !y.pos || !y.nneg {
 		return false
@@ -182,13 +222,16 @@ func rankProductFlat(r *Layout, x, y *flatOperand, cob Int, yDisjoint, raked boo
 	var f, c fmodes
 	for k := range na {
 		f.s[k], f.d[k] = x.s(k), x.d(k)
-		size = mulF(size, f.s[k], &bad)
+		size = mulExt(size, f.s[k], &bad)
 		if f.d[k].Is(0) {
 			f.s[k] = S(1)
 		}
 	}
-	cot := mulF(size, cob, &bad)
-	if f.n = coalesceModes(f.s[:na], f.d[:na]); bad || f.n == 0 || !complementF(&f, cot, &c) {
+	cot := mulExt(size, cob, &bad)
+	if f.n = na; f.staticIn(0, na) {
+		f.n = coalesceModes(f.s[:na], f.d[:na])
+	}
+	if bad || f.n == 0 || !complementF(&f, cot, &c) {
 		return false
 	}
 	if !productDisjointFlat(x.cos, y.cos, c.s[:c.n], c.d[:c.n]) {
@@ -211,18 +254,25 @@ func rankProductFlat(r *Layout, x, y *flatOperand, cob Int, yDisjoint, raked boo
 	t := &f
 	for i := range x.n {
 		t.n = 0
-		if !raked && !t.addLeaves(x, i) {
-			return false
+		if !raked {
+			t.addLeaves(x, i) // a mode has at most fastModes leaves
 		}
-		for k := y.e[i]; k < y.e[i+1]; k++ {
-			if s, d := y.s(k), y.d(k); !composeLeafM(&c, t, s, d) && !composeLeafPlain(&c, t, s, d) {
+		for k := int(y.e[i]); k < int(y.e[i+1]); k++ {
+			if s, d := y.s(k), y.d(k); !composeLeafM(&c, t, s, d) && (!plain || !composeLeafPlain(&c, t, s, d)) {
 				return false
 			}
 		}
-		if raked && !t.addLeaves(x, i) {
-			return false
+		if raked {
+			if t.n+int(x.e[i+1]-x.e[i]) > fastModes {
+				return false
+			}
+			t.addLeaves(x, i)
 		}
-		if k := coalesceModes(t.s[:t.n], t.d[:t.n]); k == 0 || !w.addFlat(r, t.s[:k], t.d[:k]) {
+		k := t.n
+		if t.staticIn(0, k) {
+			k = coalesceModes(t.s[:k], t.d[:k])
+		}
+		if k == 0 || !w.addFlat(r, t.s[:k], t.d[:k]) {
 			return false
 		}
 	}
@@ -237,27 +287,25 @@ func rankProductFlat(r *Layout, x, y *flatOperand, cob Int, yDisjoint, raked boo
 // addFlat appends the flat modes s:d to dst as one element: a leaf for
 // one mode, a flat tuple otherwise; false where that does not fit inline.
 func (w *flatWriter) addFlat(dst *Layout, s, d []Int) bool {
-	k := len(s)
+	k, nl := len(s), w.nl
 	pat, nt := uint64(tLeaf), 1
 	if k > 1 { // ( L...L ): tLeaf is both bits, so k leaves are 2k set bits
-		pat, nt = tOpen|(1<<(tokBits*uint(k))-1)<<tokBits|tClose<<(tokBits*uint(k+1)), k+2
+		pat, nt = tOpen|(1<<(tokBits*uint(k)&63)-1)<<tokBits|tClose<<(tokBits*uint(k+1)&63), k+2
 	}
-	if w.nl+k > inlLeaves || w.nt+nt > inlTokens {
+	if nl+k > inlLeaves || w.nt+nt > inlTokens {
 		return false
 	}
-	w.tk |= pat << (tokBits * uint(w.nt))
+	w.tk |= pat << (tokBits * uint(w.nt) & 63)
 	w.nt += nt
 	sh, st := &dst.shape, &dst.stride
-	for j := range k {
-		sh.v[w.nl], st.v[w.nl] = s[j].v, d[j].v
-		if s[j].static {
-			sh.st |= 1 << w.nl
-		}
-		if d[j].static {
-			st.st |= 1 << w.nl
-		}
-		w.nl++
+	d = d[:k]
+	for j, x := range s {
+		l := (nl + j) & (inlLeaves - 1) // < inlLeaves, checked above
+		sh.v[l], st.v[l] = x.v, d[j].v
+		sh.st |= uint8(b2u(x.static)) << l
+		st.st |= uint8(b2u(d[j].static)) << l
 	}
+	w.nl = nl + k
 	return true
 }
 
@@ -267,59 +315,55 @@ func (w *flatWriter) addFlat(dst *Layout, s, d []Int) bool {
 // before it, last to first, is skipped (a static _1), replaces a static _1
 // front that no mode has preceded yet, merges into the front (its s*d is
 // the front's stride statically, the front's extent static) or becomes the
-// new front, written just below the old one (with no static extent,
-// nothing changes). The result, front to back, is moved down to the
-// start; it returns its length, 0 where a product overflows (s:d then
-// holds garbage) or there is no mode.
+// new front, written just below the old one. The result, front to back,
+// is moved down to the start; it returns its length, 0 where a product
+// overflows (s:d then holds garbage) or there is no mode. With no static
+// extent nothing is skipped, replaced or merged: callers check that first
+// (staticIn) and save the call.
 func coalesceModes(s, d []Int) int {
 	e := len(s) - 1
+	if e < 0 {
+		return 0
+	}
 	d = d[:len(s)]
-	i := 0
-	for i <= e && !s[i].static { // no static extent: nothing is skipped, replaced or merged
-		i++
-	}
-	if i > e {
-		return e + 1
-	}
-	w, bad := e, false // the front
+	w, bad := e, false // the front, held in fs:fd until a new one is pushed
+	fs, fd := s[e], d[e]
 	for i := e - 1; i >= 0; i-- {
 		x, y := s[i], d[i]
 		switch {
 		case x.Is(1):
-		case w == e && s[w].Is(1):
-			s[w], d[w] = x, y
-		case s[w].static && d[w].static && staticEq(mulF(x, y, &bad), d[w]):
-			s[w], d[w] = mulF(x, s[w], &bad), y
-		default:
+		case w == e && fs.Is(1):
+			fs, fd = x, y
+		case fs.static && fd.static && staticEq(mulStride(x, y, &bad), fd):
+			fs, fd = mulExt(x, fs, &bad), y
+		default: // w > i for every mode read, so this overwrites none
+			s[w], d[w] = fs, fd
 			w--
-			s[w], d[w] = x, y
+			fs, fd = x, y
 		}
 	}
-	if w == e && s[w].Is(1) {
-		d[w] = S(0)
+	if w == e && fs.Is(1) {
+		fd = S(0)
 	}
 	if bad {
 		return 0
 	}
-	if w > 0 {
-		for i := w; i <= e; i++ { // w > i for every mode read, so this is in order
+	s[0], d[0] = fs, fd
+	if w > 0 { // the front goes to 0, the rest follows it in order
+		for i := w + 1; i <= e; i++ {
 			s[i-w], d[i-w] = s[i], d[i]
 		}
 	}
 	return e - w + 1
 }
 
-// addLeaves appends the leaves of x's mode i to m; false where they do
-// not fit.
-func (m *fmodes) addLeaves(x *flatOperand, i int) bool {
-	if m.n+x.e[i+1]-x.e[i] > fastModes {
-		return false
-	}
+// addLeaves appends the leaves of x's mode i to m, which has room for
+// them.
+func (m *fmodes) addLeaves(x *flatOperand, i int) {
 	for k := x.e[i]; k < x.e[i+1]; k++ {
-		m.s[m.n], m.d[m.n] = x.s(k), x.d(k)
+		m.s[m.n], m.d[m.n] = x.s(int(k)), x.d(int(k))
 		m.n++
 	}
-	return true
 }
 
 // composeLeafM is composeLeafF (l's extents positive, s positive, d
@@ -354,7 +398,7 @@ func composeLeafM(l, m *fmodes, s, d Int) bool {
 		default:
 			x = shapeDivF(e, div, false, &bad)
 			div = shapeDivF(div, e, false, &bad)
-			m.d[b+i] = mulF(l.d[i], shapeDivF(e, x, false, &bad), &bad)
+			m.d[b+i] = mulStride(shapeDivF(e, x, false, &bad), l.d[i], &bad)
 		}
 		m.s[b+i] = shapeMin(x, rest)
 		rest = shapeDivF(rest, x, true, &bad)
@@ -362,13 +406,13 @@ func composeLeafM(l, m *fmodes, s, d Int) bool {
 	if m.s[b+n] = rest; div.v == 1 {
 		m.d[b+n] = mulOne(l.d[n], div)
 	} else {
-		m.d[b+n] = mulF(div, l.d[n], &bad)
+		m.d[b+n] = mulStride(div, l.d[n], &bad)
 	}
-	k := 1
+	k := n + 1
 	switch {
-	case n > 0:
-		k = coalesceModes(m.s[b:b+n+1], m.d[b:b+n+1])
-	case rest.Is(1): // coalesce of the one mode _1:x is _1:_0
+	case n > 0 && m.staticIn(b, b+k):
+		k = coalesceModes(m.s[b:b+k], m.d[b:b+k])
+	case n == 0 && rest.Is(1): // coalesce of the one mode _1:x is _1:_0
 		m.d[b] = S(0)
 	}
 	if bad || k == 0 {
@@ -376,6 +420,17 @@ func composeLeafM(l, m *fmodes, s, d Int) bool {
 	}
 	m.n = b + k
 	return true
+}
+
+// staticIn reports whether some extent of m's modes [lo, hi) is static:
+// without one, coalescing them changes nothing (see coalesceModes).
+func (m *fmodes) staticIn(lo, hi int) bool {
+	for i := lo; i < hi; i++ {
+		if m.s[i].static {
+			return true
+		}
+	}
+	return false
 }
 
 // mulOne is mulF(a, one) for a one of value 1 (no overflow): a static _0
@@ -412,7 +467,8 @@ func composeLeafPlain(l, m *fmodes, s, d Int) bool {
 // for the positive integral cotarget cot, into c: make_layout(cot) for
 // filter(a) = _1:_0, else the modes sorted by stride, each gap below one
 // of shape stride/(previous shape*stride), the rest ceil_div(cot, last)
-// above the last, coalesced. ok=false where the plain path raises or
+// above the last, coalesced (a gap of a static _1, which coalesce skips,
+// is not written). ok=false where the plain path raises or
 // reports a bad complement (a dynamic stride for rank > 1, a stride or
 // new shape not positive), or a product overflows.
 func complementF(f *fmodes, cot Int, c *fmodes) bool {
@@ -427,34 +483,52 @@ func complementF(f *fmodes, cot Int, c *fmodes) bool {
 		}
 		return true
 	}
-	c.d[0] = S(1)
-	last, used, bad := S(1), 0, false
-	for i := range n {
-		k := -1 // the first mode of least stride not used yet
-		for j := range n {
-			if used>>j&1 == 0 && (k < 0 || f.d[j].v < f.d[k].v) {
-				k = j
-			}
+	var ord [fastModes]uint8 // the modes by stride, ties in order
+	for i := 1; i < n; i++ {
+		j, di := i, f.d[i].v
+		for ; j > 0 && f.d[ord[j-1]].v > di; j-- {
+			ord[j] = ord[j-1]
 		}
-		used |= 1 << k
+		ord[j] = uint8(i)
+	}
+	last, bad, j := S(1), false, 0 // j: the modes written so far
+	for _, k := range ord[:n] {
 		d := f.d[k]
 		if d.v <= 0 || n > 1 && !d.static {
 			return false
 		}
-		c.s[i] = Int{divPos(d.v, last.v), d.static && last.static}
-		if c.s[i].v == 0 {
+		gap := Int{divPos(d.v, last.v), d.static && last.static}
+		if gap.v == 0 {
 			return false
 		}
-		last = mulF(d, f.s[k], &bad)
-		c.d[i+1] = last
+		if !gap.Is(1) { // coalesce skips a static _1 below the last mode
+			c.s[j], c.d[j] = gap, last
+			j++
+		}
+		last = mulExt(d, f.s[k], &bad)
 	}
 	if bad || cot.v > 1<<62 || last.v > 1<<62 {
 		return false
 	}
-	c.s[n] = Int{ceilPos(cot.v, last.v), cot.static && last.static} // ceilDivPos
-	if c.s[n].Is(1) {
-		c.d[n] = S(0)
+	c.s[j], c.d[j] = Int{ceilPos(cot.v, last.v), cot.static && last.static}, last // ceilDivPos
+	// a static _1 takes the stride _0, all that coalesce does to one mode
+	if c.s[j].Is(1) {
+		c.d[j] = S(0)
 	}
-	c.n = coalesceModes(c.s[:n+1], c.d[:n+1])
+	if c.n = j + 1; j > 0 && c.staticIn(0, j+1) {
+		c.n = coalesceModes(c.s[:j+1], c.d[:j+1])
+	}
 	return c.n > 0
+}
+
+// mulExt is mulF for positive a and b (extents, and the positive strides
+// of a complement), small enough to inline: where the product overflows
+// it sets *bad (and returns 1).
+func mulExt(a, b Int, bad *bool) Int {
+	hi, lo := bits.Mul64(uint64(a.v), uint64(b.v))
+	if hi|lo>>63 != 0 {
+		*bad = true
+		return D(1)
+	}
+	return Int{int(lo), a.static && b.static}
 }

@@ -42,6 +42,7 @@ func TestRankProductFast(t *testing.T) {
 		var ok bool
 		_, ferr := outcome(func() Layout { fast, ok = rankProductFast(&a, &b, raked); return fast })
 		plain, perr := outcome(func() Layout { return rankProductPlain("blocked_product", a, b, raked) })
+		checkQuietProduct(t, a, b, raked, plain, perr)
 		if ferr != nil {
 			if perr == nil || ferr.Error() != perr.Error() {
 				t.Fatalf("fast raised %v, plain %v (a=%v b=%v)", ferr, perr, a, b)
@@ -54,6 +55,42 @@ func TestRankProductFast(t *testing.T) {
 		taken++
 		if perr != nil || !fast.Equal(plain) {
 			t.Fatalf("rankProduct(%v, %v, raked=%v): fast %v, plain %v (%v)", a, b, raked, fast, plain, perr)
+		}
+	})
+}
+
+// checkQuietProduct checks the fast rank product that takes no plain step
+// (rankProductInto with plain false, BlockedProduct's and RakedProduct's
+// first way): it raises nothing, and where it answers, the code of record
+// answers the same (plain, or the error perr).
+func checkQuietProduct(t *rapid.T, a, b Layout, raked bool, plain Layout, perr error) {
+	var q Layout
+	var ok bool
+	if _, err := outcome(func() Layout { ok = rankProductInto(&q, &a, &b, raked, false); return q }); err != nil {
+		t.Fatalf("rankProductInto(%v, %v, raked=%v, plain=false) raised %v", a, b, raked, err)
+	}
+	if ok && (perr != nil || q != plain) {
+		t.Fatalf("rankProductInto(%v, %v, raked=%v, plain=false) = %v (%+v), plain %v (%v)", a, b, raked, q, q, plain, perr)
+	}
+}
+
+// TestFlatOperandDisjoint checks flatOperand.disjoint against disjointFast
+// on tuple operands, padded or not.
+func TestFlatOperandDisjoint(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		l := genProductOperand(t, "l")
+		if rapid.Bool().Draw(t, "leaf") {
+			l = genLeafOperand(t, "l")
+		}
+		if !l.IsTuple() {
+			return
+		}
+		var o flatOperand
+		if !o.read(&l, l.Rank()+rapid.IntRange(0, 2).Draw(t, "pad")) {
+			return
+		}
+		if got, want := o.disjoint(&l), disjointFast(&l); got != want {
+			t.Fatalf("disjoint(%v) = %v, disjointFast %v", l, got, want)
 		}
 	})
 }
@@ -71,7 +108,8 @@ func TestRankProductFastTaken(t *testing.T) {
 	} {
 		a, b := MustParse(c[0]), MustParse(c[1])
 		for _, raked := range []bool{false, true} {
-			if _, ok := rankProductFast(&a, &b, raked); !ok {
+			var q Layout
+			if _, ok := rankProductFast(&a, &b, raked); !ok || !rankProductInto(&q, &a, &b, raked, false) {
 				t.Errorf("rankProductFast(%v, %v, raked=%v) not taken", a, b, raked)
 			}
 		}
@@ -79,7 +117,8 @@ func TestRankProductFastTaken(t *testing.T) {
 	for _, o := range []ModeOrder{ColMajor, RowMajor} {
 		for _, c := range [][2]string{{"(_64,_8):(_1,_64)", "(_128,_64,_3)"}, {"(_64,_8):(_1,_64)", "(128,64,3)"}, {"(_128,_8):(_1,_129)", "(_128,_8,_3)"}} {
 			block, target := MustParse(c[0]), MustParseTuple(c[1])
-			if _, ok := tileToShapeFast(&block, &target, o); !ok {
+			var q Layout
+			if _, ok := tileToShapeFast(&block, &target, o); !ok || !tileToShapeInto(&q, &block, &target, &o, false) {
 				t.Errorf("tileToShapeFast(%v, %v, %v) not taken", block, target, o)
 			}
 		}
@@ -137,6 +176,14 @@ func TestTileToShapeFast(t *testing.T) {
 		var ok bool
 		_, ferr := outcome(func() Layout { fast, ok = tileToShapeFast(&block, &target, order); return fast })
 		want, werr := outcome(func() Layout { return tileToShapePlain(block, target, order) })
+		var q Layout
+		var qok bool
+		if _, err := outcome(func() Layout { qok = tileToShapeInto(&q, &block, &target, &order, false); return q }); err != nil {
+			t.Fatalf("tileToShapeInto(%v, %v, %v, plain=false) raised %v", block, target, order, err)
+		}
+		if qok && (werr != nil || q != want) {
+			t.Fatalf("tileToShapeInto(%v, %v, %v, plain=false) = %v, plain %v (%v)", block, target, order, q, want, werr)
+		}
 		if ferr != nil {
 			if werr == nil || ferr.Error() != werr.Error() {
 				t.Fatalf("tile_to_shape(%v, %v, %v): fast raised %v, plain %v", block, target, order, ferr, werr)
@@ -255,6 +302,7 @@ func TestRankProductLeafModes(t *testing.T) {
 		var ok bool
 		_, ferr := outcome(func() Layout { fast, ok = rankProductFast(&a, &b, raked); return fast })
 		plain, perr := outcome(func() Layout { return rankProductPlain("blocked_product", a, b, raked) })
+		checkQuietProduct(t, a, b, raked, plain, perr)
 		switch {
 		case ferr != nil:
 			if perr == nil || ferr.Error() != perr.Error() {

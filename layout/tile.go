@@ -70,10 +70,20 @@ func ProductEach(t IntTuple) IntTuple {
 // each of its mode sizes must divide the target's; with a static target the
 // block's shape must be static (CuTe asserts both at compile time).
 func TileToShape(block Layout, target Shape, order ModeOrder) (r Layout, err error) {
+	if tileToShapeInto(&r, &block, &target, &order, false) { // raises nothing
+		return r, nil
+	}
+	return tileToShapeErr(&block, &target, &order)
+}
+
+// tileToShapeErr is TileToShape past its fast path that raises nothing:
+// the fast path that may take plain steps, else the code of record, with
+// what they raise returned.
+func tileToShapeErr(block *Layout, target *Shape, order *ModeOrder) (r Layout, err error) {
 	defer catchIn("tile_to_shape", &err)
 	var l Layout // what the fast path leaves where it gives up is overwritten
-	if !tileToShapeInto(&l, &block, &target, &order) {
-		l = tileToShapePlain(block, target, order)
+	if !tileToShapeInto(&l, block, target, order, true) {
+		l = tileToShapePlain(*block, *target, *order)
 	}
 	return l, nil
 }
@@ -137,46 +147,51 @@ func FragmentLike(l Layout) (r Layout, err error) {
 // directly and multiplied by rankProductFlat. TestTileToShapeFast checks it
 // against the code of record.
 func tileToShapeFast(block *Layout, target *Shape, order ModeOrder) (r Layout, ok bool) {
-	ok = tileToShapeInto(&r, block, target, &order)
+	ok = tileToShapeInto(&r, block, target, &order, true)
 	return r, ok
 }
 
 // tileToShapeInto is tileToShapeFast writing the result to *r, a zero
-// Layout (which holds garbage where it gives up).
-func tileToShapeInto(r *Layout, block *Layout, target *Shape, order *ModeOrder) bool {
+// Layout (which holds garbage where it gives up). With plain false it
+// never raises (see rankProductFlat).
+func tileToShapeInto(r *Layout, block *Layout, target *Shape, order *ModeOrder, plain bool) bool {
 	if order.has || target.big != nil || !target.isTup() || target.rank() > inlLeaves {
 		return false
 	}
 	n := target.rank()
 	var x, reps flatOperand
-	var et [inlLeaves + 1]int
+	var et [inlLeaves + 1]uint8
 	flat := int(target.nt) == n+2 // ( L...L ): every mode of the target is a leaf
 	if rankOf(&block.shape) > n || !x.read(block, n) || !flat && !modeEnds(target, et[:], n) {
 		return false
 	}
 	tstatic, bstatic, bad := true, true, false
 	for i := range n {
-		b := x.s(x.e[i]) // the product of the block's mode i, as leafProduct types it
-		for k := x.e[i] + 1; k < x.e[i+1]; k++ {
+		b := x.s(int(x.e[i])) // the product of the block's mode i, as leafProduct types it
+		for k := int(x.e[i]) + 1; k < int(x.e[i+1]); k++ {
 			b = mulF(b, x.s(k), &bad)
 		}
 		var t Int
 		if flat {
 			t = Int{target.v[i], target.st>>i&1 != 0}
 		} else {
-			t = leafProduct(target, et[i], et[i+1])
+			t = target.leafAt(int(et[i])) // leafProduct, overflow reported in bad
+			for k := int(et[i]) + 1; k < int(et[i+1]); k++ {
+				t = mulF(t, target.leafAt(k), &bad)
+			}
 		}
 		if bad || b.v <= 0 || t.v <= 0 || modPos(t.v, b.v) != 0 {
 			return false
 		}
 		tstatic, bstatic = tstatic && t.static, bstatic && b.static
-		reps.set(i, Int{divPos(t.v, b.v), t.static && b.static}, S(0)) // ceil_div(t, b), b divides t
-		reps.e[i+1] = i + 1
+		// mode i is ceil_div(t, b):_0 (b divides t) until its stride is set
+		reps.v[i] = divPos(t.v, b.v)
+		reps.sst |= b2u(t.static && b.static) << i
 	}
 	if tstatic && !bstatic {
 		return false
 	}
-	reps.n = n
+	reps.n, reps.e, reps.dst = n, leafEnds, uint16(bitMask(n))
 	// The compact layout of the repetitions in the order (see compact).
 	cur, pendA, pendB, pending := S(1), Int{}, Int{}, false
 	for i := range n {
@@ -188,9 +203,10 @@ func tileToShapeInto(r *Layout, block *Layout, target *Shape, order *ModeOrder) 
 			continue // the stride _0
 		}
 		if pending {
-			cur, pending = mulF(pendA, pendB, &bad), false
+			cur, pending = mulExt(pendA, pendB, &bad), false
 		}
-		reps.set(k, reps.s(k), cur)
+		reps.w[k] = cur.v
+		reps.dst &^= b2u(!cur.static) << k
 		pendA, pendB, pending = cur, reps.s(k), true
 	}
 	// reps is compact: its cosize is its size, typed as Layout.Cosize
@@ -198,11 +214,11 @@ func tileToShapeInto(r *Layout, block *Layout, target *Shape, order *ModeOrder) 
 	// meets a stride that is not a static 0), and its modes are disjoint.
 	cosize := S(1)
 	for i := range n {
-		cosize = mulF(cosize, reps.s(i), &bad)
+		cosize = mulExt(cosize, reps.s(i), &bad)
 	}
 	if bad {
 		return false
 	}
 	reps.cos, reps.pos, reps.nneg = cosize.v, true, true
-	return rankProductFlat(r, &x, &reps, cosize, true, false)
+	return rankProductFlat(r, &x, &reps, cosize, true, false, plain)
 }
