@@ -103,30 +103,7 @@ func TestEvalMatchesRecord(t *testing.T) {
 // with the shape (crd2idxCongruent), and that they agree with the code of
 // record there.
 func TestCrd2IdxFastCovers(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		l := genLayout(t)
-		if l.shape.big != nil { // more than 8 leaves: not the class
-			return
-		}
-		sh := l.shape.Map(func(a Int) Int {
-			if a.static && a.v == 1 {
-				return S(genInt(t, 2, 9, "s").v)
-			}
-			return a
-		})
-		c := D(rapid.IntRange(0, 1<<20).Draw(t, "c"))
-		got, ok := crd2idxDyn(c, &sh, &l.stride)
-		want := crd2idxSpan(c, &sh, &l.stride, 0, max(sh.numTok(), 1), 0)
-		if !ok || got != want {
-			t.Fatalf("crd2idxDyn(%v, %v, %v) = %v, %v, want %v", c, sh, l.stride, got, ok, want)
-		}
-		crd := l.shape.Map(func(Int) Int { return genInt(t, -1000, 1000, "a") })
-		got, ok = crd2idxCongruent(&crd, &l.shape, &l.stride)
-		want = crd2idxCoord(&crd, 0, max(crd.numTok(), 1), 0, &l.shape, &l.stride, 0, max(l.shape.numTok(), 1), 0)
-		if !ok || got != want {
-			t.Fatalf("crd2idxCongruent(%v, %v) = %v, %v, want %v", crd, l, got, ok, want)
-		}
-	})
+	rapid.Check(t, func(t *rapid.T) { checkCrd2IdxFast(t, 0, 1<<20, 1000) })
 }
 
 // TestCrd2IdxFastGuard checks that the fast paths' overflow guards answer
@@ -135,34 +112,37 @@ func TestCrd2IdxFastCovers(t *testing.T) {
 // magnitude, crd2idxDyn and crd2idxCongruent answer, as the code of record
 // does.
 func TestCrd2IdxFastGuard(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		l := genLayout(t)
-		if l.shape.big != nil { // more than 8 leaves: not the class
-			return
+	rapid.Check(t, func(t *rapid.T) { checkCrd2IdxFast(t, 36, 1<<16-1, 1<<16-1) })
+}
+
+// checkCrd2IdxFast draws an inline layout whose strides are shifted left
+// by up to maxLog bits, an integer coordinate in [0, cmax] and a congruent
+// one with leaves in [-amax, amax], and checks that crd2idxDyn and
+// crd2idxCongruent answer, as the code of record does.
+func checkCrd2IdxFast(t *rapid.T, maxLog, cmax, amax int) {
+	l := genLayout(t)
+	if l.shape.big != nil { // more than 8 leaves: not the class
+		return
+	}
+	sh := l.shape.Map(func(a Int) Int {
+		if a.static && a.v == 1 {
+			return S(genInt(t, 2, 9, "s").v)
 		}
-		sh := l.shape.Map(func(a Int) Int {
-			if a.static && a.v == 1 {
-				return S(genInt(t, 2, 9, "s").v)
-			}
-			return a
-		})
-		st := l.stride.Map(func(d Int) Int {
-			v := d.v << rapid.IntRange(0, 36).Draw(t, "log") // |v| < 2^41
-			return Int{v, d.static}
-		})
-		c := D(rapid.IntRange(0, 1<<16-1).Draw(t, "c"))
-		got, ok := crd2idxDyn(c, &sh, &st)
-		want := crd2idxSpan(c, &sh, &st, 0, max(sh.numTok(), 1), 0)
-		if !ok || got != want {
-			t.Fatalf("crd2idxDyn(%v, %v, %v) = %v, %v, want %v", c, sh, st, got, ok, want)
-		}
-		crd := l.shape.Map(func(Int) Int { return genInt(t, 1-1<<16, 1<<16-1, "a") })
-		got, ok = crd2idxCongruent(&crd, &l.shape, &st)
-		want = crd2idxCoord(&crd, 0, max(crd.numTok(), 1), 0, &l.shape, &st, 0, max(l.shape.numTok(), 1), 0)
-		if !ok || got != want {
-			t.Fatalf("crd2idxCongruent(%v, %v, %v) = %v, %v, want %v", crd, l.shape, st, got, ok, want)
-		}
+		return a
 	})
+	st := l.stride.Map(func(d Int) Int { return Int{d.v << rapid.IntRange(0, maxLog).Draw(t, "log"), d.static} })
+	c := D(rapid.IntRange(0, cmax).Draw(t, "c"))
+	got, ok := crd2idxDyn(c, &sh, &st)
+	want := crd2idxSpan(c, &sh, &st, 0, max(sh.numTok(), 1), 0)
+	if !ok || got != want {
+		t.Fatalf("crd2idxDyn(%v, %v, %v) = %v, %v, want %v", c, sh, st, got, ok, want)
+	}
+	crd := l.shape.Map(func(Int) Int { return genInt(t, -amax, amax, "a") })
+	got, ok = crd2idxCongruent(&crd, &l.shape, &st)
+	want = crd2idxCoord(&crd, 0, max(crd.numTok(), 1), 0, &l.shape, &st, 0, max(l.shape.numTok(), 1), 0)
+	if !ok || got != want {
+		t.Fatalf("crd2idxCongruent(%v, %v, %v) = %v, %v, want %v", crd, l.shape, st, got, ok, want)
+	}
 }
 
 // TestParseInlineMatchesParser checks the inline one-scan reader against
