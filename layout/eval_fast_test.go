@@ -115,6 +115,40 @@ func TestCrd2IdxFastGuard(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) { checkCrd2IdxFast(t, 36, 1<<16-1, 1<<16-1) })
 }
 
+// TestCrd2IdxFastDeclinesOverflow checks that the fast paths decline where
+// a term overflows an int (the code of record reports it), whichever leaf
+// holds the large stride: one a power-of-two extent takes by a shift, one
+// divided, or the last. (Shape and stride are bare tuples: Crd2Idx takes
+// them whether or not they make a representable layout.)
+func TestCrd2IdxFastDeclinesOverflow(t *testing.T) {
+	for _, tc := range []struct{ c, shape, stride string }{
+		{"3", "(4,4)", "(4611686018427387904,1)"},
+		{"5", "(6,4)", "(4611686018427387904,1)"},
+		{"64", "(4,4)", "(1,4611686018427387904)"},
+		{"(3,0)", "(4,4)", "(4611686018427387904,1)"},
+		{"(0,3)", "(4,4)", "(1,4611686018427387904)"},
+	} {
+		c, sh, st := MustParseTuple(tc.c), MustParseTuple(tc.shape), MustParseTuple(tc.stride)
+		var ok bool
+		if c.isTup() {
+			_, ok = crd2idxCongruent(&c, &sh, &st)
+		} else {
+			_, ok = crd2idxDyn(c.lf(), &sh, &st)
+		}
+		if ok {
+			t.Errorf("crd2idx(%v, %v, %v): a fast path answered an overflowing sum", c, sh, st)
+		}
+		func() {
+			defer func() {
+				if e, _ := recover().(*Error); e == nil {
+					t.Errorf("Crd2Idx(%v, %v, %v): no overflow error", c, sh, st)
+				}
+			}()
+			Crd2Idx(c, sh, st)
+		}()
+	}
+}
+
 // checkCrd2IdxFast draws an inline layout whose strides are shifted left
 // by up to maxLog bits, an integer coordinate in [0, cmax] and a congruent
 // one with leaves in [-amax, amax], and checks that crd2idxDyn and
