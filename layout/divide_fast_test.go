@@ -187,6 +187,33 @@ func TestDivideLeafModesTable(t *testing.T) {
 	}
 }
 
+// TestDivideZipBounds checks the divides at and past the bounds of
+// divideZipInto's closed form (extents in [1, 2^32], tilers in
+// [2, 2^31+1], strides in [-2^31, 2^31)) against the plain path: the same
+// layout or the same error.
+func TestDivideZipBounds(t *testing.T) {
+	for _, c := range []struct{ l, t string }{
+		{"(2,2):(2305843009213693952,1)", "<2147483648,2>"}, // n*md overflows
+		{"(2,2):(-2305843009213693952,1)", "<2147483648,2>"},
+		{"(2,2):(2147483647,1)", "<2147483649,2>"}, // the largest n*md in the closed form
+		{"(2,2):(-2147483648,1)", "<2147483649,2>"},
+		{"(4294967296,2):(1,4294967296)", "<3,2>"},
+		{"(4294967297,2):(1,4294967297)", "<3,2>"},
+		{"(0,5):(1,1)", "<3,2>"}, // empty extents
+		{"(-6,5):(1,1)", "<4,2>"},
+		{"(-7,5):(1,1)", "<3,2>"},
+	} {
+		l, tl := MustParse(c.l), MustParseTiler(c.t)
+		for form := zipped; form <= flat; form++ {
+			got, err := divideForm(l, tl, form)
+			want, werr := dividePlainForm(l, tl, form)
+			if (err == nil) != (werr == nil) || err == nil && (!got.Equal(want) || got.String() != want.String()) {
+				t.Errorf("divide form %d of %v by %v = %v (%v), plain %v (%v)", form, l, tl, got, err, want, werr)
+			}
+		}
+	}
+}
+
 // BenchmarkDivideIssue16 runs the divides of the issue-16 table on their
 // operands, dynamic and static.
 func BenchmarkDivideIssue16(b *testing.B) {
