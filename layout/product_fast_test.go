@@ -74,6 +74,39 @@ func checkQuietProduct(t *rapid.T, a, b Layout, raked bool, plain Layout, perr e
 	}
 }
 
+// TestRankProductOverflow checks the product fast paths where a size, a
+// cotarget or an extent of the result overflows an int: they decline or
+// raise what the plain path raises, and the quiet path never answers.
+func TestRankProductOverflow(t *testing.T) {
+	for _, c := range []struct{ a, b string }{
+		{"(4294967296,2):(_1,_4294967296)", "4294967296:1"}, // size(a)*cosize(b)
+		{"(2,3):(_1,_2)", "(2147483648,2147483648):(1,2147483648)"},
+		{"(65536,65536):(_1,_65536)", "(65536,65536):(1,65536)"},
+	} {
+		a, b := MustParse(c.a), MustParse(c.b)
+		for _, raked := range []bool{false, true} {
+			var fast, q Layout
+			var ok, qok bool
+			_, ferr := outcome(func() Layout { fast, ok = rankProductFast(&a, &b, raked); return fast })
+			plain, perr := outcome(func() Layout { return rankProductPlain("blocked_product", a, b, raked) })
+			if _, err := outcome(func() Layout { qok = rankProductInto(&q, &a, &b, raked, false); return q }); err != nil {
+				t.Errorf("rankProductInto(%v, %v, raked=%v, plain=false) raised %v", a, b, raked, err)
+			}
+			switch {
+			case ferr != nil && (perr == nil || ferr.Error() != perr.Error()):
+				t.Errorf("rankProduct(%v, %v, raked=%v): fast raised %v, plain %v", a, b, raked, ferr, perr)
+			case ok && (perr != nil || fast != plain):
+				t.Errorf("rankProduct(%v, %v, raked=%v): fast %v, plain %v (%v)", a, b, raked, fast, plain, perr)
+			case qok && (perr != nil || q != plain):
+				t.Errorf("rankProduct(%v, %v, raked=%v): quiet %v, plain %v (%v)", a, b, raked, q, plain, perr)
+			}
+			if perr == nil {
+				t.Errorf("rankProduct(%v, %v, raked=%v) = %v: the case does not overflow", a, b, raked, plain)
+			}
+		}
+	}
+}
+
 // TestFlatOperandDisjoint checks flatOperand.disjoint against disjointFast
 // on tuple operands, padded or not.
 func TestFlatOperandDisjoint(t *testing.T) {
