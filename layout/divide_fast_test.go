@@ -189,8 +189,9 @@ func TestDivideLeafModesTable(t *testing.T) {
 
 // TestDivideZipBounds checks the divides at and past the bounds of
 // divideZipInto's closed form (extents in [1, 2^32], tilers in
-// [2, 2^31+1], strides in [-2^31, 2^31)) against the plain path: the same
-// layout or the same error.
+// [2, 2^31+1], strides in [-2^31, 2^31), a result of inlLeaves leaves and
+// inlTokens tokens) against the plain path: the same layout or the same
+// error.
 func TestDivideZipBounds(t *testing.T) {
 	for _, c := range []struct{ l, t string }{
 		{"(2,2):(2305843009213693952,1)", "<2147483648,2>"}, // n*md overflows
@@ -202,6 +203,8 @@ func TestDivideZipBounds(t *testing.T) {
 		{"(0,5):(1,1)", "<3,2>"}, // empty extents
 		{"(-6,5):(1,1)", "<4,2>"},
 		{"(-7,5):(1,1)", "<3,2>"},
+		{"(4,4,(2,2,2,2)):(1,4,(16,32,64,128))", "<2,2>"}, // 8 leaves in the result
+		{"(4,(((((((((((((2)))))))))))))):(1,(((((((((((((4))))))))))))))", "<2>"}, // over 32 tokens
 	} {
 		l, tl := MustParse(c.l), MustParseTiler(c.t)
 		for form := zipped; form <= flat; form++ {
