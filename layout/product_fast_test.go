@@ -107,6 +107,30 @@ func TestRankProductOverflow(t *testing.T) {
 	}
 }
 
+// TestFlatOperandDisjointTable checks flatOperand.disjoint where a mode's
+// stride meets the reach of the modes below it: equal is an overlap.
+func TestFlatOperandDisjointTable(t *testing.T) {
+	for _, c := range []struct {
+		l    string
+		want bool
+	}{
+		{"(3,2):(1,2)", false}, // (2,0) and (0,1) both reach 2
+		{"(3,2):(1,3)", true},
+		{"(2,2,2):(1,2,3)", false},
+		{"(2,2,2):(1,2,4)", true},
+		{"(2,1,2):(1,7,2)", true}, // an extent 1 reaches nothing
+	} {
+		l := MustParse(c.l)
+		var o flatOperand
+		if !o.read(&l, l.Rank()) {
+			t.Fatalf("read(%v) gave up", l)
+		}
+		if got := o.disjoint(&l); got != c.want || disjointFast(&l) != c.want {
+			t.Errorf("disjoint(%v) = %v, disjointFast %v, want %v", l, got, disjointFast(&l), c.want)
+		}
+	}
+}
+
 // TestFlatOperandDisjoint checks flatOperand.disjoint against disjointFast
 // on tuple operands, padded or not.
 func TestFlatOperandDisjoint(t *testing.T) {
