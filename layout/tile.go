@@ -203,7 +203,7 @@ func tileToShapeInto(r *Layout, block *Layout, target *Shape, order *ModeOrder, 
 			continue // the stride _0
 		}
 		if pending {
-			cur, pending = mulExt(pendA, pendB, &bad), false
+			cur = mulExt(pendA, pendB, &bad)
 		}
 		reps.w[k] = cur.v
 		reps.dst &^= b2u(!cur.static) << k
