@@ -225,7 +225,12 @@ func TestTileToShapeFast(t *testing.T) {
 			if m <= 0 || rapid.IntRange(0, 9).Draw(t, "wild") == 0 {
 				m = 1
 			}
-			ts = append(ts, I(genInt(t, m*rapid.IntRange(1, 4).Draw(t, "rep"), m*4, "t")))
+			x := genInt(t, m*rapid.IntRange(1, 4).Draw(t, "rep"), m*4, "t")
+			if x.v > 2 && x.v%2 == 0 && rapid.IntRange(0, 3).Draw(t, "nest") == 0 { // a nested target mode
+				ts = append(ts, Tup(I(Int{2, x.static}), I(Int{x.v / 2, x.static})))
+				continue
+			}
+			ts = append(ts, I(x))
 		}
 		target := tup(ts)
 		order := []ModeOrder{ColMajor, RowMajor}[rapid.IntRange(0, 1).Draw(t, "order")]
