@@ -1,6 +1,8 @@
 package swizzle
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/gocute/cute/layout"
@@ -246,4 +248,29 @@ func TestInverseBasisCheck(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestTileToShapeFuncKinds checks TileToShape on each kind of Func lift
+// tells apart: a plain layout, a composed layout that collapses (an identity
+// swizzle at _0) and one that does not: the first two answer the plain
+// layout.TileToShape, the last keeps its swizzle and offset.
+func TestTileToShapeFuncKinds(t *testing.T) {
+	target := layout.Statics(16, 8)
+	for _, c := range []struct {
+		f    Func
+		want string
+	}{
+		{layout.MustParse("(_8,_4):(_1,_8)"), "((_8,_2),(_4,_2)):((_1,_32),(_8,_64))"},
+		{MustParseComposed("Sw<0,4,3> o _0 o (_8,_4):(_1,_8)"), "((_8,_2),(_4,_2)):((_1,_32),(_8,_64))"},
+		{MustParseComposed("Sw<1,2,3> o _0 o (_8,_4):(_1,_8)"), "Sw<1,2,3> o _0 o ((_8,_2),(_4,_2)):((_1,_32),(_8,_64))"},
+		{MustParseComposed("Sw<1,2,3> o _4 o (_8,_4):(_1,_8)"), "Sw<1,2,3> o _4 o ((_8,_2),(_4,_2)):((_1,_32),(_8,_64))"},
+	} {
+		got, err := TileToShape(c.f, target, layout.ColMajor)
+		if err != nil || fmt.Sprint(got) != c.want {
+			t.Errorf("TileToShape(%v, %v) = %v (%T), %v, want %v", c.f, target, got, got, err, c.want)
+		}
+		if _, plain := got.(layout.Layout); plain != !strings.HasPrefix(c.want, "Sw") {
+			t.Errorf("TileToShape(%v, %v) is a %T", c.f, target, got)
+		}
+	}
 }
