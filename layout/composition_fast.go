@@ -699,7 +699,7 @@ func (w *flatWriter) tok(x uint64) {
 
 // toks appends the n tokens x (the first lowest).
 func (w *flatWriter) toks(x uint64, n int) {
-	w.tk |= x << (tokBits * uint(w.nt) & 63)
+	w.tk |= tokAt(x, w.nt)
 	w.nt += n
 }
 
@@ -721,10 +721,40 @@ func (w *flatWriter) copy(src, dst *Layout, j0, j1, l0, l1 int) {
 
 // disjointFast is disjointModes for an inline tuple layout.
 func disjointFast(b *Layout) bool {
-	var sh, st [inlLeaves]int
+	n := int(b.shape.nl)
+	return disjointLeaves(b.shape.v[:n], b.stride.v[:n])
+}
+
+// disjointLeaves is disjointModes on the flat modes sh:st: skipping
+// extents 1 and strides 0, every extent and stride positive and, by
+// increasing stride, each stride above the reach of the modes below it
+// (the sum of their (s-1)*d). Modes that come by increasing stride need
+// no sorting: a stride above the reach so far is above every stride before
+// it (extents being >= 2); at the first that is not, disjointSorted
+// decides.
+func disjointLeaves(sh, st []int) bool {
+	reach := 0
+	for k, s := range sh {
+		d := st[k]
+		switch {
+		case s == 1 || d == 0:
+		case s <= 0 || d < 0:
+			return false
+		case d <= reach:
+			return disjointSorted(sh, st)
+		default:
+			reach += (s - 1) * d
+		}
+	}
+	return true
+}
+
+// disjointSorted is disjointLeaves with the modes sorted by stride first.
+func disjointSorted(sh, st []int) bool {
+	var ss, sd [inlLeaves]int
 	n := 0
-	for k := range int(b.shape.nl) {
-		s, d := b.shape.v[k], b.stride.v[k]
+	for k, s := range sh {
+		d := st[k]
 		if s == 1 || d == 0 {
 			continue
 		}
@@ -732,18 +762,18 @@ func disjointFast(b *Layout) bool {
 			return false
 		}
 		j := n // insertion by stride, stable
-		for ; j > 0 && st[j-1] > d; j-- {
-			st[j], sh[j] = st[j-1], sh[j-1]
+		for ; j > 0 && sd[j-1] > d; j-- {
+			sd[j], ss[j] = sd[j-1], ss[j-1]
 		}
-		st[j], sh[j] = d, s
+		sd[j], ss[j] = d, s
 		n++
 	}
 	reach := 0
 	for i := range n {
-		if st[i] <= reach {
+		if sd[i] <= reach {
 			return false
 		}
-		reach += (sh[i] - 1) * st[i]
+		reach += (ss[i] - 1) * sd[i]
 	}
 	return true
 }

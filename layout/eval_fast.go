@@ -43,7 +43,9 @@ func crd2idxDyn(c Int, shape, stride *IntTuple) (r Int, ok bool) {
 		}
 	}
 	// evalLeaves, with an OR of the strides that receive a part (every part
-	// is at most c). An integer shape has no leaf count: leaf 0.
+	// is at most c). An integer shape has no leaf count: leaf 0. (Calling
+	// evalLeaves and OR-ing the strides apart measured 30% slower: the loop
+	// is evalLeaves' own, written out.)
 	last := max(int(shape.nl)-1, 0) & (inlLeaves - 1)
 	sh, st := shape.v[:last], stride.v[:last]
 	off, dor, i, k := 0, 0, c.v, 0

@@ -134,13 +134,6 @@ func inverse(f Func, op string, inv func(layout.Layout) (layout.Layout, error)) 
 // order)) (see [layout.TileToShape]) — how CuTe builds the GMMA
 // shared-memory tiles from the swizzled atoms.
 func TileToShape(f Func, target layout.Shape, order layout.ModeOrder) (Func, error) {
-	if r, l, ok := liftOne(f); ok { // lift's first way, without its closure's copies
-		var err error
-		if r.lay, err = layout.TileToShape(*l, target, order); err != nil {
-			return nil, err
-		}
-		return ComposedLayout{r}, nil
-	}
 	return lift(f, func(l *layout.Layout) (layout.Layout, error) { return layout.TileToShape(*l, target, order) })
 }
 

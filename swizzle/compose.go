@@ -115,28 +115,19 @@ func compose(sw Swizzle, offset layout.Int, inner Func) Func {
 // layout_composed.hpp defines every divide, product and tile_to_shape of a
 // composed layout.
 func lift(f Func, op func(*layout.Layout) (layout.Layout, error)) (Func, error) {
-	if r, l, ok := liftOne(f); ok {
+	if c, ok := f.(ComposedLayout); ok && c.nest == nil {
+		// One level over a plain layout: c.WithInner(op(c.lay)), the
+		// result written straight into the new composed layout (not
+		// boxed in a Func first).
+		if c.mixed == 0 && c.sw.IsIdentity() && c.off.Is(0) {
+			return layoutResult(op(&c.lay))
+		}
+		r := &composed{sw: c.sw, off: c.off, mixed: c.mixed}
 		var err error
-		if r.lay, err = op(l); err != nil {
+		if r.lay, err = op(&c.lay); err != nil {
 			return nil, err
 		}
 		return ComposedLayout{r}, nil
 	}
-	if c, ok := f.(ComposedLayout); ok && c.nest == nil { // an identity swizzle at _0: collapsed
-		return layoutResult(op(&c.lay))
-	}
 	return MapInner(f, func(l layout.Layout) (Func, error) { return layoutResult(op(&l)) })
-}
-
-// liftOne is lift's first way, for f one level over a plain layout l with
-// a swizzle or offset that does not collapse: c.WithInner(op(l)) is r, a
-// new composed layout of f's swizzle and offset whose inner layout the
-// caller writes straight in (not boxed in a Func first). ok=false for any
-// other f.
-func liftOne(f Func) (r *composed, l *layout.Layout, ok bool) {
-	c, ok := f.(ComposedLayout)
-	if !ok || c.nest != nil || c.mixed == 0 && c.sw.IsIdentity() && c.off.Is(0) {
-		return nil, nil, false
-	}
-	return &composed{sw: c.sw, off: c.off, mixed: c.mixed}, &c.lay, true
 }
